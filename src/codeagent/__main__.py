@@ -1,0 +1,3 @@
+from codeagent.cli.main import main
+
+main()

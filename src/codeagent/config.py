@@ -1,0 +1,99 @@
+"""Settings: defaults < config file (``$CODEAGENT_HOME/config.toml``) < environment < flags.
+
+Environment variables use the ``CODEAGENT_`` prefix (``CODEAGENT_LLM``, ``CODEAGENT_EMBED``,
+``CODEAGENT_HOME``, ...); the Ollama server address is read from ``OLLAMA_HOST`` as Ollama's
+own tools do. Flags are applied by the CLI with :meth:`Settings.with_overrides`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from codeagent.errors import ConfigError
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+def default_home() -> Path:
+    env = os.environ.get("CODEAGENT_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".codeagent"
+
+
+class Settings(BaseSettings):
+    """Everything a run can be configured with."""
+
+    model_config = SettingsConfigDict(env_prefix="CODEAGENT_", extra="forbid")
+
+    home: Path = Field(default_factory=default_home, description="Root of cache and clones.")
+    llm: str = Field(
+        default="auto",
+        description="auto | none | ollama:MODEL | llamacpp:PATH.gguf",
+    )
+    embed: str = Field(default="auto", description="auto | local | none | ollama:MODEL")
+    ollama_host: str = Field(
+        default_factory=lambda: os.environ.get("OLLAMA_HOST", DEFAULT_OLLAMA_HOST),
+        description="Ollama server address (OLLAMA_HOST).",
+    )
+    ollama_chat_model: str = Field(
+        default="qwen2.5-coder:7b", description="Chat model `--llm auto` tries on Ollama."
+    )
+    max_file_bytes: int = Field(default=1_000_000, gt=0, description="Skip larger files.")
+    k: int = Field(default=8, gt=0, le=100, description="Sources per answer.")
+    keep_states: int = Field(default=3, gt=0, description="Index states kept per repository.")
+    llm_timeout: float = Field(default=120.0, gt=0, description="Seconds per LLM call.")
+    router_timeout: float = Field(default=30.0, gt=0, description="Seconds for the LLM router.")
+    max_question_chars: int = Field(default=4000, gt=0)
+    history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
+    batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _expand(cls, value: Any) -> Any:
+        return Path(value).expanduser() if isinstance(value, str | Path) else value
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def repos_dir(self) -> Path:
+        return self.home / "repos"
+
+    @property
+    def embed_cache_dir(self) -> Path:
+        return self.home / "embeddings"
+
+    @classmethod
+    def load(cls, **overrides: Any) -> Settings:
+        """Read the config file, then the environment, then apply non-None ``overrides``."""
+        home = default_home()
+        file_values: dict[str, Any] = {}
+        config_file = home / "config.toml"
+        if config_file.is_file():
+            try:
+                file_values = tomllib.loads(config_file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"cannot read config file {config_file}: {exc}") from exc
+        env_keys = {name for name in cls.model_fields if f"CODEAGENT_{name.upper()}" in os.environ}
+        values = {k: v for k, v in file_values.items() if k not in env_keys}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "settings"
+            raise ConfigError(f"invalid setting {where}: {first['msg']}") from exc
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        values = {k: v for k, v in overrides.items() if v is not None}
+        try:
+            return self.model_validate({**self.model_dump(), **values})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise ConfigError(f"invalid setting {first['loc'][0]}: {first['msg']}") from exc

@@ -1,0 +1,71 @@
+"""Domain errors. The CLI turns each into one clear line and a non-zero exit.
+
+    CodeAgentError
+    ├── ConfigError            bad flag, environment variable or config file value
+    ├── RepoError              the repository cannot be used
+    │   ├── RepoNotFoundError      path missing, or a file where a directory was expected
+    │   ├── EmptyRepoError         nothing indexable in it
+    │   └── CloneError             a remote URL could not be cloned or fetched
+    ├── IndexBuildError        the index could not be built or loaded
+    ├── BackendError           a model backend (embedder or LLM) cannot be used
+    │   ├── BackendUnavailableError  server down, package missing
+    │   └── ModelMissingError        the server answers but lacks the model
+    ├── ToolError              a tool failed; the agent may fall back
+    │   └── AstToolError           (see codeagent.tools.ast_tool.errors)
+    └── EvalError              a suite cannot be read or run
+
+Every error carries a message that is complete on one line: what failed and, where there
+is one, what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class CodeAgentError(Exception):
+    """Base of every error codeagent raises on purpose."""
+
+    exit_code: int = 1
+
+
+class ConfigError(CodeAgentError):
+    exit_code = 2
+
+
+class RepoError(CodeAgentError):
+    pass
+
+
+class RepoNotFoundError(RepoError):
+    pass
+
+
+class EmptyRepoError(RepoError):
+    pass
+
+
+class CloneError(RepoError):
+    pass
+
+
+class IndexBuildError(CodeAgentError):
+    pass
+
+
+class BackendError(CodeAgentError):
+    pass
+
+
+class BackendUnavailableError(BackendError):
+    pass
+
+
+class ModelMissingError(BackendError):
+    pass
+
+
+class ToolError(CodeAgentError):
+    pass
+
+
+class EvalError(CodeAgentError):
+    pass

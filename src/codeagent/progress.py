@@ -1,0 +1,23 @@
+"""The progress interface the library reports long work through (the CLI draws it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Protocol
+
+Advance = Callable[[int], None]
+
+
+class ProgressReporter(Protocol):
+    def task(self, description: str, total: int | None) -> AbstractContextManager[Advance]:
+        """A context manager yielding ``advance(n)`` for one phase of work."""
+        ...
+
+
+class NullProgress:
+    """Reports nothing; the default for library calls and tests."""
+
+    @contextmanager
+    def task(self, description: str, total: int | None) -> Iterator[Advance]:
+        yield lambda _n: None
