@@ -81,6 +81,8 @@ class Settings(BaseSettings):
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"cannot read config file {config_file}: {exc}") from exc
         env_keys = {name for name in cls.model_fields if f"CODEAGENT_{name.upper()}" in os.environ}
+        if "OLLAMA_HOST" in os.environ:
+            env_keys.add("ollama_host")
         values = {k: v for k, v in file_values.items() if k not in env_keys}
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:

