@@ -1,0 +1,165 @@
+"""Split a file into chunks: Python by structure, everything else by overlapping line windows.
+
+Python (parsed with ``ast``):
+
+- a module header chunk (``<module>``): docstring, imports and statements before the first
+  definition, windowed when longer than ``MAX_LINES``;
+- one chunk per top-level function or class, starting at its first decorator; definitions
+  inside top-level ``if``/``try``/``with`` blocks count as top-level (as ``pyclbr`` does);
+- a class longer than ``MAX_LINES`` becomes class chunks (class line, docstring, attributes,
+  anything between methods) plus one ``method`` chunk per method (``Class.method``);
+- a function longer than ``MAX_LINES`` becomes overlapping windows that keep its symbol;
+- module-level code between definitions becomes plain ``window`` chunks.
+
+Every chunk of a definition starts at that definition, so editing one function changes only
+its own chunk texts. Every non-blank line is in at least one chunk. A file that does not
+parse falls back to windows.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import re
+
+from codeagent.index.types import Chunk
+
+log = logging.getLogger(__name__)
+
+CHUNKER_VERSION = "1"
+
+MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
+MAX_CHARS = 3000  # ... and up to this many characters
+WINDOW_LINES = 40
+OVERLAP_LINES = 10
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks Python's tokenizer counts
+_DEF = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BLOCK = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
+
+
+def chunk_file(path: str, text: str) -> list[Chunk]:
+    """Chunks of one file; ``path`` is POSIX relative to the repository root."""
+    if not text.strip():
+        return []
+    if "\r" in text:
+        text = _NEWLINE.sub("\n", text)
+    lines = text.split("\n")
+    if path.endswith(PYTHON_SUFFIXES):
+        try:
+            tree = ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            log.debug("%s does not parse, chunking by lines: %s", path, exc)
+        else:
+            return _Chunker(path, lines).module(tree)
+    return _Chunker(path, lines).windows(1, len(lines), "", "window")
+
+
+class _Chunker:
+    def __init__(self, path: str, lines: list[str]) -> None:
+        self.path = path
+        self.lines = lines
+
+    def module(self, tree: ast.Module) -> list[Chunk]:
+        out: list[Chunk] = []
+        cursor = 1
+        for node in _definitions(tree.body):
+            start = _start(node)
+            if cursor == 1:
+                out += self.windows(cursor, start - 1, "<module>", "module")
+            else:
+                out += self.windows(cursor, start - 1, "", "window")
+            out += self.definition(node, "")
+            cursor = max(cursor, _end(node) + 1)
+        if cursor == 1:
+            out += self.windows(1, len(self.lines), "<module>", "module")
+        else:
+            out += self.windows(cursor, len(self.lines), "", "window")
+        return out
+
+    def definition(self, node: ast.stmt, prefix: str) -> list[Chunk]:
+        assert isinstance(node, _DEF)
+        symbol = f"{prefix}{node.name}"
+        start, end = _start(node), _end(node)
+        if not isinstance(node, ast.ClassDef):
+            return self.windows(start, end, symbol, "method" if prefix else "function")
+        if not self._too_big(start, end):
+            return self.windows(start, end, symbol, "class")
+        out: list[Chunk] = []
+        cursor = start
+        for member in node.body:
+            if not isinstance(member, _DEF):
+                continue
+            out += self.windows(cursor, _start(member) - 1, symbol, "class")
+            out += self.definition(member, f"{symbol}.")
+            cursor = max(cursor, _end(member) + 1)
+        out += self.windows(cursor, end, symbol, "class")
+        return out
+
+    def windows(self, start: int, end: int, symbol: str, kind: str) -> list[Chunk]:
+        """Lines ``start..end`` (blank edges trimmed) as one chunk, or overlapping windows."""
+        while start <= end and not self.lines[start - 1].strip():
+            start += 1
+        while end >= start and not self.lines[end - 1].strip():
+            end -= 1
+        if start > end:
+            return []
+        if not self._too_big(start, end):
+            return [self._chunk(start, end, symbol, kind)]
+        out: list[Chunk] = []
+        first = start
+        while True:
+            last, size = first, len(self.lines[first - 1]) + 1
+            while last < end and last - first + 1 < WINDOW_LINES:
+                size += len(self.lines[last]) + 1
+                if size > MAX_CHARS:
+                    break
+                last += 1
+            lo, hi = self._trim(first, last)
+            if self.lines[lo - 1].strip():
+                out.append(self._chunk(lo, hi, symbol, kind))
+            if last >= end:
+                return out
+            overlap = min(OVERLAP_LINES, (last - first + 1) // 2)
+            first = last + 1 - overlap
+
+    def _too_big(self, start: int, end: int) -> bool:
+        if end - start + 1 > MAX_LINES:
+            return True
+        return sum(len(line) + 1 for line in self.lines[start - 1 : end]) > MAX_CHARS
+
+    def _trim(self, start: int, end: int) -> tuple[int, int]:
+        while start < end and not self.lines[start - 1].strip():
+            start += 1
+        while end > start and not self.lines[end - 1].strip():
+            end -= 1
+        return start, end
+
+    def _chunk(self, start: int, end: int, symbol: str, kind: str) -> Chunk:
+        text = "\n".join(self.lines[start - 1 : end])
+        return Chunk(self.path, start, end, text, symbol=symbol, kind=kind)
+
+
+def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Functions and classes of a module body, looking inside top-level blocks."""
+    found: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, _DEF):
+            found.append(node)
+        elif isinstance(node, _BLOCK):
+            inner: list[ast.stmt] = [*node.body, *getattr(node, "orelse", [])]
+            for handler in getattr(node, "handlers", []):
+                inner += handler.body
+            inner += getattr(node, "finalbody", [])
+            found += _definitions(inner)
+    return found
+
+
+def _start(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+def _end(node: ast.stmt) -> int:
+    return node.end_lineno or node.lineno

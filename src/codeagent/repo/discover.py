@@ -1,0 +1,295 @@
+"""Which files of a repository are indexable; everything skipped is counted by reason.
+
+In a git work tree the candidates are ``git ls-files -co --exclude-standard`` (tracked plus
+untracked-but-not-ignored; untracked junk such as ``.venv`` or ``node_modules`` left out); a
+directory that is not in git, or that its outer repository ignores, is walked honouring every
+``.gitignore`` on the way (junk directories and ``.git`` pruned).
+Each candidate is then checked in order: symlinks (never followed out of the root; one that
+stays inside is indexed under its own path), file type, likely secrets, lock files,
+minified assets, size, emptiness, and a NUL-byte sniff for binaries. Skip reasons:
+``symlink_outside``, ``not_regular``, ``secret``, ``lockfile``, ``minified``, ``too_large``,
+``empty``, ``binary``, ``unreadable``. Deleted-but-tracked files are left out uncounted.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+import stat
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codeagent.errors import RepoNotFoundError
+
+log = logging.getLogger(__name__)
+
+SNIFF_BYTES = 8192
+MINIFIED_AVG_LINE = 400  # average characters per line in the sniffed head
+MINIFIED_MIN_BYTES = 2048
+
+# Junk directories skipped outside git, and for untracked files inside it (tracked ones stay).
+JUNK_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".tox", ".nox",
+        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", ".eggs",
+    }
+)  # fmt: skip
+
+LOCKFILE_NAMES = frozenset(
+    {
+        "poetry.lock", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "Cargo.lock",
+        "uv.lock", "Pipfile.lock", "pnpm-lock.yaml", "composer.lock", "Gemfile.lock", "go.sum",
+        "pdm.lock", "bun.lockb", "flake.lock", "mix.lock", "pubspec.lock", "Package.resolved",
+        "packages.lock.json", "conda-lock.yml",
+    }
+)  # fmt: skip
+LOCKFILE_GLOBS = ("*.lock",)
+
+SECRET_NAMES = frozenset(
+    {
+        ".env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials", "credentials.json",
+        ".netrc", ".pgpass", ".pypirc", ".npmrc", ".git-credentials", ".htpasswd",
+        "secrets.json", "secrets.yaml", "secrets.yml", "service-account.json",
+    }
+)  # fmt: skip
+SECRET_GLOBS = (
+    "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.asc", "*.gpg",
+    "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+)  # fmt: skip
+# ``.env.example`` and friends document variables without holding values: kept.
+ENV_TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist", ".defaults")
+
+
+@dataclass(frozen=True)
+class RepoFile:
+    """One indexable file."""
+
+    path: str  # POSIX, relative to the root
+    abs_path: Path
+    size: int
+
+    def read_text(self) -> str:
+        """The file as UTF-8, undecodable bytes replaced, a leading BOM dropped."""
+        return self.abs_path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+@dataclass
+class Discovery:
+    """The indexable files of one root and what was skipped."""
+
+    root: Path
+    files: list[RepoFile]
+    skipped: Counter[str] = field(default_factory=Counter)
+    is_git: bool = False
+
+
+def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
+    """List the indexable files under ``root``; raises RepoNotFoundError if it is no directory."""
+    root = _checked_root(root)
+    candidates = _git_candidates(root)
+    is_git = candidates is not None
+    if candidates is None:
+        candidates = list(_walk_candidates(root))
+    skipped: Counter[str] = Counter()
+    files: dict[str, RepoFile] = {}
+    classify = _Classifier(root, max_bytes)
+    for rel in candidates:
+        if rel in files or rel.startswith("/") or ".." in rel.split("/"):
+            continue
+        reason, size = classify(rel)
+        if reason is None:
+            files[rel] = RepoFile(path=rel, abs_path=Path(classify.root, rel), size=size)
+        elif reason != "missing":
+            skipped[reason] += 1
+    log.debug("discovered %s files under %s (skipped %s)", len(files), root, dict(skipped))
+    return Discovery(
+        root=root,
+        files=sorted(files.values(), key=lambda f: f.path),
+        skipped=skipped,
+        is_git=is_git,
+    )
+
+
+def _checked_root(root: Path) -> Path:
+    path = Path(root).expanduser()
+    if not path.exists():
+        raise RepoNotFoundError(f"no such directory: {path}")
+    if not path.is_dir():
+        raise RepoNotFoundError(f"not a directory: {path}")
+    return path.resolve()
+
+
+def git_toplevel(root: Path) -> Path | None:
+    """The top of the work tree ``root`` is in, or None outside git (or when git is unusable)."""
+    try:
+        import git
+    except ImportError:  # no git executable: gitpython refuses to import
+        return None
+    g = git.Git(str(root))
+    try:
+        top = Path(g.execute(["git", "rev-parse", "--show-toplevel"])).resolve()
+    except git.GitCommandError:  # not in a work tree (or a bare repository)
+        return None
+    if top == root:
+        return top
+    try:
+        # A directory the outer repository ignores (a clone in an ignored folder) is walked.
+        g.execute(["git", "check-ignore", "-q", str(root)])
+    except git.GitCommandError as exc:
+        if exc.status == 1:  # not ignored
+            return top
+        log.warning("git unusable in %s, walking the directory instead: %s", root, exc)
+    return None
+
+
+def git_lines(root: Path, *args: str) -> list[str]:
+    """``git ARGS -z`` run in ``root``: the NUL-separated output as paths."""
+    import git
+
+    raw = git.Git(str(root)).execute(["git", *args, "-z"], stdout_as_string=False)
+    assert isinstance(raw, bytes)
+    return [os.fsdecode(item) for item in raw.split(b"\0") if item]
+
+
+def untracked_excludes() -> list[str]:
+    """``ls-files`` options that keep untracked junk directories out."""
+    return [f"--exclude={name}/" for name in sorted(JUNK_DIRS)]
+
+
+def _git_candidates(root: Path) -> list[str] | None:
+    if git_toplevel(root) is None:
+        return None
+    import git
+
+    try:
+        return git_lines(root, "ls-files", "-co", "--exclude-standard", *untracked_excludes())
+    except git.GitCommandError as exc:
+        log.warning("git ls-files failed in %s, walking instead: %s", root, exc)
+        return None
+
+
+def _walk_candidates(root: Path) -> Iterator[str]:
+    """Files under ``root`` that no ``.gitignore`` on their way excludes, junk dirs pruned."""
+    import pathspec
+
+    specs: dict[str, pathspec.GitIgnoreSpec] = {}
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        parts = rel.split("/")
+        verdict = False
+        for depth in range(len(parts)):
+            base = "/".join(parts[:depth])
+            spec = specs.get(base)
+            if spec is None:
+                continue
+            sub = "/".join(parts[depth:]) + ("/" if is_dir else "")
+            include = spec.check_file(sub).include
+            if include is not None:
+                verdict = include
+        return verdict
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        gitignore = Path(dirpath) / ".gitignore"
+        if gitignore.is_file():
+            try:
+                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
+            except (OSError, ValueError) as exc:
+                log.warning("cannot use %s: %s", gitignore, exc)
+        prefix = f"{rel_dir}/" if rel_dir else ""
+        kept = []
+        for name in sorted(dirnames):
+            if name in JUNK_DIRS or ignored(prefix + name, True):
+                continue
+            if os.path.islink(os.path.join(dirpath, name)):
+                yield prefix + name  # reported as symlink_outside or not_regular
+                continue
+            kept.append(name)
+        dirnames[:] = kept
+        for name in sorted(filenames):
+            if not ignored(prefix + name, False):
+                yield prefix + name
+
+
+class _Classifier:
+    """Decides the skip reason of one candidate; caches resolved directories."""
+
+    def __init__(self, root: Path, max_bytes: int) -> None:
+        self.root = str(root)
+        self.max_bytes = max_bytes
+        self._real_dirs: dict[str, str] = {}
+
+    def _inside(self, abs_path: str, is_link: bool) -> bool:
+        """Whether the file resolves inside the root (it, or a directory on its way, may link)."""
+        if is_link:
+            real = os.path.realpath(abs_path)
+        else:
+            parent, name = os.path.split(abs_path)
+            real_parent = self._real_dirs.get(parent)
+            if real_parent is None:
+                real_parent = self._real_dirs[parent] = os.path.realpath(parent)
+            real = os.path.join(real_parent, name)
+        return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
+
+    def __call__(self, rel: str) -> tuple[str | None, int]:
+        """``(skip reason or None, size)``; reason ``missing`` is not counted (deleted files)."""
+        abs_path = os.path.join(self.root, rel.rstrip("/"))
+        try:
+            st = os.lstat(abs_path)
+            is_link = stat.S_ISLNK(st.st_mode)
+            if not self._inside(abs_path, is_link):
+                return "symlink_outside", 0
+            if is_link:
+                st = os.stat(abs_path)
+        except FileNotFoundError:
+            # Deleted but still tracked; or a dangling symlink.
+            return ("not_regular" if os.path.islink(abs_path) else "missing"), 0
+        except OSError:
+            return "unreadable", 0
+        return _check_file(abs_path, rel, st, self.max_bytes)
+
+
+def _check_file(
+    abs_path: str, rel: str, st: os.stat_result, max_bytes: int
+) -> tuple[str | None, int]:
+    """The skip reason of a file that exists inside the root, from its name, size and head."""
+    if not stat.S_ISREG(st.st_mode):
+        return "not_regular", 0
+    name = rel.rsplit("/", 1)[-1]
+    if is_secret_name(name):
+        return "secret", 0
+    if name in LOCKFILE_NAMES or any(fnmatch.fnmatchcase(name, g) for g in LOCKFILE_GLOBS):
+        return "lockfile", 0
+    lower = name.lower()
+    if lower.endswith((".min.js", ".min.css", ".min.mjs")):
+        return "minified", 0
+    if st.st_size > max_bytes:
+        return "too_large", st.st_size
+    if st.st_size == 0:
+        return "empty", 0
+    try:
+        with open(abs_path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError:
+        return "unreadable", 0
+    if b"\0" in head:
+        return "binary", st.st_size
+    if len(head) == st.st_size and not head.strip():
+        return "empty", 0
+    if len(head) >= MINIFIED_MIN_BYTES and len(head) / (head.count(b"\n") + 1) > MINIFIED_AVG_LINE:
+        return "minified", st.st_size
+    return None, st.st_size
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a file name looks like it holds credentials or keys."""
+    if name.endswith(".pub"):
+        return False
+    if name in SECRET_NAMES or any(fnmatch.fnmatchcase(name, g) for g in SECRET_GLOBS):
+        return True
+    return name.startswith(".env.") and not name.endswith(ENV_TEMPLATE_SUFFIXES)

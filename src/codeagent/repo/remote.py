@@ -1,0 +1,221 @@
+"""Turn a repository spec (a local path or a git URL) into a local directory to index.
+
+A URL is cloned shallowly (``--depth 1``) into ``settings.repos_dir/<slug>`` and fetched, not
+re-cloned, on later calls. With ``commit``, that commit is fetched (by sha, falling back to a
+full fetch when the server refuses) and checked out detached. A local bare repository, or a
+local checkout that is not at the requested commit, is cloned the same way, so the user's own
+checkout is never modified. New clones are made in a temporary directory and renamed into
+place; a file lock per slug keeps two processes from working on one clone at once. Clones are
+shared between commits: callers that need two commits of one repository at the same time
+should not rely on one clone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import shutil
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
+
+from codeagent.config import Settings
+from codeagent.errors import CloneError, RepoNotFoundError
+
+if TYPE_CHECKING:
+    import git
+
+log = logging.getLogger(__name__)
+
+LOCK_TIMEOUT_S = 600
+_SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:")
+_SCHEMES = ("https://", "http://", "ssh://", "git://", "file://")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def is_remote(spec: str) -> bool:
+    """Whether ``spec`` is a git URL (https, http, ssh, git, file, or ``user@host:path``)."""
+    return spec.lower().startswith(_SCHEMES) or bool(_SCP_LIKE.match(spec))
+
+
+def resolve_repo(spec: str, settings: Settings, *, commit: str | None = None) -> Path:
+    """A local directory holding ``spec`` (at ``commit`` when given); see the module notes."""
+    if is_remote(spec):
+        return _sync_clone(spec, _url_slug(spec), settings, commit)
+    path = Path(spec).expanduser()
+    if not path.exists():
+        raise RepoNotFoundError(f"no such directory: {path}")
+    if not path.is_dir():
+        raise RepoNotFoundError(f"not a directory: {path}")
+    path = path.resolve()
+    kind = _local_kind(path)
+    if kind == "bare" or (commit is not None and not _checkout_is_at(path, commit, kind)):
+        if kind == "none":
+            raise CloneError(f"not the top of a git repository, so no commit to check out: {path}")
+        return _sync_clone(str(path), _path_slug(path), settings, commit)
+    return path
+
+
+def _url_slug(url: str) -> str:
+    """``host_owner_name-<10 hex>`` from the URL's last three parts."""
+    readable = re.sub(r"^[a-z+]+://", "", url.lower()).split("@", 1)[-1]
+    readable = re.sub(r":\d*/", "/", readable).replace(":", "/")
+    parts = [p for p in readable.removesuffix("/").removesuffix(".git").split("/") if p]
+    name = _UNSAFE.sub("_", "_".join(parts[-3:])).strip("._")
+    digest = hashlib.sha256(url.encode()).hexdigest()[:10]
+    return f"{name[:60] or 'repo'}-{digest}"
+
+
+def _path_slug(path: Path) -> str:
+    """``parent_name-<10 hex>`` from a local path (a mirror is often just ``repo.git``)."""
+    parts = [p.removesuffix(".git") for p in path.parts[-2:]]
+    name = _UNSAFE.sub("_", "_".join(p for p in parts if p.strip("/"))).strip("._")
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    return f"{name[:60] or 'repo'}-{digest}"
+
+
+def _local_kind(path: Path) -> str:
+    """``worktree`` (``path`` is its top level), ``bare`` (``path`` is the git dir), or ``none``."""
+    import git
+
+    g = git.Git(str(path))
+    try:
+        out = str(g.execute(["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir"]))
+        bare, git_dir = out.split("\n", 1)
+        if bare == "true":
+            return "bare" if Path(git_dir).resolve() == path else "none"
+        top = g.execute(["git", "rev-parse", "--show-toplevel"])
+    except (git.GitCommandError, ValueError):
+        return "none"
+    return "worktree" if Path(top).resolve() == path else "none"
+
+
+def _checkout_is_at(path: Path, commit: str, kind: str) -> bool:
+    """Whether the checkout at ``path`` is clean and its HEAD is ``commit``."""
+    if kind != "worktree":
+        return False
+    import git
+
+    repo = git.Repo(path)
+    try:
+        wanted = repo.git.rev_parse("--verify", "-q", f"{commit}^{{commit}}")
+        head = repo.git.rev_parse("--verify", "-q", "HEAD")
+    except git.GitCommandError:
+        return False
+    return bool(wanted == head and not repo.is_dirty(untracked_files=False))
+
+
+def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) -> Path:
+    """Create or update the clone of ``source`` in ``repos_dir/slug`` under a file lock."""
+    try:
+        import git
+    except ImportError as exc:
+        raise CloneError(f"git is not installed, so {source} cannot be cloned") from exc
+    repos = settings.repos_dir
+    (repos / ".locks").mkdir(parents=True, exist_ok=True)
+    dest = repos / slug
+    try:
+        with FileLock(str(repos / ".locks" / f"{slug}.lock"), timeout=LOCK_TIMEOUT_S):
+            for stale in repos.glob(f".tmp-{slug}-*"):  # left by a killed process
+                shutil.rmtree(stale, ignore_errors=True)
+            if _is_clone(dest):
+                log.info("updating %s in %s", source, dest)
+                for name in ("index.lock", "shallow.lock"):  # left by a killed git
+                    (dest / ".git" / name).unlink(missing_ok=True)
+                _checkout(_git(dest), commit)
+            else:
+                shutil.rmtree(dest, ignore_errors=True)
+                _fresh_clone(source, dest, commit)
+    except CloneError as exc:
+        raise CloneError(f"cannot clone {source}: {exc}") from exc
+    except Timeout as exc:
+        raise CloneError(f"another process holds the clone lock for {source}; try again") from exc
+    except git.GitCommandError as exc:
+        where = f" at {commit}" if commit else ""
+        raise CloneError(f"cannot clone {source}{where}: {_last_stderr_line(exc)}") from exc
+    return dest.resolve()
+
+
+def _fresh_clone(source: str, dest: Path, commit: str | None) -> None:
+    tmp = dest.parent / f".tmp-{dest.name}-{uuid.uuid4().hex[:8]}"
+    log.info("cloning %s into %s", source, dest)
+    try:
+        tmp.mkdir()
+        g = _git(tmp)
+        g.execute(["git", "init", "-q"])
+        g.execute(["git", "remote", "add", "origin", source])
+        _checkout(g, commit)
+        os.replace(tmp, dest)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _checkout(g: git.Git, commit: str | None) -> None:
+    """Fetch what is wanted (HEAD of origin, or ``commit``) shallowly; check it out detached."""
+    depth = ["--depth", "1"]
+    if commit is None:
+        g.execute(["git", "fetch", "-q", *depth, "origin", "HEAD"])
+        target = "FETCH_HEAD"
+    else:
+        target = _local_commit(g, commit) or _fetch_commit(g, commit, depth)
+    g.execute(
+        ["git", "-c", "advice.detachedHead=false", "checkout", "-q", "-f", "--detach", target]
+    )
+    g.execute(["git", "clean", "-ffdq"])
+
+
+def _local_commit(g: git.Git, commit: str) -> str | None:
+    import git
+
+    try:
+        return str(g.execute(["git", "rev-parse", "--verify", "-q", f"{commit}^{{commit}}"]))
+    except git.GitCommandError:
+        return None
+
+
+def _fetch_commit(g: git.Git, commit: str, depth: list[str]) -> str:
+    import git
+
+    try:
+        g.execute(["git", "fetch", "-q", *depth, "origin", commit])
+        return "FETCH_HEAD"
+    except git.GitCommandError as exc:
+        # Servers refuse abbreviated (and some unadvertised) shas: fetch the history instead.
+        log.info("fetching %s by sha failed (%s); fetching full history", commit, exc.stderr)
+    shallow = g.execute(["git", "rev-parse", "--is-shallow-repository"]) == "true"
+    refs = "+refs/heads/*:refs/remotes/origin/*"
+    g.execute(
+        ["git", "fetch", "-q", "--tags", *(["--unshallow"] if shallow else []), "origin", refs]
+    )
+    found = _local_commit(g, commit)
+    if found is None:
+        raise CloneError(f"commit {commit} not found in the repository")
+    return found
+
+
+def _git(cwd: Path) -> git.Git:
+    import git
+
+    g = git.Git(str(cwd))
+    g.update_environment(GIT_TERMINAL_PROMPT="0")
+    if "GIT_SSH_COMMAND" not in os.environ:
+        g.update_environment(GIT_SSH_COMMAND="ssh -o BatchMode=yes")
+    return g
+
+
+def _is_clone(dest: Path) -> bool:
+    return (dest / ".git").is_dir() and _local_kind(dest.resolve()) == "worktree"
+
+
+def _last_stderr_line(exc: Exception) -> str:
+    """git's ``fatal:``/``error:`` lines joined (else its last line) from a GitCommandError."""
+    text = str(getattr(exc, "stderr", "") or exc)
+    lines = [ln.strip().removeprefix("stderr:").strip(" '\"") for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+    return "; ".join(errors) if errors else (lines or ["git failed"])[-1]

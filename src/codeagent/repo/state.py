@@ -1,0 +1,91 @@
+"""Repository identity and a hash of its exact state (what the index cache is keyed by).
+
+In git the state is the HEAD commit, the working-tree diff against it (staged and unstaged),
+the untracked files' paths and contents, and the list of discovered paths; outside git (and
+in a repository without commits) it is every discovered file's path and content. The index
+fingerprint (chunker version, embedder id, ...) is always part of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from codeagent.repo.discover import Discovery, git_lines, untracked_excludes
+
+log = logging.getLogger(__name__)
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def repo_id(root: Path) -> str:
+    """``<dirname>-<12 hex of the resolved path>``; the name made safe for a directory."""
+    resolved = Path(root).expanduser().resolve()
+    name = _UNSAFE.sub("_", resolved.name).strip("._") or "root"
+    digest = hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{name[:48]}-{digest[:12]}"
+
+
+def state_hash(discovery: Discovery, fingerprint: str) -> str:
+    """A sha256 hex digest that changes whenever the indexed content or fingerprint does."""
+    h = hashlib.sha256()
+    _feed(h, "codeagent-state-1", fingerprint)
+    _feed(h, "paths", *(f.path for f in discovery.files))
+    head = _git_head(discovery.root) if discovery.is_git else None
+    if head is None:
+        _feed(h, "files")
+        for file in discovery.files:
+            _feed(h, file.path, _file_digest(file.abs_path))
+        return h.hexdigest()
+    _feed(h, "git", head, _git_diff_digest(discovery.root))
+    untracked = set(
+        git_lines(discovery.root, "ls-files", "-o", "--exclude-standard", *untracked_excludes())
+    )
+    _feed(h, "untracked")
+    for file in discovery.files:
+        if file.path in untracked:
+            _feed(h, file.path, _file_digest(file.abs_path))
+    return h.hexdigest()
+
+
+def _feed(h: hashlib._Hash, *parts: str) -> None:
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:  # vanished or unreadable since discovery: still a distinct state
+        return f"error:{type(exc).__name__}"
+
+
+def _git_head(root: Path) -> str | None:
+    """HEAD's commit, ``"no-head"`` before the first commit, None if git fails."""
+    import git
+
+    try:
+        return str(git.Git(str(root)).rev_parse("--verify", "-q", "HEAD"))
+    except git.GitCommandError as exc:
+        if exc.status == 1:
+            return None  # no commit yet: hash the files themselves
+        log.warning("git rev-parse failed in %s: %s", root, exc)
+        return None
+
+
+def _git_diff_digest(root: Path) -> str:
+    import git
+
+    raw = git.Git(str(root)).execute(
+        [
+            "git", "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
+            "--no-renames", "--full-index", "--", ".",
+        ],
+        stdout_as_string=False,
+    )  # fmt: skip
+    assert isinstance(raw, bytes)
+    return hashlib.sha256(raw).hexdigest()
