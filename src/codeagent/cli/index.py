@@ -1,11 +1,71 @@
-"""`codeagent index` (placeholder until implemented)."""
+"""`codeagent index`: build (or load from the cache) the index of a repository."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
+
+from codeagent.cli.common import embed_option, notice, print_json, repo_option
 
 
 @click.command("index")
-def command() -> None:
-    """Not implemented yet."""
-    raise click.ClickException("codeagent index is not implemented yet")
+@repo_option
+@embed_option
+@click.option("--force", is_flag=True, help="Rebuild even when the cache holds this state.")
+@click.option(
+    "--max-file-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Skip files larger than this (default 1000000; env CODEAGENT_MAX_FILE_BYTES).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def command(
+    repo: str, embed: str | None, force: bool, max_file_bytes: int | None, as_json: bool
+) -> None:
+    """Index a repository (cached by its exact state; re-embeds only changed chunks).
+
+    \b
+    Examples:
+      codeagent index
+      codeagent index --repo ~/src/project --embed none
+      codeagent index --repo https://github.com/psf/requests --json
+    """
+    from codeagent.cli.common import Progress
+    from codeagent.config import Settings
+    from codeagent.index.build import load_or_build
+    from codeagent.repo.remote import resolve_repo
+
+    settings = Settings.load(embed=embed, max_file_bytes=max_file_bytes)
+    root = resolve_repo(repo, settings)
+    _store, stats = load_or_build(root, settings, force=force, progress=Progress())
+    for line in stats.notices:
+        notice(line)
+    if as_json:
+        print_json(stats.to_json())
+    else:
+        click.echo(summary(stats.to_json()))
+
+
+def summary(stats: dict[str, Any]) -> str:
+    """The human-readable report of one index run."""
+    skipped = stats["files_skipped"]
+    skips = ", ".join(f"{n} {reason}" for reason, n in skipped.items())
+    lines = [
+        f"{stats['repo']}: {stats['files_indexed']} files"
+        + (f" (skipped {skips})" if skips else "")
+        + f", {stats['chunks']} chunks",
+    ]
+    if stats["embedder"] == "none":
+        lines.append("embedder: none (BM25 only)")
+    else:
+        lines.append(
+            f"embedder: {stats['embedder']}: {stats['chunks_embedded']} chunks embedded,"
+            f" {stats['chunks_reused']} reused"
+        )
+    seconds = stats["seconds"]
+    how = "loaded from cache" if stats["cache_hit"] else "built"
+    phases = ", ".join(f"{k} {v:.2f}s" for k, v in seconds.items() if k != "total" and v)
+    lines.append(f"index {how} in {seconds['total']:.2f}s" + (f" ({phases})" if phases else ""))
+    lines.append(f"cache: {stats['cache_path']}")
+    return "\n".join(lines)

@@ -1,0 +1,215 @@
+"""load_or_build(): discover -> chunk -> embed (cached per chunk) -> store, cached by state.
+
+The index of one exact repository state lives in ``<cache>/<repo id>/<state hash>/``. It is
+written to a ``tmp-*`` sibling and renamed into place, under a per-repository file lock, so an
+interrupted or parallel run never leaves (or reads) a half-written entry. A damaged entry is
+logged and rebuilt. After a build, older states of the repository are pruned.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codeagent.errors import EmptyRepoError, IndexBuildError
+from codeagent.index import cache as index_cache
+from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
+from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
+from codeagent.index.types import Chunk
+from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.repo.discover import Discovery, discover
+from codeagent.repo.state import repo_id, state_hash
+
+if TYPE_CHECKING:
+    from codeagent.config import Settings
+    from codeagent.index.embedders import Embedder
+    from codeagent.index.store import IndexStore
+
+log = logging.getLogger(__name__)
+
+PHASES = ("discover", "chunk", "embed", "index", "total")
+LOCK_TIMEOUT = 600.0  # seconds to wait for another process building the same repository
+
+
+@dataclass
+class IndexStats:
+    """What a load_or_build() call found and did."""
+
+    repo: str = ""
+    repo_id: str = ""
+    files_indexed: int = 0
+    files_skipped: dict[str, int] = field(default_factory=dict)
+    chunks: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    embedder: str = "none"
+    dim: int | None = None
+    state_hash: str = ""
+    cache_path: str = ""
+    cache_hit: bool = False
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    notices: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["seconds"] = {k: round(v, 3) for k, v in self.seconds.items()}
+        return data
+
+
+def fingerprint(embedder: Embedder | None) -> str:
+    """What, besides the files, decides the index: chunker version, embedder id, dimension."""
+    if embedder is None:
+        return f"chunker={CHUNKER_VERSION};embedder=none"
+    return f"chunker={CHUNKER_VERSION};embedder={embedder.id};dim={embedder.dim}"
+
+
+def load_or_build(
+    root: Path,
+    settings: Settings,
+    *,
+    force: bool = False,
+    progress: ProgressReporter = NullProgress(),  # noqa: B008 - stateless default
+) -> tuple[IndexStore, IndexStats]:
+    """The index of ``root``'s current state: loaded from the cache, or built and cached."""
+    from filelock import FileLock, Timeout
+
+    started = time.perf_counter()
+    stats = IndexStats()
+    discovery = discover(root, max_bytes=settings.max_file_bytes)
+    stats.repo = str(discovery.root)
+    stats.files_indexed = len(discovery.files)
+    stats.files_skipped = dict(sorted(discovery.skipped.items()))
+    if not discovery.files:
+        raise EmptyRepoError(f"no indexable files in {discovery.root}{_skips(discovery.skipped)}")
+    embedder = make_embedder(settings.embed, settings)
+    if embedder is None and settings.embed.strip() == "auto":
+        stats.notices.append(NO_EMBEDDER_NOTICE)
+    stats.embedder = embedder.id if embedder is not None else "none"
+    stats.dim = embedder.dim if embedder is not None else None
+    stats.repo_id = repo_id(discovery.root)
+    stats.state_hash = state_hash(discovery, fingerprint(embedder))
+    repo_dir = settings.cache_dir / stats.repo_id
+    entry = repo_dir / stats.state_hash
+    stats.cache_path = str(entry)
+    stats.seconds["discover"] = time.perf_counter() - started
+
+    built = False
+    store = None if force else index_cache.open_entry(entry, embedder)
+    if store is None:
+        repo_dir.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(repo_dir / index_cache.LOCK_NAME), timeout=LOCK_TIMEOUT)
+        try:
+            with lock:
+                # Another process may have built it while this one waited for the lock.
+                store = None if force else index_cache.open_entry(entry, embedder)
+                if store is None:
+                    index_cache.remove_temporaries(repo_dir)
+                    store = _build(discovery, embedder, settings, stats, progress)
+                    _write(store, entry, stats)
+                    index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
+                    built = True
+        except Timeout as exc:
+            raise IndexBuildError(
+                f"another codeagent process has been indexing {discovery.root} for over"
+                f" {LOCK_TIMEOUT:.0f} s (lock {lock.lock_file}); try again later"
+            ) from exc
+    if not built:
+        stats.cache_hit = True
+        stats.chunks = len(store.chunks)
+        stats.chunks_reused = stats.chunks if embedder is not None else 0
+        index_cache.touch(entry)
+    stats.seconds["total"] = time.perf_counter() - started
+    return store, stats
+
+
+def _skips(skipped: Counter[str]) -> str:
+    if not skipped:
+        return " (nothing found)"
+    return " (skipped: " + ", ".join(f"{n} {reason}" for reason, n in skipped.most_common()) + ")"
+
+
+def _build(
+    discovery: Discovery,
+    embedder: Embedder | None,
+    settings: Settings,
+    stats: IndexStats,
+    progress: ProgressReporter,
+) -> IndexStore:
+    from codeagent.index.embed_cache import EmbedCache
+    from codeagent.index.store import IndexStore
+
+    t0 = time.perf_counter()
+    chunks: list[Chunk] = []
+    unreadable = 0
+    with progress.task("chunking", total=len(discovery.files)) as advance:
+        for file in discovery.files:
+            try:
+                text = file.read_text()
+            except OSError as exc:
+                log.info("skipping %s: %s", file.path, exc)  # counted in the stats
+                unreadable += 1
+            else:
+                chunks.extend(chunk_file(file.path, text))
+            advance(1)
+    if unreadable:
+        stats.files_indexed -= unreadable
+        stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
+    if not chunks:
+        skipped = Counter(stats.files_skipped)
+        raise EmptyRepoError(
+            f"no indexable files in {discovery.root}{_skips(skipped)}; "
+            f"{stats.files_indexed} files had no content to index"
+        )
+    stats.chunks = len(chunks)
+    t1 = time.perf_counter()
+    stats.seconds["chunk"] = t1 - t0
+
+    vectors = None
+    if embedder is not None:
+        with EmbedCache(settings.embed_cache_dir) as cache:
+            result = cache.embed(
+                embedder,
+                [c.embed_text for c in chunks],
+                batch_size=settings.batch_size,
+                progress=progress,
+            )
+        vectors = result.vectors
+        stats.chunks_embedded = result.embedded
+        stats.chunks_reused = result.reused
+    t2 = time.perf_counter()
+    stats.seconds["embed"] = t2 - t1
+    store = IndexStore.build(chunks, embedder, vectors)
+    stats.seconds["index"] = time.perf_counter() - t2
+    return store
+
+
+def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
+    """Save into a temporary sibling of ``entry``, then rename it into place."""
+    t0 = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
+    try:
+        meta = {
+            "repo": stats.repo,
+            "state_hash": stats.state_hash,
+            "embedder_dim": stats.dim,
+            "created": time.time(),
+        }
+        store.save(tmp, meta=meta)
+        if entry.exists():  # --force, or a damaged entry: set the old one aside first
+            old = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
+            os.replace(entry, old / "old")
+            os.replace(tmp, entry)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, entry)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    stats.seconds["index"] += time.perf_counter() - t0

@@ -1,0 +1,285 @@
+"""The searchable index of one repository state: BM25 + FAISS, fused by Reciprocal Rank Fusion.
+
+BM25 (bm25s) runs over code-aware tokens of each chunk's embedded text (its path, symbol and
+code); the dense side is an exact inner-product FAISS index over L2-normalised vectors.
+A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
+``per_file`` chunks of any one file.
+
+On disk (one directory per state)::
+
+    chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
+    bm25/           bm25s.BM25.save output
+    dense.faiss     faiss.write_index output (absent for BM25 only)
+    manifest.json   format, counts, embedder, a sha256 per file; written last
+
+A directory whose manifest is missing, unreadable or disagrees with the files is reported as
+:class:`CorruptIndexError`. BM25 and FAISS are parsed at the first search, so opening a cached
+index stays cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codeagent.errors import IndexBuildError
+from codeagent.index.tokenize import code_tokens
+from codeagent.index.types import Chunk, SearchHit
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codeagent.index.embedders import Embedder
+
+log = logging.getLogger(__name__)
+
+RRF_K = 60
+FORMAT = 1
+MANIFEST = "manifest.json"
+CHUNKS = "chunks.json"
+BM25_DIR = "bm25"
+DENSE = "dense.faiss"
+
+
+class CorruptIndexError(IndexBuildError):
+    """A stored index is incomplete or damaged (the caller rebuilds it)."""
+
+
+def rrf_fuse(
+    rankings: dict[str, list[int]], k: int = RRF_K
+) -> list[tuple[int, float, dict[str, int]]]:
+    """Reciprocal Rank Fusion: score(d) = sum over rankings of 1 / (k + rank of d), rank from 1.
+
+    ``rankings`` maps a name (``bm25``, ``dense``) to item ids, best first. Returns
+    ``(id, score, {name: rank})`` best first; ties keep the order items were first seen in.
+    """
+    scores: dict[int, float] = {}
+    ranks: dict[int, dict[str, int]] = {}
+    for name, ranking in rankings.items():
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            ranks.setdefault(item, {})[name] = rank
+    order = sorted(scores, key=lambda item: -scores[item])
+    return [(item, scores[item], ranks[item]) for item in order]
+
+
+SYMBOL_BOOST = 2  # extra copies of the symbol's tokens: a definition outranks its callers
+
+
+def bm25_tokens(chunk: Chunk) -> list[str]:
+    """BM25 terms of a chunk: its path, symbol and text, the symbol counted extra."""
+    return code_tokens(chunk.embed_text) + code_tokens(chunk.symbol) * SYMBOL_BOOST
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class IndexStore:
+    """Chunks plus their BM25 and (optionally) dense indexes."""
+
+    def __init__(
+        self,
+        chunks: list[Chunk],
+        embedder: Embedder | None,
+        *,
+        bm25: Any = None,
+        dense: Any = None,
+        directory: Path | None = None,
+        manifest: dict[str, Any] | None = None,
+    ) -> None:
+        self.chunks = chunks
+        self.embedder = embedder
+        self.embedder_id: str | None = embedder.id if embedder is not None else None
+        self.manifest: dict[str, Any] = manifest or {}
+        self._bm25 = bm25
+        self._dense = dense
+        self._directory = directory
+
+    @classmethod
+    def build(
+        cls, chunks: list[Chunk], embedder: Embedder | None, vectors: np.ndarray | None
+    ) -> IndexStore:
+        """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only."""
+        import bm25s
+
+        bm25 = bm25s.BM25()
+        bm25.index([bm25_tokens(c) for c in chunks], show_progress=False)
+        dense = None
+        if embedder is not None and vectors is not None:
+            import faiss
+
+            dense = faiss.IndexFlatIP(embedder.dim)
+            dense.add(vectors)
+        return cls(chunks, embedder, bm25=bm25, dense=dense)
+
+    # -- search ---------------------------------------------------------------------------
+
+    @property
+    def bm25(self) -> Any:
+        if self._bm25 is None:
+            import bm25s
+
+            assert self._directory is not None
+            self._bm25 = bm25s.BM25.load(
+                str(self._directory / BM25_DIR), load_vocab=True, show_progress=False
+            )
+        return self._bm25
+
+    @property
+    def dense(self) -> Any:
+        if self._dense is None and self._directory is not None:
+            path = self._directory / DENSE
+            if path.is_file():
+                import faiss
+
+                self._dense = faiss.read_index(str(path))
+        return self._dense
+
+    def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
+        import numpy as np
+
+        tokens = [t for t in code_tokens(query) if t in self.bm25.vocab_dict]
+        if not tokens:
+            return []
+        scores = np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+        if allowed is not None:
+            scores[~allowed] = 0.0
+        order = np.argsort(-scores, kind="stable")[:depth]
+        return [int(i) for i in order if scores[i] > 0]
+
+    def _dense_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
+        if self.embedder is None or self.dense is None:
+            return []
+        vector = self.embedder.embed_query(query).reshape(1, -1)
+        wanted = depth if allowed is None else len(self.chunks)
+        _scores, ids = self.dense.search(vector, wanted)
+        ranking = [int(i) for i in ids[0] if i >= 0 and (allowed is None or allowed[i])]
+        return ranking[:depth]
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        per_file: int = 2,
+        exclude: Callable[[str], bool] | None = None,
+    ) -> list[SearchHit]:
+        """The best ``k`` chunks for ``query``, at most ``per_file`` of one file, best first."""
+        if not self.chunks or k <= 0:
+            return []
+        import numpy as np
+
+        allowed = None
+        if exclude is not None:
+            allowed = np.array([not exclude(c.path) for c in self.chunks], dtype=bool)
+        depth = min(len(self.chunks), max(3 * k * per_file, 50))
+        rankings = {"bm25": self._bm25_ranking(query, depth, allowed)}
+        dense = self._dense_ranking(query, depth, allowed)
+        if dense:
+            rankings["dense"] = dense
+        hits: list[SearchHit] = []
+        taken: Counter[str] = Counter()
+        for item, score, ranks in rrf_fuse(rankings):
+            chunk = self.chunks[item]
+            if taken[chunk.path] >= per_file:
+                continue
+            taken[chunk.path] += 1
+            hits.append(
+                SearchHit(
+                    path=chunk.path,
+                    start_line=chunk.start_line,
+                    end_line=chunk.end_line,
+                    symbol=chunk.symbol,
+                    score=score,
+                    text=chunk.text,
+                    kind=chunk.kind,
+                    ranks=ranks,
+                )
+            )
+            if len(hits) == k:
+                break
+        return hits
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def save(self, directory: Path, *, meta: dict[str, Any] | None = None) -> None:
+        """Write the index into ``directory`` (created); the manifest is written last."""
+        directory.mkdir(parents=True, exist_ok=True)
+        rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in self.chunks]
+        (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+        self.bm25.save(str(directory / BM25_DIR), show_progress=False)
+        if self.dense is not None:
+            import faiss
+
+            faiss.write_index(self.dense, str(directory / DENSE))
+        files = {
+            path.relative_to(directory).as_posix(): _sha256(path)
+            for path in sorted(directory.rglob("*"))
+            if path.is_file() and path.name != MANIFEST
+        }
+        manifest = {
+            "format": FORMAT,
+            "chunks": len(self.chunks),
+            "embedder": self.embedder_id,
+            "dim": self.embedder.dim if self.embedder is not None else None,
+            **(meta or {}),
+            "files": files,
+            "complete": True,
+        }
+        (directory / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        self.manifest = manifest
+
+    @staticmethod
+    def read_manifest(directory: Path) -> dict[str, Any]:
+        """The manifest of a stored index; :class:`CorruptIndexError` if unusable."""
+        try:
+            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise CorruptIndexError(f"index at {directory} has no manifest") from exc
+        except (OSError, ValueError) as exc:
+            raise CorruptIndexError(f"index at {directory}: unreadable manifest: {exc}") from exc
+        if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+            raise CorruptIndexError(f"index at {directory} is incomplete")
+        if manifest.get("format") != FORMAT:
+            raise CorruptIndexError(f"index at {directory} has format {manifest.get('format')}")
+        return manifest
+
+    @classmethod
+    def load(cls, directory: Path, embedder: Embedder | None) -> IndexStore:
+        """Open a saved index; :class:`CorruptIndexError` if it is incomplete or damaged."""
+        manifest = cls.read_manifest(directory)
+        expected = embedder.id if embedder is not None else None
+        if manifest.get("embedder") != expected:
+            raise CorruptIndexError(
+                f"index at {directory} was built with embedder {manifest.get('embedder')},"
+                f" not {expected}"
+            )
+        files = manifest.get("files")
+        if not isinstance(files, dict) or CHUNKS not in files:
+            raise CorruptIndexError(f"index at {directory}: manifest lists no files")
+        for name, digest in files.items():
+            path = directory / name
+            try:
+                actual = _sha256(path)
+            except OSError as exc:
+                raise CorruptIndexError(f"index at {directory}: cannot read {name}") from exc
+            if actual != digest:
+                raise CorruptIndexError(f"index at {directory}: {name} is damaged")
+        try:
+            rows = json.loads((directory / CHUNKS).read_text(encoding="utf-8"))
+            chunks = [Chunk(p, s, e, text, symbol, kind) for p, s, e, symbol, kind, text in rows]
+        except (OSError, ValueError, TypeError) as exc:
+            raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
+        if len(chunks) != manifest.get("chunks"):
+            raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
+        return cls(chunks, embedder, directory=directory, manifest=manifest)

@@ -1,0 +1,43 @@
+"""Code-aware tokens for BM25 (and the hash embedder).
+
+``parse_HTTPResponse2`` gives ``parse_httpresponse2`` (the whole identifier, so an exact name
+matches best) plus its parts ``parse``, ``http``, ``response``, ``2`` (so a question in words
+still matches). Tokens are lower-cased; a short list of English and Python stopwords is
+dropped. Standard library only: cheap to import.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+# Acronym before a capitalised word (HTTPResponse -> HTTP, Response), capitalised or
+# lower-case words, upper-case runs, digit runs.
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+_STOPWORD_TEXT = """
+a an and are as at be by do does for from how i in is it of on or self that the this to was
+what when where which who why with we you me my our can should would will
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def code_tokens(text: str) -> list[str]:
+    """Split ``text`` into lower-cased search tokens: whole identifiers and their parts."""
+    tokens: list[str] = []
+    for match in _IDENTIFIER.finditer(text):
+        word = match.group()
+        whole = word.strip("_").lower()
+        if not whole:
+            continue
+        parts = [p.lower() for p in _PART.findall(word)]
+        if whole not in STOPWORDS:
+            tokens.append(whole)
+        if len(parts) > 1:
+            tokens.extend(p for p in parts if p not in STOPWORDS)
+    return tokens
+
+
+def path_text(path: str) -> str:
+    """The words of a repository path (``src/app/models.py`` -> ``src app models py``)."""
+    return " ".join(part for part in re.split(r"[/\\.\-]+", path) if part)

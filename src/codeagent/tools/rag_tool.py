@@ -1,0 +1,90 @@
+"""retrieve(): index search shaped for answering a question.
+
+On top of :meth:`IndexStore.search` (BM25 + dense, RRF, at most two chunks per file):
+
+- files of tests, docs and examples are demoted below every other hit unless the question is
+  about tests, docs or examples (they crowd the top for most questions about the code);
+- neighbouring or overlapping chunks of one file are merged into one window.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from codeagent.index.types import SearchHit
+
+if TYPE_CHECKING:
+    from codeagent.index.store import IndexStore
+
+PER_FILE = 2
+CANDIDATES = 3  # search k * CANDIDATES before demotion and merging
+
+DEMOTED_DIRS = frozenset({"tests", "test", "testing", "docs", "doc", "examples"})
+_ABOUT_TESTS_OR_DOCS = re.compile(
+    r"\b(tests?|testing|pytest|unittest|docs?|documentation|examples?)\b", re.IGNORECASE
+)
+
+
+def is_demoted_path(path: str) -> bool:
+    """Whether ``path`` belongs to tests, docs or examples."""
+    parts = PurePosixPath(path).parts
+    if any(part.lower() in DEMOTED_DIRS for part in parts[:-1]):
+        return True
+    name = parts[-1] if parts else ""
+    return name == "conftest.py" or (
+        name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+    )
+
+
+def about_tests_or_docs(question: str) -> bool:
+    return _ABOUT_TESTS_OR_DOCS.search(question) is not None
+
+
+def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
+    """One window covering two overlapping or adjacent hits of the same file."""
+    a, b = sorted((first, second), key=lambda h: (h.start_line, h.end_line))
+    a_lines = a.text.splitlines()
+    b_lines = b.text.splitlines()
+    if b.end_line <= a.end_line:
+        lines = a_lines
+    else:
+        lines = a_lines + b_lines[max(a.end_line - b.start_line + 1, 0) :]
+    symbols = [s for s in dict.fromkeys((first.symbol, second.symbol)) if s]
+    ranks = dict(second.ranks)
+    for name, rank in first.ranks.items():
+        ranks[name] = min(rank, ranks.get(name, rank))
+    return SearchHit(
+        path=a.path,
+        start_line=a.start_line,
+        end_line=max(a.end_line, b.end_line),
+        symbol=", ".join(symbols),
+        score=max(first.score, second.score),
+        text="\n".join(lines),
+        kind=first.kind if first.kind == second.kind else "window",
+        ranks=ranks,
+    )
+
+
+def _touching(a: SearchHit, b: SearchHit) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
+
+
+def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
+    """The ``k`` best windows of code for ``question``, best first."""
+    if k <= 0:
+        return []
+    hits = store.search(question, k=k * CANDIDATES, per_file=PER_FILE)
+    if not about_tests_or_docs(question):
+        # A stable sort: the order within each group is the fused ranking's.
+        hits = sorted(hits, key=lambda h: is_demoted_path(h.path))
+    merged: list[SearchHit] = []
+    for hit in hits:
+        for i, kept in enumerate(merged):
+            if _touching(kept, hit):
+                merged[i] = merge_hits(kept, hit)
+                break
+        else:
+            merged.append(hit)
+    return merged[:k]

@@ -1,0 +1,65 @@
+"""The index cache: listing, pruning, clearing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from codeagent.config import Settings
+from codeagent.index import cache
+from codeagent.index.build import load_or_build
+from codeagent.index.embed_cache import EmbedCache
+from conftest import GitRepoFactory
+
+
+def build_states(root: Path, settings: Settings, n: int) -> list[str]:
+    hashes = []
+    for i in range(n):
+        (root / "a.py").write_text(f"def a():\n    return {i}\n", encoding="utf-8")
+        _, stats = load_or_build(root, settings)
+        os.utime(stats.cache_path, (1_000_000 + i, 1_000_000 + i))  # distinct, ordered
+        hashes.append(stats.state_hash)
+    return hashes
+
+
+def test_list_prune_clear(git_repo: GitRepoFactory) -> None:
+    settings = Settings.load(embed="hash:16", keep_states=5)
+    one, two = git_repo({"a.py": "x = 1\n"}), git_repo({"a.py": "y = 2\n"})
+    hashes = build_states(one, settings, 4)
+    build_states(two, settings, 1)
+    listed = {r.repo: r for r in cache.list_repos(settings)}
+    assert set(listed) == {str(one), str(two)}
+    assert listed[str(one)].states == 4
+    assert listed[str(one)].size > 0
+    assert listed[str(one)].to_json()["newest"].startswith("1970-01-")
+
+    assert cache.prune(settings, keep=2) == 2
+    left = {p.name for p in cache.states(listed[str(one)].path)}
+    assert left == set(hashes[-2:])  # the most recently used two
+    assert cache.list_repos(settings)[0].states in (1, 2)
+
+    assert (settings.embed_cache_dir).is_dir()
+    assert cache.clear(settings) == (2, 0)
+    assert cache.list_repos(settings) == []
+    with EmbedCache(settings.embed_cache_dir) as vectors:
+        assert len(vectors) > 0
+    repos, removed = cache.clear(settings, embeddings=True)
+    assert repos == 0
+    assert removed > 0
+
+
+def test_interrupted_leftovers_are_removed_by_prune(git_repo: GitRepoFactory) -> None:
+    settings = Settings.load(embed="none")
+    _, stats = load_or_build(git_repo({"a.py": "x = 1\n"}), settings)
+    leftover = Path(stats.cache_path).parent / "tmp-abc123"
+    (leftover / "bm25").mkdir(parents=True)
+    assert cache.prune(settings) == 0
+    assert not leftover.exists()
+    assert Path(stats.cache_path).is_dir()
+
+
+def test_empty_cache_lists_nothing() -> None:
+    settings = Settings.load()
+    assert cache.list_repos(settings) == []
+    assert cache.prune(settings) == 0
+    assert cache.clear(settings, embeddings=True) == (0, 0)
