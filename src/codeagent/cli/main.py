@@ -35,6 +35,9 @@ def cli(ctx: click.Context, verbose: int) -> None:
     """
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # Some libraries set their own loggers to DEBUG; the handler's level is the real filter.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(level)
     if ctx.invoked_subcommand is None:
         ctx.invoke(repl.command)
 
