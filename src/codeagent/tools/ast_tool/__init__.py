@@ -1,0 +1,48 @@
+"""Exact structural answers about one Python file of a repository, from Python's ``ast``.
+
+    run_ast_query(root, "requests.models", "methods", "Session").render()
+
+Operations (:data:`OPERATIONS`): functions, classes, methods (symbol: a class), imports,
+variables, decorators, calls (symbol: a called name), definition (symbol: a qualified or
+unique name), outline. Failures raise :class:`AstToolError` subclasses with a ``reason``.
+Only the standard library and pydantic are imported: the AST route starts fast.
+"""
+
+from __future__ import annotations
+
+from codeagent.tools.ast_tool.errors import (
+    AmbiguousFileError,
+    AmbiguousSymbolError,
+    AstToolError,
+    BinaryFileError,
+    FileNotFoundInRepoError,
+    InvalidQueryError,
+    NotAFileError,
+    NotPythonError,
+    OutsideRepoError,
+    PythonSyntaxError,
+    SymbolNotFoundError,
+)
+from codeagent.tools.ast_tool.models import OPERATIONS, Operation
+from codeagent.tools.ast_tool.ops import run_ast_query
+from codeagent.tools.ast_tool.resolve import resolve_file
+from codeagent.tools.ast_tool.result import AstResult
+
+__all__ = [
+    "OPERATIONS",
+    "AmbiguousFileError",
+    "AmbiguousSymbolError",
+    "AstResult",
+    "AstToolError",
+    "BinaryFileError",
+    "FileNotFoundInRepoError",
+    "InvalidQueryError",
+    "NotAFileError",
+    "NotPythonError",
+    "Operation",
+    "OutsideRepoError",
+    "PythonSyntaxError",
+    "SymbolNotFoundError",
+    "resolve_file",
+    "run_ast_query",
+]

@@ -1,0 +1,296 @@
+"""One walk over a parsed file: every definition, import, variable, decorator and call.
+
+Definitions are found in every statement block, not only at the top of a module or class:
+a ``def`` under ``if TYPE_CHECKING:``, ``try:``/``except ImportError:``, ``with``, ``for`` or
+``match`` still belongs to the module (or class) that holds the block, and carries the block
+as its ``condition``. Repeated definitions (``@overload`` stubs, alternatives in ``if``/``else``,
+property setters) are all kept, in source order.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Literal
+
+from codeagent.tools.ast_tool import describe
+from codeagent.tools.ast_tool.models import (
+    ClassInfo,
+    DecoratorUse,
+    FunctionInfo,
+    ImportedName,
+    ImportInfo,
+    VariableInfo,
+)
+from codeagent.tools.ast_tool.source import ParsedFile
+
+LABEL_CHARS = 60
+_AUG_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
+            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|",
+            ast.BitXor: "^", ast.BitAnd: "&", ast.FloorDiv: "//"}  # fmt: skip
+DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+ScopeKind = Literal["module", "class", "function"]
+
+
+@dataclass
+class DefRecord:
+    """A definition found in the file, with where it sits."""
+
+    node: DefNode
+    qualname: str
+    depth: int
+    parent_kind: ScopeKind
+    condition: str | None
+    info: FunctionInfo | ClassInfo
+    parent: DefRecord | None = None
+
+
+@dataclass
+class Analysis:
+    defs: list[DefRecord] = field(default_factory=list)
+    imports: list[ImportInfo] = field(default_factory=list)
+    variables: list[tuple[VariableInfo, ast.stmt]] = field(default_factory=list)
+    decorators: list[DecoratorUse] = field(default_factory=list)
+
+    def top_level(self, kind: type[FunctionInfo] | type[ClassInfo]) -> list[DefRecord]:
+        return [d for d in self.defs if d.depth == 0 and isinstance(d.info, kind)]
+
+
+def _label(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 4].rstrip() + " ..."
+
+
+Label = Callable[[], str]
+_COMPOUND = frozenset(
+    {ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
+     ast.Match}
+)  # fmt: skip
+
+
+def _blocks(stmt: ast.stmt) -> list[tuple[Label, list[ast.stmt]]]:
+    """The statement blocks inside a compound statement, each with its (lazy) condition label."""
+    u = describe.unparse
+    if isinstance(stmt, ast.If):
+        test = stmt.test
+        return [
+            (lambda: f"if {u(test)}", stmt.body),
+            (lambda: f"else of if {u(test)}", stmt.orelse),
+        ]
+    if isinstance(stmt, ast.Try | ast.TryStar):
+        blocks: list[tuple[Label, list[ast.stmt]]] = [(lambda: "try", stmt.body)]
+        for handler in stmt.handlers:
+            blocks.append((partial(_except_label, handler), handler.body))
+        return [*blocks, (lambda: "else of try", stmt.orelse), (lambda: "finally", stmt.finalbody)]
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        loop = stmt
+
+        def for_label() -> str:
+            return f"for {u(loop.target)} in {u(loop.iter)}"
+
+        return [(for_label, stmt.body), (lambda: f"else of {for_label()}", stmt.orelse)]
+    if isinstance(stmt, ast.While):
+        test = stmt.test
+        return [
+            (lambda: f"while {u(test)}", stmt.body),
+            (lambda: f"else of while {u(test)}", stmt.orelse),
+        ]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        items = stmt.items
+        return [(lambda: "with " + ", ".join(u(item) for item in items), stmt.body)]
+    if isinstance(stmt, ast.Match):
+        return [(partial(_case_label, case), case.body) for case in stmt.cases]
+    return []
+
+
+def _except_label(handler: ast.ExceptHandler) -> str:
+    return f"except {describe.unparse(handler.type)}" if handler.type is not None else "except"
+
+
+def _case_label(case: ast.match_case) -> str:
+    return f"case {describe.unparse(case.pattern)}"
+
+
+def _condition(labels: tuple[Label, ...]) -> str | None:
+    return " > ".join(_label(label()) for label in labels) if labels else None
+
+
+class _Walker:
+    def __init__(self, parsed: ParsedFile) -> None:
+        self.lines = parsed.lines
+        self.result = Analysis()
+
+    def block(
+        self,
+        stmts: list[ast.stmt],
+        prefix: str,
+        kind: ScopeKind,
+        depth: int,
+        cond: tuple[Label, ...],
+        parent: DefRecord | None = None,
+    ) -> None:
+        scope = prefix or "<module>"
+        for stmt in stmts:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                self.definition(stmt, prefix, kind, depth, _condition(cond), parent)
+            elif isinstance(stmt, ast.Import | ast.ImportFrom):
+                self.result.imports.append(self.import_(stmt, scope, _condition(cond)))
+            elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign) and kind == "module":
+                self.variables(stmt, _condition(cond))
+            elif type(stmt) in _COMPOUND:
+                for label, body in _blocks(stmt):
+                    self.block(body, prefix, kind, depth, (*cond, label), parent)
+
+    def definition(
+        self,
+        node: DefNode,
+        prefix: str,
+        parent: ScopeKind,
+        depth: int,
+        cond: str | None,
+        owner: DefRecord | None,
+    ) -> None:
+        qualname = f"{prefix}.{node.name}" if prefix else node.name
+        decorators = [describe.unparse(d) for d in node.decorator_list]
+        names = [describe.decorator_name(d) for d in node.decorator_list]
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        end = node.end_lineno or node.lineno
+        info: FunctionInfo | ClassInfo
+        if isinstance(node, ast.ClassDef):
+            bases = [describe.unparse(b) for b in node.bases]
+            bases += [describe.unparse(k) for k in node.keywords]
+            info = ClassInfo(
+                name=node.name,
+                qualname=qualname,
+                bases=bases,
+                decorators=decorators,
+                start_line=start,
+                def_line=node.lineno,
+                end_line=end,
+                condition=cond,
+            )
+            target_kind: Literal["function", "method", "class"] = "class"
+        else:
+            sig, params, returns = describe.signature(node)
+            role = describe.method_role(names) if parent == "class" else "function"
+            info = FunctionInfo(
+                name=node.name,
+                qualname=qualname,
+                role=role,
+                signature=sig,
+                parameters=params,
+                returns=returns,
+                is_async=isinstance(node, ast.AsyncFunctionDef),
+                is_overload=describe.is_overload(names),
+                decorators=decorators,
+                start_line=start,
+                def_line=node.lineno,
+                end_line=end,
+                condition=cond,
+            )
+            target_kind = "method" if parent == "class" else "function"
+        for dec, name in zip(node.decorator_list, names, strict=True):
+            self.result.decorators.append(
+                DecoratorUse(
+                    name=name,
+                    expression=describe.unparse(dec),
+                    line=dec.lineno,
+                    target=qualname,
+                    target_kind=target_kind,
+                )
+            )
+        record = DefRecord(node, qualname, depth, parent, cond, info, owner)
+        self.result.defs.append(record)
+        own: ScopeKind = "class" if isinstance(node, ast.ClassDef) else "function"
+        self.block(node.body, qualname, own, depth + 1, (), record)
+
+    def import_(
+        self, stmt: ast.Import | ast.ImportFrom, scope: str, cond: str | None
+    ) -> ImportInfo:
+        names = [ImportedName(name=a.name, asname=a.asname) for a in stmt.names]
+        common = {
+            "names": names,
+            "line": stmt.lineno,
+            "end_line": stmt.end_lineno or stmt.lineno,
+            "scope": scope,
+            "condition": cond,
+        }
+        if isinstance(stmt, ast.Import):
+            return ImportInfo(is_from=False, **common)
+        return ImportInfo(is_from=True, module=stmt.module, level=stmt.level, **common)
+
+    def variables(self, stmt: ast.Assign | ast.AnnAssign | ast.AugAssign, cond: str | None) -> None:
+        annotation = operator = None
+        if isinstance(stmt, ast.Assign):
+            pairs = [p for target in stmt.targets for p in _pairs(target, stmt.value)]
+        elif isinstance(stmt, ast.AnnAssign):
+            pairs = _pairs(stmt.target, stmt.value)
+            annotation = describe.unparse(stmt.annotation)
+        else:
+            pairs = _pairs(stmt.target, stmt.value)
+            operator = _AUG_OPS.get(type(stmt.op), "?") + "="
+        for name, value in pairs:
+            summary = describe.snippet(self.lines, value) if value is not None else None
+            info = VariableInfo(
+                name=name,
+                line=stmt.lineno,
+                end_line=stmt.end_lineno or stmt.lineno,
+                annotation=annotation,
+                operator=operator or "=",
+                value=summary,
+                is_constant=describe.is_constant_name(name),
+                condition=cond,
+            )
+            self.result.variables.append((info, stmt))
+
+
+def _pairs(target: ast.expr, value: ast.expr | None) -> list[tuple[str, ast.expr | None]]:
+    """The names a target binds, each with its own value where unpacking pairs them up
+    (``a, b = 1, 2``), else with the whole value."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if isinstance(target, ast.Starred):
+        return _pairs(target.value, value)
+    if isinstance(target, ast.Tuple | ast.List):
+        elements = target.elts
+        if (
+            isinstance(value, ast.Tuple | ast.List)
+            and len(value.elts) == len(elements)
+            and not any(isinstance(e, ast.Starred) for e in [*elements, *value.elts])
+        ):
+            return [p for t, v in zip(elements, value.elts, strict=True) for p in _pairs(t, v)]
+        return [p for t in elements for p in _pairs(t, value)]
+    return []
+
+
+def analyze(parsed: ParsedFile) -> Analysis:
+    """The file's analysis, computed once per parsed file (and so cached with it)."""
+    if parsed.analysis is None:
+        walker = _Walker(parsed)
+        walker.block(parsed.tree.body, "", "module", 0, ())
+        _attach_members(walker.result)
+        parsed.analysis = walker.result
+    return parsed.analysis
+
+
+def _attach_members(result: Analysis) -> None:
+    """Fill each class's ``methods`` and ``nested_classes``, innermost classes first (the
+    models are frozen, so each class is rebuilt once its members are final)."""
+    members: dict[int, tuple[list[FunctionInfo], list[ClassInfo]]] = {}
+    for record in reversed(result.defs):
+        info = record.info
+        if isinstance(info, ClassInfo) and id(record) in members:
+            methods, nested = members[id(record)]
+            info = info.model_copy(
+                update={"methods": methods[::-1], "nested_classes": nested[::-1]}
+            )
+            record.info = info
+        if record.parent_kind != "class" or record.parent is None:
+            continue
+        methods, nested = members.setdefault(id(record.parent), ([], []))
+        if isinstance(info, FunctionInfo):
+            methods.append(info)
+        else:
+            nested.append(info)

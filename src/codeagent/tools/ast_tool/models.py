@@ -1,0 +1,177 @@
+"""Typed results of the AST tool (pydantic; ``model_dump()`` is JSON-serialisable).
+
+Line numbers are 1-based and inclusive. ``start_line`` of a function or class is its first
+decorator's line (as ``inspect`` reports it); ``def_line`` is the ``def``/``class`` line (as
+``pyclbr`` reports it). ``condition`` names the module- or class-level block a definition sits
+in (``if TYPE_CHECKING``, ``except ImportError``, ``else of if sys.platform == 'win32'``, nested
+blocks joined by `` > ``); ``None`` when it is defined unconditionally.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Operation = Literal[
+    "functions",
+    "classes",
+    "methods",
+    "imports",
+    "variables",
+    "decorators",
+    "calls",
+    "definition",
+    "outline",
+]
+OPERATIONS: tuple[Operation, ...] = (
+    "functions",
+    "classes",
+    "methods",
+    "imports",
+    "variables",
+    "decorators",
+    "calls",
+    "definition",
+    "outline",
+)
+ParamKind = Literal[
+    "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
+]
+Role = Literal[
+    "function",
+    "method",
+    "classmethod",
+    "staticmethod",
+    "property",
+    "property_setter",
+    "property_deleter",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Parameter(_Model):
+    name: str
+    kind: ParamKind
+    annotation: str | None = None
+    default: str | None = None
+
+
+class FunctionInfo(_Model):
+    kind: Literal["function"] = "function"
+    name: str
+    qualname: str
+    role: Role = "function"
+    signature: str
+    parameters: list[Parameter] = Field(default_factory=list)
+    returns: str | None = None
+    is_async: bool = False
+    is_overload: bool = False
+    decorators: list[str] = Field(default_factory=list)
+    start_line: int
+    def_line: int
+    end_line: int
+    condition: str | None = None
+
+
+class ClassInfo(_Model):
+    kind: Literal["class"] = "class"
+    name: str
+    qualname: str
+    bases: list[str] = Field(default_factory=list)
+    decorators: list[str] = Field(default_factory=list)
+    start_line: int
+    def_line: int
+    end_line: int
+    methods: list[FunctionInfo] = Field(default_factory=list)
+    nested_classes: list[ClassInfo] = Field(default_factory=list)
+    condition: str | None = None
+
+
+class ImportedName(_Model):
+    name: str
+    asname: str | None = None
+
+
+class ImportInfo(_Model):
+    kind: Literal["import"] = "import"
+    is_from: bool
+    module: str | None = None
+    names: list[ImportedName]
+    level: int = 0
+    line: int
+    end_line: int
+    scope: str = "<module>"
+    condition: str | None = None
+
+
+class VariableInfo(_Model):
+    kind: Literal["variable"] = "variable"
+    name: str
+    line: int
+    end_line: int
+    annotation: str | None = None
+    operator: str = "="
+    value: str | None = None
+    is_constant: bool = False
+    condition: str | None = None
+
+
+class DecoratorUse(_Model):
+    kind: Literal["decorator"] = "decorator"
+    name: str
+    expression: str
+    line: int
+    target: str
+    target_kind: Literal["function", "method", "class"]
+
+
+class CallSite(_Model):
+    kind: Literal["call"] = "call"
+    callee: str
+    text: str
+    line: int
+    end_line: int
+    scope: str
+
+
+class Definition(_Model):
+    kind: Literal["definition"] = "definition"
+    name: str
+    qualname: str
+    symbol_kind: Literal["function", "method", "class", "variable"]
+    header: str
+    start_line: int
+    end_line: int
+    source: str
+    docstring: str | None = None
+    is_overload: bool = False
+    condition: str | None = None
+
+
+class OutlineEntry(_Model):
+    kind: Literal["outline"] = "outline"
+    name: str
+    qualname: str
+    symbol_kind: Literal["function", "method", "class"]
+    header: str
+    depth: int
+    start_line: int
+    end_line: int
+    condition: str | None = None
+
+
+Item = Annotated[
+    FunctionInfo
+    | ClassInfo
+    | ImportInfo
+    | VariableInfo
+    | DecoratorUse
+    | CallSite
+    | Definition
+    | OutlineEntry,
+    Field(discriminator="kind"),
+]

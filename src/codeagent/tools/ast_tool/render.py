@@ -1,0 +1,207 @@
+"""Deterministic text for each operation's result, with ``path:line`` locations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from codeagent.tools.ast_tool.models import (
+    CallSite,
+    ClassInfo,
+    DecoratorUse,
+    Definition,
+    FunctionInfo,
+    ImportInfo,
+    OutlineEntry,
+    VariableInfo,
+)
+
+if TYPE_CHECKING:
+    from codeagent.tools.ast_tool.result import AstResult
+
+T = TypeVar("T")
+
+_ROLE_TAG = {
+    "classmethod": "classmethod",
+    "staticmethod": "staticmethod",
+    "property": "property",
+    "property_setter": "property setter",
+    "property_deleter": "property deleter",
+}
+
+
+def def_header(info: FunctionInfo | ClassInfo) -> str:
+    """``async def name(sig) -> ret`` or ``class Name(Base)``, without decorators."""
+    if isinstance(info, ClassInfo):
+        return f"class {info.name}" + (f"({', '.join(info.bases)})" if info.bases else "")
+    return ("async " if info.is_async else "") + f"def {info.name}{info.signature}"
+
+
+def decorated_header(info: FunctionInfo | ClassInfo) -> str:
+    return "".join(f"@{d} " for d in info.decorators) + def_header(info)
+
+
+def _tags(*tags: str | None) -> str:
+    shown = [t for t in tags if t]
+    return "  [" + "; ".join(shown) + "]" if shown else ""
+
+
+def _cond(condition: str | None) -> str | None:
+    return f"under: {condition}" if condition else None
+
+
+def _span(path: str, start: int, end: int) -> str:
+    return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _function_line(path: str, f: FunctionInfo, indent: str = "") -> str:
+    role = _ROLE_TAG.get(f.role)
+    tags = _tags(role, "overload stub" if f.is_overload else None, _cond(f.condition))
+    return f"{indent}{_span(path, f.start_line, f.end_line)}  {decorated_header(f)}{tags}"
+
+
+def _counted(items: Sequence[FunctionInfo | ClassInfo | VariableInfo], unit: str) -> str:
+    """``3`` or ``2 (3 definitions)`` when a name is defined more than once."""
+    names = len({i.name for i in items})
+    return str(names) if names == len(items) else f"{names} ({_count(len(items), unit)})"
+
+
+def _functions(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, FunctionInfo)]
+    if not items:
+        return [f"No top-level functions in {r.path}."]
+    head = (
+        f"Top-level functions in {r.path}: {_counted(items, 'definition')}. "
+        "Methods are listed with their classes, nested functions in the outline."
+    )
+    return [head, *(_function_line(r.path, f) for f in items)]
+
+
+def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
+    out = [f"{indent}{_span(path, c.start_line, c.end_line)}  {decorated_header(c)}"]
+    out[-1] += _tags(_cond(c.condition))
+    out += [_function_line(path, m, indent + "    ") for m in c.methods]
+    for nested in c.nested_classes:
+        out += _class_lines(path, nested, indent + "    ")
+    return out
+
+
+def _classes(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, ClassInfo)]
+    if not items:
+        return [f"No top-level classes in {r.path}."]
+    head = (
+        f"Top-level classes in {r.path}: {_counted(items, 'definition')}. "
+        "Methods and nested classes are listed under their class."
+    )
+    return [head, *(line for c in items for line in _class_lines(r.path, c))]
+
+
+def _methods(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, FunctionInfo)]
+    head = f"Methods of class {r.symbol} in {r.path}: {_counted(items, 'definition')}"
+    return [head, *(_function_line(r.path, m) for m in items)]
+
+
+def _import_text(i: ImportInfo) -> str:
+    names = ", ".join(n.name + (f" as {n.asname}" if n.asname else "") for n in i.names)
+    if not i.is_from:
+        return f"import {names}"
+    return f"from {'.' * i.level}{i.module or ''} import {names}"
+
+
+def _imports(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, ImportInfo)]
+    if not items:
+        return [f"No imports in {r.path}."]
+    out = [f"Imports in {r.path}: {_count(len(items), 'statement')}"]
+    for i in items:
+        level = f"relative, level {i.level}" if i.level else None
+        scope = f"in {i.scope}" if i.scope != "<module>" else None
+        tags = _tags(level, scope, _cond(i.condition))
+        out.append(f"{_span(r.path, i.line, i.end_line)}  {_import_text(i)}{tags}")
+    return out
+
+
+def _variables(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, VariableInfo)]
+    if not items:
+        return [f"No module-level variables in {r.path}."]
+    out = [f"Module-level variables in {r.path}: {_counted(items, 'assignment')}"]
+    for v in items:
+        text = v.name + (f": {v.annotation}" if v.annotation else "")
+        text += f" {v.operator} {v.value}" if v.value is not None else ""
+        tags = _tags("constant" if v.is_constant else None, _cond(v.condition))
+        out.append(f"{_span(r.path, v.line, v.end_line)}  {text}{tags}")
+    return out
+
+
+def _decorators(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, DecoratorUse)]
+    if not items:
+        return [f"No decorators in {r.path}."]
+    distinct = len({d.name for d in items})
+    out = [f"Decorators in {r.path}: {_count(len(items), 'use')} of {distinct} distinct"]
+    out += [f"{r.path}:{d.line}  @{d.expression}  on {d.target_kind} {d.target}" for d in items]
+    return out
+
+
+def _calls(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, CallSite)]
+    if not items:
+        return [f"No calls to {r.symbol!s} in {r.path}."]
+    out = [f"Calls to {r.symbol} in {r.path}: {len(items)}"]
+    out += [f"{_span(r.path, c.line, c.end_line)}  {c.text}  in {c.scope}" for c in items]
+    return out
+
+
+def _definition(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, Definition)]
+    out = [f"Definition of {r.symbol} in {r.path}: {len(items)}"]
+    width = len(str(max((d.end_line for d in items), default=1)))
+    for d in items:
+        tags = _tags(d.symbol_kind, "overload stub" if d.is_overload else None, _cond(d.condition))
+        out += ["", f"{_span(r.path, d.start_line, d.end_line)}  {d.qualname}{tags}"]
+        if d.symbol_kind != "variable":
+            out += ["Docstring:" + (" none" if d.docstring is None else "")]
+            out += [f"    {line}".rstrip() for line in (d.docstring or "").splitlines()]
+        lines = d.source.splitlines()
+        out += [f"{d.start_line + n:>{width}} | {line}".rstrip() for n, line in enumerate(lines)]
+    return out
+
+
+def _outline(r: AstResult) -> list[str]:
+    items = [i for i in r.items if isinstance(i, OutlineEntry)]
+    head = f"Outline of {r.path} ({_count(r.line_count, 'line')}): {len(items)} definitions"
+    spans = [_span(r.path, e.start_line, e.end_line) for e in items]
+    width = max((len(s) for s in spans), default=0)
+    out = [head]
+    for span, e in zip(spans, items, strict=True):
+        out.append(f"{span:<{width}}  {'    ' * e.depth}{e.header}{_tags(_cond(e.condition))}")
+    return out
+
+
+_RENDERERS = {
+    "functions": _functions,
+    "classes": _classes,
+    "methods": _methods,
+    "imports": _imports,
+    "variables": _variables,
+    "decorators": _decorators,
+    "calls": _calls,
+    "definition": _definition,
+    "outline": _outline,
+}
+
+
+def render(result: AstResult) -> str:
+    return "\n".join(_RENDERERS[result.operation](result)) + "\n"
+
+
+def unique(values: Sequence[T]) -> list[T]:
+    """The values, each once, in first-seen order."""
+    return list(dict.fromkeys(values))

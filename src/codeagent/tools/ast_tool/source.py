@@ -1,0 +1,122 @@
+"""Read, decode and parse one Python file; parsed files are cached by sha256 of their bytes."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import hashlib
+import io
+import re
+import tokenize
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codeagent.tools.ast_tool.errors import BinaryFileError, PythonSyntaxError
+
+if TYPE_CHECKING:
+    from codeagent.tools.ast_tool.analyze import Analysis
+
+CACHE_SIZE = 64
+# Line breaks as the tokenizer counts them (str.splitlines also splits on \f, \x1c, ...).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split where Python's tokenizer splits them."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends=True)  # same result, several times faster
+    return _LINE.findall(text)
+
+
+@dataclass
+class ParsedFile:
+    """A parsed file: its text split in lines, its tree, and its analysis once computed."""
+
+    sha256: str
+    text: str
+    lines: list[str]
+    tree: ast.Module
+    analysis: Analysis | None = field(default=None, repr=False)
+    memo: dict[str, list[Any]] = field(default_factory=dict, repr=False)  # per-query results
+    _offsets: list[int] | None = field(default=None, repr=False)
+
+    def line_offsets(self) -> list[int]:
+        """The character offset at which each line starts (for offset -> line by bisect)."""
+        if self._offsets is None:
+            offsets, total = [], 0
+            for line in self.lines:
+                offsets.append(total)
+                total += len(line)
+            self._offsets = offsets
+        return self._offsets
+
+    def segment(self, start: int, end: int) -> str:
+        """Lines ``start``..``end`` (1-based, inclusive) as one string."""
+        return "".join(self.lines[start - 1 : end])
+
+
+_cache: OrderedDict[str, ParsedFile] = OrderedDict()
+
+
+def decode(data: bytes) -> str:
+    """Decode source bytes: the PEP 263 cookie or BOM if any, else UTF-8; bad bytes replaced."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: parsing and analysing allocate a node per token
+    (none of them in cycles), and collections in the middle only cost time."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def parse_file(path: Path, rel: str) -> ParsedFile:
+    """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    hit = _cache.get(digest)
+    if hit is not None:
+        _cache.move_to_end(digest)
+        return hit
+    if b"\0" in data:
+        raise BinaryFileError(f"{rel} is a binary file (it contains NUL bytes)", path=rel)
+    text = decode(data)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        tree = ast.parse(text, filename=rel)
+    except SyntaxError as exc:
+        line = exc.lineno
+        where = f" at line {line}" if line else ""
+        raise PythonSyntaxError(
+            f"{rel} has a syntax error{where}: {exc.msg}", path=rel, line=line
+        ) from None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise PythonSyntaxError(f"{rel} cannot be parsed: {exc}", path=rel) from None
+    parsed = ParsedFile(digest, text, split_lines(text), tree)
+    _cache[digest] = parsed
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return parsed
+
+
+def clear_cache() -> None:
+    _cache.clear()
