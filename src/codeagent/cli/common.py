@@ -19,7 +19,7 @@ err_console = Console(stderr=True, highlight=False)
 
 def notice(message: str) -> None:
     """A one-line notice on stderr (never mixed into --json output on stdout)."""
-    err_console.print(f"[dim]{message}[/dim]")
+    err_console.print(f"[dim]{message}[/dim]", soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

@@ -1,0 +1,81 @@
+"""Answers without an LLM: the AST result rendered exactly, or the ranked sources with the
+lines that share the most words with the question."""
+
+from __future__ import annotations
+
+import re
+
+from codeagent.index.types import SearchHit
+
+NO_LLM_NOTICE = "answered without an LLM — set --llm ollama:MODEL (see `codeagent doctor`)"
+LINES_PER_SOURCE = 3
+MAX_LINE_CHARS = 160
+
+_STOP_WORDS = """
+    the a an and or of to in on for is are was be by with from this that what which how why
+    where when who does do did can could should would it its as at into not no yes any all
+    there their them then than about get set use used using code file function method class
+    me my we our you your
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def query_tokens(question: str) -> set[str]:
+    """Lower-case words of the question worth matching: identifiers and their parts."""
+    tokens: set[str] = set()
+    for word in _WORD.findall(question):
+        parts = [p for piece in word.split("_") for p in _CAMEL.findall(piece)]
+        for token in (word, *parts):
+            token = _stem(token.lower())
+            if len(token) >= 3 and token not in _STOP:
+                tokens.add(token)
+    return tokens
+
+
+def _stem(word: str) -> str:
+    """A crude suffix cut so ``retried`` matches ``retries`` (tokens match as substrings)."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def relevant_lines(hit: SearchHit, tokens: set[str], n: int = LINES_PER_SOURCE) -> list[int]:
+    """Line numbers of the chunk's ``n`` lines holding the most question tokens (in order).
+
+    With no token in any line: the chunk's first non-blank line (its ``def`` / ``class``).
+    """
+    lines = hit.text.splitlines()
+    scored: list[tuple[int, int]] = []
+    for offset, line in enumerate(lines):
+        lower = line.lower()
+        score = sum(1 for token in tokens if token in lower)
+        if score:
+            scored.append((score, offset))
+    if not scored:
+        first = next((i for i, line in enumerate(lines) if line.strip()), None)
+        return [] if first is None else [hit.start_line + first]
+    best = sorted(scored, key=lambda s: (-s[0], s[1]))[:n]
+    return sorted(hit.start_line + offset for _, offset in best)
+
+
+def render_hits(hits: list[SearchHit], question: str) -> str:
+    """The ranked sources, each ``path:start-end (symbol)`` with its most relevant lines."""
+    if not hits:
+        return "No code in the repository matched the question."
+    tokens = query_tokens(question)
+    out = [f"Most relevant code ({len(hits)} sources):"]
+    for rank, hit in enumerate(hits, 1):
+        symbol = f" ({hit.symbol})" if hit.symbol and hit.symbol != "<module>" else ""
+        out.append(f"{rank}. {hit.location}{symbol}")
+        lines = hit.text.splitlines()
+        for number in relevant_lines(hit, tokens):
+            if not 0 <= number - hit.start_line < len(lines):
+                continue
+            text = lines[number - hit.start_line].strip()
+            if len(text) > MAX_LINE_CHARS:
+                text = text[: MAX_LINE_CHARS - 3] + "..."
+            out.append(f"   {number:>5} | {text}")
+    return "\n".join(out)

@@ -1,0 +1,37 @@
+"""Every prompt template renders; the agent's prompts carry what they promise."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from codeagent.agent.prompts import load_prompt, prompt_names, render_prompt
+
+
+def test_every_prompt_renders_with_all_its_placeholders() -> None:
+    names = prompt_names()
+    assert {"router", "answer_system", "answer_user"} <= set(names)
+    for name in names:
+        template = load_prompt(name)
+        assert template.is_valid(), name
+        values = {key: f"<{key}>" for key in template.get_identifiers()}
+        text = template.substitute(values)
+        for key in values:
+            assert f"<{key}>" in text
+
+
+def test_the_router_prompt_has_examples_and_the_question() -> None:
+    text = render_prompt("router", question="QQQ", previous="PPP")
+    assert text.count("Question:") >= 4  # a few examples and the question itself
+    assert text.rstrip().endswith("Question: QQQ")
+    assert "PPP" in text
+
+
+def test_a_missing_placeholder_raises() -> None:
+    with pytest.raises(KeyError):
+        render_prompt("answer_user", question="q")
+
+
+def test_templates_are_string_templates() -> None:
+    assert isinstance(load_prompt("router"), string.Template)

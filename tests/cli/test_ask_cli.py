@@ -1,0 +1,153 @@
+"""`codeagent ask`: one JSON object with --json, streamed text with sources otherwise, and
+an AST route that never imports torch, FAISS or numpy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codeagent.cli.main import cli
+
+SHAPES = '''\
+"""Shapes."""
+import math
+
+
+class Shape:
+    def area(self):
+        raise NotImplementedError
+
+
+class Circle(Shape):
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        return math.pi * self.r ** 2
+
+
+def unit_circle():
+    return Circle(1)
+'''
+FILES = {
+    "geo/__init__.py": "",
+    "geo/shapes.py": SHAPES,
+    "geo/render.py": "def draw(shape):\n    print('drawing', shape.area())\n",
+}
+KEYS = ["question", "route", "fallback", "answer", "sources", "tool_result", "timings"]
+
+
+@pytest.fixture
+def repo(git_repo) -> Path:
+    return git_repo(FILES, name="geo_repo")
+
+
+def ask(repo: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["ask", "--repo", str(repo), "--llm", "none", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_for_an_ast_question(repo: Path) -> None:
+    code, out, err = ask(repo, "--embed", "none", "--json", "list the classes in geo/shapes.py")
+    assert code == 0, err
+    payload = json.loads(out)  # stdout is exactly one JSON object
+    assert list(payload) == KEYS
+    assert payload["route"] == {
+        "tool": "ast",
+        "file": "geo/shapes.py",
+        "operation": "classes",
+        "symbol": None,
+        "decided_by": "rules",
+        "reason": payload["route"]["reason"],
+    }
+    assert payload["fallback"] is None
+    lines = SHAPES.splitlines()
+    for name in ("Shape", "Circle"):
+        line = next(n for n, text in enumerate(lines, 1) if text.startswith(f"class {name}"))
+        assert f"geo/shapes.py:{line}" in payload["answer"]
+    assert {s["path"] for s in payload["sources"]} == {"geo/shapes.py"}
+    assert payload["tool_result"]["operation"] == "classes"
+    assert set(payload["timings"]) == {"route", "retrieve", "answer", "total"}
+    assert "answered without an LLM" in err
+
+
+def test_json_for_a_rag_question_with_k(repo: Path) -> None:
+    code, out, err = ask(repo, "--embed", "none", "-k", "1", "--json", "how is drawing done?")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["route"]["tool"] == "rag"
+    assert payload["tool_result"] is None
+    assert len(payload["sources"]) == 1
+    assert payload["sources"][0]["path"] == "geo/render.py"
+    assert set(payload["sources"][0]) == {"path", "start_line", "end_line", "score"}
+
+
+def test_text_output_has_the_answer_then_the_sources(repo: Path) -> None:
+    code, out, _err = ask(repo, "--embed", "none", "methods of class Circle in geo/shapes.py")
+    assert code == 0
+    answer, _, sources = out.partition("\nSources:\n")
+    assert "__init__" in answer
+    assert "area" in answer
+    assert "geo/shapes.py:" in sources
+
+
+def test_a_fallback_is_shown_and_recorded(repo: Path) -> None:
+    code, out, err = ask(
+        repo, "--embed", "none", "--json", "methods of class Square in geo/shapes.py"
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["fallback"]["from"] == "ast"
+    assert "Square" in payload["fallback"]["reason"]
+    assert "AST tool failed" in " ".join(err.split())
+
+
+def test_a_missing_repository_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "codeagent", "ask", "--llm", "none", "--repo",
+         str(tmp_path / "missing"), "list the classes in a.py"],
+        capture_output=True, text=True, env=os.environ.copy(), check=False,
+    )  # fmt: skip
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert "missing" in proc.stderr
+
+
+HEAVY_PROBE = """
+import sys
+from codeagent.cli.main import cli
+try:
+    cli.main(args=sys.argv[1:], standalone_mode=False)
+finally:
+    loaded = {m.split(".")[0] for m in sys.modules}
+    heavy = loaded & {"torch", "faiss", "numpy", "sentence_transformers", "langgraph"}
+    print("HEAVY", sorted(heavy), file=sys.stderr)
+"""
+
+
+def _probe(repo: Path, question: str) -> tuple[dict, str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", HEAVY_PROBE, "ask", "--repo", str(repo), "--llm", "none",
+         "--embed", "none", "--json", question],
+        capture_output=True, text=True, env=os.environ.copy(), check=False, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    heavy = next(ln for ln in proc.stderr.splitlines() if ln.startswith("HEAVY"))
+    return json.loads(proc.stdout), heavy
+
+
+def test_the_ast_route_imports_neither_torch_nor_faiss_nor_numpy(repo: Path) -> None:
+    payload, heavy = _probe(repo, "list the functions in geo/shapes.py")
+    assert payload["route"]["tool"] == "ast"
+    assert heavy == "HEAVY []"  # not even langgraph: see codeagent.agent.direct
+    # the probe does see them when search runs (BM25 needs numpy; the graph runs)
+    payload, heavy = _probe(repo, "how is drawing done?")
+    assert payload["route"]["tool"] == "rag"
+    assert "numpy" in heavy
+    assert "langgraph" in heavy
