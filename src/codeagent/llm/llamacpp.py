@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from codeagent.config import Settings
 
 logger = logging.getLogger(__name__)
+_LOCK_GUARD = threading.Lock()
 
 DEFAULT_N_CTX = 8192
 ROLE_NAMES = {"system": "System", "human": "User", "ai": "Assistant"}
@@ -73,7 +75,8 @@ class ChatLlamaCpp(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        result = self._call(messages, stop, stream=False, **kwargs)
+        with self._lock():
+            result = self._call(messages, stop, stream=False, **kwargs)
         choice = result["choices"][0]
         text = choice["message"]["content"] if self.use_chat_template else choice["text"]
         usage = result.get("usage") or {}
@@ -95,6 +98,16 @@ class ChatLlamaCpp(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
+        with self._lock():
+            yield from self._stream_locked(messages, stop, run_manager, **kwargs)
+
+    def _stream_locked(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        run_manager: CallbackManagerForLLMRun | None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
         parts = self._call(messages, stop, stream=True, **kwargs)
         try:
             for part in parts:
@@ -111,6 +124,18 @@ class ChatLlamaCpp(BaseChatModel):
                 yield chunk
         except (ValueError, RuntimeError) as exc:
             raise BackendError(f"llama.cpp failed mid-answer: {_one_line(exc)}") from exc
+
+    def _lock(self) -> threading.Lock:
+        """One lock per loaded model: llama.cpp is not thread-safe, and a router call given
+        up after its timeout may still be running in its thread when the answer starts."""
+        lock = getattr(self.llama, "_codeagent_lock", None)
+        if lock is None:
+            with _LOCK_GUARD:
+                lock = getattr(self.llama, "_codeagent_lock", None)
+                if lock is None:
+                    lock = threading.Lock()
+                    self.llama._codeagent_lock = lock
+        return lock
 
     def _call(
         self, messages: list[BaseMessage], stop: list[str] | None, *, stream: bool, **kwargs: Any
