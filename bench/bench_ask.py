@@ -34,24 +34,13 @@ RAG_Q = "how are MIME headers with non-ASCII characters encoded?"
 STAGES = ("route", "retrieve", "answer")
 SHOWN = ("codeagent", "langgraph", "langgraph_sdk", "langchain_core", "langsmith", "pydantic",
          "click", "rich", "git")  # fmt: skip
-# The same CLI with every question sent through the compiled StateGraph (no direct AST branch).
-GRAPH_ALWAYS = (
-    "import sys\n"
-    "from codeagent.agent.session import AgentSession\n"
-    "from codeagent.cli.main import main\n"
-    "AgentSession.direct_ast_branch = False\n"
-    "sys.argv[0] = 'codeagent'\n"
-    "main()\n"
-)
 
 
 def variants(repo: Path) -> list[tuple[str, list[str], str, float]]:
     """(label, command, expected route, target seconds) for each measured run."""
     base = [sys.executable, "-m", "codeagent"]
-    graph = [sys.executable, "-c", GRAPH_ALWAYS]
     return [
         ("ast", [*base, *ask(repo, AST_Q, EMBED)], "ast", 1.0),
-        ("ast, via the StateGraph", [*graph, *ask(repo, AST_Q, EMBED)], "ast", 1.0),
         (f"rag (--embed {EMBED})", [*base, *ask(repo, RAG_Q, EMBED)], "rag", 1.5),
         ("rag (--embed none, BM25 only)", [*base, *ask(repo, RAG_Q, "none")], "rag", 1.5),
     ]
@@ -138,7 +127,7 @@ def main(argv: list[str]) -> int:
             f"| {stage['retrieve']:.3f} s | {stage['answer']:.3f} s | < {target} s ({ok}) |"
         )
     print("\nImports of an AST question through the StateGraph (`-X importtime`, own time")
-    print("summed per top-level package; the direct AST branch skips the LangGraph group):\n")
+    print("summed per top-level package):\n")
     print("| package | seconds |")
     print("|---|---|")
     for name, seconds in sorted(breakdown.items(), key=lambda kv: -kv[1]):

@@ -58,10 +58,6 @@ class AskResult(BaseModel):
 class AgentSession:
     """Answers questions about the repository at ``repo_root``."""
 
-    # Without an LLM, an AST question runs the graph's AST branch without importing LangGraph
-    # (see codeagent.agent.direct); False sends every question through the StateGraph.
-    direct_ast_branch: bool = True
-
     def __init__(
         self,
         repo_root: Path,
@@ -161,12 +157,6 @@ class AgentSession:
         return result
 
     def _run(self, state: AgentState) -> AgentState:
-        if self.direct_ast_branch and self.chat_model is None:
-            from codeagent.agent.direct import run_ast_branch
-
-            final = run_ast_branch(state, self._deps())
-            if final is not None:
-                return final
         result: AgentState = self._compiled().invoke(state)
         return result
 
