@@ -145,8 +145,8 @@ def _probe(repo: Path, question: str) -> tuple[dict, str]:
 def test_the_ast_route_imports_neither_torch_nor_faiss_nor_numpy(repo: Path) -> None:
     payload, heavy = _probe(repo, "list the functions in geo/shapes.py")
     assert payload["route"]["tool"] == "ast"
-    assert heavy == "HEAVY []"  # not even langgraph: see codeagent.agent.direct
-    # the probe does see them when search runs (BM25 needs numpy; the graph runs)
+    assert heavy == "HEAVY ['langgraph']"  # the graph runs; no model, no index
+    # the probe does see them when search runs (BM25 needs numpy)
     payload, heavy = _probe(repo, "how is drawing done?")
     assert payload["route"]["tool"] == "rag"
     assert "numpy" in heavy
