@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, notice
+from codeagent.cli.common import embed_option, llm_option
 
 
 @click.command("eval")
@@ -75,7 +75,7 @@ def command(
     \b
     Examples:
       codeagent eval eval/stdlib.jsonl --llm none --embed none
-      codeagent eval eval/swe-qa.jsonl --llm none --embed local \\
+      codeagent eval eval/swe-qa-requests.jsonl --llm none --embed local \\
           --repo-map psf/requests=PATH/TO/requests --out eval/out/swe-qa
       codeagent eval eval/stdlib.jsonl --compare eval/out/old/report.json
     """
@@ -127,7 +127,7 @@ def command(
     report = build_report(records, config=config, groups=run.groups)
     json_path, md_path = write_reports(report, out_dir)
     click.echo(summary(report))
-    notice(f"wrote {json_path} and {md_path}")
+    click.echo(f"wrote {json_path} and {md_path}", err=True)
     if old is not None:
         click.echo(f"\ncompared with {compare_path}:")
         click.echo(format_compare(compare(old, report)))
