@@ -39,8 +39,8 @@ test-all: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench eval
+	$(BIN)/ruff format --check src tests bench eval
 
 typecheck: install
 	$(BIN)/mypy
@@ -50,8 +50,16 @@ check: lint typecheck test
 bench: install
 	$(BIN)/python bench/run.py
 
+# The SWE suites name GitHub URLs; REPO_MAP points them at local clones or mirrors instead, e.g.
+# make eval REPO_MAP="--repo-map psf/requests=../requests --repo-map pallets/flask=../flask"
+REPO_MAP ?=
+EVAL_EMBED ?= local
 eval: install
-	$(BIN)/python -m codeagent eval eval/stdlib.jsonl --llm none --out eval/out/stdlib
+	$(BIN)/codeagent eval eval/stdlib.jsonl --llm none --embed $(EVAL_EMBED) --out eval/out/stdlib
+	$(BIN)/codeagent eval eval/swe-qa-requests.jsonl eval/swe-qa-flask.jsonl \
+		eval/swe-qa-pylint.jsonl --llm none --embed $(EVAL_EMBED) $(REPO_MAP) --out eval/out/swe-qa
+	$(BIN)/codeagent eval eval/swebench-loc.jsonl --llm none --embed $(EVAL_EMBED) $(REPO_MAP) \
+		--out eval/out/swebench-loc
 
 clean-cache:
 	rm -rf "$${CODEAGENT_HOME:-$$HOME/.codeagent}/cache"

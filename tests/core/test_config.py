@@ -41,7 +41,7 @@ def test_env_beats_file_and_flag_beats_env(
 
 def test_bad_config_file_is_one_clear_error(env_setup: Path) -> None:
     write_config(env_setup, "llm = [unclosed\n")
-    with pytest.raises(ConfigError, match="config.toml"):
+    with pytest.raises(ConfigError, match=r"config\.toml"):
         Settings.load()
 
 

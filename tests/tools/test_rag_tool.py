@@ -64,6 +64,27 @@ def test_tests_and_docs_go_last_unless_asked_about() -> None:
     ]
 
 
+def test_code_comes_before_other_text_unless_prose_is_asked_for() -> None:
+    hits = [hit("README.md", 1, 5, 9), hit("setup.cfg", 1, 5, 8), hit("src/a.py", 1, 5, 7)]
+    order = [h.path for h in retrieve(FakeStore(hits), "how is a parsed?", 3)]
+    assert order == ["src/a.py", "README.md", "setup.cfg"]
+    order = [h.path for h in retrieve(FakeStore(hits), "how do I install this?", 3)]
+    assert order == ["README.md", "setup.cfg", "src/a.py"]
+
+
+def test_an_issue_report_mentioning_tests_in_passing_still_wants_code() -> None:
+    hits = [hit("tests/test_a.py", 1, 5, 9), hit("CHANGES.rst", 1, 5, 8), hit("src/a.py", 1, 5, 7)]
+    issue = "Parsing a header with a comma fails. " * 10 + "The tests and docs do not cover it."
+    assert len(issue.split()) > 60
+    assert [h.path for h in retrieve(FakeStore(hits), issue, 3)] == [
+        "src/a.py",
+        "CHANGES.rst",
+        "tests/test_a.py",
+    ]
+    short = "which tests cover parsing?"
+    assert retrieve(FakeStore(hits), short, 3)[0].path == "tests/test_a.py"
+
+
 def test_adjacent_and_overlapping_chunks_merge() -> None:
     merged = merge_hits(hit("a.py", 10, 20, 5, "g"), hit("a.py", 1, 12, 7, "f"))
     assert (merged.start_line, merged.end_line, merged.score) == (1, 20, 7)

@@ -2,14 +2,17 @@
 
 On top of :meth:`IndexStore.search` (BM25 + dense, RRF, at most two chunks per file):
 
-- files of tests, docs and examples are demoted below every other hit unless the question is
-  about tests, docs or examples (they crowd the top for most questions about the code);
+- source code first, then other text (Markdown, reST, config, notebooks), then tests, docs and
+  examples, unless the question asks for those (they crowd the top for most questions about the
+  code); a long, issue-like question counts as being about the code, because an issue
+  mentions tests and docs in passing;
 - neighbouring or overlapping chunks of one file are merged into one window.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -25,6 +28,17 @@ DEMOTED_DIRS = frozenset({"tests", "test", "testing", "docs", "doc", "examples"}
 _ABOUT_TESTS_OR_DOCS = re.compile(
     r"\b(tests?|testing|pytest|unittest|docs?|documentation|examples?)\b", re.IGNORECASE
 )
+_ABOUT_PROSE = re.compile(
+    r"\b(readme|docs?|documentation|changelog|changes|install(ation|ing)?|config(uration)?|"
+    r"settings?|markdown|notebooks?|tutorials?|guides?)\b|\.(md|rst|txt|toml|cfg|ini|ya?ml)\b",
+    re.IGNORECASE,
+)
+LONG_QUESTION_WORDS = 60  # longer questions read like issue reports
+CODE_SUFFIXES = frozenset((
+    ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
+    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
+    ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
+))  # fmt: skip
 
 
 def is_demoted_path(path: str) -> bool:
@@ -40,6 +54,28 @@ def is_demoted_path(path: str) -> bool:
 
 def about_tests_or_docs(question: str) -> bool:
     return _ABOUT_TESTS_OR_DOCS.search(question) is not None
+
+
+def is_code_path(path: str) -> bool:
+    return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES
+
+
+def demotion(question: str) -> Callable[[SearchHit], int]:
+    """A sort key: 0 for the hits the question is most likely after, higher for later."""
+    if len(question.split()) > LONG_QUESTION_WORDS:
+        tests_wanted = prose_wanted = False
+    else:
+        tests_wanted = about_tests_or_docs(question)
+        prose_wanted = tests_wanted or _ABOUT_PROSE.search(question) is not None
+
+    def key(hit: SearchHit) -> int:
+        if not tests_wanted and is_demoted_path(hit.path):
+            return 2
+        if not prose_wanted and not is_code_path(hit.path):
+            return 1
+        return 0
+
+    return key
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
@@ -76,9 +112,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     if k <= 0:
         return []
     hits = store.search(question, k=k * CANDIDATES, per_file=PER_FILE)
-    if not about_tests_or_docs(question):
-        # A stable sort: the order within each group is the fused ranking's.
-        hits = sorted(hits, key=lambda h: is_demoted_path(h.path))
+    # A stable sort: the order within each group is the fused ranking's.
+    hits = sorted(hits, key=demotion(question))
     merged: list[SearchHit] = []
     for hit in hits:
         for i, kept in enumerate(merged):
