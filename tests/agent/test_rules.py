@@ -32,6 +32,12 @@ AST_CASES = [
     ("Can you list the functions in models.py?", "functions", None, "shop/models.py"),
     ("methods of class Cart in shop/models.py", "methods", "Cart", "shop/models.py"),
     ("What methods does the Cart class have in shop.models?", "methods", "Cart", "shop/models.py"),
+    (
+        "Which methods does the Cart class in shop/models.py define?",
+        "methods",
+        "Cart",
+        "shop/models.py",
+    ),
     ("list Cart's methods in models.py", "methods", "Cart", "shop/models.py"),
     ("list the methods in shop/models.py", "classes", None, "shop/models.py"),
     ("what does shop/models.py import?", "imports", None, "shop/models.py"),

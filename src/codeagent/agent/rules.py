@@ -56,7 +56,8 @@ _METHODS = [
         _I,
     ),
     re.compile(
-        rf"\bmethods\s+(?:does|do)\s+(?:the\s+)?(?:class\s+)?{_ID}(?:\s+class)?\s+(?:have|define)",
+        rf"\bmethods\s+(?:does|do)\s+(?:the\s+)?(?:class\s+)?{_ID}(?:\s+class)?"
+        r"(?:\s+(?:in|of|from)\s+\S+)?\s+(?:have|define)",
         _I,
     ),
     re.compile(rf"\b(?:class\s+)?{_ID}(?:'s|\s+class's|\s+class'\s*s)\s+methods\b", _I),
