@@ -9,7 +9,7 @@ blocks joined by `` > ``); ``None`` when it is defined unconditionally.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,17 +24,7 @@ Operation = Literal[
     "definition",
     "outline",
 ]
-OPERATIONS: tuple[Operation, ...] = (
-    "functions",
-    "classes",
-    "methods",
-    "imports",
-    "variables",
-    "decorators",
-    "calls",
-    "definition",
-    "outline",
-)
+OPERATIONS: tuple[Operation, ...] = get_args(Operation)
 ParamKind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
 ]
