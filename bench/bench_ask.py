@@ -113,7 +113,7 @@ def main(argv: list[str]) -> int:
             wall, work = statistics.median(walls), statistics.median(works)
             stage = {k: statistics.median(s[k] for s in stages) for k in STAGES}
             rows.append((label, wall, wall - work, work, stage, target))
-        breakdown = import_breakdown(variants(repo)[1][1], env)
+        breakdown = import_breakdown(variants(repo)[0][1], env)
 
     print(f"Repository: `{source.name}` ({stats['files_indexed']} files, {stats['chunks']} chunks, "
           f"embedder {stats['embedder']}, indexed once in {index_s:.1f} s); median of {RUNS} runs; "
