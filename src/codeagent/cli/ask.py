@@ -6,12 +6,11 @@ imported inside the command, so the AST route never loads torch or FAISS.
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, repo_option
+from codeagent.cli.common import embed_option, end_line, llm_option, repo_option, write_out
 
 if TYPE_CHECKING:
     from codeagent.agent.session import AgentSession, AskResult
@@ -52,9 +51,9 @@ def command(
 
         print_json(result.to_json())
         return
-    result = session.ask(question, on_token=_write, on_notice=_notice)
+    result = session.ask(question, on_token=write_out, on_notice=_notice)
     _index_notices(session)
-    _write("\n")
+    end_line()
     print_sources(result)
 
 
@@ -89,11 +88,6 @@ def format_sources(result: AskResult, limit: int = MAX_SOURCES_SHOWN) -> list[st
     if hidden > 0:
         lines.append(f"  ... and {hidden} more")
     return lines
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def _notice(text: str) -> None:

@@ -17,8 +17,31 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 
+_out = {"mid_line": False}
+
+
+def write_out(text: str) -> None:
+    """Write streamed answer text to stdout, remembering whether a line is left open."""
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        _out["mid_line"] = not text.endswith("\n")
+
+
+def end_line() -> None:
+    """End a line of streamed answer left open (no blank line when it is already ended)."""
+    if _out["mid_line"]:
+        write_out("\n")
+
+
 def notice(message: str) -> None:
-    """A one-line notice on stderr (never mixed into --json output on stdout)."""
+    """A one-line notice on stderr (never mixed into --json output on stdout).
+
+    On a terminal a line of streamed answer left open is ended first, so the notice starts
+    on a line of its own.
+    """
+    if sys.stdout.isatty():
+        end_line()
     err_console.print(f"[dim]{message}[/dim]", soft_wrap=True)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, repo_option
+from codeagent.cli.common import embed_option, llm_option, repo_option, write_out
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -66,7 +66,7 @@ class Repl:
         self.session = session
         self.history_file = history_file
         self.stdin = stdin or sys.stdin
-        self.out = out or _write
+        self.out = out or write_out
         self._shown: set[str] = set()
 
     def run(self) -> None:
@@ -177,8 +177,3 @@ def _describe_route(result: Any) -> str:
     timings = ", ".join(f"{k} {v:.3f}s" for k, v in result.timings.items())
     lines.append(f"timings: {timings}")
     return "\n".join(lines)
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
