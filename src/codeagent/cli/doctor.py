@@ -131,7 +131,9 @@ def collect(settings: Any) -> dict[str, Any]:
     from codeagent.llm.status import looks_like_embedding_model, probe_ollama
 
     missing = [name for name in REQUIRED if not _installed(name)]
-    local_ok = all(_installed(name) for name in LOCAL_EMBEDDER)
+    from codeagent.index.embedders import local_available
+
+    local_ok = local_available()
     ollama = probe_ollama(settings.ollama_host, with_version=True)
     llm = _llm_resolution(settings.llm, settings, ollama)
     embed = _embed_resolution(settings.embed, local_ok, ollama)
