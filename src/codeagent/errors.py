@@ -69,3 +69,11 @@ class ToolError(CodeAgentError):
 
 class EvalError(CodeAgentError):
     pass
+
+
+def one_line(exc: BaseException, limit: int | None = None) -> str:
+    """An exception's message on one line (its type name when it has none), cut to ``limit``."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if limit is not None and len(text) > limit:
+        return text[: limit - 3] + "..."
+    return text

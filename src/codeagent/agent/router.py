@@ -12,6 +12,7 @@ from typing import Any
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.rules import resolve_python_file, route_by_rules
 from codeagent.agent.state import NEEDS_SYMBOL, RouteDecision, RouteDecisionSchema, Turn
+from codeagent.errors import one_line
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def route_question(
     except Exception as exc:  # any failure of the model, its output or its parsing
         log.info("LLM router failed: %s", exc)
         rules = route_by_rules(question, root)
-        reason = f"LLM router failed: {_one_line(exc)}; rules: {rules.reason}"
+        reason = f"LLM router failed: {one_line(exc, 200)}; rules: {rules.reason}"
         return validate(rules.model_copy(update={"reason": reason}), root)
     return validate(decision, root)
 
@@ -112,8 +113,3 @@ def _call_with_timeout(func: Any, timeout: float) -> Any:
     if "error" in box:
         raise box["error"]
     return box.get("value")
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."

@@ -30,7 +30,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from codeagent.errors import BackendError, BackendUnavailableError, ConfigError
+from codeagent.errors import BackendError, BackendUnavailableError, ConfigError, one_line
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -123,7 +123,7 @@ class ChatLlamaCpp(BaseChatModel):
                     run_manager.on_llm_new_token(text, chunk=chunk)
                 yield chunk
         except (ValueError, RuntimeError) as exc:
-            raise BackendError(f"llama.cpp failed mid-answer: {_one_line(exc)}") from exc
+            raise BackendError(f"llama.cpp failed mid-answer: {one_line(exc)}") from exc
 
     def _lock(self) -> threading.Lock:
         """One lock per loaded model: llama.cpp is not thread-safe, and a router call given
@@ -156,7 +156,7 @@ class ChatLlamaCpp(BaseChatModel):
             stops = [*(stop or []), *TRANSCRIPT_STOPS]
             return self.llama.create_completion(prompt=prompt, stop=stops, **params)
         except (ValueError, RuntimeError) as exc:
-            raise BackendError(f"llama.cpp failed: {_one_line(exc)}") from exc
+            raise BackendError(f"llama.cpp failed: {one_line(exc)}") from exc
 
     def _grammar(self, schema: dict[str, Any]) -> Any:
         key = json.dumps(schema, sort_keys=True)
@@ -234,11 +234,7 @@ def make_llamacpp_chat(
     try:
         llama = Llama(model_path=str(model_file), n_ctx=n_ctx, verbose=False)
     except (ValueError, RuntimeError) as exc:
-        raise BackendError(f"llama.cpp cannot load {path}: {_one_line(exc)}") from exc
+        raise BackendError(f"llama.cpp cannot load {path}: {one_line(exc)}") from exc
     template = (getattr(llama, "metadata", None) or {}).get("tokenizer.chat_template")
     logger.info("llama.cpp loaded %s (n_ctx=%d, chat template: %s)", path, n_ctx, bool(template))
     return ChatLlamaCpp(llama=llama, model_path=str(model_file), use_chat_template=bool(template))
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
