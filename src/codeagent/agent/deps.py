@@ -17,11 +17,16 @@ def _ignore(_text: str) -> None:
     return None
 
 
+def _ignore_route(_route: Any, _fallback: Any) -> None:
+    return None
+
+
 @dataclass
 class Deps:
     """The repository, the settings, the chat model (None: answer without an LLM), the index
     (loaded lazily through ``get_store``: an AST question that succeeds never loads it), and
-    callbacks for streamed answer text and for notices as they happen."""
+    callbacks for the route (and a fallback's), streamed answer text and notices as they
+    happen."""
 
     repo_root: Path
     settings: Settings
@@ -29,3 +34,4 @@ class Deps:
     chat_model: Any | None = None  # a langchain BaseChatModel
     on_token: Callable[[str], None] = _ignore
     on_notice: Callable[[str], None] = _ignore
+    on_route: Callable[[Any, Any], None] = _ignore_route

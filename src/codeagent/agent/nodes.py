@@ -14,7 +14,7 @@ from typing import Any
 
 from codeagent.agent import answer as answer_mod
 from codeagent.agent.deps import Deps
-from codeagent.agent.deterministic import NO_LLM_NOTICE, render_hits
+from codeagent.agent.deterministic import render_hits
 from codeagent.agent.router import route_question
 from codeagent.agent.state import AgentState, Source
 from codeagent.index.types import SearchHit
@@ -37,6 +37,7 @@ def route(state: AgentState, deps: Deps) -> dict[str, Any]:
         model,
         timeout=deps.settings.router_timeout,
     )
+    deps.on_route(decision, None)
     return {"route": decision, "timings": {"route": time.perf_counter() - started}}
 
 
@@ -48,9 +49,10 @@ def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
         result = run_ast_query(deps.repo_root, file, operation, decision.symbol)
     except AstToolError as err:
         notice = f"AST tool failed ({err}) — answering from search instead"
-        deps.on_notice(notice)
+        fallback = {"from": "ast", "reason": str(err)}
+        deps.on_route(decision, fallback)
         return {
-            "fallback": {"from": "ast", "reason": str(err)},
+            "fallback": fallback,
             "notices": [notice],
             "timings": {"retrieve": time.perf_counter() - started},
         }
@@ -82,8 +84,7 @@ def answer(state: AgentState, deps: Deps) -> dict[str, Any]:
     if deps.chat_model is None:
         text = deterministic_answer(state)
         deps.on_token(text)
-        deps.on_notice(NO_LLM_NOTICE)
-        update: dict[str, Any] = {"answer": text, "notices": [NO_LLM_NOTICE], "unverified": []}
+        update: dict[str, Any] = {"answer": text, "unverified": []}
     else:
         update = llm_answer(state, deps)
     update["timings"] = {"answer": time.perf_counter() - started}

@@ -77,6 +77,7 @@ class AgentSession:
         self._store = store
         self._on_token: Callable[[str], None] | None = None
         self._on_notice: Callable[[str], None] | None = None
+        self._on_route: Callable[[RouteDecision, dict[str, str] | None], None] | None = None
         self._graph: Any = None
 
     # -- the index -------------------------------------------------------------------------
@@ -117,9 +118,11 @@ class AgentSession:
         *,
         on_token: Callable[[str], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
+        on_route: Callable[[RouteDecision, dict[str, str] | None], None] | None = None,
     ) -> AskResult:
         """Answer ``question``. ``on_token`` receives the answer text as it is written (its
-        pieces join to ``result.answer``); ``on_notice`` each notice as it happens."""
+        pieces join to ``result.answer``); ``on_notice`` each notice as it happens;
+        ``on_route`` the route once decided, and again with the fallback when a tool fails."""
         started = time.perf_counter()
         cleaned, notices = sanitize_question(question, self.settings.max_question_chars)
         if not cleaned:
@@ -127,7 +130,7 @@ class AgentSession:
         for notice in notices:
             if on_notice:
                 on_notice(notice)
-        self._on_token, self._on_notice = on_token, on_notice
+        self._on_token, self._on_notice, self._on_route = on_token, on_notice, on_route
         try:
             state: AgentState = {
                 "question": cleaned,
@@ -137,7 +140,7 @@ class AgentSession:
             }
             final = self._run(state)
         finally:
-            self._on_token = self._on_notice = None
+            self._on_token = self._on_notice = self._on_route = None
         timings = {k: round(v, 4) for k, v in final.get("timings", {}).items()}
         timings["total"] = round(time.perf_counter() - started, 4)
         tool_result = final.get("tool_result")
@@ -168,6 +171,7 @@ class AgentSession:
             chat_model=self.chat_model,
             on_token=self._emit_token,
             on_notice=self._emit_notice,
+            on_route=self._emit_route,
         )
 
     def _compiled(self) -> Any:
@@ -184,6 +188,10 @@ class AgentSession:
     def _emit_notice(self, text: str) -> None:
         if self._on_notice is not None:
             self._on_notice(text)
+
+    def _emit_route(self, route: RouteDecision, fallback: dict[str, str] | None) -> None:
+        if self._on_route is not None:
+            self._on_route(route, fallback)
 
     def _recent_history(self) -> list[Turn]:
         turns = self.settings.history_turns

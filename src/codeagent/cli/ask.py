@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from codeagent.cli.common import embed_option, end_line, llm_option, repo_option, write_out
+from codeagent.cli.common import embed_option, k_option, llm_option, repo_option
 
 if TYPE_CHECKING:
-    from codeagent.agent.session import AgentSession, AskResult
+    from codeagent.agent.session import AgentSession
+    from codeagent.cli.render import AnswerPrinter
     from codeagent.config import Settings
-
-MAX_SOURCES_SHOWN = 12
 
 
 @click.command("ask")
@@ -24,7 +23,7 @@ MAX_SOURCES_SHOWN = 12
 @repo_option
 @llm_option
 @embed_option
-@click.option("-k", "k", type=click.IntRange(1, 100), default=None, help="Sources per answer.")
+@k_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
 def command(
     question: str, repo: str, llm: str | None, embed: str | None, k: int | None, as_json: bool
@@ -41,64 +40,56 @@ def command(
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
     """
     from codeagent.config import Settings
+    from codeagent.errors import CodeAgentError
 
+    if not question.strip():
+        raise CodeAgentError("the question is empty")
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    session = open_session(repo, settings)
+    session, printer = open_session(repo, settings)
+    printer.start(question)
     if as_json:
-        result = session.ask(question, on_notice=_notice)
+        result = session.ask(question, on_notice=printer.notice)
         _index_notices(session)
         from codeagent.cli.common import print_json
 
         print_json(result.to_json())
+        printer.finish_quietly()
         return
-    result = session.ask(question, on_token=write_out, on_notice=_notice)
+    result = session.ask(
+        question, on_token=printer.token, on_notice=printer.notice, on_route=printer.route
+    )
     _index_notices(session)
-    end_line()
-    print_sources(result)
+    printer.finish(result)
 
 
-def open_session(repo: str, settings: Settings) -> AgentSession:
-    """The repository resolved (cloned when a URL), the chat model chosen, a session on both."""
+def open_session(
+    repo: str, settings: Settings, *, sources_limit: int | None = None
+) -> tuple[AgentSession, AnswerPrinter]:
+    """The repository resolved (cloned when a URL), the chat model chosen, a session on both,
+    and the printer of its answers."""
     from codeagent.agent.session import AgentSession
     from codeagent.cli.common import Progress
+    from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
     from codeagent.llm import parse_spec, resolve_chat_model
     from codeagent.repo.remote import resolve_repo
 
     root = resolve_repo(repo, settings)
-    model, reason = resolve_chat_model(settings.llm, settings)
-    if model is None and parse_spec(settings.llm)[0] != "none":
-        _notice(f"answers without an LLM: {reason}")
-    return AgentSession(root, settings, chat_model=model, progress=Progress())
-
-
-def print_sources(result: AskResult) -> None:
-    """The sources under an answer (verified locations only), best first."""
-    for line in format_sources(result):
-        click.echo(line)
-
-
-def format_sources(result: AskResult, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
-    if not result.sources:
-        return []
-    lines = ["", "Sources:"]
-    for source in result.sources[:limit]:
-        score = f"  (score {source.score:.3f})" if source.score is not None else ""
-        lines.append(f"  {source.location}{score}")
-    hidden = len(result.sources) - limit
-    if hidden > 0:
-        lines.append(f"  ... and {hidden} more")
-    return lines
-
-
-def _notice(text: str) -> None:
-    from codeagent.cli.common import notice
-
-    notice(text)
+    model, _reason = resolve_chat_model(settings.llm, settings)
+    auto_fallback = model is None and parse_spec(settings.llm)[0] == "auto"
+    session = AgentSession(root, settings, chat_model=model, progress=Progress())
+    printer = AnswerPrinter(
+        llm=model is not None,
+        quiet_notice=NO_LLM_AUTO if auto_fallback else None,
+        sources_limit=sources_limit or MAX_SOURCES_SHOWN,
+    )
+    return session, printer
 
 
 def _index_notices(session: Any) -> None:
+    from codeagent.cli.common import notice
+
     stats = session.index_stats
     for line in getattr(stats, "notices", None) or []:
-        _notice(line)
+        notice(line)
     if stats is not None:
         stats.notices = []  # shown once
