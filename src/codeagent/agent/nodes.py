@@ -50,6 +50,7 @@ def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
     except AstToolError as err:
         notice = f"AST tool failed ({err}) — answering from search instead"
         fallback = {"from": "ast", "reason": str(err)}
+        deps.on_notice(notice)
         deps.on_route(decision, fallback)
         return {
             "fallback": fallback,

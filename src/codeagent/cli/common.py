@@ -147,15 +147,16 @@ class Progress:
         self.echo = echo or notice
 
     def _announce(self, description: str, total: int | None) -> None:
+        """Before the slow phase (embedding): how much, roughly how long, and that it is
+        done once. (Chunking is quick, and may end in an error that should stand alone.)"""
         from codeagent.cli.render import plural
 
-        if total is None or total <= 0:
-            return
-        if description == "chunking":
-            self.echo(f"indexing {plural(total, 'file')} (once: later runs reuse the index)")
-        elif description == "embedding":
+        if description == "embedding" and total:
             guess = _duration(total / CHUNKS_PER_SECOND)
-            self.echo(f"embedding {plural(total, 'chunk')}: roughly {guess} on a laptop CPU")
+            self.echo(
+                f"indexing: embedding {plural(total, 'chunk')}, roughly {guess} on a laptop"
+                " CPU (once: later runs reuse the index)"
+            )
 
     @contextmanager
     def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:

@@ -65,10 +65,14 @@ def safe_markup(text: str) -> str:
 
 
 class SafeFormatter(logging.Formatter):
-    """Log records made safe: a file name in a message cannot act on the terminal."""
+    """Log records made safe: a file name in a message can neither act on the terminal nor
+    start a line of its own (a newline in it is shown as ``\\n``)."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        return safe_text(super().format(record))
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        return safe_text(super().formatMessage(record)).replace("\n", "\\n")
+
+    def formatException(self, ei: Any) -> str:  # noqa: N802 - logging's name
+        return safe_text(super().formatException(ei))
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
