@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from codeagent.cli.common import print_json
 from codeagent.cli.render import plural, safe_name
 

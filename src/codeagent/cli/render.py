@@ -68,10 +68,10 @@ class SafeFormatter(logging.Formatter):
     """Log records made safe: a file name in a message can neither act on the terminal nor
     start a line of its own (a newline in it is shown as ``\\n``)."""
 
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+    def formatMessage(self, record: logging.LogRecord) -> str:
         return safe_text(super().formatMessage(record)).replace("\n", "\\n")
 
-    def formatException(self, ei: Any) -> str:  # noqa: N802 - logging's name
+    def formatException(self, ei: Any) -> str:
         return safe_text(super().formatException(ei))
 
 
