@@ -70,9 +70,11 @@ def open_session(
     from codeagent.agent.session import AgentSession
     from codeagent.cli.common import Progress
     from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
+    from codeagent.index.embedders import check_spec
     from codeagent.llm import parse_spec, resolve_chat_model
     from codeagent.repo.remote import resolve_repo
 
+    check_spec(settings.embed)  # a bad --embed fails now, not after the question is routed
     root = resolve_repo(repo, settings)
     model, _reason = resolve_chat_model(settings.llm, settings)
     auto_fallback = model is None and parse_spec(settings.llm)[0] == "auto"

@@ -49,7 +49,17 @@ class DefaultGroup(click.Group):
 
 
 class _StderrHandler(logging.StreamHandler[Any]):
-    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
+    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it); the same
+    message twice in a row is said once."""
+
+    _last: str | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message == self._last:
+            return False
+        self._last = message
+        return bool(super().filter(record))
 
     @property
     def stream(self) -> Any:

@@ -23,40 +23,13 @@ from typing import Any
 
 from rich.markup import escape
 
-# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides that
-# reorder what a reader sees ("Trojan Source").
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_IN_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\"'\\]")
+from codeagent.display import safe_name, safe_text
+
 _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
 _HIGHLIGHT_ON, _HIGHLIGHT_OFF = "\x1b[1;33m", "\x1b[0m"
-
-# The deterministic answer already lists each source with its lines; an LLM answer's
-# sources are listed under it.
 MAX_SOURCES_SHOWN = 12
 
-
-def _escape_char(match: re.Match[str]) -> str:
-    code = ord(match.group(0))
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe_text(text: str) -> str:
-    """``text`` with every control character that could act on a terminal (escape
-    sequences, carriage returns, bells, bidi overrides) shown as a visible escape;
-    tabs and newlines kept, a CRLF line end read as a newline."""
-    return _UNSAFE.sub(_escape_char, text.replace("\r\n", "\n"))
-
-
-def safe_name(name: str) -> str:
-    """A file name or path fit for one line: as is when plain, else double-quoted with
-    its unprintable characters (newlines included) escaped."""
-    if not _UNSAFE_IN_NAME.search(name):
-        return name
-    body = _UNSAFE_IN_NAME.sub(
-        lambda m: "\\" + m.group(0) if m.group(0) in "\"'\\" else _escape_char(m), name
-    )
-    body = body.replace("\n", "\\n")
-    return f'"{body}"'
+__all__ = ["AnswerPrinter", "SafeFormatter", "safe_markup", "safe_name", "safe_text"]
 
 
 def safe_markup(text: str) -> str:
