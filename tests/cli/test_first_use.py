@@ -381,7 +381,7 @@ def test_an_ast_answer_cannot_act_on_the_terminal(git_repo) -> None:
     assert "\\x1b[31mred" in result.out
 
 
-def test_the_repl_never_runs_as_a_subprocess_without_a_terminal_prompt(repo: Path) -> None:
+def test_the_bare_command_reads_a_script_from_stdin_off_a_terminal(repo: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "codeagent", *base(repo, "--llm", "none")],
         input="/exit\n", capture_output=True, text=True, env=os.environ.copy(), timeout=120,

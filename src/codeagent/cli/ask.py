@@ -48,7 +48,7 @@ def command(
     session, printer = open_session(repo, settings)
     printer.start(question)
     if as_json:
-        result = session.ask(question, on_notice=printer.notice)
+        result = session.ask(question, on_notice=printer.notice, on_route=printer.route)
         _index_notices(session)
         from codeagent.cli.common import print_json
 
