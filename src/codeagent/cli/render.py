@@ -1,12 +1,12 @@
 """How an answer looks on the terminal: the answer text, the sources, the line saying why a
-question went to search, the notices; and the guard that keeps repository text (file
-contents, file names) from acting on the terminal.
+question went to search, the notices, log lines.
 
-Everything a repository supplies passes through :func:`safe_text` (code bodies: tabs and
-newlines kept, every other control character shown as an escape) or :func:`safe_name`
-(names: quoted when they hold anything unprintable) before it is printed. ``--json`` output
-does not come through here: ``json.dumps`` escapes control characters itself, so it stays
-exact.
+Everything a repository supplies (file contents, names, paths) passes through
+:func:`codeagent.display.safe_text` (code bodies: tabs and newlines kept, every other control
+character shown as an escape) or :func:`codeagent.display.safe_name` (names: quoted when they
+hold anything unprintable) before it is printed; rich markup is escaped too
+(:func:`safe_markup`). ``--json`` output does not come through here: ``json.dumps`` escapes
+control characters itself, so it stays exact.
 
 :class:`AnswerPrinter` takes the pieces of one answer as they happen (``route``, ``notice``,
 ``token``, then ``finish`` with the result), so it can be driven by callbacks or by a
