@@ -53,6 +53,23 @@ Role = Literal[
 ]
 
 
+class AstArgs(BaseModel):
+    """One AST query, as the router fills it (every field optional: the check says what is
+    missing)."""
+
+    model_config = ConfigDict(title="AstArgs")
+
+    file: str | None = Field(
+        default=None, description="The Python file the question names (ast only), as written."
+    )
+    operation: Operation | None = Field(
+        default=None, description="ast only: one of " + ", ".join(OPERATIONS) + "."
+    )
+    symbol: str | None = Field(
+        default=None, description="ast only: the class, function or called name, if any."
+    )
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
