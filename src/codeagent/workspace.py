@@ -99,9 +99,7 @@ class Workspace:
         self._graph_lock = threading.Lock()
 
     @classmethod
-    def open(
-        cls, repo: str | Path, settings: Settings | None = None, **kw: Any
-    ) -> Workspace:
+    def open(cls, repo: str | Path, settings: Settings | None = None, **kw: Any) -> Workspace:
         """A workspace on ``repo`` (a path, or a URL cloned into the cache) with the chat
         model ``settings.llm`` names; ``chat_model=`` given in ``kw`` is used as it is."""
         from codeagent.repo.remote import resolve_repo

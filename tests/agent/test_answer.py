@@ -11,9 +11,9 @@ import pytest
 
 from codeagent.agent.answer import CitationChecker, find_citations
 from codeagent.agent.nodes import NO_LLM_NOTICE
+from codeagent.config import Settings
 from codeagent.workspace import Conversation, Workspace
 from streams import collect
-from codeagent.config import Settings
 
 from .conftest import MODELS
 

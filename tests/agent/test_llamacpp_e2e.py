@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.workspace import Workspace
-from streams import collect
 from codeagent.config import Settings
 from codeagent.llm import make_chat_model
+from codeagent.workspace import Workspace
+from streams import collect
 
 pytestmark = [pytest.mark.slow, pytest.mark.llamacpp]
 

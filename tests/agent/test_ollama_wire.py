@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.workspace import Workspace
-from streams import collect
 from codeagent.config import Settings
 from codeagent.llm import resolve_chat_model
+from codeagent.workspace import Workspace
 from ollama_stub import OllamaStub
+from streams import collect
 
 MODEL = "qwen2.5-coder:7b"
 

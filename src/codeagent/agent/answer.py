@@ -51,9 +51,7 @@ def build_messages(question: str, history: list[Turn], context: str) -> list[Bas
             answer = answer[:MAX_HISTORY_ANSWER_CHARS] + " ..."
         messages.append(HumanMessage(strip_control_tokens(turn["question"])))
         messages.append(AIMessage(strip_control_tokens(answer)))
-    user = render_prompt(
-        "answer_user", context=strip_control_tokens(context), question=question
-    )
+    user = render_prompt("answer_user", context=strip_control_tokens(context), question=question)
     messages.append(HumanMessage(user))
     return messages
 

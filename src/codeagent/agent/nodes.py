@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
@@ -50,11 +49,15 @@ def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     return {"route": decision, "timings": {"route": time.perf_counter() - started}}
 
 
-def tool_node(tool: Tool) -> Callable[[AgentState, Runtime[RunContext]], dict[str, Any]]:
+class ToolNode(Protocol):
+    def __call__(self, state: AgentState, *, runtime: Runtime[RunContext]) -> dict[str, Any]: ...
+
+
+def tool_node(tool: Tool) -> ToolNode:
     """The node that runs ``tool``: with the route's arguments when the route chose it,
     with its default arguments when it is the fallback of a tool that failed."""
 
-    def run_tool(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    def run_tool(state: AgentState, *, runtime: Runtime[RunContext]) -> dict[str, Any]:
         started = time.perf_counter()
         run = runtime.context
         write = get_stream_writer()
@@ -126,6 +129,7 @@ def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:
     context = result.context() if result is not None else ""
     messages = answer_mod.build_messages(state["question"], state.get("history", []), context)
     prompt_chars = sum(len(str(m.content)) for m in messages)
+    assert run.chat_model is not None
     model = with_context_size(run.chat_model, prompt_chars)
     parts: list[str] = []
     notices: list[str] = []

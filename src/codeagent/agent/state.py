@@ -32,7 +32,12 @@ class RouteDecision(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """``tool``, the tool's arguments as top-level keys, ``decided_by``, ``reason``."""
-        return {"tool": self.tool, **self.args, "decided_by": self.decided_by, "reason": self.reason}
+        return {
+            "tool": self.tool,
+            **self.args,
+            "decided_by": self.decided_by,
+            "reason": self.reason,
+        }
 
 
 class Turn(TypedDict):

@@ -44,9 +44,7 @@ def default_session_factory(chat_model: Any = None) -> SessionFactory:
     def make(root: Path, settings: Settings, *, store: Any, progress: ProgressReporter) -> Session:
         from codeagent.workspace import Workspace
 
-        return Workspace.open(
-            root, settings, chat_model=chat_model, store=store, progress=progress
-        )
+        return Workspace.open(root, settings, chat_model=chat_model, store=store, progress=progress)
 
     return make
 

@@ -85,10 +85,23 @@ class ToolResult(Protocol):
 
 
 class Tool(Protocol):
-    name: str
-    description: str  # Markdown for the router prompt: when to use it, what it answers
-    args_model: type[BaseModel]  # every field optional: the router fills what it can
-    fallback: str | None  # the tool that answers when this one fails (None: none)
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str:
+        """Markdown for the router prompt: when to use the tool, what it answers."""
+        ...
+
+    @property
+    def args_model(self) -> type[BaseModel]:
+        """Its arguments; every field optional (the router fills what it can)."""
+        ...
+
+    @property
+    def fallback(self) -> str | None:
+        """The tool that answers when this one fails (None: none)."""
+        ...
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         """The rule router's question: the args when the rules say this tool, else None

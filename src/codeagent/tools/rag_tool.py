@@ -12,8 +12,8 @@ On top of :meth:`IndexStore.search` (BM25 + dense, RRF, at most two chunks per f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 

@@ -73,7 +73,10 @@ class Registry:
                     annotation | None,
                     Field(default=None, description=info.description or tool.name),
                 )
-        fields["reason"] = (str, Field(default="", description="One short sentence: why this tool."))
+        fields["reason"] = (
+            str,
+            Field(default="", description="One short sentence: why this tool."),
+        )
         schema: type[BaseModel] = create_model(
             "RouteDecision",
             __config__=ConfigDict(title="RouteDecision"),

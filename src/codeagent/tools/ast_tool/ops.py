@@ -16,11 +16,11 @@ from codeagent.tools.ast_tool.errors import (
     SymbolNotFoundError,
 )
 from codeagent.tools.ast_tool.models import (
+    NEEDS_SYMBOL,
+    OPERATIONS,
     ClassInfo,
     Definition,
     FunctionInfo,
-    NEEDS_SYMBOL,
-    OPERATIONS,
     Item,
     Operation,
     OutlineEntry,
@@ -29,6 +29,7 @@ from codeagent.tools.ast_tool.render import decorated_header, def_header
 from codeagent.tools.ast_tool.resolve import relative_path
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.source import ParsedFile, gc_paused, parse_file
+
 
 @dataclass
 class _Query:

@@ -6,8 +6,8 @@ import ast
 import gc
 import hashlib
 import io
-import threading
 import re
+import threading
 import tokenize
 from collections import OrderedDict
 from collections.abc import Iterator
