@@ -99,7 +99,8 @@ def test_the_toy_tool_falls_back_to_search_when_it_fails(
     got = collect(workspace, "how many lines in shop/ghost.py?")
     result = got.result
     assert result.route.tool == "lines"
-    assert result.fallback == {"from": "lines", "reason": "no file 'shop/ghost.py' in the repository"}
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert result.fallback == {"from": "lines", "reason": reason}
     assert any(n.startswith("LINES tool failed") for n in got.notices)
     assert fake_store.queries == ["how many lines in shop/ghost.py?"]
     assert result.answer.startswith("Most relevant code")
