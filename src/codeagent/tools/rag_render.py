@@ -5,31 +5,24 @@ from __future__ import annotations
 
 import re
 
+from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
 from codeagent.index.types import SearchHit
 
 MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 LINES_PER_SOURCE = 3
 MAX_LINE_CHARS = 160
 
-_STOP_WORDS = """
-    the a an and or of to in on for is are was be by with from this that what which how why
-    where when who does do did can could should would it its as at into not no yes any all
-    there their them then than about get set use used using code file function method class
-    me my we our you your
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 def query_tokens(question: str) -> set[str]:
     """Lower-case words of the question worth matching: identifiers and their parts."""
     tokens: set[str] = set()
     for word in _WORD.findall(question):
-        parts = [p for piece in word.split("_") for p in _CAMEL.findall(piece)]
+        parts = [p for piece in word.split("_") for p in identifier_parts(piece)]
         for token in (word, *parts):
             token = _stem(token.lower())
-            if len(token) >= 3 and token not in _STOP:
+            if len(token) >= 3 and token not in QUESTION_STOPWORDS:
                 tokens.add(token)
     return tokens
 

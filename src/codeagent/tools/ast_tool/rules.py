@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from codeagent.index.tokenize import QUESTION_STOPWORDS
 from codeagent.tools.ast_tool.errors import AstToolError
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.resolve import resolve_file
@@ -118,13 +119,6 @@ _OUTLINE = re.compile(
     _I,
 )
 
-_STOP_WORDS = """
-    the a an all any this that these those it its file module class function method code source
-    me us them each every some defined called used in of for functions classes methods imports
-    variables constants decorators calls outline structure there what which where who how is are
-    do does
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _PATH_TOKEN = re.compile(r"(?<![\w/.-])`?((?:\.{0,2}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.pyi?)`?(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/(])")
 _MODULE_WORD = re.compile(
@@ -141,7 +135,7 @@ def file_mentions(question: str) -> list[str]:
     ]
     for m in _MODULE_WORD.finditer(question):
         name = m.group(1) or m.group(2)
-        if name and name.lower() not in _STOP:
+        if name and name.lower() not in QUESTION_STOPWORDS:
             found.append(name)
     unique: list[str] = []
     for name in found:
@@ -214,7 +208,11 @@ def _symbol(
     for pattern in patterns:
         for match in pattern.finditer(text):
             sym = match.group("sym").rstrip(".")
-            if sym.lower() in _STOP or sym in exclude or sym.lower().endswith((".py", ".pyi")):
+            if (
+                sym.lower() in QUESTION_STOPWORDS
+                or sym in exclude
+                or sym.lower().endswith((".py", ".pyi"))
+            ):
                 continue
             if strict and not _looks_like_code(match):
                 continue
