@@ -6,16 +6,16 @@ imported inside the command, so the AST route never loads torch or FAISS.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from codeagent.cli.common import embed_option, k_option, llm_option, repo_option
 
 if TYPE_CHECKING:
-    from codeagent.agent.session import AgentSession
     from codeagent.cli.render import AnswerPrinter
     from codeagent.config import Settings
+    from codeagent.workspace import Workspace
 
 
 @click.command("ask")
@@ -45,53 +45,41 @@ def command(
     if not question.strip():
         raise CodeAgentError("the question is empty")
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    session, printer = open_session(repo, settings)
+    workspace, printer = open_workspace(repo, settings)
     printer.start(question)
-    if as_json:
-        result = session.ask(question, on_notice=printer.notice, on_route=printer.route)
-        _index_notices(session)
+    result = None
+    for event in workspace.ask_stream(question):
+        if as_json and event.type == "token":
+            continue
+        if as_json and event.type == "result":
+            result = event.result
+            continue
+        printer.event(event)
+    if as_json and result is not None:
         from codeagent.cli.common import print_json
 
         print_json(result.to_json())
         printer.finish_quietly()
-        return
-    result = session.ask(
-        question, on_token=printer.token, on_notice=printer.notice, on_route=printer.route
-    )
-    _index_notices(session)
-    printer.finish(result)
 
 
-def open_session(
+def open_workspace(
     repo: str, settings: Settings, *, sources_limit: int | None = None
-) -> tuple[AgentSession, AnswerPrinter]:
-    """The repository resolved (cloned when a URL), the chat model chosen, a session on both,
-    and the printer of its answers."""
-    from codeagent.agent.session import AgentSession
+) -> tuple[Workspace, AnswerPrinter]:
+    """The workspace the CLI asks (the repository resolved, cloned when a URL, the chat model
+    chosen) and the printer of its answers."""
     from codeagent.cli.common import Progress
     from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
     from codeagent.index.embedders import check_spec
-    from codeagent.llm import parse_spec, resolve_chat_model
-    from codeagent.repo.remote import resolve_repo
+    from codeagent.llm import parse_spec
+    from codeagent.workspace import Workspace
 
     check_spec(settings.embed)  # a bad --embed fails now, not after the question is routed
-    root = resolve_repo(repo, settings)
-    model, _reason = resolve_chat_model(settings.llm, settings)
-    auto_fallback = model is None and parse_spec(settings.llm)[0] == "auto"
-    session = AgentSession(root, settings, chat_model=model, progress=Progress())
+    workspace = Workspace.open(repo, settings, progress=Progress())
+    llm = workspace.chat_model is not None
+    auto_fallback = not llm and parse_spec(settings.llm)[0] == "auto"
     printer = AnswerPrinter(
-        llm=model is not None,
+        llm=llm,
         quiet_notice=NO_LLM_AUTO if auto_fallback else None,
         sources_limit=sources_limit or MAX_SOURCES_SHOWN,
     )
-    return session, printer
-
-
-def _index_notices(session: Any) -> None:
-    from codeagent.cli.common import notice
-
-    stats = session.index_stats
-    for line in getattr(stats, "notices", None) or []:
-        notice(line)
-    if stats is not None:
-        stats.notices = []  # shown once
+    return workspace, printer

@@ -134,7 +134,7 @@ class AnswerPrinter:
     def start(self, question: str) -> None:
         """A new question: its words are highlighted in a deterministic answer."""
         if not self.llm and self.terminal:
-            from codeagent.agent.deterministic import query_tokens
+            from codeagent.tools.rag_render import query_tokens
 
             self._words = query_tokens(question)
 

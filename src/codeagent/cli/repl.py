@@ -47,20 +47,21 @@ def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> Non
       codeagent
       codeagent repl --repo ~/src/project --llm ollama:qwen2.5-coder:7b
     """
-    from codeagent.cli.ask import open_session
+    from codeagent.cli.ask import open_workspace
     from codeagent.config import Settings
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    session, printer = open_session(repo, settings, sources_limit=SOURCES_SHOWN)
-    Repl(session, history_file=settings.home / "history", printer=printer).run()
+    workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
+    Repl(workspace, history_file=settings.home / "history", printer=printer).run()
 
 
 class Repl:
-    """The read-answer loop over an ``AgentSession`` (or anything with its methods)."""
+    """The read-answer loop: one conversation over a ``Workspace`` (or anything with its
+    ``repo_root``, ``ask_stream``, ``index`` and ``get_store``)."""
 
     def __init__(
         self,
-        session: Any,
+        workspace: Any,
         *,
         history_file: Path | None = None,
         stdin: TextIO | None = None,
@@ -68,18 +69,20 @@ class Repl:
         printer: AnswerPrinter | None = None,
     ) -> None:
         from codeagent.cli.render import AnswerPrinter
+        from codeagent.workspace import Conversation
 
-        self.session = session
+        self.workspace = workspace
+        self.conversation = Conversation()
         self.history_file = history_file
         self.stdin = stdin or sys.stdin
         self.out = out or write_out
-        llm = getattr(session, "chat_model", None) is not None
+        llm = getattr(workspace, "chat_model", None) is not None
         self.printer = printer or AnswerPrinter(llm=llm, out=self.out, sources_limit=SOURCES_SHOWN)
 
     def run(self) -> None:
         from codeagent.cli.render import safe_name
 
-        root = safe_name(str(self.session.repo_root))
+        root = safe_name(str(self.workspace.repo_root))
         self.out(f"codeagent: {root} — /help for commands, Ctrl-D to leave\n")
         for line in self._lines():
             text = line.strip()
@@ -99,16 +102,14 @@ class Repl:
         question = self._followup(question)
         printer.start(question)
         try:
-            result = self.session.ask(
-                question, on_token=printer.token, on_notice=printer.notice, on_route=printer.route
-            )
+            for event in self.workspace.ask_stream(question, self.conversation):
+                printer.event(event)
         except KeyboardInterrupt:
             self.out("\ncancelled\n")
             return
         except CodeAgentError as exc:
             self.out(f"error: {safe_text(str(exc))}\n")
             return
-        printer.finish(result)
 
     def _followup(self, question: str) -> str:
         """Without an LLM, a follow-up's "it" / "its" / "that file" read as the last
@@ -118,7 +119,7 @@ class Repl:
         from codeagent.agent.followup import resolve_followup
         from codeagent.cli.common import notice
 
-        last = self.session.last
+        last = self.conversation.last
         followup = resolve_followup(question, last.route if last is not None else None)
         if followup.needs_llm:
             notice(followup.needs_llm)
@@ -129,7 +130,7 @@ class Repl:
     def command(self, text: str) -> bool:
         """Run one /command; False means leave."""
         name = text.split()[0].lower()
-        last = self.session.last
+        last = self.conversation.last
         if name in ("/exit", "/quit", "/q"):
             return False
         if name == "/help":
@@ -148,15 +149,15 @@ class Repl:
                 self.out(_describe_route(last) + "\n")
         elif name == "/reindex":
             try:
-                stats = self.session.reindex()
+                stats = self.workspace.index(force=True)
             except KeyboardInterrupt:
                 self.out("cancelled\n")
                 return True
             files = getattr(stats, "files_indexed", "?")
-            chunks = len(getattr(self.session.get_store(), "chunks", []))
+            chunks = len(getattr(self.workspace.get_store(), "chunks", []))
             self.out(f"reindexed: {files} files, {chunks} chunks\n")
         elif name == "/clear":
-            self.session.clear()
+            self.conversation.clear()
             self.out("conversation cleared\n")
         else:
             self.out(f"unknown command {name}; /help lists them\n")
@@ -188,11 +189,10 @@ def _describe_route(result: Any) -> str:
 
     route = result.route
     parts = [f"tool: {route.tool}"]
-    if route.tool == "ast":
-        parts.append(f"file: {safe_name(route.file or '')}")
-        parts.append(f"operation: {route.operation}")
-        if route.symbol:
-            parts.append(f"symbol: {safe_text(route.symbol)}")
+    for name, value in route.args.items():
+        if value is not None:
+            shown = safe_name(value) if name == "file" else safe_text(str(value))
+            parts.append(f"{name}: {shown}")
     parts.append(f"decided by: {route.decided_by} ({safe_text(route.reason)})")
     lines = [", ".join(parts)]
     if result.fallback:
