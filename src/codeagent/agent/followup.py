@@ -46,10 +46,10 @@ def resolve_followup(question: str, last_route: Any | None) -> Followup:
     file and symbol; unchanged (with ``needs_llm`` set) when they cannot be resolved."""
     if last_route is None or not is_followup(question):
         return Followup(question)
-    file = getattr(last_route, "file", None) if last_route.tool == "ast" else None
+    file = _arg(last_route, "file") if last_route.tool == "ast" else None
     if not file or _UNRESOLVABLE.search(question):
         return Followup(question, needs_llm=NEEDS_LLM)
-    symbol = getattr(last_route, "symbol", None)
+    symbol = _arg(last_route, "symbol")
     text = _FILE_REF.sub(file, question)
     if symbol:
         text = _SYMBOL_REF.sub(symbol, text)
@@ -66,6 +66,13 @@ def resolve_followup(question: str, last_route: Any | None) -> Followup:
     if file not in text:
         text += f" in {file}"
     return Followup(text)
+
+
+def _arg(route: Any, name: str) -> str | None:
+    """The route's ``file`` / ``symbol``: an attribute, or an entry of its ``args``."""
+    args = getattr(route, "args", None)
+    value = args.get(name) if isinstance(args, dict) else getattr(route, name, None)
+    return str(value) if value else None
 
 
 def _rewrite_its(original: str, text: str, owner: str) -> str:
