@@ -2,7 +2,7 @@
 
 Environment variables use the ``CODEAGENT_`` prefix (``CODEAGENT_LLM``, ``CODEAGENT_EMBED``,
 ``CODEAGENT_HOME``, ...); the Ollama server address is read from ``OLLAMA_HOST`` as Ollama's
-own tools do. Flags are applied by the CLI with :meth:`Settings.with_overrides`.
+own tools do. Flags are passed to :meth:`Settings.load` by the CLI.
 """
 
 from __future__ import annotations
@@ -91,11 +91,3 @@ class Settings(BaseSettings):
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "settings"
             raise ConfigError(f"invalid setting {where}: {first['msg']}") from exc
-
-    def with_overrides(self, **overrides: Any) -> Settings:
-        values = {k: v for k, v in overrides.items() if v is not None}
-        try:
-            return self.model_validate({**self.model_dump(), **values})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise ConfigError(f"invalid setting {first['loc'][0]}: {first['msg']}") from exc

@@ -157,7 +157,7 @@ def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _start(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
 
 

@@ -190,7 +190,7 @@ def _git_files(base: Path) -> tuple[str, ...] | None:
 def _walk_files(base: Path) -> tuple[str, ...]:
     import pathspec
 
-    specs: list[tuple[str, pathspec.PathSpec]] = []
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(base):
         rel_dir = Path(dirpath).relative_to(base).as_posix()
@@ -203,7 +203,7 @@ def _walk_files(base: Path) -> tuple[str, ...]:
             except OSError:
                 pass
 
-        def ignored(rel: str, specs: list[tuple[str, pathspec.PathSpec]] = specs) -> bool:
+        def ignored(rel: str, specs: list[tuple[str, pathspec.GitIgnoreSpec]] = specs) -> bool:
             return any(rel.startswith(p) and s.match_file(rel[len(p) :]) for p, s in specs)
 
         dirnames[:] = sorted(
