@@ -39,10 +39,11 @@ def describe(exc: BaseException) -> str:
 
 
 def write_error(home: Path, what: str, exc: BaseException) -> CacheWriteError:
-    return CacheWriteError(
-        f"cannot write {what} under CODEAGENT_HOME ({home}): {describe(exc)}; free some space"
-        " or point CODEAGENT_HOME at a writable directory"
-    )
+    reason = describe(exc)
+    fix = "free some space" if "full" in reason or "quota" in reason else "point it at"
+    if fix == "point it at":
+        fix += " a writable directory"
+    return CacheWriteError(f"cannot write {what} under CODEAGENT_HOME ({home}): {reason}; {fix}")
 
 
 @contextmanager

@@ -75,7 +75,7 @@ class EmbedCache:
             f"the embedding cache {db} was damaged ({exc}); moved it to {aside.name} and"
             " started a new one (vectors are embedded again)"
         )
-        log.warning("%s", message)
+        log.info("%s", message)  # the caller shows the notice
         self.notices.append(message)
 
     def close(self) -> None:
