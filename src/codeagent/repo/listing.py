@@ -94,7 +94,7 @@ def _walk(root: Path) -> Iterator[str]:
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         gitignore = Path(dirpath) / ".gitignore"
-        if gitignore.is_file():
+        if gitignore.is_file() and not gitignore.is_symlink():  # as git: a link is not read
             try:
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
                 specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)

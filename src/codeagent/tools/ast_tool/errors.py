@@ -8,6 +8,7 @@ AstToolError(ToolError)            .reason is a short code
 ├── NotPythonError                 not_python
 ├── BinaryFileError                binary_file
 ├── UnreadableFileError            unreadable       (no permission, vanished, I/O error)
+├── FileTooLargeError              too_large        (over MAX_PARSE_BYTES)
 ├── PythonSyntaxError              syntax_error     (.line)
 ├── SymbolNotFoundError            symbol_not_found (.close_matches)
 │   └── AmbiguousSymbolError       ambiguous_symbol (.close_matches: the candidates)
@@ -59,6 +60,10 @@ class BinaryFileError(AstToolError):
 
 class UnreadableFileError(AstToolError):
     reason = "unreadable"
+
+
+class FileTooLargeError(AstToolError):
+    reason = "too_large"
 
 
 class PythonSyntaxError(AstToolError):
