@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from faults.run import codeagent, one_error_line
 
 from conftest import GitRepoFactory
+from faults.run import codeagent, one_error_line
 
 FILES = {"pkg/core.py": "def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n"}
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from faults.run import codeagent, one_error_line, permissions_prefix
 
 from codeagent.config import Settings
 from conftest import GitRepoFactory
+from faults.run import codeagent, one_error_line, permissions_prefix
 
 FILES = {"pkg/core.py": "def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n"}
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from faults.run import codeagent, permissions_prefix
 
 from codeagent.cli.main import cli
 from conftest import GitRepoFactory, git
+from faults.run import codeagent, permissions_prefix
 
 FILES = {
     "pkg/core.py": "def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n",
@@ -58,7 +58,7 @@ def test_a_non_utf8_file_name_is_skipped_and_counted(git_repo: GitRepoFactory) -
     assert stats["files_skipped"] == {"bad_name": 1}
     assert stats["files_indexed"] == 2
     answer = ask_json(root, "where is beta defined")
-    assert [s["path"] for s in answer["sources"]][0] == "pkg/core.py"
+    assert next(s["path"] for s in answer["sources"]) == "pkg/core.py"
 
 
 def test_an_unreadable_tracked_file_is_skipped_and_the_ast_tool_falls_back(
