@@ -115,3 +115,14 @@ def test_repl_history_in_an_unusable_home_never_breaks_the_session(tmp_path: Pat
     history = _file_history(str(blocker / "history"))
     history.store_string("list the functions in a.py")  # would raise NotADirectoryError
     assert list(history.load_history_strings()) == []
+
+
+def test_cloning_into_a_home_that_is_a_file_is_one_line(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    source = git_repo(FILES)
+    home = tmp_path / "blocker"
+    home.write_text("not a folder\n", encoding="utf-8")
+    result = codeagent("index", "--repo", f"file://{source}", "--embed", "none",
+                       env={"CODEAGENT_HOME": str(home)})  # fmt: skip
+    one_error_line(result, "cannot write a clone under CODEAGENT_HOME", str(home))

@@ -25,6 +25,7 @@ from filelock import FileLock, Timeout
 
 from codeagent.config import Settings
 from codeagent.errors import CloneError, RepoNotFoundError
+from codeagent.home import write_error, writing
 
 if TYPE_CHECKING:
     import git
@@ -116,9 +117,10 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
     except ImportError as exc:
         raise CloneError(f"git is not installed, so {source} cannot be cloned") from exc
     repos = settings.repos_dir
-    (repos / ".locks").mkdir(parents=True, exist_ok=True)
     dest = repos / slug
     try:
+        with writing(settings.home, "a clone"):
+            (repos / ".locks").mkdir(parents=True, exist_ok=True)
         with FileLock(str(repos / ".locks" / f"{slug}.lock"), timeout=LOCK_TIMEOUT_S):
             for stale in repos.glob(f".tmp-{slug}-*"):  # left by a killed process
                 shutil.rmtree(stale, ignore_errors=True)
@@ -134,6 +136,8 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
         raise CloneError(f"cannot clone {source}: {exc}") from exc
     except Timeout as exc:
         raise CloneError(f"another process holds the clone lock for {source}; try again") from exc
+    except OSError as exc:  # the lock file or the clone folder cannot be written
+        raise write_error(settings.home, "a clone", exc) from exc
     except git.GitCommandError as exc:
         where = f" at {commit}" if commit else ""
         raise CloneError(f"cannot clone {source}{where}: {_last_stderr_line(exc)}") from exc
