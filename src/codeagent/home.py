@@ -4,6 +4,9 @@ Whatever the cause — the home is a file, sits under a file, is on a read-only 
 writable, or its disk is full — the message names ``CODEAGENT_HOME`` and what to do. Only
 the writes themselves are wrapped, so an ``OSError`` from elsewhere (a model that cannot be
 loaded, say) is never mistaken for a problem with the home.
+
+Folders codeagent creates carry a ``.gitignore`` of ``*``: a home placed inside a repository
+(``CODEAGENT_HOME=.codeagent``) is then never listed, indexed or hashed as part of it.
 """
 
 from __future__ import annotations
@@ -55,3 +58,22 @@ def writing(home: Path, what: str) -> Iterator[None]:
         yield
     except (OSError, sqlite3.OperationalError) as exc:
         raise write_error(home, what, exc) from exc
+
+
+IGNORE_ALL = "# made by codeagent: nothing here belongs to the repository around it\n*\n"
+
+
+def make_private_dir(folder: Path) -> None:
+    """Create ``folder`` (and its parents); a folder created now gets a ``.gitignore`` of
+    ``*``. An existing folder is not written to."""
+    if folder.is_dir():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    hide(folder)
+
+
+def hide(folder: Path) -> None:
+    """Give a folder codeagent owns a ``.gitignore`` of ``*`` (unless it has one)."""
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text(IGNORE_ALL, encoding="utf-8")

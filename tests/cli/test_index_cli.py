@@ -217,7 +217,7 @@ def test_ctrl_c_mid_index_then_resume(git_repo: GitRepoFactory, env_setup: Path)
         assert_one_line_error(interrupted, "interrupted")
         repo_dirs = list((env_setup / "cache").iterdir())
         names = sorted(p.name for p in repo_dirs[0].iterdir())
-        assert names == [".codeagent-index", ".lock"]  # no half-written entry
+        assert names == [".codeagent-index", ".gitignore", ".lock"]  # no half-written entry
         resumed = codeagent(*args)
         assert resumed.returncode == 0, resumed.stderr
         stats = json.loads(resumed.stdout)

@@ -126,3 +126,32 @@ def test_cloning_into_a_home_that_is_a_file_is_one_line(
     result = codeagent("index", "--repo", f"file://{source}", "--embed", "none",
                        env={"CODEAGENT_HOME": str(home)})  # fmt: skip
     one_error_line(result, "cannot write a clone under CODEAGENT_HOME", str(home))
+
+
+@pytest.mark.parametrize("kind", ["git", "plain"])
+def test_a_home_inside_the_repository_is_not_indexed_with_it(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from codeagent.cli.main import cli
+
+    if kind == "git":
+        root = git_repo(FILES)
+    else:
+        root = tmp_path / "plain"
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg" / "core.py").write_text(FILES["pkg/core.py"], encoding="utf-8")
+    monkeypatch.setenv("CODEAGENT_HOME", str(root / ".codeagent"))
+    runs = []
+    for _ in range(2):
+        result = CliRunner().invoke(
+            cli, ["index", "--repo", str(root), "--embed", "hash:8", "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        runs.append(json.loads(result.stdout))
+    assert [r["files_indexed"] for r in runs] == [1, 1]
+    assert [r["cache_hit"] for r in runs] == [False, True]
+    assert (root / ".codeagent" / "cache").is_dir()

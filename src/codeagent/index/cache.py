@@ -59,10 +59,13 @@ class RepoCache:
 
 def make_repo_dir(repo_dir: Path) -> None:
     """Create a repository's cache directory (and the cache root) and mark it as codeagent's."""
+    from codeagent.home import hide
+
     repo_dir.mkdir(parents=True, exist_ok=True)
     mark = repo_dir / OWNER_MARK
     if not mark.is_file():
         mark.write_text(_MARK_TEXT, encoding="utf-8")
+        hide(repo_dir)  # a home inside a repository is not indexed with it
 
 
 def is_owned(path: Path) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codeagent.home import writing
+from codeagent.home import make_private_dir, writing
 from codeagent.progress import NullProgress, ProgressReporter
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class EmbedCache:
         self.home = home or directory
         self.notices: list[str] = []
         with writing(self.home, "the embedding cache"):
-            directory.mkdir(parents=True, exist_ok=True)
+            make_private_dir(directory)
             try:
                 self._cache = diskcache.Cache(str(directory), size_limit=SIZE_LIMIT)
             except sqlite3.OperationalError:

@@ -25,7 +25,7 @@ from filelock import FileLock, Timeout
 
 from codeagent.config import Settings
 from codeagent.errors import CloneError, RepoNotFoundError
-from codeagent.home import write_error, writing
+from codeagent.home import make_private_dir, write_error, writing
 
 if TYPE_CHECKING:
     import git
@@ -120,7 +120,8 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
     dest = repos / slug
     try:
         with writing(settings.home, "a clone"):
-            (repos / ".locks").mkdir(parents=True, exist_ok=True)
+            make_private_dir(repos)
+            (repos / ".locks").mkdir(exist_ok=True)
         with FileLock(str(repos / ".locks" / f"{slug}.lock"), timeout=LOCK_TIMEOUT_S):
             for stale in repos.glob(f".tmp-{slug}-*"):  # left by a killed process
                 shutil.rmtree(stale, ignore_errors=True)
