@@ -76,11 +76,17 @@ def test_the_git_helper_reports_failures_as_git_errors(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value)
 
 
-def test_git_paths_keep_undecodable_names(git_repo: GitRepoFactory) -> None:
-    root = git_repo({"a.py": "x = 1\n"})
+def test_undecodable_names_are_left_out_and_counted(git_repo: GitRepoFactory) -> None:
     import os
 
-    with open(os.fsencode(root) + b"/b\xfe.py", "wb") as handle:
-        handle.write(b"y = 2\n")
+    root = git_repo({"a.py": "x = 1\n", "pkg/mod.py": "y = 1\n"})
+    os.mkdir(os.fsencode(root) + b"/d\xfe")
+    for raw in (b"/b\xfe.py", b"/d\xfe/mod.py"):
+        with open(os.fsencode(root) + raw, "wb") as handle:
+            handle.write(b"y = 2\n")
     git(root, "add", "-A")
-    assert os.fsdecode(b"b\xfe.py") in list_files(root).paths
+    listing = list_files(root)
+    assert listing.paths == ("a.py", "pkg/mod.py")
+    assert listing.bad_names == 2
+    assert discover(root).skipped == {"bad_name": 2}
+    assert relative_path(root, "mod.py") == "pkg/mod.py"  # not ambiguous with the bad one

@@ -1,8 +1,8 @@
 """Which files of a repository are indexable; everything skipped is counted by reason.
 
 The candidates come from :func:`codeagent.repo.listing.list_files` (the one file list that
-name resolution uses too). Each is then checked in order: a name that is not valid UTF-8,
-symlinks (never followed out of the root; one that stays inside is indexed under its own
+name resolution uses too; names that are not valid UTF-8 are left out there and counted here
+as ``bad_name``). Each candidate is then checked in order: symlinks (never followed out of the root; one that stays inside is indexed under its own
 path), file type, likely secrets, lock files, minified assets, size, emptiness, and a NUL-byte
 sniff for binaries. Skip reasons: ``bad_name``, ``symlink_outside``, ``not_regular``,
 ``secret``, ``lockfile``, ``minified``, ``too_large``, ``empty``, ``binary``, ``unreadable``.
@@ -82,6 +82,8 @@ def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
     listing = list_files(_checked_root(root))
     root = listing.root
     skipped: Counter[str] = Counter()
+    if listing.bad_names:
+        skipped["bad_name"] = listing.bad_names
     files: dict[str, RepoFile] = {}
     classify = _Classifier(root, max_bytes)
     for rel in listing.paths:
@@ -130,8 +132,6 @@ class _Classifier:
 
     def __call__(self, rel: str) -> tuple[str | None, int]:
         """``(skip reason or None, size)``; reason ``missing`` is not counted (deleted files)."""
-        if not _is_utf8(rel):
-            return "bad_name", 0
         abs_path = os.path.join(self.root, rel.rstrip("/"))
         try:
             st = os.lstat(abs_path)
@@ -178,16 +178,6 @@ def _check_file(
     if len(head) >= MINIFIED_MIN_BYTES and len(head) / (head.count(b"\n") + 1) > MINIFIED_AVG_LINE:
         return "minified", st.st_size
     return None, st.st_size
-
-
-def _is_utf8(rel: str) -> bool:
-    """Whether the name decoded cleanly (undecodable bytes come back as lone surrogates,
-    which could be neither stored nor shown as they are)."""
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def is_secret_name(name: str) -> bool:

@@ -4,8 +4,9 @@ In a git work tree the files are ``git ls-files -co --exclude-standard`` (tracke
 untracked-but-not-ignored; untracked junk such as ``.venv`` or ``node_modules`` left out); a
 directory that is not in git, or that its outer repository ignores, is walked honouring every
 ``.gitignore`` on the way (junk directories and ``.git`` pruned, symlinked directories listed
-but not entered). Paths are POSIX, relative to the resolved root, sorted; a name that is not
-valid UTF-8 keeps its raw bytes as surrogates (see :func:`os.fsdecode`).
+but not entered). Paths are POSIX, relative to the resolved root, sorted. A name that is not
+valid UTF-8 is left out and counted (``bad_names``): it could be neither stored in the index
+nor printed, so neither indexing nor name resolution sees it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class FileList:
     root: Path  # resolved
     paths: tuple[str, ...]
     is_git: bool
+    bad_names: int = 0  # names left out because they are not valid UTF-8
 
 
 def list_files(root: Path) -> FileList:
@@ -48,8 +50,18 @@ def list_files(root: Path) -> FileList:
     is_git = paths is not None
     if paths is None:
         paths = list(_walk(base))
-    clean = {p for p in paths if p and not p.startswith("/") and ".." not in p.split("/")}
-    return FileList(base, tuple(sorted(clean)), is_git)
+    safe = {p for p in paths if p and not p.startswith("/") and ".." not in p.split("/")}
+    clean = {p for p in safe if _is_utf8(p)}
+    return FileList(base, tuple(sorted(clean)), is_git, bad_names=len(safe) - len(clean))
+
+
+def _is_utf8(path: str) -> bool:
+    """Whether the name decoded cleanly (undecodable bytes come back as lone surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def untracked_excludes() -> list[str]:
