@@ -52,9 +52,10 @@ class CloneError(RepoError):
 class GitError(RepoError):
     """A git command failed; ``status`` is its exit code (None when git did not run)."""
 
-    def __init__(self, message: str, *, status: int | None) -> None:
+    def __init__(self, message: str, *, status: int | None, stderr: str = "") -> None:
         super().__init__(message)
         self.status = status
+        self.stderr = stderr
 
 
 class IndexBuildError(CodeAgentError):

@@ -2,11 +2,12 @@
 
 The candidates come from :func:`codeagent.repo.listing.list_files` (the one file list that
 name resolution uses too; names that are not valid UTF-8 are left out there and counted here
-as ``bad_name``). Each candidate is then checked in order: symlinks (never followed out of the root; one that stays inside is indexed under its own
-path), file type, likely secrets, lock files, minified assets, size, emptiness, and a NUL-byte
-sniff for binaries. Skip reasons: ``bad_name``, ``symlink_outside``, ``not_regular``,
-``secret``, ``lockfile``, ``minified``, ``too_large``, ``empty``, ``binary``, ``unreadable``.
-Deleted-but-tracked files are left out uncounted.
+as ``bad_name``). Each candidate is then checked in order: symlinks (never followed out of the
+root; one that stays inside is indexed under its own path), file type, likely secrets, lock
+files, minified assets, size, emptiness, and a NUL-byte sniff for binaries. Skip reasons:
+``bad_name``, ``symlink_outside``, ``not_regular``, ``secret``, ``lockfile``, ``minified``,
+``too_large``, ``empty``, ``binary``, ``unreadable``. Deleted-but-tracked files are left out
+uncounted.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The one way codeagent runs git on a repository it reads: a subprocess, no prompts, and
-nothing the repository's own configuration can make git execute.
+"""The one way codeagent runs git (reading a repository, cloning one): a subprocess, no
+prompts, and nothing the repository's own configuration can make git execute.
 
 A repository that arrives with its ``.git`` folder (an archive, a shared disk) carries its
 own ``.git/config``. Read-only commands such as ``ls-files`` and ``diff`` run the command
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 from codeagent.errors import GitError
@@ -24,8 +25,14 @@ SAFE_OPTIONS = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat", "--no-opti
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
 
 
-def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_S) -> bytes:
-    """``git ARGS`` in ``cwd``: its stdout; :class:`GitError` when git fails or is missing."""
+def run_git(
+    cwd: Path,
+    *args: str,
+    timeout: float | None = TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """``git ARGS`` in ``cwd``: its stdout; :class:`GitError` when git fails or is missing.
+    ``timeout`` None waits as long as git takes (a clone); ``env`` adds variables."""
     command = ["git", *SAFE_OPTIONS, *args]
     try:
         done = subprocess.run(
@@ -34,23 +41,28 @@ def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_S) -> bytes:
             capture_output=True,
             timeout=timeout,
             check=False,
-            env={**os.environ, **_ENV},
+            env={**os.environ, **_ENV, **(env or {})},
             stdin=subprocess.DEVNULL,
         )
     except FileNotFoundError as exc:
-        raise GitError("git is not installed", status=None) from exc
+        missing = "git is not installed" if Path(cwd).is_dir() else f"no such directory: {cwd}"
+        raise GitError(missing, status=None) from exc
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"git {args[0] if args else ''} in {cwd}: {exc}", status=None) from exc
     if done.returncode != 0:
         stderr = done.stderr.decode("utf-8", "replace").strip()
         message = (stderr.splitlines() or ["git failed"])[-1]
-        raise GitError(f"git {' '.join(args)} in {cwd}: {message}", status=done.returncode)
+        raise GitError(
+            f"git {' '.join(args)} in {cwd}: {message}", status=done.returncode, stderr=stderr
+        )
     return done.stdout
 
 
-def git_text(cwd: Path, *args: str, timeout: float = TIMEOUT_S) -> str:
+def git_text(
+    cwd: Path, *args: str, timeout: float | None = TIMEOUT_S, env: Mapping[str, str] | None = None
+) -> str:
     """``git ARGS`` output as text, surrounding whitespace stripped."""
-    return os.fsdecode(run_git(cwd, *args, timeout=timeout)).strip()
+    return os.fsdecode(run_git(cwd, *args, timeout=timeout, env=env)).strip()
 
 
 def git_paths(cwd: Path, *args: str) -> list[str]:
