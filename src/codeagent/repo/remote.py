@@ -183,8 +183,11 @@ def _fetch_commit(clone: Path, commit: str, depth: list[str]) -> str:
 
 
 def _git(clone: Path, *args: str) -> str:
-    """git in a clone of codeagent's: no time limit (a fetch may be long), SSH never prompts."""
-    env = {} if "GIT_SSH_COMMAND" in os.environ else {"GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}
+    """git in a clone of codeagent's: no time limit (a fetch may be long), SSH never prompts,
+    and Git LFS (when installed) does not download what the repository's attributes ask for."""
+    env = {"GIT_LFS_SKIP_SMUDGE": "1"}
+    if "GIT_SSH_COMMAND" not in os.environ:
+        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
     return git_text(clone, *args, timeout=None, env=env)
 
 
