@@ -104,28 +104,25 @@ def load_or_build(
     built = False
     store = None if force else index_cache.open_entry(entry, embedder)
     if store is None:
+        with writing(settings.home, "the index"):
+            index_cache.make_repo_dir(repo_dir)
         lock = FileLock(str(repo_dir / index_cache.LOCK_NAME), timeout=LOCK_TIMEOUT)
         try:
-            with writing(settings.home, "the index"):
-                index_cache.make_repo_dir(repo_dir)
-                lock.acquire()
+            with lock:
+                # Another process may have built it while this one waited for the lock.
+                store = None if force else index_cache.open_entry(entry, embedder)
+                if store is None:
+                    index_cache.remove_temporaries(repo_dir)
+                    store = _build(discovery, embedder, settings, stats, progress)
+                    with writing(settings.home, "the index"):
+                        _write(store, entry, stats)
+                    index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
+                    built = True
         except Timeout as exc:
             raise IndexBuildError(
                 f"another codeagent process has been indexing {discovery.root} for over"
                 f" {LOCK_TIMEOUT:.0f} s (lock {lock.lock_file}); try again later"
             ) from exc
-        try:
-            # Another process may have built it while this one waited for the lock.
-            store = None if force else index_cache.open_entry(entry, embedder)
-            if store is None:
-                index_cache.remove_temporaries(repo_dir)
-                store = _build(discovery, embedder, settings, stats, progress)
-                with writing(settings.home, "the index"):
-                    _write(store, entry, stats)
-                index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
-                built = True
-        finally:
-            lock.release()
     if not built:
         stats.cache_hit = True
         stats.chunks = len(store.chunks)

@@ -12,6 +12,7 @@ create (and a symlink) under the cache is never deleted, only reported by :func:
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -58,7 +59,8 @@ class RepoCache:
 
 
 def make_repo_dir(repo_dir: Path) -> None:
-    """Create a repository's cache directory (and the cache root) and mark it as codeagent's."""
+    """Create a repository's cache directory (and the cache root) and mark it as codeagent's;
+    ``PermissionError`` when it exists but cannot be written (the build lock lives there)."""
     from codeagent.home import hide
 
     repo_dir.mkdir(parents=True, exist_ok=True)
@@ -66,6 +68,8 @@ def make_repo_dir(repo_dir: Path) -> None:
     if not mark.is_file():
         mark.write_text(_MARK_TEXT, encoding="utf-8")
         hide(repo_dir)  # a home inside a repository is not indexed with it
+    if not os.access(repo_dir, os.W_OK):  # also false on a read-only mount, even for root
+        raise PermissionError(errno.EACCES, "Permission denied", str(repo_dir))
 
 
 def is_owned(path: Path) -> bool:
