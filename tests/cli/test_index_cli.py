@@ -219,7 +219,8 @@ def test_ctrl_c_mid_index_then_resume(git_repo: GitRepoFactory, env_setup: Path)
         assert lines[0].startswith("indexing: embedding 10 chunks, roughly")  # said first
         assert lines[1:] == ["interrupted"]
         repo_dirs = list((env_setup / "cache").iterdir())
-        assert [p.name for p in repo_dirs[0].iterdir()] == [".lock"]  # no half-written entry
+        names = sorted(p.name for p in repo_dirs[0].iterdir())
+        assert names == [".codeagent-index", ".gitignore", ".lock"]  # no half-written entry
         resumed = codeagent(*args)
         assert resumed.returncode == 0, resumed.stderr
         stats = json.loads(resumed.stdout)

@@ -27,7 +27,6 @@ from codeagent.tools.base import Tool
 log = logging.getLogger(__name__)
 
 
-
 def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
     run = runtime.context

@@ -70,7 +70,7 @@ def clear_command(yes: bool, embeddings: bool) -> None:
     """Delete every cached index (and with --embeddings, every cached vector)."""
     from codeagent.cli.common import confirm
     from codeagent.config import Settings
-    from codeagent.index.cache import clear
+    from codeagent.index.cache import clear, foreign
 
     settings = Settings.load()
     what = "all cached indexes" + (" and embeddings" if embeddings else "")
@@ -81,3 +81,11 @@ def clear_command(yes: bool, embeddings: bool) -> None:
     if embeddings:
         message += f" and {plural(vectors, 'cached vector')}"
     click.echo(message)
+    left = foreign(settings)
+    if left:
+        names = ", ".join(p.name for p in left[:5]) + (", ..." if len(left) > 5 else "")
+        click.echo(
+            f"left alone {len(left)} entr{'ies' if len(left) != 1 else 'y'} in"
+            f" {settings.cache_dir} that codeagent did not create: {names}",
+            err=True,
+        )

@@ -54,7 +54,7 @@ def _confirm_folder(folder: Path) -> None:
     from codeagent.cli.common import confirm
     from codeagent.cli.render import safe_name
     from codeagent.errors import ConfigError
-    from codeagent.repo.discover import git_toplevel
+    from codeagent.repo.git import git_toplevel
 
     if git_toplevel(folder) is not None:
         return

@@ -15,9 +15,27 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from codeagent.tools.base import Tool, ToolResult
+from codeagent.tools.base import (
+    BaseTool,
+    Declined,
+    Source,
+    Tool,
+    ToolContext,
+    ToolFailure,
+    ToolResult,
+)
 
-__all__ = ["Registry", "Tool", "ToolResult", "default_registry"]
+__all__ = [
+    "BaseTool",
+    "Declined",
+    "Registry",
+    "Source",
+    "Tool",
+    "ToolContext",
+    "ToolFailure",
+    "ToolResult",
+    "default_registry",
+]
 
 RESERVED = frozenset({"tool", "reason", "decided_by"})  # router fields no tool arg may take
 

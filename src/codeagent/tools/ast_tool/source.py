@@ -16,12 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.tools.ast_tool.errors import BinaryFileError, PythonSyntaxError
+from codeagent.tools.ast_tool.errors import (
+    BinaryFileError,
+    FileTooLargeError,
+    PythonSyntaxError,
+    UnreadableFileError,
+)
 
 if TYPE_CHECKING:
     from codeagent.tools.ast_tool.analyze import Analysis
 
 CACHE_SIZE = 64
+# Far above any hand-written module; keeps a planted multi-gigabyte file from filling memory.
+MAX_PARSE_BYTES = 16 * 2**20
 # Line breaks as the tokenizer counts them (str.splitlines also splits on \f, \x1c, ...).
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -92,7 +99,17 @@ def gc_paused() -> Iterator[None]:
 
 def parse_file(path: Path, rel: str) -> ParsedFile:
     """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
-    data = path.read_bytes()
+    try:
+        size = path.stat().st_size
+        if size > MAX_PARSE_BYTES:
+            raise FileTooLargeError(
+                f"{rel} is too large to parse ({size:,} bytes; the limit is {MAX_PARSE_BYTES:,})",
+                path=rel,
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UnreadableFileError(f"{rel} cannot be read: {reason}", path=rel) from None
     digest = hashlib.sha256(data).hexdigest()
     with _cache_lock:
         hit = _cache.get(digest)
