@@ -13,7 +13,7 @@ import sys
 import click
 
 from codeagent import __version__
-from codeagent.cli import ask, cache, doctor, eval_cmd, index, repl
+from codeagent.cli import ask, cache, doctor, eval_cmd, eval_dev, index, repl
 from codeagent.errors import CodeAgentError
 
 
@@ -49,6 +49,7 @@ for _command in (
     repl.command,
     doctor.command,
     eval_cmd.command,
+    eval_dev.command,
 ):
     cli.add_command(_command)
 
