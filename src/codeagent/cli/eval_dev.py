@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -99,8 +100,7 @@ def command(
         progress=Progress(),
     )
     started = time.perf_counter()
-    records = run_dev(items, run)
-    config = {
+    config: dict[str, Any] = {
         "suites": [p.name for p in suites],
         "split": split,
         "rankers": list(rankers),
@@ -108,10 +108,19 @@ def command(
         "k": settings.k,
         "max_commits": max_commits,
         "seed": seed,
-        "seconds": round(time.perf_counter() - started, 1),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
     }
-    report = build_dev_report(records, config=config, groups=run.groups, skipped=run.skipped)
-    json_path, md_path = write_dev_report(report, out_dir)
+
+    def write(records: list[dict[str, Any]], *, partial: bool) -> tuple[Path, Path]:
+        config["seconds"] = round(time.perf_counter() - started, 1)
+        config["partial"] = partial
+        report = build_dev_report(records, config=config, groups=run.groups, skipped=run.skipped)
+        return write_dev_report(report, out_dir)
+
+    def progress_report(records: list[dict[str, Any]]) -> None:
+        write(records, partial=True)
+
+    run.after_checkout = progress_report
+    json_path, md_path = write(run_dev(items, run), partial=False)
     click.echo(md_path.read_text(encoding="utf-8"))
     click.echo(f"wrote {json_path} and {md_path}", err=True)

@@ -84,6 +84,8 @@ class DevRun:
     progress: ProgressReporter = field(default_factory=NullProgress)
     groups: list[dict[str, Any]] = field(default_factory=list)  # one per checkout
     skipped: list[dict[str, Any]] = field(default_factory=list)  # one per skipped checkout
+    # Called with the records so far after each checkout (a long run reports as it goes).
+    after_checkout: Callable[[list[dict[str, Any]]], None] | None = None
 
 
 def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
@@ -159,6 +161,8 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
                 advance(1)
         info["search_seconds"] = time.perf_counter() - search_started
         run.groups.append(info)
+        if run.after_checkout is not None:
+            run.after_checkout(records)
     return records
 
 

@@ -38,7 +38,8 @@ def render_dev_report(report: Mapping[str, Any]) -> str:
         "",
         f"Suites: {', '.join(config.get('suites', []))}; k {config.get('k')}; "
         f"commit sample: {config.get('max_commits') or 'all'} per repository "
-        f"(seed {config.get('seed')}); date {config.get('date')}.",
+        f"(seed {config.get('seed')}); date {config.get('date')}."
+        + (" **Partial: the run is still going.**" if config.get("partial") else ""),
         "",
         render_tables(report["tables"]),
     ]

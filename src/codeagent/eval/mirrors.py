@@ -112,6 +112,7 @@ def export_commit(mirror: Path, commit: str, cache: Path, key: str) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=parent))
     try:
         _write_blobs(mirror, _tree(mirror, full), tmp)
+        tmp.chmod(0o755)  # mkdtemp makes it private; an export is an ordinary directory
         try:
             tmp.rename(target)
         except OSError:
