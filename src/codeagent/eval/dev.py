@@ -38,11 +38,11 @@ from codeagent.eval.runner import (
     default_index_builder,
     default_ranker,
     group_items,
-    list_files,
     score,
 )
 from codeagent.eval.suite import SuiteItem
 from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.repo.listing import list_files
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
             if callable(to_json):
                 info["chunks"] = to_json().get("chunks")
                 info["cache_hit"] = to_json().get("cache_hit")
-            existing = list_files(root)
+            existing = list(list_files(root).paths)
             rankers = _rankers(run, store)
         except Exception as exc:  # a repository that cannot be used fails its questions only
             log.warning("repository %s at %s failed: %s", repo, full, exc)
