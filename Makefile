@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-llamacpp demo test test-slow test-all lint typecheck check bench eval clean-cache clean
+.PHONY: install install-llamacpp demo test test-slow test-all lint typecheck check bench eval eval-dev clean-cache clean
 
 # The venv, CPU torch (a plain `torch` pulls a multi-GB CUDA build), then the project.
 $(BIN)/codeagent: pyproject.toml
@@ -60,6 +60,22 @@ eval: install
 		eval/swe-qa-pylint.jsonl --llm none --embed $(EVAL_EMBED) $(REPO_MAP) --out eval/out/swe-qa
 	$(BIN)/codeagent eval eval/swebench-loc.jsonl --llm none --embed $(EVAL_EMBED) $(REPO_MAP) \
 		--out eval/out/swebench-loc
+
+# The dev/test protocol (eval/README.md): per-repository tables of the product's ranking beside
+# the plain BM25 baseline, tuning and held-out repositories, retrieval only. EVAL_MIRRORS is a
+# directory of bare mirrors, OWNER+NAME/repo each, e.g.
+# make eval-dev EVAL_MIRRORS=../mirrors EVAL_MAX_COMMITS=8
+EVAL_MIRRORS ?=
+EVAL_DEV_EMBED ?= none
+EVAL_SPLIT ?= all
+EVAL_MAX_COMMITS ?= 8
+EVAL_SEED ?= 0
+EVAL_DEV_SUITES := eval/swebench-dev.jsonl $(sort $(wildcard eval/swe-qa-*.jsonl))
+eval-dev: install
+	@test -n "$(EVAL_MIRRORS)" || { echo "error: set EVAL_MIRRORS=DIR (bare mirrors, OWNER+NAME/repo)"; exit 2; }
+	$(BIN)/codeagent eval-dev $(EVAL_DEV_SUITES) --mirrors "$(EVAL_MIRRORS)" \
+		--embed $(EVAL_DEV_EMBED) --split $(EVAL_SPLIT) --max-commits $(EVAL_MAX_COMMITS) \
+		--seed $(EVAL_SEED) --out eval/out/dev-$(EVAL_DEV_EMBED)
 
 clean-cache:
 	rm -rf "$${CODEAGENT_HOME:-$$HOME/.codeagent}/cache"

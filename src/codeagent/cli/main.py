@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from codeagent import __version__
-from codeagent.cli import ask, cache, default, doctor, eval_cmd, index, repl
+from codeagent.cli import ask, cache, default, doctor, eval_cmd, eval_dev, index, repl
 from codeagent.errors import CodeAgentError
 
 
@@ -123,6 +123,7 @@ for _command in (
     repl.command,
     doctor.command,
     eval_cmd.command,
+    eval_dev.command,
 ):
     cli.add_command(_command)
 

@@ -1,0 +1,126 @@
+"""`codeagent eval-dev`: the dev/test protocol run (retrieval only, product beside baseline)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from codeagent.cli.common import embed_option
+
+
+@click.command("eval-dev")
+@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--mirrors",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory of bare mirrors, OWNER+NAME/repo (or OWNER+NAME) per repository.",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["tuning", "heldout", "all"]),
+    default="all",
+    show_default=True,
+    help="Which repositories to run (eval/README.md gives the protocol).",
+)
+@click.option(
+    "--ranker",
+    "ranker_spec",
+    default="product,baseline",
+    show_default=True,
+    help="Rankers to score, comma-separated: product, baseline.",
+)
+@embed_option
+@click.option(
+    "--max-commits",
+    type=click.IntRange(min=1),
+    default=None,
+    help="At most N commits per repository: a fixed sample drawn with --seed.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the commit sample.")
+@click.option(
+    "--checkouts",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where commits are exported (default: $CODEAGENT_HOME/checkouts).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("eval/out/dev"),
+    show_default=True,
+    help="Where report.json and tables.md are written.",
+)
+def command(
+    suites: tuple[Path, ...],
+    mirrors: Path,
+    split: str,
+    ranker_spec: str,
+    embed: str | None,
+    max_commits: int | None,
+    seed: int,
+    checkouts: Path | None,
+    out_dir: Path,
+) -> None:
+    """Rank files for the suites' questions with the product and the plain baseline.
+
+    Retrieval only (no router, no answer): each (repository, commit) is exported from its
+    mirror, indexed once, and searched by every ranker. Prints per-repository tables for the
+    tuning and held-out repositories; writes report.json and tables.md.
+
+    \b
+    Examples:
+      codeagent eval-dev eval/swebench-dev.jsonl eval/swe-qa-*.jsonl \\
+          --mirrors PATH/TO/MIRRORS --embed none --split heldout
+    """
+    from codeagent.cli.common import Progress
+    from codeagent.config import Settings
+    from codeagent.errors import EvalError
+    from codeagent.eval.dev import DevRun, parse_rankers, run_dev
+    from codeagent.eval.devreport import build_dev_report, write_dev_report
+    from codeagent.eval.splits import sample_commits, select
+    from codeagent.eval.suite import load_suites
+
+    rankers = parse_rankers(ranker_spec)
+    if not mirrors.is_dir():
+        raise EvalError(f"--mirrors {mirrors}: not a directory")
+    items = sample_commits(select(load_suites(suites), split), max_commits, seed)
+    if not items:
+        raise EvalError(f"no question of these suites is about a repository of split {split!r}")
+    settings = Settings.load(embed=embed, k=10)
+    run = DevRun(
+        settings=settings,
+        mirrors=mirrors,
+        checkouts=checkouts or settings.home / "checkouts",
+        rankers=rankers,
+        progress=Progress(),
+    )
+    started = time.perf_counter()
+    config: dict[str, Any] = {
+        "suites": [p.name for p in suites],
+        "split": split,
+        "rankers": list(rankers),
+        "embed": settings.embed,
+        "k": settings.k,
+        "max_commits": max_commits,
+        "seed": seed,
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+
+    def write(records: list[dict[str, Any]], *, partial: bool) -> tuple[Path, Path]:
+        config["seconds"] = round(time.perf_counter() - started, 1)
+        config["partial"] = partial
+        report = build_dev_report(records, config=config, groups=run.groups, skipped=run.skipped)
+        return write_dev_report(report, out_dir)
+
+    def progress_report(records: list[dict[str, Any]]) -> None:
+        write(records, partial=True)
+
+    run.after_checkout = progress_report
+    json_path, md_path = write(run_dev(items, run), partial=False)
+    click.echo(md_path.read_text(encoding="utf-8"))
+    click.echo(f"wrote {json_path} and {md_path}", err=True)

@@ -1,0 +1,186 @@
+"""The dev/test run: retrieval only, the product's ranking beside the plain baseline.
+
+Each (repository, commit) of the selected questions is exported from a local bare mirror into
+a checkout cache (:mod:`codeagent.eval.mirrors`), indexed once with the product's index
+(``load_or_build``: cached, so a second run only searches) and searched by every ranker:
+
+- ``product``: the files of the RAG tool's sources for a ``k``-source answer, continued with the
+  same retriever at a deeper ``k`` to at least ten files, exactly as ``codeagent eval`` ranks a
+  RAG answer; the router and the answer node are skipped (so a question the router would send
+  to the AST tool is still ranked by retrieval);
+- ``baseline``: :class:`codeagent.eval.baseline.BaselineRanker` over the same chunks.
+
+One record per (question, ranker), scored by :func:`codeagent.eval.runner.score`. A
+repository without a mirror, or a commit its mirror lacks, is skipped and counted, never
+scored; any other failure marks its questions as errored and the run goes on.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codeagent.config import Settings
+from codeagent.errors import CloneError, EvalError
+from codeagent.eval import metrics
+from codeagent.eval.mirrors import export_commit, find_mirror, resolve_commit
+from codeagent.eval.repos import repo_key
+from codeagent.eval.runner import (
+    MIN_RANKED_FILES,
+    IndexBuilder,
+    _blank_record,
+    _error_text,
+    default_index_builder,
+    default_ranker,
+    group_items,
+    score,
+)
+from codeagent.eval.suite import SuiteItem
+from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.repo.listing import list_files
+
+log = logging.getLogger(__name__)
+
+RANKERS = ("product", "baseline")
+DEPTH = 20  # files kept per ranking
+
+FileRanker = Callable[[str], list[str]]  # question -> ranked files
+
+
+def parse_rankers(spec: str) -> tuple[str, ...]:
+    """``"product,baseline"`` -> ``("product", "baseline")``; EvalError for an unknown name."""
+    names = tuple(dict.fromkeys(part.strip() for part in spec.split(",") if part.strip()))
+    unknown = [name for name in names if name not in RANKERS]
+    if not names or unknown:
+        raise EvalError(f"--ranker {spec!r}: choose from {', '.join(RANKERS)} (comma-separated)")
+    return names
+
+
+def product_ranking(store: Any, question: str, k: int) -> list[str]:
+    """The product's ranked files for ``question``, as ``codeagent eval`` scores a RAG answer."""
+    from codeagent.tools.rag_tool import retrieve
+
+    ranked = metrics.dedupe(hit.path for hit in retrieve(store, question, k))
+    if len(ranked) >= MIN_RANKED_FILES:
+        return ranked
+    deeper = default_ranker(store, question, 3 * max(k, MIN_RANKED_FILES))
+    return metrics.dedupe([*ranked, *deeper])[: max(len(ranked), DEPTH)]
+
+
+@dataclass
+class DevRun:
+    """What a dev run needs besides the questions; ``index_builder`` is a seam for tests."""
+
+    settings: Settings
+    mirrors: Path
+    checkouts: Path
+    rankers: tuple[str, ...] = RANKERS
+    index_builder: IndexBuilder | None = None
+    progress: ProgressReporter = field(default_factory=NullProgress)
+    groups: list[dict[str, Any]] = field(default_factory=list)  # one per checkout
+    skipped: list[dict[str, Any]] = field(default_factory=list)  # one per skipped checkout
+    # Called with the records so far after each checkout (a long run reports as it goes).
+    after_checkout: Callable[[list[dict[str, Any]]], None] | None = None
+
+
+def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
+    def product(question: str) -> list[str]:
+        return product_ranking(store, question, run.settings.k)
+
+    found: dict[str, FileRanker] = {}
+    if "product" in run.rankers:
+        found["product"] = product
+    if "baseline" in run.rankers:
+        from codeagent.eval.baseline import BaselineRanker
+
+        found["baseline"] = functools.partial(BaselineRanker(store.chunks).rank, depth=DEPTH)
+    return {name: found[name] for name in run.rankers}
+
+
+def _skip(run: DevRun, repo: str, commit: str | None, group: list[SuiteItem], why: str) -> None:
+    log.warning("skipping %s at %s (%d questions): %s", repo, commit, len(group), why)
+    run.skipped.append({"repo": repo, "commit": commit, "questions": len(group), "reason": why})
+
+
+def _mirror_commit(run: DevRun, repo: str, commit: str | None) -> tuple[Path, str] | None:
+    mirror = find_mirror(run.mirrors, repo)
+    if mirror is None or commit is None:
+        return None
+    try:
+        return mirror, resolve_commit(mirror, commit)
+    except CloneError:
+        return None
+
+
+def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
+    """One scored record per (question, ranker) of ``items``; skipped checkouts give none."""
+    records: list[dict[str, Any]] = []
+    builder = run.index_builder or default_index_builder
+    for (spec, commit), group in group_items(items).items():
+        repo = repo_key(spec)
+        found = _mirror_commit(run, repo, commit)
+        if found is None:
+            why = "no mirror" if find_mirror(run.mirrors, repo) is None else "commit not in mirror"
+            _skip(run, repo, commit, group, why if commit else "no commit")
+            continue
+        mirror, full = found
+        info: dict[str, Any] = {"repo": repo, "commit": full, "questions": len(group)}
+        started = time.perf_counter()
+        try:
+            root = export_commit(mirror, full, run.checkouts, repo)
+            info["checkout_seconds"] = time.perf_counter() - started
+            store, stats = builder(root, run.settings, progress=run.progress)
+            info["index_seconds"] = time.perf_counter() - started - info["checkout_seconds"]
+            to_json = getattr(stats, "to_json", None)
+            if callable(to_json):
+                info["chunks"] = to_json().get("chunks")
+                info["cache_hit"] = to_json().get("cache_hit")
+            existing = list(list_files(root).paths)
+            rankers = _rankers(run, store)
+        except Exception as exc:  # a repository that cannot be used fails its questions only
+            log.warning("repository %s at %s failed: %s", repo, full, exc)
+            info["error"] = _error_text(exc)
+            run.groups.append(info)
+            for item in group:
+                for name in run.rankers:
+                    record = _record(item, name)
+                    record["error"], record["route"] = info["error"], "error"
+                    score(item, record, [])
+                    records.append(record)
+            continue
+        search_started = time.perf_counter()
+        with run.progress.task(f"{repo}@{full[:10]}", total=len(group)) as advance:
+            for item in group:
+                for name, rank in rankers.items():
+                    records.append(_ranked(item, name, rank, existing))
+                advance(1)
+        info["search_seconds"] = time.perf_counter() - search_started
+        run.groups.append(info)
+        if run.after_checkout is not None:
+            run.after_checkout(records)
+    return records
+
+
+def _record(item: SuiteItem, ranker: str) -> dict[str, Any]:
+    record = _blank_record(item)
+    record["ranker"] = ranker
+    return record
+
+
+def _ranked(item: SuiteItem, ranker: str, rank: FileRanker, existing: list[str]) -> dict[str, Any]:
+    record = _record(item, ranker)
+    started = time.perf_counter()
+    try:
+        record["ranked_files"] = rank(item.question)
+        record["route"] = "rag"
+    except Exception as exc:  # one failed search is recorded, never fatal
+        log.warning("ranking %s with %s failed: %s", item.id, ranker, exc)
+        record["error"], record["route"] = _error_text(exc), "error"
+    record["timings"] = {"retrieve": time.perf_counter() - started}
+    score(item, record, existing)
+    return record

@@ -1,0 +1,74 @@
+"""The dev/test protocol: which repositories constants may be tuned on, and which are held out.
+
+A split is a set of repositories (``owner/name``); every suite's questions about a repository
+belong to that repository's split, so no repository is ever on both sides. ``eval/README.md``
+states the protocol. A repository in neither split is not run by ``codeagent eval-dev``.
+
+Sampling is by commit, because a commit is what costs (one checkout, one index): a suite's
+repository with more distinct commits than ``max_commits`` keeps the questions of a fixed
+sample of its commits: the first ``max_commits`` of its sorted commit ids shuffled by
+:class:`random.Random` seeded by ``seed`` (so a smaller sample is part of a larger one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from codeagent.errors import EvalError
+from codeagent.eval.repos import repo_key
+from codeagent.eval.suite import SuiteItem
+
+TUNING = frozenset({"sympy/sympy", "conan-io/conan", "sqlfluff/sqlfluff"})
+HELDOUT = frozenset(
+    {
+        "astropy/astropy",
+        "pylint-dev/pylint",
+        "psf/requests",
+        "mwaskom/seaborn",
+        "pallets/flask",
+        "reflex-dev/reflex",
+        "streamlink/streamlink",
+    }
+)
+SPLITS = {"tuning": TUNING, "heldout": HELDOUT}
+SPLIT_CHOICES = ("tuning", "heldout", "all")
+
+
+def split_of(repo: str) -> str | None:
+    """``tuning``, ``heldout`` or None for a suite's ``repo`` (URL or ``owner/name``)."""
+    key = repo_key(repo)
+    for name, repos in SPLITS.items():
+        if key in repos:
+            return name
+    return None
+
+
+def select(items: Sequence[SuiteItem], split: str) -> list[SuiteItem]:
+    """The items whose repository is in ``split`` (``all``: in either split), in order."""
+    if split not in SPLIT_CHOICES:
+        raise EvalError(f"unknown split {split!r}: choose one of {', '.join(SPLIT_CHOICES)}")
+    wanted = {"tuning", "heldout"} if split == "all" else {split}
+    return [item for item in items if split_of(item.repo) in wanted]
+
+
+def sample_commits(
+    items: Sequence[SuiteItem], max_commits: int | None, seed: int = 0
+) -> list[SuiteItem]:
+    """The items of at most ``max_commits`` commits per repository, in their order."""
+    if max_commits is None:
+        return list(items)
+    if max_commits < 1:
+        raise EvalError("the commit sample must keep at least one commit per repository")
+    commits: dict[tuple[str, str], set[str | None]] = {}
+    for item in items:
+        commits.setdefault((item.suite, repo_key(item.repo)), set()).add(item.commit)
+    kept: dict[tuple[str, str], set[str | None]] = {}
+    for repo, found in commits.items():
+        if len(found) <= max_commits:
+            kept[repo] = found
+        else:
+            ordered = sorted(found, key=lambda c: c or "")
+            random.Random(seed).shuffle(ordered)
+            kept[repo] = set(ordered[:max_commits])
+    return [item for item in items if item.commit in kept[(item.suite, repo_key(item.repo))]]

@@ -1,0 +1,87 @@
+"""eval/convert_bench.py: public benchmark records become suite lines, unchanged."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from codeagent.eval.suite import load_suite
+
+SCRIPT = Path(__file__).resolve().parents[2] / "eval" / "convert_bench.py"
+
+
+@pytest.fixture(scope="module")
+def convert() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("convert_bench", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_swe_qa_items(convert: ModuleType, tmp_path: Path) -> None:
+    records = [
+        {"question": "How are hooks dispatched?", "answer": "See `src/req/hooks.py` and hooks.py."},
+        {"question": "Where is the CLI?", "answer": "It is in the cli module; no file named."},
+    ]
+    items = convert.swe_qa_items("req", "https://github.com/o/req", "abc1234", records)
+    assert [i["id"] for i in items] == ["swe-qa-req-01", "swe-qa-req-02"]
+    assert items[0]["question"] == "How are hooks dispatched?"
+    assert items[0]["reference_answer"] == records[0]["answer"]
+    assert items[0]["expected_files"] == ["src/req/hooks.py", "hooks.py"]
+    assert items[1]["expected_files"] == []
+    assert all(i["commit"] == "abc1234" and i["expected_route"] == "rag" for i in items)
+    assert "Apache-2.0" in items[0]["source"]
+    # The lines load as a suite.
+    path = tmp_path / "swe-qa-req.jsonl"
+    path.write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
+    assert [i.id for i in load_suite(path)] == ["swe-qa-req-01", "swe-qa-req-02"]
+
+
+def test_localization_item(convert: ModuleType) -> None:
+    record = {
+        "instance_id": "acme__tool-12",
+        "repo": "acme/tool",
+        "base_commit": "0123456789abcdef0123456789abcdef01234567",
+        "problem_statement": "Crash in parse()",
+        "gold_files": ["tool/parse.py"],
+        "expected_spans": {"tool/parse.py": ["parse"]},
+        "splits": ["lite", "verified"],
+    }
+    item = convert.localization_item(record)
+    assert item["id"] == "acme__tool-12"
+    assert item["question"] == "Crash in parse()"
+    assert item["repo"] == "https://github.com/acme/tool"
+    assert item["commit"] == record["base_commit"]
+    assert item["expected_files"] == ["tool/parse.py"]
+    assert "expected_spans" not in item
+    assert item["source"].startswith("SWE-bench Lite and Verified instance acme__tool-12")
+    assert "MIT" in item["source"]
+
+
+def test_check_commits(convert: ModuleType, tmp_path: Path) -> None:
+    (tmp_path / "swe-qa").mkdir()
+    listing = tmp_path / "swe-qa" / "repo_commit.txt"
+    flask_url, flask_commit = convert.SWE_QA_REPOS["flask"]
+    listing.write_text(
+        f"{flask_url} {flask_commit[:7]}\nhttps://github.com/other/unknown 1234567\n",
+        encoding="utf-8",
+    )
+    convert.check_commits(tmp_path)  # an abbreviation of ours, and a repository not converted
+    listing.write_text(f"{flask_url} 1234567\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"repo_commit\.txt says"):
+        convert.check_commits(tmp_path)
+
+
+def test_checked_in_suites_load() -> None:
+    here = SCRIPT.parent
+    dev = load_suite(here / "swebench-dev.jsonl")
+    assert len(dev) == 192
+    assert {i.id for i in load_suite(here / "swebench-loc.jsonl")} <= {i.id for i in dev}
+    for name in ("astropy", "conan", "reflex", "sqlfluff", "streamlink", "sympy"):
+        assert len(load_suite(here / f"swe-qa-{name}.jsonl")) == 48

@@ -1,0 +1,118 @@
+"""The dev run over a real bare mirror: export, index (BM25 only), both rankers, skips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from codeagent.cli.main import cli
+from codeagent.config import Settings
+from codeagent.errors import EvalError
+from codeagent.eval.dev import DevRun, parse_rankers, run_dev
+from codeagent.eval.suite import SuiteItem
+from conftest import GitRepoFactory, git
+
+FILES = {
+    "pkg/cookies.py": "def merge_cookies(jar, cookies):\n    '''Merge cookies into jar.'''\n"
+    "    return jar\n",
+    "pkg/sessions.py": "class Session:\n    def send(self, request):\n        return request\n",
+    "tests/test_cookies.py": "def test_merge_cookies():\n    assert merge_cookies(1, 2) == 1\n",
+    "README.md": "# tool\n\nmerge_cookies merges cookies.\n",
+}
+
+
+@pytest.fixture
+def mirrors(git_repo: GitRepoFactory, tmp_path: Path) -> tuple[Path, str]:
+    """``mirrors/psf+requests/repo``: a bare mirror of a small repository; (dir, commit)."""
+    work = git_repo(FILES, name="work")
+    commit = git(work, "rev-parse", "HEAD").strip()
+    root = tmp_path / "mirrors"
+    (root / "psf+requests").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(root / "psf+requests" / "repo"))
+    return root, commit
+
+
+def item(
+    ident: str, commit: str | None, repo: str = "https://github.com/psf/requests"
+) -> SuiteItem:
+    return SuiteItem(
+        id=ident,
+        question="merge_cookies returns the jar unchanged",
+        repo=repo,
+        commit=commit,
+        expected_route="rag",
+        expected_files=["pkg/cookies.py"],
+        source="test",
+        suite="swebench-dev",
+    )
+
+
+def test_parse_rankers() -> None:
+    assert parse_rankers("product,baseline") == ("product", "baseline")
+    assert parse_rankers(" baseline ") == ("baseline",)
+    with pytest.raises(EvalError, match="choose from"):
+        parse_rankers("product,bm42")
+    with pytest.raises(EvalError):
+        parse_rankers(",")
+
+
+def test_both_rankers_and_skips(mirrors: tuple[Path, str], tmp_path: Path) -> None:
+    root, commit = mirrors
+    items = [
+        item("a", commit[:8]),
+        item("b", "deadbeef"),
+        item("c", commit, repo="https://github.com/acme/absent"),
+    ]
+    run = DevRun(Settings.load(embed="none", k=10), root, tmp_path / "checkouts")
+    records = run_dev(items, run)
+    assert [(r["id"], r["ranker"]) for r in records] == [("a", "product"), ("a", "baseline")]
+    product, baseline = records
+    assert "pkg/cookies.py" in product["ranked_files"]
+    # The baseline sees source .py files only: cookies.py holds every word, sessions.py none.
+    assert baseline["ranked_files"] == ["pkg/cookies.py"]
+    assert baseline["scores"]["hit@1"] == 1.0
+    assert [(s["repo"], s["reason"]) for s in run.skipped] == [
+        ("psf/requests", "commit not in mirror"),
+        ("acme/absent", "no mirror"),
+    ]
+    assert run.groups[0]["commit"] == commit
+    assert run.groups[0]["chunks"] >= 4
+    assert (tmp_path / "checkouts" / "psf+requests" / commit / "pkg" / "cookies.py").is_file()
+
+
+def test_a_failed_index_fails_its_questions_only(mirrors: tuple[Path, str], tmp_path: Path) -> None:
+    root, commit = mirrors
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("disk full")
+
+    run = DevRun(Settings.load(embed="none"), root, tmp_path / "co", index_builder=broken)
+    records = run_dev([item("a", commit)], run)
+    assert [r["error"] for r in records] == ["RuntimeError: disk full"] * 2
+    assert run.groups[0]["error"] == "RuntimeError: disk full"
+
+
+def test_cli_writes_tables(mirrors: tuple[Path, str], tmp_path: Path) -> None:
+    root, commit = mirrors
+    suite = tmp_path / "swebench-dev.jsonl"
+    line = item("a", commit).model_dump(exclude={"suite", "base_dir"})
+    suite.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["eval-dev", str(suite), "--mirrors", str(root), "--embed", "none", "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "#### Held-out: SWE-bench file Acc@k (%, product / baseline)" in result.output
+    assert "| psf/requests | 1 |" in result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["tables"]["heldout"]["swebench"]["rows"]["psf/requests"]["baseline"]["n"] == 1
+    assert (out / "tables.md").is_file()
+    # The tuning split holds no question of this suite: one clear error.
+    result = CliRunner().invoke(cli, [*args, "--split", "tuning"])
+    assert isinstance(result.exception, EvalError)
+    assert "split 'tuning'" in str(result.exception)
+    result = CliRunner().invoke(cli, [*args, "--ranker", "nope"])
+    assert isinstance(result.exception, EvalError)

@@ -1,0 +1,80 @@
+"""The tuning / held-out protocol: split membership, selection and the commit sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeagent.errors import EvalError
+from codeagent.eval.splits import HELDOUT, TUNING, sample_commits, select, split_of
+from codeagent.eval.suite import SuiteItem
+
+
+def item(ident: str, repo: str, commit: str | None, suite: str = "swebench-dev") -> SuiteItem:
+    return SuiteItem(id=ident, question="q", repo=repo, commit=commit, source="test", suite=suite)
+
+
+def test_no_repository_on_both_sides() -> None:
+    assert not TUNING & HELDOUT
+    # The protocol as eval/README.md states it.
+    assert {"sympy/sympy", "conan-io/conan", "sqlfluff/sqlfluff"} == TUNING
+    assert {"astropy/astropy", "pallets/flask", "psf/requests", "reflex-dev/reflex"} <= HELDOUT
+
+
+@pytest.mark.parametrize(
+    ("repo", "split"),
+    [
+        ("https://github.com/sympy/sympy", "tuning"),
+        ("sympy/sympy", "tuning"),
+        ("https://github.com/PSF/requests.git", "heldout"),
+        ("https://github.com/django/django", None),
+        ("stdlib:json", None),
+    ],
+)
+def test_split_of(repo: str, split: str | None) -> None:
+    assert split_of(repo) == split
+
+
+def test_select() -> None:
+    items = [
+        item("a", "https://github.com/sympy/sympy", "aaaa"),
+        item("b", "https://github.com/psf/requests", "bbbb"),
+        item("c", "https://github.com/django/django", "cccc"),
+        item("d", "https://github.com/sqlfluff/sqlfluff", "dddd", suite="swe-qa-sqlfluff"),
+    ]
+    assert [i.id for i in select(items, "tuning")] == ["a", "d"]
+    assert [i.id for i in select(items, "heldout")] == ["b"]
+    assert [i.id for i in select(items, "all")] == ["a", "b", "d"]
+    with pytest.raises(EvalError, match="unknown split"):
+        select(items, "test")
+
+
+def test_sample_commits_keeps_whole_commits_per_suite_and_repository() -> None:
+    sympy = "https://github.com/sympy/sympy"
+    items = [item(f"s{n}", sympy, f"{n:04x}") for n in range(10)]
+    items.append(item("s0-again", sympy, "0000"))  # a second question on commit 0000
+    items += [item(f"qa{n}", sympy, "ffff", suite="swe-qa-sympy") for n in range(3)]
+    items.append(item("r", "https://github.com/psf/requests", "abcd"))
+    kept = sample_commits(items, 4, seed=0)
+    swebench = [i for i in kept if i.suite == "swebench-dev" and "sympy" in i.repo]
+    assert len({i.commit for i in swebench}) == 4
+    # Questions of a kept commit all stay; other suites and small repositories are untouched.
+    if "0000" in {i.commit for i in swebench}:
+        assert {"s0", "s0-again"} <= {i.id for i in kept}
+    assert [i.id for i in kept if i.suite == "swe-qa-sympy"] == ["qa0", "qa1", "qa2"]
+    assert "r" in {i.id for i in kept}
+    # The order of the input is kept, and the same seed draws the same sample.
+    assert [i.id for i in kept] == [i.id for i in items if i in kept]
+    assert sample_commits(items, 4, seed=0) == kept
+    assert sample_commits(list(reversed(items)), 4, seed=0) == list(reversed(kept))
+    assert sample_commits(items, None) == items
+    with pytest.raises(EvalError):
+        sample_commits(items, 0)
+
+
+def test_a_smaller_sample_is_part_of_a_larger_one() -> None:
+    items = [item(f"s{n}", "sympy/sympy", f"{n:04x}") for n in range(130)]
+    small, large = sample_commits(items, 8, seed=3), sample_commits(items, 24, seed=3)
+    assert len(small) == 8
+    assert len(large) == 24
+    assert {i.id for i in small} < {i.id for i in large}
+    assert {i.id for i in sample_commits(items, 8, seed=4)} != {i.id for i in small}

@@ -1,0 +1,105 @@
+"""Per-repository tables of a dev run, checked against numbers worked out by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from codeagent.eval.tables import benchmark_of, build_tables, render_tables
+
+
+def rec(
+    suite: str, repo: str, ranker: str, error: str | None = None, **scores: float
+) -> dict[str, Any]:
+    return {
+        "suite": suite,
+        "repo": f"https://github.com/{repo}",
+        "ranker": ranker,
+        "error": error,
+        "scores": {k.replace("_at_", "@"): v for k, v in scores.items()},
+    }
+
+
+def loc(repo: str, ranker: str, hits: tuple[int, int, int, int]) -> dict[str, Any]:
+    h1, h3, h5, h10 = (float(h) for h in hits)
+    return rec("swebench-dev", repo, ranker, hit_at_1=h1, hit_at_3=h3, hit_at_5=h5, hit_at_10=h10)
+
+
+def qa(repo: str, ranker: str, r5: float, r10: float) -> dict[str, Any]:
+    return rec(f"swe-qa-{repo.split('/')[1]}", repo, ranker, cited_recall_at_5=r5,
+               cited_recall_at_10=r10)  # fmt: skip
+
+
+RECORDS = [
+    # requests (held-out): product hits at 1 once out of 2; baseline never at 1.
+    loc("psf/requests", "product", (1, 1, 1, 1)),
+    loc("psf/requests", "baseline", (0, 1, 1, 1)),
+    loc("psf/requests", "product", (0, 0, 1, 1)),
+    loc("psf/requests", "baseline", (0, 0, 0, 1)),
+    # flask (held-out): one question, and one errored.
+    loc("pallets/flask", "product", (0, 0, 0, 0)),
+    loc("pallets/flask", "baseline", (1, 1, 1, 1)),
+    rec("swebench-dev", "pallets/flask", "product", error="CloneError: x"),
+    rec("swebench-dev", "pallets/flask", "baseline", error="CloneError: x"),
+    # sympy (tuning).
+    loc("sympy/sympy", "product", (1, 1, 1, 1)),
+    loc("sympy/sympy", "baseline", (0, 0, 0, 0)),
+    # SWE-QA, held-out: two questions on requests.
+    qa("psf/requests", "product", 0.5, 1.0),
+    qa("psf/requests", "baseline", 0.0, 0.5),
+    qa("psf/requests", "product", 1.0, 1.0),
+    qa("psf/requests", "baseline", 1.0, 1.0),
+    # A suite of neither benchmark, and a repository of neither split: left out.
+    rec("stdlib", "psf/requests", "product", exact=1.0),
+    loc("django/django", "product", (1, 1, 1, 1)),
+]
+
+
+def test_benchmark_of() -> None:
+    assert benchmark_of("swebench-dev") == "swebench"
+    assert benchmark_of("swebench-loc") == "swebench"
+    assert benchmark_of("swe-qa-flask") == "swe-qa"
+    assert benchmark_of("stdlib") is None
+
+
+def test_rows_means_and_pooled() -> None:
+    tables = build_tables(RECORDS)
+    assert set(tables) == {"heldout", "tuning", "none"}
+    held = tables["heldout"]["swebench"]
+    assert list(held["rows"]) == ["pallets/flask", "psf/requests"]
+    req = held["rows"]["psf/requests"]
+    assert req["product"] == {
+        "n": 2, "errors": 0, "hit@1": 0.5, "hit@3": 0.5, "hit@5": 1.0, "hit@10": 1.0
+    }  # fmt: skip
+    assert req["baseline"]["hit@1"] == 0.0
+    assert req["baseline"]["hit@3"] == 0.5
+    flask = held["rows"]["pallets/flask"]
+    assert flask["product"]["n"] == 1
+    assert flask["product"]["errors"] == 1
+    assert flask["baseline"]["hit@1"] == 1.0
+    # Mean over repositories: (0 + 0.5) / 2 for product Acc@1, (1 + 0) / 2 for the baseline.
+    assert held["mean"]["product"]["hit@1"] == pytest.approx(0.25)
+    assert held["mean"]["baseline"]["hit@1"] == pytest.approx(0.5)
+    assert held["mean"]["product"]["n"] == 2
+    # Mean over questions: 1 of 3 scored product questions hit at 1; Acc@5 2 of 3.
+    assert held["pooled"]["product"]["hit@1"] == pytest.approx(1 / 3)
+    assert held["pooled"]["product"]["hit@5"] == pytest.approx(2 / 3)
+    assert held["pooled"]["product"]["n"] == 3
+    assert held["pooled"]["product"]["errors"] == 1
+    qa_table = tables["heldout"]["swe-qa"]
+    assert qa_table["rows"]["psf/requests"]["product"]["cited_recall@5"] == pytest.approx(0.75)
+    assert qa_table["rows"]["psf/requests"]["baseline"]["cited_recall@10"] == pytest.approx(0.75)
+    assert tables["tuning"]["swebench"]["rows"]["sympy/sympy"]["baseline"]["hit@10"] == 0.0
+    assert list(tables["none"]["swebench"]["rows"]) == ["django/django"]
+
+
+def test_markdown() -> None:
+    text = render_tables(build_tables(RECORDS))
+    assert "#### Held-out: SWE-bench file Acc@k (%, product / baseline)" in text
+    assert "| psf/requests | 2 | 50.0 / 0.0 | 50.0 / 50.0 | 100.0 / 50.0 | 100.0 / 100.0 |" in text
+    assert "| pallets/flask | 1 (1 errors) | 0.0 / 100.0 |" in text
+    assert "| **mean over repositories** | 2 repos | 25.0 / 50.0 |" in text
+    assert "| psf/requests | 2 | 75.0 / 50.0 | 100.0 / 75.0 |" in text
+    # Tuning comes before held-out.
+    assert text.index("#### Tuning") < text.index("#### Held-out")
