@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 ISSUE_WORDS = 60  # a longer question reads like an issue report
 
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
+_STRING = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -57,6 +59,7 @@ class QueryAnalysis:
     """What :func:`analyze` found in a question."""
 
     identifiers: tuple[str, ...]  # code names (each part of a dotted name too), first seen first
+    weak: tuple[str, ...]  # plain words of code blocks (``data``, ``put``): weaker evidence
     dotted: tuple[str, ...]  # dotted names as written: ``astropy.modeling.separable``
     paths: tuple[str, ...]  # file paths as written: ``flask/app.py``
     frames: tuple[Frame, ...]  # traceback frames, outermost first
@@ -76,9 +79,10 @@ def looks_like_code(name: str) -> bool:
 def analyze(question: str) -> QueryAnalysis:
     """The identifiers, paths and traceback frames of ``question``."""
     names: dict[str, None] = {}
+    weak: dict[str, None] = {}
     dotted: dict[str, None] = {}
 
-    def add(raw: str) -> None:
+    def add(raw: str, strong: bool = True) -> None:
         raw = raw.strip(".")
         if not raw:
             return
@@ -86,7 +90,7 @@ def analyze(question: str) -> QueryAnalysis:
             dotted[raw] = None
         for part in raw.split("."):
             if len(part) > 1 and part not in _IGNORED and not part.isdigit():
-                names[part] = None
+                (names if strong or looks_like_code(part) else weak)[part] = None
 
     frames = tuple(
         Frame(m.group(1), int(m.group(2)), m.group(3) or "") for m in _FRAME.finditer(question)
@@ -95,13 +99,17 @@ def analyze(question: str) -> QueryAnalysis:
     for frame in frames:
         paths[frame.path.replace("\\", "/")] = None
     path_texts = set(paths)
-    code_spans = [m.group() for m in _FENCE.finditer(question)]
-    code_spans += [m.group(1) for m in _BACKTICK.finditer(question)]
-    for span in code_spans:
-        for m in _NAME.finditer(span):
+    question = _URL.sub(" ", question)
+    for block in _FENCE.finditer(question):
+        code = block.group().strip("`").partition("\n")[2]  # without the language tag
+        for m in _NAME.finditer(_STRING.sub(" ", code)):
             if not _inside_path(m.group(), path_texts):
-                add(m.group())
+                add(m.group(), strong=False)
     prose = _FENCE.sub(" ", question)
+    for m in _BACKTICK.finditer(prose):
+        for name in _NAME.finditer(m.group(1)):
+            if not _inside_path(name.group(), path_texts):
+                add(name.group())
     for m in _CALL.finditer(prose):
         add(m.group(1))
     for m in _NAME.finditer(prose):
@@ -114,6 +122,7 @@ def analyze(question: str) -> QueryAnalysis:
     issue_like = len(question.split()) > ISSUE_WORDS
     return QueryAnalysis(
         identifiers=tuple(names),
+        weak=tuple(w for w in weak if w not in names),
         dotted=tuple(d for d in dotted if not _is_path_like(d)),
         paths=tuple(paths),
         frames=frames,

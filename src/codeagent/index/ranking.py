@@ -39,11 +39,13 @@ W_SECOND = 0.3  # share of a file's second best chunk added to its best
 W_DENSE = 0.6
 W_DEFINES = 0.6
 DEFINES_CAP = 1.5
+WEAK = 0.3  # a plain word of a code block, against a name that looks like code
 MAX_DEFINERS = 8  # a name defined in more files than this is not evidence
 W_MODULE = 0.8
 W_PATH = 1.0
 W_FRAME = 0.6
 
+ISSUE_PRIOR = 2.0  # the priors times this for an issue report: its fix is rarely in a test
 PRIOR_CODE = 0.0
 PRIOR_TESTS = -0.35
 PRIOR_DOCS = -0.45
@@ -106,6 +108,12 @@ def path_kind(path: str) -> str:
 
 
 def kind_prior(kind: str, analysis: QueryAnalysis) -> float:
+    """The prior of a file kind; an issue report (long) moves tests and docs further down."""
+    scale = ISSUE_PRIOR if analysis.issue_like else 1.0
+    return scale * _prior(kind, analysis)
+
+
+def _prior(kind: str, analysis: QueryAnalysis) -> float:
     if kind == "tests":
         return PRIOR_CODE if analysis.wants_tests else PRIOR_TESTS
     if kind == "docs":
@@ -231,15 +239,16 @@ def mention_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float
 
 def define_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float]:
     scores: dict[int, float] = {}
-    names = list(analysis.identifiers)
+    names = [(name, 1.0) for name in analysis.identifiers]
+    names += [(name, WEAK) for name in analysis.weak]
     if analysis.wants_tests:  # the test of ``parse`` is ``test_parse``
-        names += [f"test_{name}" for name in analysis.identifiers]
-    for name in names:
+        names += [(f"test_{name}", 1.0) for name in analysis.identifiers]
+    for name, weight in names:
         fids = table.defines.get(name)
         if not fids or len(fids) > MAX_DEFINERS:
             continue
         for fid in fids:
-            scores[fid] = scores.get(fid, 0.0) + 1.0 / len(fids)
+            scores[fid] = scores.get(fid, 0.0) + weight / len(fids)
     return {fid: W_DEFINES * min(s, DEFINES_CAP) for fid, s in scores.items()}
 
 
