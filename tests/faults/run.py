@@ -38,7 +38,13 @@ def one_error_line(result: subprocess.CompletedProcess[str], *fragments: str) ->
     """The single ``error: ...`` line of a failed run (no traceback), holding ``fragments``."""
     assert result.returncode != 0, result.stdout
     assert "Traceback" not in result.stderr, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    # The announcement said before embedding starts ("indexing: embedding N chunks, ...")
+    # may come first; the error is then the one line after it.
+    lines = [
+        line
+        for line in result.stderr.splitlines()
+        if line.strip() and not line.startswith("indexing: embedding ")
+    ]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: "), lines[0]
     for fragment in fragments:

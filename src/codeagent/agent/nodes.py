@@ -26,8 +26,6 @@ from codeagent.tools.base import Tool
 
 log = logging.getLogger(__name__)
 
-NO_LLM_NOTICE = "answered without an LLM — set --llm ollama:MODEL (see `codeagent doctor`)"
-
 
 def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
@@ -103,8 +101,7 @@ def answer(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if runtime.context.chat_model is None:
         text = deterministic_answer(state)
         write(TokenEvent(text=text))
-        write(NoticeEvent(text=NO_LLM_NOTICE))
-        update: dict[str, Any] = {"answer": text, "notices": [NO_LLM_NOTICE], "unverified": []}
+        update: dict[str, Any] = {"answer": text, "unverified": []}
     else:
         update = llm_answer(state, runtime.context)
     write(SourcesEvent(sources=update.get("sources", state.get("sources", []))))

@@ -10,14 +10,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from codeagent.cli.common import embed_option, end_line, llm_option, repo_option, write_out
+from codeagent.cli.common import embed_option, k_option, llm_option, repo_option
 
 if TYPE_CHECKING:
+    from codeagent.cli.render import AnswerPrinter
     from codeagent.config import Settings
-    from codeagent.result import AskResult
     from codeagent.workspace import Workspace
-
-MAX_SOURCES_SHOWN = 12
 
 
 @click.command("ask")
@@ -25,7 +23,7 @@ MAX_SOURCES_SHOWN = 12
 @repo_option
 @llm_option
 @embed_option
-@click.option("-k", "k", type=click.IntRange(1, 100), default=None, help="Sources per answer.")
+@k_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
 def command(
     question: str, repo: str, llm: str | None, embed: str | None, k: int | None, as_json: bool
@@ -42,60 +40,46 @@ def command(
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
     """
     from codeagent.config import Settings
-    from codeagent.events import NoticeEvent, ResultEvent, TokenEvent
+    from codeagent.errors import CodeAgentError
 
+    if not question.strip():
+        raise CodeAgentError("the question is empty")
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    workspace = open_workspace(repo, settings)
+    workspace, printer = open_workspace(repo, settings)
+    printer.start(question)
     result = None
     for event in workspace.ask_stream(question):
-        if isinstance(event, NoticeEvent):
-            _notice(event.text)
-        elif isinstance(event, TokenEvent) and not as_json:
-            write_out(event.text)
-        elif isinstance(event, ResultEvent):
+        if as_json and event.type == "token":
+            continue
+        if as_json and event.type == "result":
             result = event.result
-    assert result is not None
-    if as_json:
+            continue
+        printer.event(event)
+    if as_json and result is not None:
         from codeagent.cli.common import print_json
 
         print_json(result.to_json())
-        return
-    end_line()
-    print_sources(result)
+        printer.finish_quietly()
 
 
-def open_workspace(repo: str, settings: Settings) -> Workspace:
+def open_workspace(
+    repo: str, settings: Settings, *, sources_limit: int | None = None
+) -> tuple[Workspace, AnswerPrinter]:
     """The workspace the CLI asks (the repository resolved, cloned when a URL, the chat model
-    chosen), its opening notices shown."""
+    chosen) and the printer of its answers."""
     from codeagent.cli.common import Progress
+    from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
+    from codeagent.index.embedders import check_spec
+    from codeagent.llm import parse_spec
     from codeagent.workspace import Workspace
 
+    check_spec(settings.embed)  # a bad --embed fails now, not after the question is routed
     workspace = Workspace.open(repo, settings, progress=Progress())
-    for text in workspace.notices:
-        _notice(text)
-    return workspace
-
-
-def print_sources(result: AskResult) -> None:
-    """The sources under an answer (verified locations only), best first."""
-    for line in format_sources(result):
-        click.echo(line)
-
-
-def format_sources(result: AskResult, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
-    if not result.sources:
-        return []
-    lines = ["", "Sources:"]
-    for source in result.sources[:limit]:
-        score = f"  (score {source.score:.3f})" if source.score is not None else ""
-        lines.append(f"  {source.location}{score}")
-    hidden = len(result.sources) - limit
-    if hidden > 0:
-        lines.append(f"  ... and {hidden} more")
-    return lines
-
-
-def _notice(text: str) -> None:
-    from codeagent.cli.common import notice
-
-    notice(text)
+    llm = workspace.chat_model is not None
+    auto_fallback = not llm and parse_spec(settings.llm)[0] == "auto"
+    printer = AnswerPrinter(
+        llm=llm,
+        quiet_notice=NO_LLM_AUTO if auto_fallback else None,
+        sources_limit=sources_limit or MAX_SOURCES_SHOWN,
+    )
+    return workspace, printer

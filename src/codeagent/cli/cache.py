@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from codeagent.cli.common import print_json
+from codeagent.cli.render import plural, safe_name
 
 
 def _size(n: int) -> str:
@@ -33,29 +34,17 @@ def list_command(as_json: bool) -> None:
     if as_json:
         print_json({"cache_dir": str(settings.cache_dir), "repos": [r.to_json() for r in repos]})
         return
+    repos = [r for r in repos if r.states]  # a folder left by prune --keep 0 or an interruption
     if not repos:
-        click.echo(f"no cached indexes in {settings.cache_dir}")
+        click.echo(f"no cached indexes in {safe_name(str(settings.cache_dir))}")
         return
-    from rich.table import Table
-
-    from codeagent.cli.common import console
-
-    table = Table()
-    table.add_column("repo id", no_wrap=True)
-    table.add_column("states", justify="right")
-    table.add_column("size", justify="right", no_wrap=True)
-    table.add_column("newest", no_wrap=True)
-    table.add_column("repository", overflow="fold")
+    # Fixed columns first, the path last and whole (never folded, so it can be copied):
+    # fits 80 columns, the width when piped.
+    click.echo(f"{'states':>6}  {'size':>9}  {'last used':<16}  repository")
     for repo in repos:
-        data = repo.to_json()
-        table.add_row(
-            repo.repo_id,
-            str(repo.states),
-            _size(repo.size),
-            (data["newest"] or "-").replace("T", " "),
-            repo.repo,
-        )
-    console.print(table)
+        newest = (repo.to_json()["newest"] or "-").replace("T", " ")[:16]
+        where = safe_name(repo.repo or repo.repo_id)
+        click.echo(f"{repo.states:>6}  {_size(repo.size):>9}  {newest:<16}  {where}")
 
 
 @command.command("prune")
@@ -71,7 +60,7 @@ def prune_command(keep: int | None) -> None:
     from codeagent.index.cache import prune
 
     removed = prune(Settings.load(), keep)
-    click.echo(f"removed {removed} index state{'s' if removed != 1 else ''}")
+    click.echo(f"removed {plural(removed, 'index state')}")
 
 
 @command.command("clear")
@@ -79,17 +68,18 @@ def prune_command(keep: int | None) -> None:
 @click.option("--embeddings", is_flag=True, help="Also clear the embedding cache.")
 def clear_command(yes: bool, embeddings: bool) -> None:
     """Delete every cached index (and with --embeddings, every cached vector)."""
+    from codeagent.cli.common import confirm
     from codeagent.config import Settings
     from codeagent.index.cache import clear, foreign
 
     settings = Settings.load()
     what = "all cached indexes" + (" and embeddings" if embeddings else "")
-    if not yes:
-        click.confirm(f"delete {what} under {settings.home}?", abort=True)
+    if not yes and not confirm(f"delete {what} under {safe_name(str(settings.home))}?"):
+        raise click.Abort
     repos, vectors = clear(settings, embeddings=embeddings)
-    message = f"removed the indexes of {repos} repositor{'ies' if repos != 1 else 'y'}"
+    message = f"removed the indexes of {plural(repos, 'repository', 'repositories')}"
     if embeddings:
-        message += f" and {vectors} cached vectors"
+        message += f" and {plural(vectors, 'cached vector')}"
     click.echo(message)
     left = foreign(settings)
     if left:

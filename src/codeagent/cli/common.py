@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -38,11 +39,27 @@ def notice(message: str) -> None:
     """A one-line notice on stderr (never mixed into --json output on stdout).
 
     On a terminal a line of streamed answer left open is ended first, so the notice starts
-    on a line of its own.
+    on a line of its own. The text is plain (no markup) and made safe for the terminal.
     """
+    from codeagent.cli.render import safe_markup
+
     if sys.stdout.isatty():
         end_line()
-    err_console.print(f"[dim]{message}[/dim]", soft_wrap=True)
+    err_console.print(f"[dim]{safe_markup(message)}[/dim]", soft_wrap=True)
+
+
+def confirm(question: str) -> bool:
+    """Ask a yes/no question on stderr, reading the answer from stdin; no means no.
+
+    Raises ``click.Abort`` when stdin is at its end (nothing can answer), which the CLI
+    reports as ``aborted``; Ctrl-C stays an interruption.
+    """
+    click.echo(f"{question} [y/N]: ", nl=False, err=True)
+    line = sys.stdin.readline()
+    if not line:
+        click.echo("", err=True)
+        raise click.Abort
+    return line.strip().lower() in ("y", "yes")
 
 
 def print_json(data: Any) -> None:
@@ -78,19 +95,75 @@ def llm_option(func: F) -> F:
     )(func)
 
 
+def _validate_k(_ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and not 1 <= value <= K_MAX:
+        from codeagent.errors import ConfigError
+
+        raise ConfigError(f"-k must be between 1 and {K_MAX} (got {value})")
+    return value
+
+
+K_MAX = 100
+
+
+def k_option(func: F) -> F:
+    return click.option(
+        "-k", "k", type=int, default=None, callback=_validate_k, expose_value=True,
+        metavar="N", help=f"Sources per answer (1-{K_MAX}).",
+    )(func)  # fmt: skip
+
+
+UNITS = {"chunking": "files", "embedding": "chunks"}
+# A rough CPU rate for the local embedder, for the estimate said before embedding starts.
+CHUNKS_PER_SECOND = 15
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
 class Progress:
-    """A rich progress bar on stderr when it is a terminal; silent otherwise.
+    """Long work made visible: a rich bar on stderr when it is a terminal, else one line on
+    stderr every ``interval`` seconds (done/total, rate, time left) and one at the end.
+    Before the work starts it says what it will do and, for embedding, how long it will
+    roughly take.
 
     Implements :class:`codeagent.progress.ProgressReporter`.
     """
 
-    def __init__(self, enabled: bool | None = None) -> None:
+    def __init__(
+        self,
+        enabled: bool | None = None,
+        *,
+        interval: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+        echo: Callable[[str], None] | None = None,
+    ) -> None:
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.interval = interval
+        self.clock = clock
+        self.echo = echo or notice
+
+    def _announce(self, description: str, total: int | None) -> None:
+        """Before the slow phase (embedding): how much, roughly how long, and that it is
+        done once. (Chunking is quick, and may end in an error that should stand alone.)"""
+        from codeagent.cli.render import plural
+
+        if description == "embedding" and total:
+            guess = _duration(total / CHUNKS_PER_SECOND)
+            self.echo(
+                f"indexing: embedding {plural(total, 'chunk')}, roughly {guess} on a laptop"
+                " CPU (once: later runs reuse the index)"
+            )
 
     @contextmanager
     def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+        self._announce(description, total)
         if not self.enabled:
-            yield lambda _n: None
+            with self._lines(description, total) as advance:
+                yield advance
             return
         from rich.progress import (
             BarColumn,
@@ -112,3 +185,31 @@ class Progress:
         ) as bar:
             task_id = bar.add_task(description, total=total)
             yield lambda n: bar.advance(task_id, n)
+
+    @contextmanager
+    def _lines(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+        unit = UNITS.get(description, "items")
+        started = last = self.clock()
+        done = said = 0
+
+        def line(now: float) -> str:
+            elapsed = max(now - started, 1e-9)
+            rate = done / elapsed
+            text = f"{description}: {done:,}" + (f"/{total:,}" if total else "") + f" {unit}"
+            text += f", {rate:,.1f}/s"
+            if total and rate > 0 and done < total:
+                text += f", about {_duration((total - done) / rate)} left"
+            return text
+
+        def advance(n: int) -> None:
+            nonlocal done, last, said
+            done += n
+            now = self.clock()
+            if now - last >= self.interval:
+                last, said = now, said + 1
+                self.echo(line(now))
+
+        yield advance
+        if said:
+            took = _duration(self.clock() - started)
+            self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.markup import escape
 
 from codeagent.cli.common import console, embed_option, llm_option, print_json
 
@@ -177,10 +178,11 @@ def _yes(flag: bool) -> str:
 
 def render(report: dict[str, Any]) -> None:
     ollama, llamacpp, defaults = report["ollama"], report["llamacpp"], report["defaults"]
+    home, cache = escape(report["home"]), escape(report["cache"]["path"])
     lines = [
         f"codeagent {report['codeagent']} on Python {report['python']}",
-        f"home            {report['home']} (config file: {_yes(report['config_file']['exists'])})",
-        f"index cache     {report['cache']['bytes'] / 1e6:.1f} MB in {report['cache']['path']}",
+        f"home            {home} (config file: {_yes(report['config_file']['exists'])})",
+        f"index cache     {report['cache']['bytes'] / 1e6:.1f} MB in {cache}",
         f"local embedder  {_yes(report['local_embedder']['installed'])}",
         f"Ollama          {ollama['host']} reachable: {_yes(ollama['reachable'])}"
         + (f" (version {ollama['version']})" if ollama["version"] else ""),
@@ -196,9 +198,11 @@ def render(report: dict[str, Any]) -> None:
     for name in ("llm", "embed"):
         item = defaults[name]
         target = item["resolves_to"] or "[red]unusable[/red]"
-        lines.append(f"--{name:<14} {item['spec']} -> {target}  [dim]{item['reason']}[/dim]")
+        option = f"--{name}"
+        reason = escape(item["reason"])
+        lines.append(f"{option:<15} {item['spec']} -> {target}  [dim]{reason}[/dim]")
     for problem in report["problems"]:
-        lines.append(f"[red]problem[/red]: {problem}")
+        lines.append(f"[red]problem[/red]: {escape(problem)}")
     for line in lines:
         console.print(line, soft_wrap=True)
 

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from codeagent.cli.common import embed_option, notice, print_json, repo_option
+from codeagent.cli.render import plural, safe_name
 
 
 @click.command("index")
@@ -52,20 +53,20 @@ def summary(stats: dict[str, Any]) -> str:
     skipped = stats["files_skipped"]
     skips = ", ".join(f"{n} {reason}" for reason, n in skipped.items())
     lines = [
-        f"{stats['repo']}: {stats['files_indexed']} files"
-        + (f" (skipped {skips})" if skips else "")
-        + f", {stats['chunks']} chunks",
+        f"{safe_name(stats['repo'])}: {plural(stats['files_indexed'], 'file')}"
+        + (f" (skipped {skips}; -vv lists them)" if skips else "")
+        + f", {plural(stats['chunks'], 'chunk')}",
     ]
     if stats["embedder"] == "none":
         lines.append("embedder: none (BM25 only)")
     else:
         lines.append(
-            f"embedder: {stats['embedder']}: {stats['chunks_embedded']} chunks embedded,"
-            f" {stats['chunks_reused']} reused"
+            f"embedder: {stats['embedder']}: {plural(stats['chunks_embedded'], 'chunk')}"
+            f" embedded, {stats['chunks_reused']:,} reused"
         )
     seconds = stats["seconds"]
     how = "loaded from cache" if stats["cache_hit"] else "built"
     phases = ", ".join(f"{k} {v:.2f}s" for k, v in seconds.items() if k != "total" and v)
     lines.append(f"index {how} in {seconds['total']:.2f}s" + (f" ({phases})" if phases else ""))
-    lines.append(f"cache: {stats['cache_path']}")
+    lines.append(f"cache: {safe_name(stats['cache_path'])}")
     return "\n".join(lines)

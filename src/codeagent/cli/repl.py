@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, repo_option, write_out
+from codeagent.cli.common import embed_option, k_option, llm_option, repo_option, write_out
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from codeagent.cli.render import AnswerPrinter
 
 HELP = """\
 Ask a question about the repository, or use a command:
@@ -25,7 +27,8 @@ Ask a question about the repository, or use a command:
   /sources   the sources of the last answer
   /route     how the last question was routed (tool, file, operation, who decided, why)
   /reindex   rebuild the index from the repository's current state
-  /clear     forget the conversation (follow-ups see the last turns)
+  /clear     forget the conversation (follow-ups see the last turns; without an LLM,
+             "it", "its" and "that file" mean the last question's symbol and file)
   /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress"""
 
 
@@ -36,7 +39,7 @@ SOURCES_SHOWN = 5  # under each answer; /sources lists all
 @repo_option
 @llm_option
 @embed_option
-@click.option("-k", "k", type=click.IntRange(1, 100), default=None, help="Sources per answer.")
+@k_option
 def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> None:
     """Ask questions interactively; follow-up questions see the last few turns.
 
@@ -49,8 +52,8 @@ def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> Non
     from codeagent.config import Settings
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    workspace = open_workspace(repo, settings)
-    Repl(workspace, history_file=settings.home / "history").run()
+    workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
+    Repl(workspace, history_file=settings.home / "history", printer=printer).run()
 
 
 class Repl:
@@ -64,7 +67,9 @@ class Repl:
         history_file: Path | None = None,
         stdin: TextIO | None = None,
         out: Callable[[str], None] | None = None,
+        printer: AnswerPrinter | None = None,
     ) -> None:
+        from codeagent.cli.render import AnswerPrinter
         from codeagent.workspace import Conversation
 
         self.workspace = workspace
@@ -72,10 +77,14 @@ class Repl:
         self.history_file = history_file
         self.stdin = stdin or sys.stdin
         self.out = out or write_out
-        self._shown: set[str] = set()
+        llm = getattr(workspace, "chat_model", None) is not None
+        self.printer = printer or AnswerPrinter(llm=llm, out=self.out, sources_limit=SOURCES_SHOWN)
 
     def run(self) -> None:
-        self.out(f"codeagent: {self.workspace.repo_root} — /help for commands, Ctrl-D to leave\n")
+        from codeagent.cli.render import safe_name
+
+        root = safe_name(str(self.workspace.repo_root))
+        self.out(f"codeagent: {root} — /help for commands, Ctrl-D to leave\n")
         for line in self._lines():
             text = line.strip()
             if not text:
@@ -87,28 +96,37 @@ class Repl:
             self.ask(text)
 
     def ask(self, question: str) -> None:
-        from codeagent.cli.ask import format_sources
+        from codeagent.cli.render import safe_text
         from codeagent.errors import CodeAgentError
-        from codeagent.events import NoticeEvent, ResultEvent, TokenEvent
 
-        result = None
+        printer = self.printer
+        question = self._followup(question)
+        printer.start(question)
         try:
             for event in self.workspace.ask_stream(question, self.conversation):
-                if isinstance(event, TokenEvent):
-                    self.out(event.text)
-                elif isinstance(event, NoticeEvent):
-                    self._notice(event.text)
-                elif isinstance(event, ResultEvent):
-                    result = event.result
+                printer.event(event)
         except KeyboardInterrupt:
             self.out("\ncancelled\n")
             return
         except CodeAgentError as exc:
-            self.out(f"error: {exc}\n")
+            self.out(f"error: {safe_text(str(exc))}\n")
             return
-        self.out("\n")
-        for line in format_sources(result, limit=SOURCES_SHOWN) if result else []:
-            self.out(line + "\n")
+
+    def _followup(self, question: str) -> str:
+        """Without an LLM, a follow-up's "it" / "its" / "that file" read as the last
+        question's symbol and file (said in a dim line), or a note that it needs an LLM."""
+        if self.printer.llm:
+            return question
+        from codeagent.agent.followup import resolve_followup
+        from codeagent.cli.common import notice
+
+        last = self.conversation.last
+        followup = resolve_followup(question, last.route if last is not None else None)
+        if followup.needs_llm:
+            notice(followup.needs_llm)
+        elif followup.question != question:
+            notice(f"read as: {followup.question}")
+        return followup.question
 
     def command(self, text: str) -> bool:
         """Run one /command; False means leave."""
@@ -121,9 +139,10 @@ class Repl:
         elif name == "/sources":
             if last is None or not last.sources:
                 self.out("no sources yet\n")
+            from codeagent.cli.render import location
+
             for source in [] if last is None else last.sources:
-                score = f"  (score {source.score:.3f})" if source.score is not None else ""
-                self.out(f"{source.location}{score}\n")
+                self.out(f"{location(source)}\n")
         elif name == "/route":
             if last is None:
                 self.out("no question yet\n")
@@ -145,15 +164,6 @@ class Repl:
             self.out(f"unknown command {name}; /help lists them\n")
         return True
 
-    def _notice(self, text: str) -> None:
-        if text.startswith("answered without an LLM"):
-            if text in self._shown:
-                return  # once per session is enough
-            self._shown.add(text)
-        from codeagent.cli.common import notice
-
-        notice(text)
-
     def _lines(self) -> Iterator[str]:
         if not self.stdin.isatty():
             yield from self.stdin
@@ -167,7 +177,9 @@ class Repl:
                 self.history_file.parent.mkdir(parents=True, exist_ok=True)
                 history = _file_history(str(self.history_file))
             except OSError as exc:  # an unusable CODEAGENT_HOME: history for this run only
-                self._notice(f"history not saved: cannot write {self.history_file} ({exc})")
+                from codeagent.cli.common import notice
+
+                notice(f"history not saved: cannot write {self.history_file} ({exc})")
         prompt: PromptSession[str] = PromptSession(history=history)
         while True:
             try:
@@ -196,13 +208,19 @@ def _file_history(path: str) -> Any:
 
 
 def _describe_route(result: Any) -> str:
+    from codeagent.cli.render import safe_name, safe_text
+
     route = result.route
     parts = [f"tool: {route.tool}"]
-    parts.extend(f"{name}: {value}" for name, value in route.args.items() if value is not None)
-    parts.append(f"decided by: {route.decided_by} ({route.reason})")
+    for name, value in route.args.items():
+        if value is not None:
+            shown = safe_name(value) if name == "file" else safe_text(str(value))
+            parts.append(f"{name}: {shown}")
+    parts.append(f"decided by: {route.decided_by} ({safe_text(route.reason)})")
     lines = [", ".join(parts)]
     if result.fallback:
-        lines.append(f"fallback from {result.fallback['from']}: {result.fallback['reason']}")
+        reason = safe_text(result.fallback["reason"])
+        lines.append(f"fallback from {result.fallback['from']}: {reason}")
     timings = ", ".join(f"{k} {v:.3f}s" for k, v in result.timings.items())
     lines.append(f"timings: {timings}")
     return "\n".join(lines)

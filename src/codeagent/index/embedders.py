@@ -218,9 +218,21 @@ def local_available() -> bool:
     )
 
 
+def check_spec(spec: str) -> None:
+    """Raise ``ConfigError`` unless ``spec`` is a valid ``--embed`` value (nothing loaded)."""
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    if spec in ("auto", "none", "local") or (kind == "ollama" and arg):
+        return
+    if kind == "hash" and arg.isdigit() and int(arg) > 0:
+        return
+    raise ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
+
+
 def make_embedder(spec: str, settings: Settings) -> Embedder | None:
     """Build the embedder ``spec`` names; ``None`` means BM25 only (see the module doc)."""
     spec = spec.strip()
+    check_spec(spec)
     if spec == "none":
         return None
     if spec == "auto":

@@ -93,6 +93,7 @@ def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
             files[rel] = RepoFile(path=rel, abs_path=Path(classify.root, rel), size=size)
         elif reason != "missing":
             skipped[reason] += 1
+            log.debug("skipped %s: %s", rel, reason)
     log.debug("discovered %s files under %s (skipped %s)", len(files), root, dict(skipped))
     return Discovery(
         root=root,

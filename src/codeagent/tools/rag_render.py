@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from codeagent.display import safe_name
 from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
 from codeagent.index.types import SearchHit
 
@@ -55,19 +56,22 @@ def relevant_lines(hit: SearchHit, tokens: set[str], n: int = LINES_PER_SOURCE) 
 
 
 def render_hits(hits: list[SearchHit], question: str) -> str:
-    """The ranked sources, each ``path:start-end (symbol)`` with its most relevant lines."""
+    """The ranked sources, each once: ``path:start-end (symbol)`` and its most relevant
+    lines, indentation kept (the lines shown are dedented together, not each alone)."""
     if not hits:
         return "No code in the repository matched the question."
     tokens = query_tokens(question)
-    out = [f"Most relevant code ({len(hits)} sources):"]
+    out = [f"Most relevant code ({len(hits)} source{'s' if len(hits) != 1 else ''}):"]
     for rank, hit in enumerate(hits, 1):
         symbol = f" ({hit.symbol})" if hit.symbol and hit.symbol != "<module>" else ""
-        out.append(f"{rank}. {hit.location}{symbol}")
+        where = f"{safe_name(hit.path)}:{hit.start_line}-{hit.end_line}"
+        out.append(f"{rank}. {where}{symbol}")
         lines = hit.text.splitlines()
-        for number in relevant_lines(hit, tokens):
-            if not 0 <= number - hit.start_line < len(lines):
-                continue
-            text = lines[number - hit.start_line].strip()
+        numbers = [n for n in relevant_lines(hit, tokens) if 0 <= n - hit.start_line < len(lines)]
+        shown = [lines[n - hit.start_line].rstrip().expandtabs(4) for n in numbers]
+        indent = min((len(t) - len(t.lstrip()) for t in shown if t.strip()), default=0)
+        for number, text in zip(numbers, shown, strict=True):
+            text = text[indent:]
             if len(text) > MAX_LINE_CHARS:
                 text = text[: MAX_LINE_CHARS - 3] + "..."
             out.append(f"   {number:>5} | {text}")

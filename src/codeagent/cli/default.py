@@ -1,0 +1,67 @@
+"""The bare command, ``codeagent [OPTIONS] [QUESTION]``: a question is answered as by
+``codeagent ask``; without one the interactive session starts, as ``codeagent repl``.
+
+A folder that is not a git repository (``/tmp``, the home folder) is indexed only when the
+user says so: asked on a terminal, or ``--yes``; with no terminal to ask on it is an error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from codeagent.cli.common import embed_option, k_option, llm_option
+
+
+@click.command("default", hidden=True)
+@click.argument("question", nargs=-1)
+@click.option("--repo", default=None, metavar="PATH|URL", help="Repository (default: .).")
+@llm_option
+@embed_option
+@k_option
+@click.option("--json", "as_json", is_flag=True, help="With a question: one JSON object.")
+@click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    question: tuple[str, ...],
+    repo: str | None,
+    llm: str | None,
+    embed: str | None,
+    k: int | None,
+    as_json: bool,
+    yes: bool,
+) -> None:
+    """Answer QUESTION, or start the interactive session when there is none."""
+    from codeagent.cli import ask, repl
+
+    if repo is None:
+        repo = "."
+        if not yes:
+            _confirm_folder(Path.cwd())
+    options = {"repo": repo, "llm": llm, "embed": embed, "k": k}
+    if question:
+        ctx.invoke(ask.command, question=" ".join(question), as_json=as_json, **options)
+    else:
+        ctx.invoke(repl.command, **options)
+
+
+def _confirm_folder(folder: Path) -> None:
+    """Go on when ``folder`` is in a git repository or the user agrees to index it."""
+    import sys
+
+    from codeagent.cli.common import confirm
+    from codeagent.cli.render import safe_name
+    from codeagent.errors import ConfigError
+    from codeagent.repo.git import git_toplevel
+
+    if git_toplevel(folder) is not None:
+        return
+    name = safe_name(str(folder))
+    if not sys.stdin.isatty():
+        raise ConfigError(
+            f"{name} is not a git repository; pass --repo PATH, or --yes to index it anyway"
+        )
+    if not confirm(f"{name} is not a git repository. Index everything under it?"):
+        raise click.Abort

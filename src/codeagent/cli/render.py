@@ -1,0 +1,193 @@
+"""How an answer looks on the terminal: the answer text, the sources, the line saying why a
+question went to search, the notices, log lines.
+
+Everything a repository supplies (file contents, names, paths) passes through
+:func:`codeagent.display.safe_text` (code bodies: tabs and newlines kept, every other control
+character shown as an escape) or :func:`codeagent.display.safe_name` (names: quoted when they
+hold anything unprintable) before it is printed; rich markup is escaped too
+(:func:`safe_markup`). ``--json`` output does not come through here: ``json.dumps`` escapes
+control characters itself, so it stays exact.
+
+:class:`AnswerPrinter` takes the pieces of one answer as they happen (``route``, ``notice``,
+``token``, then ``finish`` with the result), so it can be driven by callbacks or by a
+stream of events (:meth:`AnswerPrinter.event`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.markup import escape
+
+from codeagent.display import safe_name, safe_text
+
+_NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
+_HIGHLIGHT_ON, _HIGHLIGHT_OFF = "\x1b[1;33m", "\x1b[0m"
+MAX_SOURCES_SHOWN = 12
+
+__all__ = ["AnswerPrinter", "SafeFormatter", "safe_markup", "safe_name", "safe_text"]
+
+
+def safe_markup(text: str) -> str:
+    """``text`` made safe and escaped for rich markup (a ``[red]`` in a name stays text)."""
+    return escape(safe_text(text))
+
+
+class SafeFormatter(logging.Formatter):
+    """Log records made safe: a file name in a message can neither act on the terminal nor
+    start a line of its own (a newline in it is shown as ``\\n``)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return safe_text(super().formatMessage(record)).replace("\n", "\\n")
+
+    def formatException(self, ei: Any) -> str:
+        return safe_text(super().formatException(ei))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 chunk``, ``2 chunks``, ``0 chunks`` (``many`` for irregular words)."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
+def location(source: Any) -> str:
+    """``path:start-end`` of a source, its path made safe."""
+    return f"{safe_name(source.path)}:{source.start_line}-{source.end_line}"
+
+
+def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
+    """The ``Sources:`` block under an answer. Without an LLM the answer itself lists every
+    source (with its lines), so nothing is repeated here. Scores are for ``--json``."""
+    if not llm or not result.sources:
+        return []
+    lines = ["", "Sources:"]
+    lines += [f"  {location(source)}" for source in result.sources[:limit]]
+    hidden = len(result.sources) - limit
+    if hidden > 0:
+        lines.append(f"  ... and {hidden} more")
+    return lines
+
+
+def route_line(route: Any, fallback: dict[str, str] | None) -> str | None:
+    """One line saying why a question is answered from search, or None when it is not."""
+    if fallback:
+        why = f" ({fallback['reason']})" if fallback.get("reason") else ""
+        return f"searching the repository instead: the {fallback['from'].upper()} tool could" + (
+            f" not answer{why}"
+        )
+    if route.tool != "rag":
+        return None
+    why = re.sub(r"[:;,]? *searching (?:the repository|instead)$", "", route.reason or "")
+    return f"searching the repository ({why})" if why else "searching the repository"
+
+
+def highlight_words(text: str, words: set[str]) -> str:
+    """The numbered code lines of a deterministic answer with ``words`` (lower-case,
+    matched anywhere, as the answer chose its lines) in bold yellow."""
+    if not words:
+        return text
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)),
+                         re.IGNORECASE)  # fmt: skip
+    out = []
+    for line in text.split("\n"):
+        match = _NUMBERED_LINE.match(line)
+        if match:
+            code = pattern.sub(lambda m: _HIGHLIGHT_ON + m.group(0) + _HIGHLIGHT_OFF, match[2])
+            line = match[1] + code
+        out.append(line)
+    return "\n".join(out)
+
+
+class AnswerPrinter:
+    """Prints one conversation's answers: text on ``out``, everything else dim on stderr.
+
+    ``llm``: whether answers come from a model (without one the answer lists its sources,
+    so no ``Sources:`` block follows it). ``quiet_notice``: said once, after the first
+    answer (never before an error that has nothing to do with it).
+    """
+
+    def __init__(
+        self,
+        *,
+        llm: bool,
+        out: Callable[[str], None] | None = None,
+        notice: Callable[[str], None] | None = None,
+        terminal: bool | None = None,
+        sources_limit: int = MAX_SOURCES_SHOWN,
+        quiet_notice: str | None = None,
+    ) -> None:
+        from codeagent.cli.common import notice as stderr_notice
+        from codeagent.cli.common import write_out
+
+        self.llm = llm
+        self._out = out or write_out
+        self._notice = notice or stderr_notice
+        self.terminal = sys.stdout.isatty() if terminal is None else terminal
+        self.sources_limit = sources_limit
+        self._pending = quiet_notice
+        self._words: set[str] = set()
+        self._open_line = False
+
+    def start(self, question: str) -> None:
+        """A new question: its words are highlighted in a deterministic answer."""
+        if not self.llm and self.terminal:
+            from codeagent.tools.rag_render import query_tokens
+
+            self._words = query_tokens(question)
+
+    def route(self, route: Any, fallback: dict[str, str] | None = None) -> None:
+        line = route_line(route, fallback)
+        if line:
+            self._notice(line)
+
+    def notice(self, text: str) -> None:
+        if text.startswith("AST tool failed"):
+            return  # the route line says it
+        self._notice(text)
+
+    def token(self, text: str) -> None:
+        text = safe_text(text)
+        if self._words:
+            text = highlight_words(text, self._words)
+        if text:
+            self._out(text)
+            self._open_line = not text.endswith("\n")
+
+    def finish(self, result: Any) -> None:
+        """After the answer: the sources, then (once) the pending notice."""
+        if self._open_line:
+            self._out("\n")
+            self._open_line = False
+        for line in source_lines(result, llm=self.llm, limit=self.sources_limit):
+            self._out(line + "\n")
+        if self._pending:
+            self._notice(self._pending)
+            self._pending = None
+
+    def finish_quietly(self) -> None:
+        """After a ``--json`` answer: only the pending notice."""
+        if self._pending:
+            self._notice(self._pending)
+            self._pending = None
+
+    def event(self, event: Any) -> Any:
+        """Print one event of an answer stream; returns the result on the last one."""
+        kind = event.type
+        if kind == "route":
+            self.route(event.route, event.fallback)
+        elif kind == "notice":
+            self.notice(event.text)
+        elif kind == "token":
+            self.token(event.text)
+        elif kind == "result":
+            self.finish(event.result)
+            return event.result
+        return None
+
+
+# Said once, after the first answer, when ``--llm auto`` found no model; an explicit
+# ``--llm none`` is never remarked on. The long advice is in ``codeagent doctor``.
+NO_LLM_AUTO = "no LLM found, answered without one (`codeagent doctor` says how to add one)"
