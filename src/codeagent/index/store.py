@@ -169,13 +169,34 @@ class IndexStore:
                 self._dense = faiss.read_index(str(path))
         return self._dense
 
-    def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
+    def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
+        """The BM25 score of every chunk for ``query``; None when no query term is indexed.
+
+        ``unique`` counts each query term once (a long issue repeats its words).
+        """
         import numpy as np
 
         tokens = [t for t in code_tokens(query) if t in self.bm25.vocab_dict]
+        if unique:
+            tokens = list(dict.fromkeys(tokens))
         if not tokens:
+            return None
+        return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+
+    def dense_scores(self, query: str, depth: int) -> list[tuple[int, float]]:
+        """The ``depth`` nearest chunks to ``query`` with their cosine, best first (or [])."""
+        if self.embedder is None or self.dense is None:
             return []
-        scores = np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+        vector = self.embedder.embed_query(query).reshape(1, -1)
+        scores, ids = self.dense.search(vector, min(depth, len(self.chunks)))
+        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
+
+    def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
+        import numpy as np
+
+        scores = self.bm25_scores(query)
+        if scores is None:
+            return []
         if allowed is not None:
             scores[~allowed] = 0.0
         order = np.argsort(-scores, kind="stable")[:depth]

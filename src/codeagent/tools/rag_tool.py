@@ -1,20 +1,15 @@
-"""retrieve(): index search shaped for answering a question.
+"""retrieve(): the code to show for a question, chosen file first.
 
-On top of :meth:`IndexStore.search` (BM25 + dense, RRF, at most two chunks per file):
-
-- source code first, then other text (Markdown, reST, config, notebooks), then tests, docs and
-  examples, unless the question asks for those (they crowd the top for most questions about the
-  code); a long, issue-like question counts as being about the code, because an issue
-  mentions tests and docs in passing;
-- neighbouring or overlapping chunks of one file are merged into one window.
+Files are ranked by :func:`codeagent.index.ranking.rank_files` (BM25 and dense evidence over
+the whole index, the code names, paths and traceback frames of the question, a prior over
+file kinds); inside each of the best files its best chunk is shown, and its second best when
+that scores nearly as well. Neighbouring or overlapping chunks of one file are merged into one
+window.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
@@ -26,60 +21,7 @@ if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
 
 PER_FILE = 2
-CANDIDATES = 3  # search k * CANDIDATES before demotion and merging
-
-DEMOTED_DIRS = frozenset({"tests", "test", "testing", "docs", "doc", "examples"})
-_ABOUT_TESTS_OR_DOCS = re.compile(
-    r"\b(tests?|testing|pytest|unittest|docs?|documentation|examples?)\b", re.IGNORECASE
-)
-_ABOUT_PROSE = re.compile(
-    r"\b(readme|docs?|documentation|changelog|changes|install(ation|ing)?|config(uration)?|"
-    r"settings?|markdown|notebooks?|tutorials?|guides?)\b|\.(md|rst|txt|toml|cfg|ini|ya?ml)\b",
-    re.IGNORECASE,
-)
-LONG_QUESTION_WORDS = 60  # longer questions read like issue reports
-CODE_SUFFIXES = frozenset((
-    ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
-    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
-    ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
-))  # fmt: skip
-
-
-def is_demoted_path(path: str) -> bool:
-    """Whether ``path`` belongs to tests, docs or examples."""
-    parts = PurePosixPath(path).parts
-    if any(part.lower() in DEMOTED_DIRS for part in parts[:-1]):
-        return True
-    name = parts[-1] if parts else ""
-    return name == "conftest.py" or (
-        name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
-    )
-
-
-def about_tests_or_docs(question: str) -> bool:
-    return _ABOUT_TESTS_OR_DOCS.search(question) is not None
-
-
-def is_code_path(path: str) -> bool:
-    return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES
-
-
-def demotion(question: str) -> Callable[[SearchHit], int]:
-    """A sort key: 0 for the hits the question is most likely after, higher for later."""
-    if len(question.split()) > LONG_QUESTION_WORDS:
-        tests_wanted = prose_wanted = False
-    else:
-        tests_wanted = about_tests_or_docs(question)
-        prose_wanted = tests_wanted or _ABOUT_PROSE.search(question) is not None
-
-    def key(hit: SearchHit) -> int:
-        if not tests_wanted and is_demoted_path(hit.path):
-            return 2
-        if not prose_wanted and not is_code_path(hit.path):
-            return 1
-        return 0
-
-    return key
+SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
@@ -112,17 +54,52 @@ def _touching(a: SearchHit, b: SearchHit) -> bool:
 
 
 def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
-    """The ``k`` best windows of code for ``question``, best first."""
+    """The ``k`` best windows of code for ``question``: the best chunks of the best files."""
     if k <= 0:
         return []
-    hits = store.search(question, k=k * CANDIDATES, per_file=PER_FILE)
-    # A stable sort: the order within each group is the fused ranking's.
-    hits = sorted(hits, key=demotion(question))
+    if not hasattr(store, "chunks"):  # a store that only searches (a test double)
+        return _merged(store.search(question, k=k, per_file=PER_FILE), k)
+    if not store.chunks:
+        return []
+    from codeagent.index.query import analyze
+    from codeagent.index.ranking import rank_files
+
+    ranking = rank_files(store, question, analyze(question))
+    merged: list[SearchHit] = []
+    for rank, (path, score) in enumerate(ranking.files, start=1):
+        ids = ranking.chunks_of(path)[:PER_FILE]
+        best = float(ranking.chunk_scores[ids[0]])
+        for n, i in enumerate(ids):
+            if n and float(ranking.chunk_scores[i]) < SECOND_CHUNK * best:
+                break
+            chunk = store.chunks[i]
+            hit = SearchHit(
+                path=chunk.path,
+                start_line=chunk.start_line,
+                end_line=chunk.end_line,
+                symbol=chunk.symbol,
+                score=score,
+                text=chunk.text,
+                kind=chunk.kind,
+                ranks={"file": rank},
+            )
+            for j, kept in enumerate(merged):
+                if _touching(kept, hit):
+                    merged[j] = merge_hits(kept, hit)
+                    break
+            else:
+                merged.append(hit)
+        if len(merged) >= k:
+            break
+    return merged[:k]
+
+
+def _merged(hits: list[SearchHit], k: int) -> list[SearchHit]:
     merged: list[SearchHit] = []
     for hit in hits:
-        for i, kept in enumerate(merged):
+        for j, kept in enumerate(merged):
             if _touching(kept, hit):
-                merged[i] = merge_hits(kept, hit)
+                merged[j] = merge_hits(kept, hit)
                 break
         else:
             merged.append(hit)

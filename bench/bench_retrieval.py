@@ -1,0 +1,92 @@
+"""Benchmark retrieval (file ranking + chunk choice) on an index of about 50,000 chunks.
+
+Usage::
+
+    python bench/bench_retrieval.py [CHUNKS]     # default 50000
+
+The chunks are those of the Python standard library (``Lib/``, tests included), repeated
+under renamed top folders until ``CHUNKS`` is reached; the index is BM25 only (the dense side
+adds one FAISS search). The questions are the 38 issue reports of ``eval/swebench-loc.jsonl``
+(long) and the questions of ``eval/stdlib.jsonl`` (short). Measured: building the index, the
+first question (the lazy per-index tables and bm25s' load are paid there), then the latency of
+:func:`codeagent.tools.rag_tool.retrieve` with ``k = 10``, p50 and p95. Prints Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+from codeagent.index.chunking import chunk_file
+from codeagent.index.store import IndexStore
+from codeagent.index.types import Chunk
+from codeagent.tools.rag_tool import retrieve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def stdlib_chunks(limit: int) -> list[Chunk]:
+    lib = Path(sysconfig.get_paths()["stdlib"])
+    files = sorted(p for p in lib.rglob("*.py") if "site-packages" not in p.parts)
+    base: list[Chunk] = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        base += chunk_file(path.relative_to(lib).as_posix(), text)
+    chunks: list[Chunk] = []
+    copy = 0
+    while len(chunks) < limit:
+        prefix = f"copy{copy}/" if copy else ""
+        for c in base[: limit - len(chunks)]:
+            chunks.append(
+                Chunk(prefix + c.path, c.start_line, c.end_line, c.text, c.symbol, c.kind)
+            )
+        copy += 1
+    return chunks
+
+
+def questions() -> list[str]:
+    out = []
+    for name in ("swebench-loc.jsonl", "stdlib.jsonl"):
+        for line in (ROOT / "eval" / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                out.append(json.loads(line)["question"])
+    return out
+
+
+def main(argv: list[str]) -> int:
+    limit = int(argv[0]) if argv else 50_000
+    t0 = time.perf_counter()
+    chunks = stdlib_chunks(limit)
+    t1 = time.perf_counter()
+    store = IndexStore.build(chunks, None, None)
+    t2 = time.perf_counter()
+    asked = questions()
+    retrieve(store, asked[0], 10)
+    t3 = time.perf_counter()
+    times = []
+    for question in asked:
+        start = time.perf_counter()
+        retrieve(store, question, 10)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+    files = len({c.path for c in chunks})
+    print(f"{len(chunks)} chunks in {files} files (stdlib, repeated); BM25 only\n")
+    print("| step | seconds |\n|---|---|")
+    print(f"| chunk the files | {t1 - t0:.2f} |")
+    print(f"| build the BM25 index | {t2 - t1:.2f} |")
+    print(f"| first question (per-index tables) | {t3 - t2:.3f} |")
+    print(f"| retrieve, p50 over {len(times)} questions | {statistics.median(times):.4f} |")
+    print(f"| retrieve, p95 | {p95:.4f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,143 @@
+"""Question analysis for retrieval: the code names, paths and traceback frames a question holds.
+
+An issue report or a question about code names things: ``separability_matrix``,
+``CompoundModel``, ``astropy.modeling.separable``, ```backticked``` names, ``src/flask/app.py``,
+or a traceback (``File ".../requests/sessions.py", line 512, in request``). Each is strong
+evidence for the file that defines or is that thing, far stronger than the prose around it.
+:func:`analyze` pulls them out; the file ranker (:mod:`codeagent.index.ranking`) matches them
+against the repository's files and definitions.
+
+A name counts as code when it looks like code (``snake_case``, ``CamelCase``, dotted, a call
+``name(``), or stands in backticks or a fenced code block. Python keywords and builtins are
+dropped. Standard library only: cheap to import.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from dataclasses import dataclass
+
+ISSUE_WORDS = 60  # a longer question reads like an issue report
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
+_STRING = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_BACKTICK = re.compile(r"`([^`\n]+)`")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
+_FRAME = re.compile(r"""File\s+"([^"]+)",\s+line\s+(\d+)(?:,\s+in\s+([<>\w.]+))?""")
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+[/\\])*[\w-][\w.-]*\."
+    r"(?:py|pyi|pyx|cfg|toml|ini|txt|rst|md|ya?ml|json|js|ts|c|h|cpp))(?![\w])"
+)
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2,}[a-z]")
+_TESTS = re.compile(
+    r"\b(tests?|testing|test (suite|case|class|function|method|file)s?|pytest|unittest|"
+    r"fixtures?|conftest)\b",
+    re.IGNORECASE,
+)
+_DOCS = re.compile(
+    r"\b(docs?|documentation|readme|changelog|tutorials?|docstring examples?|sphinx)\b",
+    re.IGNORECASE,
+)
+_IGNORED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"self", "cls", "args", "kwargs"}
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One traceback frame: the file as printed, its line, the function (may be empty)."""
+
+    path: str
+    line: int
+    function: str
+
+
+@dataclass(frozen=True, slots=True)
+class QueryAnalysis:
+    """What :func:`analyze` found in a question."""
+
+    identifiers: tuple[str, ...]  # code names (each part of a dotted name too), first seen first
+    weak: tuple[str, ...]  # plain words of code blocks (``data``, ``put``): weaker evidence
+    dotted: tuple[str, ...]  # dotted names as written: ``astropy.modeling.separable``
+    paths: tuple[str, ...]  # file paths as written: ``flask/app.py``
+    frames: tuple[Frame, ...]  # traceback frames, outermost first
+    issue_like: bool  # a long report: mentions of tests and docs are in passing
+    wants_tests: bool  # a short question about tests
+    wants_docs: bool  # a short question about the documentation
+
+
+def looks_like_code(name: str) -> bool:
+    """``snake_case``, ``_private``, ``CamelCase``, ``dotted.name`` or ``UPPER_CASE``."""
+    core = name.strip("_")
+    if not core:
+        return False
+    return "_" in name or "." in name or _CAMEL.search(name) is not None
+
+
+def analyze(question: str) -> QueryAnalysis:
+    """The identifiers, paths and traceback frames of ``question``."""
+    names: dict[str, None] = {}
+    weak: dict[str, None] = {}
+    dotted: dict[str, None] = {}
+
+    def add(raw: str, strong: bool = True) -> None:
+        raw = raw.strip(".")
+        if not raw:
+            return
+        if "." in raw:
+            dotted[raw] = None
+        for part in raw.split("."):
+            if len(part) > 1 and part not in _IGNORED and not part.isdigit():
+                (names if strong or looks_like_code(part) else weak)[part] = None
+
+    frames = tuple(
+        Frame(m.group(1), int(m.group(2)), m.group(3) or "") for m in _FRAME.finditer(question)
+    )
+    paths = {m.group(1).replace("\\", "/"): None for m in _PATH.finditer(question)}
+    for frame in frames:
+        paths[frame.path.replace("\\", "/")] = None
+    path_texts = set(paths)
+    question = _URL.sub(" ", question)
+    for block in _FENCE.finditer(question):
+        code = block.group().strip("`").partition("\n")[2]  # without the language tag
+        for m in _NAME.finditer(_STRING.sub(" ", code)):
+            if not _inside_path(m.group(), path_texts):
+                add(m.group(), strong=False)
+    prose = _FENCE.sub(" ", question)
+    for m in _BACKTICK.finditer(prose):
+        for name in _NAME.finditer(m.group(1)):
+            if not _inside_path(name.group(), path_texts):
+                add(name.group())
+    for m in _CALL.finditer(prose):
+        add(m.group(1))
+    for m in _NAME.finditer(prose):
+        word = m.group()
+        if looks_like_code(word) and not _inside_path(word, path_texts):
+            add(word)
+    for frame in frames:
+        if frame.function and not frame.function.startswith("<"):
+            add(frame.function)
+    issue_like = len(question.split()) > ISSUE_WORDS
+    return QueryAnalysis(
+        identifiers=tuple(names),
+        weak=tuple(w for w in weak if w not in names),
+        dotted=tuple(d for d in dotted if not _is_path_like(d)),
+        paths=tuple(paths),
+        frames=frames,
+        issue_like=issue_like,
+        wants_tests=not issue_like and _TESTS.search(question) is not None,
+        wants_docs=not issue_like and _DOCS.search(question) is not None,
+    )
+
+
+def _is_path_like(name: str) -> bool:
+    return name.rsplit(".", 1)[-1] in {"py", "pyi", "cfg", "toml", "ini", "txt", "rst", "md"}
+
+
+def _inside_path(name: str, paths: set[str]) -> bool:
+    """Whether ``name`` is a path, or a piece of one the question gives."""
+    if _is_path_like(name):
+        return True
+    return any(name in re.split(r"[/.]", p) for p in paths)

@@ -1,0 +1,310 @@
+"""File-level ranking: every file's evidence for a question, summed into one score.
+
+Chunk retrieval alone ranks *pieces*; a question is about a *file* more often than not, and the
+strongest evidence is not lexical: a name the question uses that the file defines, a module or
+path it names, a traceback frame in the file. For every file of the index:
+
+- ``bm25``: its best chunk's BM25 score plus a share of its second best, over the best score
+  of any file (0..1), over the whole index, not a shortlist;
+- ``dense``: its best chunk's cosine among the dense candidates, scaled to 0..1 over them;
+- ``defines``: for each code name of the question that the file defines (a function, class,
+  method or module-level name), ``1 / number of files defining it``, summed and capped (a name
+  defined everywhere says nothing);
+- ``mentions``: the question names the file's path, its dotted module, or a traceback frame in
+  it (the innermost frame counts double);
+- ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
+  translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
+  tests or docs when a short question is about them.
+
+The weights were set on the tuning repositories only (see ``eval/README.md``).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from codeagent.index.query import QueryAnalysis
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codeagent.index.store import IndexStore
+
+W_BM25 = 1.0
+W_SECOND = 0.3  # share of a file's second best chunk added to its best
+W_DENSE = 0.6
+W_DEFINES = 0.6
+DEFINES_CAP = 1.5
+WEAK = 0.3  # a plain word of a code block, against a name that looks like code
+MAX_DEFINERS = 8  # a name defined in more files than this is not evidence
+W_MODULE = 0.8
+W_PATH = 1.0
+W_FRAME = 0.6
+
+ISSUE_PRIOR = 2.0  # the priors times this for an issue report: its fix is rarely in a test
+PRIOR_CODE = 0.0
+PRIOR_TESTS = -0.35
+PRIOR_DOCS = -0.45
+PRIOR_OTHER = -0.4  # Markdown, reST, text, notebooks, data
+PRIOR_CONFIG = -0.6  # setup.py, setup.cfg, tox.ini, CI files, lock files
+PRIOR_JUNK = -1.0  # changelogs, translation catalogs, minified or vendored assets
+
+CODE_SUFFIXES = frozenset((
+    ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
+    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
+    ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
+))  # fmt: skip
+TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
+DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
+VENDOR_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "extern", "node_modules"})
+CONFIG_NAMES = frozenset({
+    "setup.py", "setup.cfg", "tox.ini", "noxfile.py", "conftest.py", "pyproject.toml",
+    "manifest.in", "makefile", "dockerfile", "requirements.txt", "pytest.ini", ".coveragerc",
+    "codecov.yml", ".gitignore", ".gitattributes", ".gitblameignore", ".mailmap",
+    ".pre-commit-config.yaml", ".readthedocs.yml", ".readthedocs.yaml", "environment.yml",
+})  # fmt: skip
+CONFIG_SUFFIXES = frozenset({".cfg", ".ini", ".toml", ".yml", ".yaml", ".lock", ".in"})
+JUNK_SUFFIXES = frozenset({".po", ".pot", ".mo", ".map", ".svg", ".csv", ".min.js", ".min.css"})
+KINDS = ("code", "tests", "docs", "config", "other", "junk")
+_CHANGELOG = re.compile(r"^(changes|changelog|history|news|release|whatsnew|authors)", re.I)
+_DEFINED = re.compile(r"(?:def|class) +([A-Za-z_]\w*)")  # nested definitions too
+_ASSIGNED = re.compile(r"^([A-Za-z_]\w*) *(?::[^=\n]*)?=[^=]", re.MULTILINE)  # module level
+
+
+def path_kind(path: str) -> str:
+    """``code``, ``tests``, ``docs``, ``config``, ``other`` or ``junk`` (see the module doc)."""
+    pure = PurePosixPath(path)
+    parts = [p.lower() for p in pure.parts]
+    name = parts[-1] if parts else ""
+    dirs = parts[:-1]
+    suffix = pure.suffix.lower()
+    if (
+        suffix in JUNK_SUFFIXES
+        or name.endswith((".min.js", ".min.css"))
+        or _CHANGELOG.match(name)
+        or any(d in VENDOR_DIRS or d.startswith("changelog") for d in dirs)
+        or "locale" in dirs
+    ):
+        return "junk"
+    if (
+        name.startswith("test_")
+        or name.endswith(("_test.py", "_tests.py"))
+        or any(d in TEST_DIRS for d in dirs)
+    ):
+        return "tests"
+    if name in CONFIG_NAMES or (dirs and dirs[0] in {".github", ".circleci", "ci"}):
+        return "config"
+    if any(d in DOC_DIRS for d in dirs):
+        return "docs"
+    if suffix in CODE_SUFFIXES:
+        return "code"
+    if suffix in CONFIG_SUFFIXES or name.startswith("."):
+        return "config"
+    return "other"
+
+
+def kind_prior(kind: str, analysis: QueryAnalysis) -> float:
+    """The prior of a file kind; an issue report (long) moves tests and docs further down."""
+    scale = ISSUE_PRIOR if analysis.issue_like else 1.0
+    return scale * _prior(kind, analysis)
+
+
+def _prior(kind: str, analysis: QueryAnalysis) -> float:
+    if kind == "tests":
+        return PRIOR_CODE if analysis.wants_tests else PRIOR_TESTS
+    if kind == "docs":
+        return PRIOR_OTHER if analysis.wants_docs else PRIOR_DOCS
+    if kind == "other":
+        return PRIOR_CODE - 0.1 if analysis.wants_docs else PRIOR_OTHER
+    return {"code": PRIOR_CODE, "config": PRIOR_CONFIG}.get(kind, PRIOR_JUNK)
+
+
+def module_names(path: str) -> list[str]:
+    """Dotted module names of a Python file, longest first (``src.flask.app``, ``flask.app``, …)."""
+    pure = PurePosixPath(path)
+    if pure.suffix not in {".py", ".pyi"}:
+        return []
+    parts = list(pure.with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
+
+
+@dataclass
+class FileTable:
+    """Per-index lookup tables, built once per store (lazily, at the first question)."""
+
+    paths: list[str]
+    ids: dict[str, int]  # path -> file id
+    chunk_file: np.ndarray  # file id of each chunk
+    file_chunks: list[list[int]]  # chunk ids of each file
+    kind_ids: np.ndarray  # index into KINDS of each file
+    symbol_chunks: dict[str, list[int]]  # each part of a chunk's symbol -> chunk ids
+    defines: dict[str, list[int]]  # name -> ids of files defining it
+    modules: dict[str, int]  # dotted module (and every suffix of it) -> file id; -1 if ambiguous
+
+
+_TABLES: weakref.WeakKeyDictionary[IndexStore, FileTable] = weakref.WeakKeyDictionary()
+
+
+def file_table(store: IndexStore) -> FileTable:
+    table = _TABLES.get(store)
+    if table is None:
+        table = _build_table(store)
+        _TABLES[store] = table
+    return table
+
+
+def _build_table(store: IndexStore) -> FileTable:
+    import numpy as np
+
+    ids: dict[str, int] = {}
+    chunk_file = np.empty(len(store.chunks), dtype=np.int64)
+    file_chunks: list[list[int]] = []
+    defined: dict[str, set[int]] = {}
+    symbol_chunks: dict[str, list[int]] = {}
+    for i, chunk in enumerate(store.chunks):
+        fid = ids.setdefault(chunk.path, len(ids))
+        if fid == len(file_chunks):
+            file_chunks.append([])
+        file_chunks[fid].append(i)
+        chunk_file[i] = fid
+        names = set(chunk.symbol.split(".")) if chunk.symbol and chunk.symbol[0] != "<" else set()
+        for name in names:
+            symbol_chunks.setdefault(name, []).append(i)
+        if chunk.path.endswith((".py", ".pyi")):
+            names.update(_DEFINED.findall(chunk.text))
+            if chunk.kind in {"module", "window"}:
+                names.update(_ASSIGNED.findall(chunk.text))
+        for name in names:
+            defined.setdefault(name, set()).add(fid)
+    paths = list(ids)
+    modules: dict[str, int] = {}
+    for fid, path in enumerate(paths):
+        for dotted in module_names(path):
+            modules[dotted] = -1 if modules.get(dotted, fid) != fid else fid
+    return FileTable(
+        paths=paths,
+        ids=ids,
+        chunk_file=chunk_file,
+        file_chunks=file_chunks,
+        kind_ids=np.array([KINDS.index(path_kind(p)) for p in paths], dtype=np.int64),
+        symbol_chunks=symbol_chunks,
+        defines={name: sorted(fids) for name, fids in defined.items()},
+        modules=modules,
+    )
+
+
+def resolve_path(written: str, table: FileTable) -> int | None:
+    """The file a path as written names: the longest path suffix match, if unique."""
+    parts = [p for p in written.replace("\\", "/").split("/") if p not in {"", "."}]
+    for start in range(len(parts)):
+        suffix = "/".join(parts[start:])
+        found = [i for i, p in enumerate(table.paths) if p == suffix or p.endswith("/" + suffix)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None
+    return None
+
+
+def mention_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float]:
+    """Path, module and traceback-frame evidence per file id."""
+    scores: dict[int, float] = {}
+
+    def add(fid: int | None, value: float) -> None:
+        if fid is not None and fid >= 0:
+            scores[fid] = max(scores.get(fid, 0.0), value)
+
+    for written in analysis.paths:
+        add(resolve_path(written, table), W_PATH)
+    frames = [f for f in analysis.frames if resolve_path(f.path, table) is not None]
+    for n, frame in enumerate(frames, start=1):
+        fid = resolve_path(frame.path, table)
+        if fid is not None:
+            scores[fid] = scores.get(fid, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
+    for dotted in analysis.dotted:
+        parts = dotted.split(".")
+        for end in range(len(parts), 1, -1):
+            fid = table.modules.get(".".join(parts[:end]))
+            if fid is not None:
+                add(fid, W_MODULE)
+                break
+    return scores
+
+
+def define_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float]:
+    scores: dict[int, float] = {}
+    names = [(name, 1.0) for name in analysis.identifiers]
+    names += [(name, WEAK) for name in analysis.weak]
+    if analysis.wants_tests:  # the test of ``parse`` is ``test_parse``
+        names += [(f"test_{name}", 1.0) for name in analysis.identifiers]
+    for name, weight in names:
+        fids = table.defines.get(name)
+        if not fids or len(fids) > MAX_DEFINERS:
+            continue
+        for fid in fids:
+            scores[fid] = scores.get(fid, 0.0) + weight / len(fids)
+    return {fid: W_DEFINES * min(s, DEFINES_CAP) for fid, s in scores.items()}
+
+
+UNIQUE_TERMS = False  # count each query term once (worse on the tuning split)
+W_SYMBOL = 0.3  # a chunk whose own symbol the question names
+DENSE_DEPTH = 400
+
+
+@dataclass
+class Ranking:
+    """Files best first with their scores, and a score for every chunk (to pick what to show)."""
+
+    files: list[tuple[str, float]]
+    chunk_scores: np.ndarray
+    table: FileTable
+
+    def chunks_of(self, path: str) -> list[int]:
+        """Chunk ids of ``path``, best first."""
+        fid = self.table.ids[path]
+        ids = self.table.file_chunks[fid]
+        return sorted(ids, key=lambda i: -float(self.chunk_scores[i]))
+
+
+def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ranking:
+    """Every file that has any evidence for ``question``, best first."""
+    import numpy as np
+
+    table = file_table(store)
+    n_files = len(table.paths)
+    chunk = np.zeros(len(store.chunks), dtype=np.float32)
+    bm25 = store.bm25_scores(question, unique=UNIQUE_TERMS)
+    if bm25 is not None and float(bm25.max()) > 0:
+        chunk += W_BM25 * bm25 / float(bm25.max())
+    dense = store.dense_scores(question, DENSE_DEPTH)
+    if dense:
+        top, low = dense[0][1], dense[-1][1]
+        span = max(top - low, 1e-6)
+        for i, cos in dense:
+            chunk[i] += W_DENSE * (cos - low) / span
+    for name in analysis.identifiers:
+        for i in table.symbol_chunks.get(name, ()):
+            chunk[i] += W_SYMBOL
+    best = np.zeros(n_files, dtype=np.float32)
+    np.maximum.at(best, table.chunk_file, chunk)
+    # the second best chunk of each file: the best once each file's best is set aside
+    is_best = chunk >= best[table.chunk_file]
+    rest = np.where(is_best, 0.0, chunk).astype(np.float32)
+    second = np.zeros(n_files, dtype=np.float32)
+    np.maximum.at(second, table.chunk_file, rest)
+    score = best + W_SECOND * second
+    for fid, value in define_scores(analysis, table).items():
+        score[fid] += value
+    for fid, value in mention_scores(analysis, table).items():
+        score[fid] += value
+    priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
+    score += priors[table.kind_ids]
+    evidence = (best > 0) | (score > priors[table.kind_ids])
+    order = [int(f) for f in np.argsort(-score, kind="stable") if evidence[f]]
+    return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)

@@ -1,0 +1,93 @@
+"""analyze(): code names, dotted names, paths and traceback frames, against hand-read truth."""
+
+from __future__ import annotations
+
+from codeagent.index.query import Frame, analyze, looks_like_code
+
+ISSUE = """Modeling's `separability_matrix` does not compute separability correctly
+
+```python
+from astropy.modeling import models as m
+cm = m.Linear1D(10) & m.Linear1D(5, name="wide_model")
+print(len(cm))
+```
+
+The CompoundModel result is wrong. See astropy/modeling/separable.py for the code.
+"""
+
+TRACEBACK = """Traceback (most recent call last):
+  File "/home/u/app.py", line 3, in <module>
+    requests.get(url)
+  File "/usr/lib/python3.8/site-packages/requests/sessions.py", line 512, in request
+    resp = self.send(prep, **send_kwargs)
+  File "/usr/lib/python3.8/site-packages/requests/adapters.py", line 498, in send
+    raise ConnectionError(err, request=request)
+"""
+
+
+def test_names_from_backticks_code_blocks_and_prose() -> None:
+    found = analyze(ISSUE)
+    for name in ("separability_matrix", "Linear1D"):
+        assert name in found.identifiers
+    assert found.weak == ("astropy", "modeling", "models", "cm", "name")  # words of the code
+    assert "CompoundModel" in found.identifiers  # CamelCase in prose
+    assert "print" not in found.identifiers
+    assert "len" not in found.identifiers
+    assert "import" not in found.identifiers
+    assert "as" not in found.identifiers
+    assert "Modeling" not in found.identifiers
+    assert "compute" not in found.identifiers
+    assert "astropy.modeling" in found.dotted
+    assert "m.Linear1D" in found.dotted
+    assert found.paths == ("astropy/modeling/separable.py",)
+    assert "separable" not in found.identifiers  # part of a path, not a name
+    assert "wide_model" not in found.identifiers  # a string, not a name
+    assert "python" not in found.weak  # the code block's language tag
+
+
+def test_traceback_frames_in_order() -> None:
+    found = analyze(TRACEBACK)
+    assert found.frames == (
+        Frame("/home/u/app.py", 3, "<module>"),
+        Frame("/usr/lib/python3.8/site-packages/requests/sessions.py", 512, "request"),
+        Frame("/usr/lib/python3.8/site-packages/requests/adapters.py", 498, "send"),
+    )
+    assert "request" in found.identifiers
+    assert "send" in found.identifiers
+    assert "/usr/lib/python3.8/site-packages/requests/adapters.py" in found.paths
+
+
+def test_urls_are_not_names() -> None:
+    found = analyze("See https://github.com/psf/requests/issues/2844 and www.example.org/a_b")
+    assert found.identifiers == ()
+    assert found.dotted == ()
+
+
+def test_calls_in_prose_count_as_code() -> None:
+    assert "parse" in analyze("Calling parse() on an empty string crashes").identifiers
+    assert "parse" not in analyze("we parse the header").identifiers
+
+
+def test_what_a_question_is_about() -> None:
+    assert analyze("Which tests cover the retry logic?").wants_tests
+    assert analyze("How does the test function for backoff check the delay?").wants_tests
+    assert not analyze("How is the retry delay computed?").wants_tests
+    assert analyze("Where in the documentation is the config described?").wants_docs
+    issue = "The parser fails on commas. " * 15 + "The tests and docs do not cover it."
+    found = analyze(issue)
+    assert found.issue_like
+    assert not found.wants_tests
+    assert not found.wants_docs
+
+
+def test_looks_like_code() -> None:
+    assert looks_like_code("snake_case")
+    assert looks_like_code("CamelCase")
+    assert looks_like_code("a.b")
+    assert looks_like_code("HTTPAdapter")
+    assert looks_like_code("MAX_SIZE")
+    assert looks_like_code("getX")
+    assert not looks_like_code("Hello")
+    assert not looks_like_code("parse")
+    assert looks_like_code("_private")
+    assert not looks_like_code("__")

@@ -1,0 +1,99 @@
+"""File-level ranking: path kinds, module names, and evidence on a real (small) index."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.index.query import analyze
+from codeagent.index.ranking import module_names, path_kind, rank_files
+from conftest import GitRepoFactory
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("src/pkg/app.py", "code"),
+        ("pkg/testament.py", "code"),
+        ("tests/test_app.py", "tests"),
+        ("src/pkg/tests/helpers.py", "tests"),
+        ("pkg/utils_test.py", "tests"),
+        ("test/unittests/client/loader_test.py", "tests"),
+        ("docs/conf.py", "docs"),
+        ("examples/demo.py", "docs"),
+        ("setup.py", "config"),
+        ("setup.cfg", "config"),
+        ("tox.ini", "config"),
+        (".pre-commit-config.yaml", "config"),
+        (".github/workflows/ci.yml", "config"),
+        ("conftest.py", "config"),
+        ("README.md", "other"),
+        ("CHANGES.rst", "junk"),
+        ("changelog/123.bugfix.rst", "junk"),
+        ("src/pkg/locale/de/LC_MESSAGES/pkg.po", "junk"),
+        ("pkg/static/app.min.js", "junk"),
+        ("src/pkg/_vendor/six.py", "junk"),
+    ],
+)
+def test_path_kinds(path: str, kind: str) -> None:
+    assert path_kind(path) == kind
+
+
+def test_module_names() -> None:
+    assert module_names("src/flask/app.py") == ["src.flask.app", "flask.app", "app"]
+    assert module_names("pkg/sub/__init__.py") == ["pkg.sub", "sub"]
+    assert module_names("README.md") == []
+
+
+FILES = {
+    # defines the name the question uses
+    "pkg/matrix.py": "def separability_matrix(model):\n    return _compute(model)\n\n"
+    "def _compute(model):\n    return model\n",
+    # uses the name over and over, defines nothing of it: BM25 alone prefers it
+    "pkg/report.py": "from pkg.matrix import separability_matrix\n\n"
+    "def report(models):\n"
+    + "".join(f"    separability_matrix(models[{i}])  # separability matrix\n" for i in range(8)),
+    "tests/test_matrix.py": "from pkg.matrix import separability_matrix\n\n"
+    "def test_separability_matrix():\n"
+    "    assert separability_matrix(1) == 1  # separability matrix\n",
+    "pkg/net/sessions.py": "class Session:\n    def request(self, how):\n        return how\n",
+    "pkg/net/adapters.py": "class Adapter:\n    def send(self, prepared):\n        raise OSError\n",
+    "CHANGES.rst": "separability matrix fixed\n" * 5,
+}
+
+
+@pytest.fixture
+def store(git_repo: GitRepoFactory):  # type: ignore[no-untyped-def]
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    return store
+
+
+def ranked(store, question: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [path for path, _ in rank_files(store, question, analyze(question)).files]
+
+
+def test_the_defining_file_outranks_heavy_users(store) -> None:  # type: ignore[no-untyped-def]
+    order = ranked(store, "`separability_matrix` gives a wrong separability matrix")
+    assert order[0] == "pkg/matrix.py"
+    assert order.index("pkg/report.py") < order.index("tests/test_matrix.py")
+    assert order.index("tests/test_matrix.py") < order.index("CHANGES.rst")
+
+
+def test_tests_rank_first_when_the_question_is_about_them(store) -> None:  # type: ignore[no-untyped-def]
+    order = ranked(store, "which test checks separability_matrix?")
+    assert order.index("tests/test_matrix.py") < order.index("pkg/report.py")
+
+
+def test_innermost_traceback_frame_and_mentioned_module(store) -> None:  # type: ignore[no-untyped-def]
+    trace = (
+        'File "/venv/site-packages/pkg/net/sessions.py", line 2, in request\n'
+        'File "/venv/site-packages/pkg/net/adapters.py", line 3, in send\nOSError'
+    )
+    assert ranked(store, trace)[0] == "pkg/net/adapters.py"
+    assert ranked(store, "what does pkg.net.sessions do with a how")[0] == "pkg/net/sessions.py"
+    assert ranked(store, "look at net/sessions.py please")[0] == "pkg/net/sessions.py"
+
+
+def test_a_file_without_any_evidence_is_not_ranked(store) -> None:  # type: ignore[no-untyped-def]
+    assert "pkg/net/adapters.py" not in ranked(store, "separability matrix")
