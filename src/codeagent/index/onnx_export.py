@@ -19,6 +19,7 @@ import importlib.metadata
 import logging
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,8 @@ def _export_float(model_dir: Path, dest: Path) -> None:
 
     sample = torch.ones(2, 8, dtype=torch.long)
     axes = {0: "batch", 1: "tokens"}
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tracer notes about this model's Python branches
         torch.onnx.export(
             Pooled(),
             (sample, sample, torch.zeros_like(sample)),
