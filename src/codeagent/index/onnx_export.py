@@ -126,6 +126,7 @@ def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
                 _quantize(source, tmp)
             else:
                 _export_float(model_dir, tmp)
+            tmp.chmod(0o644)  # mkstemp makes it private; the model is not a secret
             os.replace(tmp, dest)
         except ImportError as exc:
             raise BackendUnavailableError(
