@@ -216,7 +216,8 @@ def test_ctrl_c_mid_index_then_resume(git_repo: GitRepoFactory, env_setup: Path)
         assert interrupted.stdout == ""
         assert_one_line_error(interrupted, "interrupted")
         repo_dirs = list((env_setup / "cache").iterdir())
-        assert [p.name for p in repo_dirs[0].iterdir()] == [".lock"]  # no half-written entry
+        names = sorted(p.name for p in repo_dirs[0].iterdir())
+        assert names == [".codeagent-index", ".gitignore", ".lock"]  # no half-written entry
         resumed = codeagent(*args)
         assert resumed.returncode == 0, resumed.stderr
         stats = json.loads(resumed.stdout)

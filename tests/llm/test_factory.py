@@ -40,7 +40,7 @@ def test_auto_without_server_gives_none_and_says_why() -> None:
 
 
 def test_auto_without_the_model_gives_none(stub_settings: Settings) -> None:
-    settings = stub_settings.with_overrides(ollama_chat_model="llama3.1:8b")
+    settings = stub_settings.model_copy(update=dict(ollama_chat_model="llama3.1:8b"))
     model, reason = resolve_chat_model("auto", settings)
     assert model is None
     assert "ollama pull llama3.1:8b" in reason

@@ -141,7 +141,7 @@ def test_server_error(chat: BaseChatModel, ollama_stub: OllamaStub) -> None:
 def test_server_gone_after_start(stub_settings: Settings) -> None:
     with OllamaStub(models=["qwen2.5-coder:7b"]) as stub:
         model = make_chat_model(
-            "ollama:qwen2.5-coder:7b", stub_settings.with_overrides(ollama_host=stub.url)
+            "ollama:qwen2.5-coder:7b", stub_settings.model_copy(update=dict(ollama_host=stub.url))
         )
     assert model is not None
     error = failure_of(model, stub.url)
@@ -151,7 +151,7 @@ def test_server_gone_after_start(stub_settings: Settings) -> None:
 
 def test_timeout(ollama_stub: OllamaStub, stub_settings: Settings) -> None:
     model = make_chat_model(
-        "ollama:qwen2.5-coder:7b", stub_settings.with_overrides(llm_timeout=0.3)
+        "ollama:qwen2.5-coder:7b", stub_settings.model_copy(update=dict(llm_timeout=0.3))
     )
     assert model is not None
     ollama_stub.delay(5.0)

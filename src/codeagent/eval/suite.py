@@ -119,14 +119,3 @@ def load_suites(paths: Iterable[Path], *, limit: int | None = None) -> list[Suit
         loaded = load_suite(path)
         items.extend(loaded[:limit] if limit is not None else loaded)
     return items
-
-
-def dump_items(items: Iterable[SuiteItem]) -> str:
-    """The JSONL text of ``items`` (what the suite generators write)."""
-    lines = [
-        json.dumps(
-            item.model_dump(exclude={"suite", "base_dir"}, exclude_none=False), ensure_ascii=False
-        )
-        for item in items
-    ]
-    return "\n".join(lines) + "\n"

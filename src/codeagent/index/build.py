@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import EmptyRepoError, IndexBuildError
+from codeagent.home import writing
 from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
@@ -118,7 +119,8 @@ def load_or_build(
     built = False
     store = None if force else index_cache.open_entry(entry, embedder, dense)
     if store is None:
-        repo_dir.mkdir(parents=True, exist_ok=True)
+        with writing(settings.home, "the index"):
+            index_cache.make_repo_dir(repo_dir)
         lock = FileLock(str(repo_dir / index_cache.LOCK_NAME), timeout=LOCK_TIMEOUT)
         try:
             with lock:
@@ -127,7 +129,8 @@ def load_or_build(
                 if store is None:
                     index_cache.remove_temporaries(repo_dir)
                     store = _build(discovery, embedder, dense, settings, stats, progress)
-                    _write(store, entry, stats)
+                    with writing(settings.home, "the index"):
+                        _write(store, entry, stats)
                     index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
                     built = True
         except Timeout as exc:
@@ -189,7 +192,8 @@ def _build(
 
     vectors = None
     if embedder is not None:
-        with EmbedCache(settings.embed_cache_dir) as cache:
+        with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
+            stats.notices.extend(cache.notices)
             result = cache.embed(
                 embedder,
                 [c.embed_text for c in chunks],

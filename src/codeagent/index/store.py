@@ -12,10 +12,11 @@ On disk (one directory per state)::
     dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
-A directory whose manifest is missing, unreadable or disagrees with the files is reported as
-:class:`CorruptIndexError`. BM25 and FAISS are parsed at the first search, so opening a cached
-index stays cheap. The dense side is any :class:`~codeagent.index.dense.DenseIndex` backend
-(FAISS by default), named in the manifest.
+A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
+files do not parse (as a ``bm25s`` format change would cause), is reported as
+:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25 and FAISS themselves are
+loaded at the first search, so opening a cached index stays cheap. The dense side is any
+:class:`~codeagent.index.dense.DenseIndex` backend (FAISS by default), named in the manifest.
 """
 
 from __future__ import annotations
@@ -85,6 +86,29 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+BM25_FILES = (
+    "params.index.json", "vocab.index.json",
+    "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy",
+)  # fmt: skip
+
+
+def check_bm25_files(folder: Path) -> None:
+    """:class:`CorruptIndexError` unless every file ``bm25s`` loads is there and parses as
+    what it should be (JSON objects; ``.npy`` arrays), checked without importing bm25s."""
+    for name in BM25_FILES:
+        path = folder / name
+        try:
+            if name.endswith(".json"):
+                ok = isinstance(json.loads(path.read_bytes()), dict)
+            else:
+                with path.open("rb") as handle:
+                    ok = handle.read(6) == b"\x93NUMPY"
+        except (OSError, ValueError) as exc:
+            raise CorruptIndexError(f"index at {folder.parent}: unreadable bm25/{name}") from exc
+        if not ok:
+            raise CorruptIndexError(f"index at {folder.parent}: bm25/{name} is not in the format")
 
 
 class IndexStore:
@@ -303,4 +327,5 @@ class IndexStore:
             raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
         if len(chunks) != manifest.get("chunks"):
             raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
+        check_bm25_files(directory / BM25_DIR)
         return cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)

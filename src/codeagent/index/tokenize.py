@@ -21,6 +21,22 @@ what when where which who why with we you me my our can should would will
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+# Words a question uses to talk about code that name no code in particular: dropped, with
+# STOPWORDS, when picking a question's identifiers (the rule router's symbol, the lines an
+# answer without an LLM shows). Not for BM25: there they are ordinary words of the code.
+_QUESTION_WORD_TEXT = """
+about all any called calls class classes code constants could decorators defined did each
+every file function functions imports into its method methods module no not outline some
+source structure than their them then there these those us used variables yes your
+"""
+QUESTION_STOPWORDS = STOPWORDS | frozenset(_QUESTION_WORD_TEXT.split())
+
+
+def identifier_parts(word: str) -> list[str]:
+    """The parts of one identifier, case kept: ``parseHTTPResponse2`` -> ``parse``, ``HTTP``,
+    ``Response``, ``2`` (split ``snake_case`` on ``_`` first)."""
+    return _PART.findall(word)
+
 
 def code_tokens(text: str) -> list[str]:
     """Split ``text`` into lower-cased search tokens: whole identifiers and their parts."""
@@ -30,14 +46,9 @@ def code_tokens(text: str) -> list[str]:
         whole = word.strip("_").lower()
         if not whole:
             continue
-        parts = [p.lower() for p in _PART.findall(word)]
+        parts = [p.lower() for p in identifier_parts(word)]
         if whole not in STOPWORDS:
             tokens.append(whole)
         if len(parts) > 1:
             tokens.extend(p for p in parts if p not in STOPWORDS)
     return tokens
-
-
-def path_text(path: str) -> str:
-    """The words of a repository path (``src/app/models.py`` -> ``src app models py``)."""
-    return " ".join(part for part in re.split(r"[/\\.\-]+", path) if part)

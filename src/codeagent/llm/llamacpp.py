@@ -202,7 +202,8 @@ class ChatLlamaCpp(BaseChatModel):
             raise TypeError(f"unsupported schema for structured output: {schema!r}")
         bound = self.bind(json_schema=json_schema)
         if not include_raw:
-            return bound | parser
+            chain: Runnable[Any, Any] = bound | parser
+            return chain
         from langchain_core.runnables import RunnableMap, RunnablePassthrough
 
         parsed = RunnablePassthrough.assign(

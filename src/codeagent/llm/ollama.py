@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from codeagent.errors import BackendError, BackendUnavailableError, ModelMissingError
-from codeagent.llm.status import OllamaStatus, normalize_host, probe_ollama
+from codeagent.llm.status import OllamaStatus, probe_ollama
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -173,7 +173,3 @@ def _quoted_model(reason: str) -> str | None:
         if start != -1 and end > start + 1:
             return reason[start + 1 : end]
     return None
-
-
-def host_of(settings: Settings) -> str:
-    return normalize_host(settings.ollama_host)

@@ -19,15 +19,13 @@ import re
 import shutil
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
 from codeagent.config import Settings
-from codeagent.errors import CloneError, RepoNotFoundError
-
-if TYPE_CHECKING:
-    import git
+from codeagent.errors import CloneError, GitError, RepoNotFoundError
+from codeagent.home import make_private_dir, write_error, writing
+from codeagent.repo.git import git_text
 
 log = logging.getLogger(__name__)
 
@@ -80,16 +78,13 @@ def _path_slug(path: Path) -> str:
 
 def _local_kind(path: Path) -> str:
     """``worktree`` (``path`` is its top level), ``bare`` (``path`` is the git dir), or ``none``."""
-    import git
-
-    g = git.Git(str(path))
     try:
-        out = str(g.execute(["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir"]))
+        out = git_text(path, "rev-parse", "--is-bare-repository", "--absolute-git-dir")
         bare, git_dir = out.split("\n", 1)
         if bare == "true":
             return "bare" if Path(git_dir).resolve() == path else "none"
-        top = g.execute(["git", "rev-parse", "--show-toplevel"])
-    except (git.GitCommandError, ValueError):
+        top = git_text(path, "rev-parse", "--show-toplevel")
+    except (GitError, ValueError):
         return "none"
     return "worktree" if Path(top).resolve() == path else "none"
 
@@ -98,27 +93,23 @@ def _checkout_is_at(path: Path, commit: str, kind: str) -> bool:
     """Whether the checkout at ``path`` is clean and its HEAD is ``commit``."""
     if kind != "worktree":
         return False
-    import git
-
-    repo = git.Repo(path)
     try:
-        wanted = repo.git.rev_parse("--verify", "-q", f"{commit}^{{commit}}")
-        head = repo.git.rev_parse("--verify", "-q", "HEAD")
-    except git.GitCommandError:
+        wanted = git_text(path, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
+        head = git_text(path, "rev-parse", "--verify", "-q", "HEAD")
+        changes = git_text(path, "status", "--porcelain", "--untracked-files=no")
+    except GitError:
         return False
-    return bool(wanted == head and not repo.is_dirty(untracked_files=False))
+    return wanted == head and not changes
 
 
 def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) -> Path:
     """Create or update the clone of ``source`` in ``repos_dir/slug`` under a file lock."""
-    try:
-        import git
-    except ImportError as exc:
-        raise CloneError(f"git is not installed, so {source} cannot be cloned") from exc
     repos = settings.repos_dir
-    (repos / ".locks").mkdir(parents=True, exist_ok=True)
     dest = repos / slug
     try:
+        with writing(settings.home, "a clone"):
+            make_private_dir(repos)
+            (repos / ".locks").mkdir(exist_ok=True)
         with FileLock(str(repos / ".locks" / f"{slug}.lock"), timeout=LOCK_TIMEOUT_S):
             for stale in repos.glob(f".tmp-{slug}-*"):  # left by a killed process
                 shutil.rmtree(stale, ignore_errors=True)
@@ -126,7 +117,7 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
                 log.info("updating %s in %s", source, dest)
                 for name in ("index.lock", "shallow.lock"):  # left by a killed git
                     (dest / ".git" / name).unlink(missing_ok=True)
-                _checkout(_git(dest), commit)
+                _checkout(dest, commit)
             else:
                 shutil.rmtree(dest, ignore_errors=True)
                 _fresh_clone(source, dest, commit)
@@ -134,9 +125,11 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
         raise CloneError(f"cannot clone {source}: {exc}") from exc
     except Timeout as exc:
         raise CloneError(f"another process holds the clone lock for {source}; try again") from exc
-    except git.GitCommandError as exc:
+    except GitError as exc:
         where = f" at {commit}" if commit else ""
         raise CloneError(f"cannot clone {source}{where}: {_last_stderr_line(exc)}") from exc
+    except OSError as exc:  # the lock file or the clone folder cannot be written
+        raise write_error(settings.home, "a clone", exc) from exc
     return dest.resolve()
 
 
@@ -145,67 +138,57 @@ def _fresh_clone(source: str, dest: Path, commit: str | None) -> None:
     log.info("cloning %s into %s", source, dest)
     try:
         tmp.mkdir()
-        g = _git(tmp)
-        g.execute(["git", "init", "-q"])
-        g.execute(["git", "remote", "add", "origin", source])
-        _checkout(g, commit)
+        _git(tmp, "init", "-q")
+        _git(tmp, "remote", "add", "origin", source)
+        _checkout(tmp, commit)
         os.replace(tmp, dest)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _checkout(g: git.Git, commit: str | None) -> None:
+def _checkout(clone: Path, commit: str | None) -> None:
     """Fetch what is wanted (HEAD of origin, or ``commit``) shallowly; check it out detached."""
     depth = ["--depth", "1"]
     if commit is None:
-        g.execute(["git", "fetch", "-q", *depth, "origin", "HEAD"])
+        _git(clone, "fetch", "-q", *depth, "origin", "HEAD")
         target = "FETCH_HEAD"
     else:
-        target = _local_commit(g, commit) or _fetch_commit(g, commit, depth)
-    g.execute(
-        ["git", "-c", "advice.detachedHead=false", "checkout", "-q", "-f", "--detach", target]
-    )
-    g.execute(["git", "clean", "-ffdq"])
+        target = _local_commit(clone, commit) or _fetch_commit(clone, commit, depth)
+    _git(clone, "-c", "advice.detachedHead=false", "checkout", "-q", "-f", "--detach", target)
+    _git(clone, "clean", "-ffdq")
 
 
-def _local_commit(g: git.Git, commit: str) -> str | None:
-    import git
-
+def _local_commit(clone: Path, commit: str) -> str | None:
     try:
-        return str(g.execute(["git", "rev-parse", "--verify", "-q", f"{commit}^{{commit}}"]))
-    except git.GitCommandError:
+        return _git(clone, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
+    except GitError:
         return None
 
 
-def _fetch_commit(g: git.Git, commit: str, depth: list[str]) -> str:
-    import git
-
+def _fetch_commit(clone: Path, commit: str, depth: list[str]) -> str:
     try:
-        g.execute(["git", "fetch", "-q", *depth, "origin", commit])
+        _git(clone, "fetch", "-q", *depth, "origin", commit)
         return "FETCH_HEAD"
-    except git.GitCommandError as exc:
+    except GitError as exc:
         # Servers refuse abbreviated (and some unadvertised) shas: fetch the history instead.
         log.info("fetching %s by sha failed (%s); fetching full history", commit, exc.stderr)
-    shallow = g.execute(["git", "rev-parse", "--is-shallow-repository"]) == "true"
+    shallow = _git(clone, "rev-parse", "--is-shallow-repository") == "true"
     refs = "+refs/heads/*:refs/remotes/origin/*"
-    g.execute(
-        ["git", "fetch", "-q", "--tags", *(["--unshallow"] if shallow else []), "origin", refs]
-    )
-    found = _local_commit(g, commit)
+    _git(clone, "fetch", "-q", "--tags", *(["--unshallow"] if shallow else []), "origin", refs)
+    found = _local_commit(clone, commit)
     if found is None:
         raise CloneError(f"commit {commit} not found in the repository")
     return found
 
 
-def _git(cwd: Path) -> git.Git:
-    import git
-
-    g = git.Git(str(cwd))
-    g.update_environment(GIT_TERMINAL_PROMPT="0")
+def _git(clone: Path, *args: str) -> str:
+    """git in a clone of codeagent's: no time limit (a fetch may be long), SSH never prompts,
+    and Git LFS (when installed) does not download what the repository's attributes ask for."""
+    env = {"GIT_LFS_SKIP_SMUDGE": "1"}
     if "GIT_SSH_COMMAND" not in os.environ:
-        g.update_environment(GIT_SSH_COMMAND="ssh -o BatchMode=yes")
-    return g
+        env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+    return git_text(clone, *args, timeout=None, env=env)
 
 
 def _is_clone(dest: Path) -> bool:
@@ -213,7 +196,7 @@ def _is_clone(dest: Path) -> bool:
 
 
 def _last_stderr_line(exc: Exception) -> str:
-    """git's ``fatal:``/``error:`` lines joined (else its last line) from a GitCommandError."""
+    """git's ``fatal:``/``error:`` lines joined (else its last line) from a GitError."""
     text = str(getattr(exc, "stderr", "") or exc)
     lines = [ln.strip().removeprefix("stderr:").strip(" '\"") for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]

@@ -7,6 +7,7 @@ import gc
 import hashlib
 import io
 import re
+import threading
 import tokenize
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -15,12 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.tools.ast_tool.errors import BinaryFileError, PythonSyntaxError
+from codeagent.tools.ast_tool.errors import (
+    BinaryFileError,
+    FileTooLargeError,
+    PythonSyntaxError,
+    UnreadableFileError,
+)
 
 if TYPE_CHECKING:
     from codeagent.tools.ast_tool.analyze import Analysis
 
 CACHE_SIZE = 64
+# Far above any hand-written module; keeps a planted multi-gigabyte file from filling memory.
+MAX_PARSE_BYTES = 16 * 2**20
 # Line breaks as the tokenizer counts them (str.splitlines also splits on \f, \x1c, ...).
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -61,6 +69,7 @@ class ParsedFile:
 
 
 _cache: OrderedDict[str, ParsedFile] = OrderedDict()
+_cache_lock = threading.Lock()  # questions may run on several threads of one process
 
 
 def decode(data: bytes) -> str:
@@ -90,12 +99,23 @@ def gc_paused() -> Iterator[None]:
 
 def parse_file(path: Path, rel: str) -> ParsedFile:
     """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
-    data = path.read_bytes()
+    try:
+        size = path.stat().st_size
+        if size > MAX_PARSE_BYTES:
+            raise FileTooLargeError(
+                f"{rel} is too large to parse ({size:,} bytes; the limit is {MAX_PARSE_BYTES:,})",
+                path=rel,
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UnreadableFileError(f"{rel} cannot be read: {reason}", path=rel) from None
     digest = hashlib.sha256(data).hexdigest()
-    hit = _cache.get(digest)
-    if hit is not None:
-        _cache.move_to_end(digest)
-        return hit
+    with _cache_lock:
+        hit = _cache.get(digest)
+        if hit is not None:
+            _cache.move_to_end(digest)
+            return hit
     if b"\0" in data:
         raise BinaryFileError(f"{rel} is a binary file (it contains NUL bytes)", path=rel)
     text = decode(data)
@@ -112,11 +132,13 @@ def parse_file(path: Path, rel: str) -> ParsedFile:
     except (RecursionError, MemoryError, ValueError) as exc:
         raise PythonSyntaxError(f"{rel} cannot be parsed: {exc}", path=rel) from None
     parsed = ParsedFile(digest, text, split_lines(text), tree)
-    _cache[digest] = parsed
-    while len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[digest] = parsed
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return parsed
 
 
 def clear_cache() -> None:
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()

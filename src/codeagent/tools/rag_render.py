@@ -1,35 +1,28 @@
-"""Answers without an LLM: the AST result rendered exactly, or the ranked sources with the
-lines that share the most words with the question."""
+"""Search results as text: for an answer without an LLM, the ranked sources with the lines
+that share the most words with the question; for an LLM, the code blocks as its context."""
 
 from __future__ import annotations
 
 import re
 
+from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
 from codeagent.index.types import SearchHit
 
-NO_LLM_NOTICE = "answered without an LLM — set --llm ollama:MODEL (see `codeagent doctor`)"
+MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 LINES_PER_SOURCE = 3
 MAX_LINE_CHARS = 160
 
-_STOP_WORDS = """
-    the a an and or of to in on for is are was be by with from this that what which how why
-    where when who does do did can could should would it its as at into not no yes any all
-    there their them then than about get set use used using code file function method class
-    me my we our you your
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 def query_tokens(question: str) -> set[str]:
     """Lower-case words of the question worth matching: identifiers and their parts."""
     tokens: set[str] = set()
     for word in _WORD.findall(question):
-        parts = [p for piece in word.split("_") for p in _CAMEL.findall(piece)]
+        parts = [p for piece in word.split("_") for p in identifier_parts(piece)]
         for token in (word, *parts):
             token = _stem(token.lower())
-            if len(token) >= 3 and token not in _STOP:
+            if len(token) >= 3 and token not in QUESTION_STOPWORDS:
                 tokens.add(token)
     return tokens
 
@@ -79,3 +72,25 @@ def render_hits(hits: list[SearchHit], question: str) -> str:
                 text = text[: MAX_LINE_CHARS - 3] + "..."
             out.append(f"   {number:>5} | {text}")
     return "\n".join(out)
+
+
+def hits_context(hits: list[SearchHit], budget: int = MAX_CONTEXT_CHARS) -> str:
+    """The retrieved code blocks, each under its ``path:start-end`` header, best first,
+    after a title line."""
+    blocks: list[str] = []
+    used = 0
+    for hit in hits:
+        header = f"### {hit.location}" + (f" ({hit.symbol})" if hit.symbol else "")
+        code = hit.text
+        room = budget - used - len(header) - 10
+        if room < 200:
+            break
+        if len(code) > room:
+            code = code[:room].rsplit("\n", 1)[0] + "\n..."
+        block = f"{header}\n```\n{code}\n```"
+        blocks.append(block)
+        used += len(block)
+    if not blocks:
+        return "Retrieved code:\n\n(no code matched the question)"
+    body = "\n\n".join(blocks)
+    return f"Retrieved code from the repository, most relevant first:\n\n{body}"

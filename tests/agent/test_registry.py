@@ -1,0 +1,151 @@
+"""A tool added through the registry alone (this module and the registry built here): the
+rule router and the LLM router choose it, the graph runs it, its failure falls back to
+search, and its result is rendered as the answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, Field
+
+from codeagent.agent.graph import build_graph
+from codeagent.config import Settings
+from codeagent.errors import ToolError
+from codeagent.tools.ast_tool.tool import AstTool
+from codeagent.tools.base import BaseTool, Source, ToolContext, ToolFailure
+from codeagent.tools.rag_tool import RagTool
+from codeagent.tools.registry import Registry, default_registry
+from codeagent.workspace import Workspace
+from streams import collect
+
+from .conftest import MODELS, PAYMENTS
+
+_ASK = re.compile(r"how many lines (?:are )?in (?P<path>\S+?)\??$", re.IGNORECASE)
+
+
+class LinesArgs(BaseModel):
+    path: str | None = Field(default=None, description="lines only: the file, as written.")
+
+
+@dataclass(frozen=True)
+class LinesResult:
+    path: str
+    count: int
+
+    def render(self) -> str:
+        return f"{self.path} has {self.count} lines."
+
+    def context(self) -> str:
+        return f"Line count:\n\n{self.render()}"
+
+    def citations(self) -> list[Source]:
+        return [Source(path=self.path, start_line=1, end_line=self.count)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "lines": self.count}
+
+
+class LinesTool(BaseTool):
+    name = "lines"
+    description = "how many lines one named file has (`path` = the file)."
+    args_model = LinesArgs
+
+    def match(self, question: str, ctx: ToolContext) -> BaseModel | None:
+        found = _ASK.search(question.strip())
+        return LinesArgs(path=found.group("path")) if found else None
+
+    def describe(self, args: BaseModel) -> str:
+        assert isinstance(args, LinesArgs)
+        return f"a line count of {args.path}"
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> LinesResult:
+        assert isinstance(args, LinesArgs)
+        target = ctx.repo_root / (args.path or "")
+        if not args.path or not target.is_file():
+            raise ToolFailure(f"no file {args.path!r} in the repository")
+        return LinesResult(args.path, len(target.read_text().splitlines()))
+
+
+def registry() -> Registry:
+    return Registry([AstTool(), LinesTool(), RagTool()], default="rag")
+
+
+@pytest.fixture
+def workspace(sample_repo: Path, settings: Settings, fake_store: Any) -> Workspace:
+    return Workspace(sample_repo, settings, store=fake_store, registry=registry())
+
+
+def test_the_toy_tool_is_routed_by_rules_run_and_rendered(workspace: Workspace) -> None:
+    got = collect(workspace, "how many lines in shop/payments.py?")
+    result = got.result
+    assert (result.route.tool, result.route.decided_by) == ("lines", "rules")
+    assert result.route.args == {"path": "shop/payments.py"}
+    expected = len(PAYMENTS.splitlines())  # the file this test suite wrote
+    assert result.answer == f"shop/payments.py has {expected} lines."
+    assert "".join(got.tokens) == result.answer
+    assert result.tool_result == {"path": "shop/payments.py", "lines": expected}
+    assert [s.location for s in result.sources] == [f"shop/payments.py:1-{expected}"]
+    assert result.fallback is None
+
+
+def test_the_toy_tool_falls_back_to_search_when_it_fails(
+    workspace: Workspace, fake_store: Any
+) -> None:
+    got = collect(workspace, "how many lines in shop/ghost.py?")
+    result = got.result
+    assert result.route.tool == "lines"
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert result.fallback == {"from": "lines", "reason": reason}
+    assert any(n.startswith("LINES tool failed") for n in got.notices)
+    assert fake_store.queries == ["how many lines in shop/ghost.py?"]
+    assert result.answer.startswith("Most relevant code")
+    assert result.tool_result is None
+
+
+def test_the_llm_router_is_offered_the_toy_tool_and_can_choose_it(
+    sample_repo: Path, settings: Settings, fake_store: Any, make_model: Any
+) -> None:
+    route = json.dumps({"tool": "lines", "path": "shop/models.py", "reason": "a count"})
+    model = make_model(route, "It has many lines (shop/models.py:1-2).")
+    workspace = Workspace(
+        sample_repo, settings, chat_model=model, store=fake_store, registry=registry()
+    )
+    result = workspace.ask("what is the size of the models module?")
+    assert (result.route.tool, result.route.decided_by) == ("lines", "llm")
+    prompt = str(model.seen[0][-1].content)
+    assert "- `lines`: how many lines one named file has" in prompt
+    count = len(MODELS.splitlines())
+    assert f"shop/models.py has {count} lines." in str(model.seen[1][-1].content)
+    schema = registry().router_schema().model_json_schema()
+    assert set(schema["properties"]) == {"tool", "file", "operation", "symbol", "path", "reason"}
+    assert schema["properties"]["tool"]["enum"] == ["ast", "lines", "rag"]
+
+
+def test_the_graph_gets_a_node_and_a_fallback_edge_for_the_toy_tool() -> None:
+    graph = build_graph(registry()).get_graph()
+    edges = {(e.source, e.target) for e in graph.edges}
+    assert {("route", "lines"), ("lines", "answer"), ("lines", "rag")} <= edges
+    assert "lines" not in build_graph(default_registry()).get_graph().nodes
+
+
+def test_a_registry_refuses_clashing_or_dangling_tools() -> None:
+    with pytest.raises(ValueError, match="two tools"):
+        Registry([RagTool(), RagTool()])
+    with pytest.raises(ValueError, match="default"):
+        Registry([AstTool()])
+
+    class Orphan(LinesTool):
+        name = "orphan"
+        fallback = "nowhere"
+
+    with pytest.raises(ValueError, match="nowhere"):
+        Registry([Orphan(), RagTool()])
+
+
+def test_tool_failure_is_the_domain_tool_error() -> None:
+    assert ToolFailure is ToolError
