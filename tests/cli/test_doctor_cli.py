@@ -61,7 +61,10 @@ def test_server_down() -> None:
     assert ollama["chat_model"]["present"] is False
     llm = report["defaults"]["llm"]
     assert llm["resolves_to"] == "none"
-    assert "answers without an LLM: cannot reach Ollama at http://127.0.0.1:9" in llm["reason"]
+    assert (
+        "answers without an LLM: no Ollama server at OLLAMA_HOST=http://127.0.0.1:9"
+        in llm["reason"]
+    )
     assert report["problems"] == []
 
 
@@ -71,7 +74,8 @@ def test_explicit_model_missing_is_reported_not_fatal(server: OllamaStub) -> Non
     assert report["problems"] == [
         f"--llm ollama:mistral: model 'mistral' is not on the Ollama server at {server.url} "
         "— run `ollama pull mistral`",
-        "--embed ollama:mxbai-embed-large: run `ollama pull mxbai-embed-large`",
+        f"--embed ollama:mxbai-embed-large: model 'mxbai-embed-large' is not on the Ollama"
+        f" server at {server.url} — run `ollama pull mxbai-embed-large`",
     ]
 
 

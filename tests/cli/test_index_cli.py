@@ -65,7 +65,7 @@ def test_json_stats_then_cache_hit(git_repo: GitRepoFactory) -> None:
     assert set(stats) >= STAT_KEYS
     assert (stats["files_indexed"], stats["chunks"], stats["chunks_embedded"]) == (3, 4, 4)
     assert stats["chunks_reused"] == 0
-    assert set(stats["seconds"]) == {"discover", "chunk", "embed", "index", "total"}
+    assert set(stats["seconds"]) == {"discover", "chunk", "embed", "bm25", "dense", "save", "total"}
     assert Path(stats["cache_path"]).is_dir()
     second = runner.invoke(cli, ["index", "--repo", str(root), "--embed", "hash:32", "--json"])
     again = json.loads(second.stdout)

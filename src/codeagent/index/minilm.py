@@ -19,6 +19,7 @@ import json
 import threading
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -64,22 +65,41 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return x / x.sum(axis=-1, keepdims=True)
 
 
+def max_length(model_dir: Path) -> int:
+    """Tokens the model reads: its position table, capped by sentence-transformers' setting."""
+    config = json.loads((model_dir / "config.json").read_text())
+    length = int(config["max_position_embeddings"])
+    st_config = model_dir / "sentence_bert_config.json"
+    if st_config.exists():
+        length = min(length, int(json.loads(st_config.read_text())["max_seq_length"]))
+    return length
+
+
+def load_tokenizer(model_dir: Path) -> Any:
+    """The model's ``tokenizer.json``: truncated to :func:`max_length`, padded per batch."""
+    from tokenizers import Tokenizer
+
+    config = json.loads((model_dir / "config.json").read_text())
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=max_length(model_dir))
+    pad_id = int(config.get("pad_token_id", 0))
+    tokenizer.enable_padding(pad_id=pad_id, pad_token=tokenizer.id_to_token(pad_id))
+    return tokenizer
+
+
 class MiniLMQueryEncoder:
     """all-MiniLM-L6-v2 (or any BERT sentence-transformer with mean pooling) in numpy."""
 
     def __init__(self, model_dir: str | Path) -> None:
         from safetensors import safe_open
-        from tokenizers import Tokenizer
 
         root = Path(model_dir)
         config = json.loads((root / "config.json").read_text())
         if config.get("hidden_act", "gelu") != "gelu":
             raise ValueError(f"unsupported activation {config['hidden_act']!r} in {root}")
-        max_len = int(config["max_position_embeddings"])
-        st_config = root / "sentence_bert_config.json"
-        if st_config.exists():
-            max_len = min(max_len, int(json.loads(st_config.read_text())["max_seq_length"]))
-        self.max_seq_length = max_len
+        self.tokenizer = load_tokenizer(root)
+        self.max_seq_length = max_length(root)
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
@@ -98,12 +118,6 @@ class MiniLMQueryEncoder:
             and name != words
             and self._file.get_slice(name).get_dtype().startswith("F")  # not position_ids
         }
-
-        self.tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
-        self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(max_length=max_len)
-        pad_id = int(config.get("pad_token_id", 0))
-        self.tokenizer.enable_padding(pad_id=pad_id, pad_token=self.tokenizer.id_to_token(pad_id))
 
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
         flat = x.reshape(-1, x.shape[-1])  # one 2-D product, not one per batch row

@@ -9,13 +9,14 @@ On disk (one directory per state)::
 
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
-    dense.faiss     faiss.write_index output (absent for BM25 only)
-    manifest.json   format, counts, embedder, a sha256 per file; written last
+    dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
+    manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
 files do not parse (as a ``bm25s`` format change would cause), is reported as
 :class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25 and FAISS themselves are
-loaded at the first search, so opening a cached index stays cheap.
+loaded at the first search, so opening a cached index stays cheap. The dense side is any
+:class:`~codeagent.index.dense.DenseIndex` backend (FAISS by default), named in the manifest.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import IndexBuildError
+from codeagent.index.dense import DEFAULT_BACKEND, DenseIndex, DenseIndexType, backend_class
 from codeagent.index.tokenize import code_tokens
 from codeagent.index.types import Chunk, SearchHit
 
@@ -117,7 +120,8 @@ class IndexStore:
         embedder: Embedder | None,
         *,
         bm25: Any = None,
-        dense: Any = None,
+        dense: DenseIndex | None = None,
+        dense_type: DenseIndexType | None = None,
         directory: Path | None = None,
         manifest: dict[str, Any] | None = None,
     ) -> None:
@@ -127,24 +131,38 @@ class IndexStore:
         self.manifest: dict[str, Any] = manifest or {}
         self._bm25 = bm25
         self._dense = dense
+        self._dense_type = dense_type
         self._directory = directory
 
     @classmethod
     def build(
-        cls, chunks: list[Chunk], embedder: Embedder | None, vectors: np.ndarray | None
+        cls,
+        chunks: list[Chunk],
+        embedder: Embedder | None,
+        vectors: np.ndarray | None,
+        *,
+        dense: DenseIndexType | None = None,
+        seconds: dict[str, float] | None = None,
     ) -> IndexStore:
-        """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only."""
+        """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
+
+        ``dense`` is the dense index class (default FAISS); ``seconds`` gets the time of
+        the ``bm25`` and ``dense`` phases added.
+        """
         import bm25s
 
+        seconds = seconds if seconds is not None else {}
+        start = time.perf_counter()
         bm25 = bm25s.BM25()
         bm25.index([bm25_tokens(c) for c in chunks], show_progress=False)
-        dense = None
+        middle = time.perf_counter()
+        seconds["bm25"] = seconds.get("bm25", 0.0) + middle - start
+        index = None
         if embedder is not None and vectors is not None:
-            import faiss
-
-            dense = faiss.IndexFlatIP(embedder.dim)
-            dense.add(vectors)
-        return cls(chunks, embedder, bm25=bm25, dense=dense)
+            index = (dense or backend_class(DEFAULT_BACKEND))(embedder.dim)
+            index.add(vectors)
+        seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
+        return cls(chunks, embedder, bm25=bm25, dense=index)
 
     # -- search ---------------------------------------------------------------------------
 
@@ -160,13 +178,15 @@ class IndexStore:
         return self._bm25
 
     @property
-    def dense(self) -> Any:
+    def dense(self) -> DenseIndex | None:
         if self._dense is None and self._directory is not None:
             path = self._directory / DENSE
             if path.is_file():
-                import faiss
-
-                self._dense = faiss.read_index(str(path))
+                backend = self.manifest.get("dense_backend") or DEFAULT_BACKEND
+                kind = self._dense_type
+                if kind is None or kind.backend != backend:
+                    kind = backend_class(backend)
+                self._dense = kind.load(path)
         return self._dense
 
     def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
@@ -264,9 +284,7 @@ class IndexStore:
         (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
         self.bm25.save(str(directory / BM25_DIR), show_progress=False)
         if self.dense is not None:
-            import faiss
-
-            faiss.write_index(self.dense, str(directory / DENSE))
+            self.dense.save(directory / DENSE)
         files = {
             path.relative_to(directory).as_posix(): _sha256(path)
             for path in sorted(directory.rglob("*"))
@@ -277,6 +295,7 @@ class IndexStore:
             "chunks": len(self.chunks),
             "embedder": self.embedder_id,
             "dim": self.embedder.dim if self.embedder is not None else None,
+            "dense_backend": self.dense.backend if self.dense is not None else None,
             **(meta or {}),
             "files": files,
             "complete": True,
@@ -300,7 +319,9 @@ class IndexStore:
         return manifest
 
     @classmethod
-    def load(cls, directory: Path, embedder: Embedder | None) -> IndexStore:
+    def load(
+        cls, directory: Path, embedder: Embedder | None, dense: DenseIndexType | None = None
+    ) -> IndexStore:
         """Open a saved index; :class:`CorruptIndexError` if it is incomplete or damaged."""
         manifest = cls.read_manifest(directory)
         expected = embedder.id if embedder is not None else None
@@ -328,4 +349,4 @@ class IndexStore:
         if len(chunks) != manifest.get("chunks"):
             raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
         check_bm25_files(directory / BM25_DIR)
-        return cls(chunks, embedder, directory=directory, manifest=manifest)
+        return cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)

@@ -30,7 +30,13 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from codeagent.errors import BackendError, BackendUnavailableError, ConfigError, one_line
+from codeagent.errors import (
+    BackendError,
+    BackendUnavailableError,
+    CodeAgentError,
+    ConfigError,
+    one_line,
+)
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -219,17 +225,25 @@ def llamacpp_installed() -> bool:
     return importlib.util.find_spec("llama_cpp") is not None
 
 
+def llamacpp_problem(path: str) -> CodeAgentError | None:
+    """Why ``llamacpp:path`` cannot run here (missing file or package), or None."""
+    if not Path(path).expanduser().is_file():
+        return ConfigError(f"no such model file: {path}")
+    if not llamacpp_installed():
+        return BackendUnavailableError(
+            "llama-cpp-python is not installed — run `make install-llamacpp`"
+        )
+    return None
+
+
 def make_llamacpp_chat(
     path: str, settings: Settings, *, n_ctx: int = DEFAULT_N_CTX
 ) -> ChatLlamaCpp:
     """Load ``path`` (a .gguf file) with llama.cpp; the chat template decides the prompt format."""
+    problem = llamacpp_problem(path)
+    if problem is not None:
+        raise problem
     model_file = Path(path).expanduser()
-    if not model_file.is_file():
-        raise ConfigError(f"no such model file: {path}")
-    if not llamacpp_installed():
-        raise BackendUnavailableError(
-            "llama-cpp-python is not installed — run `make install-llamacpp`"
-        )
     from llama_cpp import Llama
 
     try:

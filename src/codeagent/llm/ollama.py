@@ -46,13 +46,21 @@ def missing_model_message(model: str, host: str) -> str:
     return f"model '{model}' is not on the Ollama server at {host} — run `ollama pull {model}`"
 
 
+def ollama_problem(model: str, status: OllamaStatus) -> BackendError | None:
+    """Why ``model`` cannot be used on the probed server (unreachable, not pulled), or None."""
+    if not status.reachable:
+        return BackendUnavailableError(unreachable_message(status.host))
+    if not status.has(model):
+        return ModelMissingError(missing_model_message(model, status.host))
+    return None
+
+
 def check_ollama_model(model: str, host: str, *, status: OllamaStatus | None = None) -> str:
     """Raise unless the server at ``host`` answers and has ``model``; return its base URL."""
     status = status or probe_ollama(host, timeout=3.0)
-    if not status.reachable:
-        raise BackendUnavailableError(unreachable_message(status.host))
-    if not status.has(model):
-        raise ModelMissingError(missing_model_message(model, status.host))
+    problem = ollama_problem(model, status)
+    if problem is not None:
+        raise problem
     return status.host
 
 

