@@ -84,16 +84,3 @@ def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path)
     # once exported, a job of any size in a fresh process runs on ONNX without torch
     assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
     assert embed_in_fresh_process(models, 2) == ["onnx", "2", "False"]
-
-
-@pytest.mark.slow
-def test_int8_export_stays_close(tmp_path: Path) -> None:
-    from codeagent.index.onnx_encoder import OnnxEncoder
-
-    models = tmp_path / "models"
-    int8_path = onnx_export.ensure_model(models, MODEL_DIR, quantized=True)  # exports fp32 too
-    fp32_path = models / onnx_export.model_name(quantized=False)
-    assert int8_path.stat().st_size < 0.5 * fp32_path.stat().st_size
-    fp32, int8 = OnnxEncoder(fp32_path, MODEL_DIR), OnnxEncoder(int8_path, MODEL_DIR)
-    cosine = np.sum(fp32.encode(TEXTS) * int8.encode(TEXTS), axis=1)
-    assert cosine.min() > 0.95
