@@ -26,8 +26,17 @@ MAX_SOURCES_SHOWN = 12
 @embed_option
 @click.option("-k", "k", type=click.IntRange(1, 100), default=None, help="Sources per answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
+@click.option(
+    "--no-server", is_flag=True, help="Answer in this process even when a server is running."
+)
 def command(
-    question: str, repo: str, llm: str | None, embed: str | None, k: int | None, as_json: bool
+    question: str,
+    repo: str,
+    llm: str | None,
+    embed: str | None,
+    k: int | None,
+    as_json: bool,
+    no_server: bool,
 ) -> None:
     """Answer QUESTION about a repository, citing `path:line` sources.
 
@@ -39,7 +48,15 @@ def command(
       codeagent ask "list the classes in src/app/models.py"
       codeagent ask "where is parse_header called in utils.py" --llm none
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
+
+    When `codeagent serve` runs and serves the repository (with the same --llm, --embed
+    and -k), the question goes to it: same output, without loading anything here.
     """
+    if not no_server:
+        from codeagent.cli.remote import ask_server
+
+        if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
+            return
     from codeagent.config import Settings
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
@@ -78,13 +95,18 @@ def print_sources(result: AskResult) -> None:
 
 
 def format_sources(result: AskResult, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
-    if not result.sources:
+    return format_source_dicts([s.model_dump() for s in result.sources], limit)
+
+
+def format_source_dicts(sources: list[dict[str, Any]], limit: int = MAX_SOURCES_SHOWN) -> list[str]:
+    """The sources block from sources as JSON objects (``path``, ``start_line``, ...)."""
+    if not sources:
         return []
     lines = ["", "Sources:"]
-    for source in result.sources[:limit]:
-        score = f"  (score {source.score:.3f})" if source.score is not None else ""
-        lines.append(f"  {source.location}{score}")
-    hidden = len(result.sources) - limit
+    for source in sources[:limit]:
+        score = f"  (score {source['score']:.3f})" if source.get("score") is not None else ""
+        lines.append(f"  {source['path']}:{source['start_line']}-{source['end_line']}{score}")
+    hidden = len(sources) - limit
     if hidden > 0:
         lines.append(f"  ... and {hidden} more")
     return lines

@@ -13,7 +13,7 @@ import sys
 import click
 
 from codeagent import __version__
-from codeagent.cli import ask, cache, doctor, eval_cmd, index, repl
+from codeagent.cli import ask, cache, doctor, eval_cmd, index, repl, serve
 from codeagent.errors import CodeAgentError
 
 
@@ -49,6 +49,9 @@ for _command in (
     repl.command,
     doctor.command,
     eval_cmd.command,
+    serve.serve_command,
+    serve.stop_command,
+    serve.mcp_command,
 ):
     cli.add_command(_command)
 
