@@ -20,13 +20,13 @@ log = logging.getLogger(__name__)
 
 def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool) -> bool:
     """Answer through the server and return True; False when no server can answer this."""
-    from codeagent.config import default_home
-    from codeagent.repo.remote import is_remote
+    from codeagent.paths import default_home
     from codeagent.server.client import NoServer, connect, served_repo_id
 
-    if is_remote(repo):
+    root = Path(repo).expanduser()
+    if not root.is_dir():  # a URL, or a mistake the in-process path reports
         return False
-    root = Path(repo).expanduser().resolve()
+    root = root.resolve()
     try:
         client = connect(default_home())
     except NoServer:

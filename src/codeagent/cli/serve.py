@@ -102,7 +102,7 @@ def _start_background(home: Path) -> None:
 @click.command("stop")
 def stop_command() -> None:
     """Stop the server `codeagent serve` started (the one recorded in CODEAGENT_HOME)."""
-    from codeagent.config import default_home
+    from codeagent.paths import default_home
     from codeagent.server.address import address_file, pid_alive, read_address
 
     home = default_home()
