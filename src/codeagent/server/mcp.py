@@ -33,6 +33,7 @@ RepoArg = Annotated[
 
 def build_mcp(backends: dict[str, RepoBackend]) -> Any:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
 
     server = MCPServer("codeagent", instructions=INSTRUCTIONS)
     served = {k: b.repo for k, b in backends.items()}
@@ -42,7 +43,7 @@ def build_mcp(backends: dict[str, RepoBackend]) -> Any:
             backend = backends[pick(served, repo).id]
             return await anyio.to_thread.run_sync(lambda: work(backend))
         except (RequestError, CodeAgentError) as exc:
-            return f"error: {one_line(exc)}"
+            raise ToolError(one_line(exc)) from None  # the client sees an error result
 
     @server.tool()
     async def list_repositories() -> str:
