@@ -107,7 +107,16 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
     )
     app = create_app(config, extra_routes=extra_routes, lifespans=lifespans)
-    uv_config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
+    uv_config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        # A reverse proxy on this machine must say who the client is (X-Forwarded-For), or
+        # every request through it would count as loopback and skip the token.
+        proxy_headers=True,
+        forwarded_allow_ips="127.0.0.1,::1",
+    )
     try:
         uvicorn.Server(uv_config).run(sockets=[sock])
     finally:
