@@ -74,16 +74,27 @@ def find_definition(backend: RepoBackend, name: str) -> str:
     graph = getattr(store, "symbols", None)
     if graph is not None:
         found = [
-            f"{d.path}:{d.start_line}-{d.end_line}  {d.kind} {d.qualname}{d.signature or ''}"
+            f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
             for d in graph.definitions(name)
         ]
-    else:
-        found = [
-            f"{c.path}:{c.start_line}-{c.end_line}  {c.kind} {c.symbol}"
-            for c in store.chunks
-            if c.kind in ("class", "function", "method")
-            and (c.symbol == name or c.symbol.endswith("." + name))
-        ]
+        return "\n".join(found) if found else f"no definition of {name} found"
+    return _definitions_by_ast(backend, store, name)
+
+
+def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
+    """Without a symbol graph: the AST tool's ``definition`` on each Python file whose indexed
+    text defines the last part of ``name``."""
+    from codeagent.tools.ast_tool import AstToolError, run_ast_query
+
+    last = re.escape(name.rsplit(".", 1)[-1])
+    defines = re.compile(rf"^\s*(?:async\s+def|def|class)\s+{last}\b", re.MULTILINE)
+    paths = sorted({c.path for c in store.chunks if c.path.endswith(".py") and defines.search(c.text)})
+    found = []
+    for path in paths:
+        try:
+            found.append(run_ast_query(backend.repo.root, path, "definition", name).render())
+        except AstToolError:
+            continue
     return "\n".join(found) if found else f"no definition of {name} found"
 
 
