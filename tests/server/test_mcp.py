@@ -51,7 +51,7 @@ def check(out: dict[str, Any], root: Path) -> None:
     assert "geo/shapes.py:13-14  Square.area  [method]" in text(out["definition"])
     refs = text(out["references"])
     assert "geo/shapes.py:9:" in refs and "geo/shapes.py:18:" in refs
-    assert re.search(r"geo/shapes.py:9-14 +class Square\n", text(out["structure"]))
+    assert re.search(r"geo/shapes.py:9-14 +class Square\b", text(out["structure"]))
     assert re.search(r"geo/shapes.py:13-14 +def area\(self\)\n", text(out["structure"]))
     assert text(out["search"]).startswith("geo/shapes.py:")
     assert "geo/shapes.py:4-6  class Shape" in text(out["ask"])
