@@ -16,10 +16,22 @@ from typing import Any
 
 import pytest
 import uvicorn
+
+from codeagent.server.app import ServerConfig, create_app
 from conftest import git
 from server_helpers import FILES, START_TIMEOUT, Served, stop, wait_for_address
 
-from codeagent.server.app import ServerConfig, create_app
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests run only when asked for by marker (`make test-browser`), so the default
+    run stays fast whatever else its -m expression says."""
+    expression = config.getoption("markexpr") or ""
+    if "browser" in expression and "not browser" not in expression:
+        return
+    skip = pytest.mark.skip(reason="browser test: run `make test-browser` (or -m browser)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture
@@ -42,9 +54,7 @@ def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served
     command += ["--llm", "none", "--embed", "none", *args]
     env = {**os.environ, "CODEAGENT_HOME": str(home)}
     with (home / "serve.err").open("ab") as err:
-        process = subprocess.Popen(
-            command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err
-        )
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
     address = wait_for_address(home, process.pid)
     token = (home / "server.token").read_text().strip()
     url = f"http://127.0.0.1:{address['port']}"

@@ -12,11 +12,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from server_helpers import FILES
 
 HEAVY = {
-    "langgraph", "langchain_core", "langchain_ollama", "torch", "faiss", "numpy", "bm25s",
-    "sentence_transformers", "pydantic_settings", "starlette", "uvicorn", "mcp", "httpx", "git",
+    "langgraph",
+    "langchain_core",
+    "langchain_ollama",
+    "torch",
+    "faiss",
+    "numpy",
+    "bm25s",
+    "sentence_transformers",
+    "pydantic_settings",
+    "starlette",
+    "uvicorn",
+    "mcp",
+    "httpx",
+    "git",
 }
 # Runs the CLI, then reports on stderr which heavy modules (and which agent modules) it loaded.
 WRAPPER = """
@@ -36,7 +49,10 @@ def run_cli(*args: str, home: Path, cwd: Path | None = None) -> subprocess.Compl
     code = f"import sys; sys.argv_heavy = {sorted(HEAVY)!r}\n" + WRAPPER
     return subprocess.run(
         [sys.executable, "-c", code, *args],
-        capture_output=True, text=True, cwd=cwd, env={**os.environ, "CODEAGENT_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "CODEAGENT_HOME": str(home)},
         timeout=300,
     )
 
@@ -57,8 +73,15 @@ def test_ask_through_the_server_prints_what_in_process_prints(
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []  # neither heavy libraries nor the agent: the server answered
     in_process = run_cli(
-        "ask", "--no-server", "--llm", "none", "--embed", "none", question,
-        home=served.home, cwd=root,
+        "ask",
+        "--no-server",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        question,
+        home=served.home,
+        cwd=root,
     )
     assert in_process.returncode == 0, in_process.stderr
     assert "codeagent.agent.graph" in loaded(in_process)
@@ -79,8 +102,18 @@ def test_ask_json_through_the_server(served_repo: Any) -> None:
 
 def test_flags_the_server_was_not_started_with_mean_in_process(served_repo: Any) -> None:
     served, root = served_repo
-    proc = run_cli("ask", "-k", "3", "--llm", "none", "--embed", "none", "where is the area computed?",
-                   home=served.home, cwd=root)
+    proc = run_cli(
+        "ask",
+        "-k",
+        "3",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "where is the area computed?",
+        home=served.home,
+        cwd=root,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "codeagent.agent.graph" in loaded(proc)
 
@@ -90,8 +123,16 @@ def test_repository_the_server_does_not_serve_is_answered_in_process(
 ) -> None:
     served, _root = served_repo
     other = git_repo({"pkg/a.py": "class Alpha:\n    pass\n"})
-    proc = run_cli("ask", "--llm", "none", "--embed", "none", "list the classes in pkg/a.py",
-                   home=served.home, cwd=other)
+    proc = run_cli(
+        "ask",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "list the classes in pkg/a.py",
+        home=served.home,
+        cwd=other,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "pkg/a.py:1-2  class Alpha" in proc.stdout
     assert "codeagent.agent.graph" in loaded(proc)
@@ -116,8 +157,16 @@ def test_stale_address_file_is_ignored(git_repo: Any, env_setup: Path, kind: str
     (env_setup / "server.json").write_text(
         json.dumps({"pid": pid, "host": "127.0.0.1", "port": free_port()})
     )
-    proc = run_cli("ask", "--llm", "none", "--embed", "none", "list the classes in geo/shapes.py",
-                   home=env_setup, cwd=root)
+    proc = run_cli(
+        "ask",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "list the classes in geo/shapes.py",
+        home=env_setup,
+        cwd=root,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "geo/shapes.py:4-6  class Shape" in proc.stdout
     assert "codeagent.agent.graph" in loaded(proc)
@@ -135,8 +184,19 @@ def test_stop_with_a_stale_address_file(env_setup: Path) -> None:
 
 def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
     root = git_repo(FILES)
-    started = run_cli("serve", "--background", "--port", "0", "--repo", str(root), "--llm",
-                      "none", "--embed", "none", home=env_setup)
+    started = run_cli(
+        "serve",
+        "--background",
+        "--port",
+        "0",
+        "--repo",
+        str(root),
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        home=env_setup,
+    )
     assert started.returncode == 0, started.stderr
     assert "server started: http://127.0.0.1:" in started.stdout
     address = json.loads((env_setup / "server.json").read_text())

@@ -9,15 +9,31 @@ import sys
 from typing import Any
 
 import httpx
+
 from server_helpers import MOD, ndjson
 
 
 def in_process_json(root: Any, question: str) -> dict[str, Any]:
     """The answer `codeagent ask --json --no-server` gives: the independent reference."""
     out = subprocess.run(
-        [sys.executable, "-m", "codeagent", "ask", "--no-server", "--json", "--llm", "none",
-         "--embed", "none", "--repo", str(root), question],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "codeagent",
+            "ask",
+            "--no-server",
+            "--json",
+            "--llm",
+            "none",
+            "--embed",
+            "none",
+            "--repo",
+            str(root),
+            question,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     data: dict[str, Any] = json.loads(out)
     return data
@@ -42,15 +58,19 @@ def test_json_answer_matches_in_process(served_repo: Any) -> None:
         assert got[key] == want[key], key
     # Independent truth: Square's methods are on lines 10 and 13 of the file written above.
     lines = MOD.splitlines()
-    assert lines[9].strip().startswith("def __init__") and lines[12].strip() == "def area(self):"
-    assert "geo/shapes.py:10-11" in got["answer"] and "geo/shapes.py:13-14" in got["answer"]
+    assert lines[9].strip().startswith("def __init__")
+    assert lines[12].strip() == "def area(self):"
+    assert "geo/shapes.py:10-11" in got["answer"]
+    assert "geo/shapes.py:13-14" in got["answer"]
 
 
 def test_sse_events_in_order_result_last(served_repo: Any) -> None:
     served, _root = served_repo
     events: list[tuple[str, dict[str, Any]]] = []
     with httpx.stream(
-        "POST", f"{served.url}/v1/ask", json={"question": "where is the area computed?"},
+        "POST",
+        f"{served.url}/v1/ask",
+        json={"question": "where is the area computed?"},
         headers={"Accept": "text/event-stream"},
     ) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
@@ -61,7 +81,8 @@ def test_sse_events_in_order_result_last(served_repo: Any) -> None:
             elif line.startswith("data:"):
                 events.append((name or "", json.loads(line.split(":", 1)[1])))
     kinds = [kind for kind, _ in events]
-    assert kinds[-1] == "result" and kinds.count("result") == 1
+    assert kinds[-1] == "result"
+    assert kinds.count("result") == 1
     assert {"route", "sources", "token"} <= set(kinds)
     assert all(kind == data["type"] for kind, data in events)
     result = events[-1][1]["result"]
@@ -85,8 +106,8 @@ def test_ndjson_stream_matches_json(served_repo: Any) -> None:
 def test_file_lines_are_the_files_lines(served_repo: Any) -> None:
     served, root = served_repo
     got = httpx.get(
-        f"{served.url}/v1/file", params={"repo": "geo-repo", "path": "geo/shapes.py", "start": 9,
-                                         "end": 14}
+        f"{served.url}/v1/file",
+        params={"repo": "geo-repo", "path": "geo/shapes.py", "start": 9, "end": 14},
     ).json()
     assert got["lines"] == (root / "geo/shapes.py").read_text().splitlines()[8:14]
 

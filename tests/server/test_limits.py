@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import ScriptedBackend, ndjson
 
 from codeagent.server.app import ServerConfig
+from server_helpers import ScriptedBackend, ndjson
 
 WAIT = 30.0  # an upper bound for something that happens at once; never reached when it works
 
@@ -54,7 +54,9 @@ def test_busy_server_answers_429_with_retry_after(app_server: Any, tmp_path: Pat
     results: list[int] = []
 
     def ask() -> None:
-        results.append(httpx.post(f"{url}/v1/ask", json={"question": "q"}, timeout=WAIT).status_code)
+        results.append(
+            httpx.post(f"{url}/v1/ask", json={"question": "q"}, timeout=WAIT).status_code
+        )
 
     first = threading.Thread(target=ask)
     first.start()
@@ -87,7 +89,9 @@ def test_idle_stream_is_closed_and_its_work_cancelled(app_server: Any, tmp_path:
     backend = ScriptedBackend(tmp_path, stalls)
     url = app_server(config(backend, idle_timeout=0.2))
     response = httpx.post(
-        f"{url}/v1/ask", json={"question": "q"}, headers={"Accept": "application/x-ndjson"},
+        f"{url}/v1/ask",
+        json={"question": "q"},
+        headers={"Accept": "application/x-ndjson"},
         timeout=WAIT,
     )
     events = ndjson(response)

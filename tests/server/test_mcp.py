@@ -14,10 +14,17 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+
 from server_helpers import FILES
 
-TOOLS = {"list_repositories", "ask", "search_code", "file_structure", "find_definition",
-         "find_references"}
+TOOLS = {
+    "list_repositories",
+    "ask",
+    "search_code",
+    "file_structure",
+    "find_definition",
+    "find_references",
+}
 
 
 def text(result: Any) -> str:
@@ -50,7 +57,8 @@ def check(out: dict[str, Any], root: Path) -> None:
     # Truth from the file written by the test: Square.area is lines 13-14, Square on 9.
     assert "geo/shapes.py:13-14  Square.area  [method]" in text(out["definition"])
     refs = text(out["references"])
-    assert "geo/shapes.py:9:" in refs and "geo/shapes.py:18:" in refs
+    assert "geo/shapes.py:9:" in refs
+    assert "geo/shapes.py:18:" in refs
     assert re.search(r"geo/shapes.py:9-14 +class Square\b", text(out["structure"]))
     assert re.search(r"geo/shapes.py:13-14 +def area\(self\)\n", text(out["structure"]))
     assert text(out["search"]).startswith("geo/shapes.py:")

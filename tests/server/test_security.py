@@ -11,10 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import remote
 
 from codeagent.errors import ConfigError
 from codeagent.server import auth
+from server_helpers import remote
 
 
 def test_loopback_needs_no_token(served_repo: Any) -> None:
@@ -43,7 +43,8 @@ def test_remote_client_with_the_token_is_served(served_repo: Any) -> None:
 def test_the_web_page_itself_is_public(served_repo: Any) -> None:
     served, _root = served_repo
     response = httpx.get(f"{served.url}/", headers=remote())
-    assert response.status_code == 200 and "<html" in response.text.lower()
+    assert response.status_code == 200
+    assert "<html" in response.text.lower()
 
 
 def test_token_file_is_generated_private(served_repo: Any) -> None:

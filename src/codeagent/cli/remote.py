@@ -34,7 +34,9 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
     try:
         repo_id = served_repo_id(client, root, flags)
         if repo_id is None:
-            log.info("the server at %s does not serve %s with these settings", client.address.url, root)
+            log.info(
+                "the server at %s does not serve %s with these settings", client.address.url, root
+            )
             return False
         _print_events(client.ask_events(repo_id, question), as_json=as_json)
         return True

@@ -25,28 +25,71 @@ LOG_NAME = "server.log"
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port (0: any free port; the address file records it).")
-@click.option("--repo", "repos", multiple=True, metavar="PATH",
-              help="A repository to serve (repeatable; default: the current directory).")
-@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Bearer token file (default: CODEAGENT_HOME/server.token, created 0600).")
-@click.option("--max-concurrent", type=click.IntRange(1, 64), default=3, show_default=True,
-              help="Answers computed at once.")
-@click.option("--max-queue", type=click.IntRange(0, 1000), default=6, show_default=True,
-              help="Questions waiting for a slot; beyond it: 429 with Retry-After.")
-@click.option("--idle-timeout", type=click.FloatRange(0.1, 3600), default=30.0,
-              show_default=True, help="Seconds a stream may go without an event.")
-@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
-              help="Allow browser calls from ORIGIN (repeatable; default: none).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port (0: any free port; the address file records it).",
+)
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    metavar="PATH",
+    help="A repository to serve (repeatable; default: the current directory).",
+)
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Bearer token file (default: CODEAGENT_HOME/server.token, created 0600).",
+)
+@click.option(
+    "--max-concurrent",
+    type=click.IntRange(1, 64),
+    default=3,
+    show_default=True,
+    help="Answers computed at once.",
+)
+@click.option(
+    "--max-queue",
+    type=click.IntRange(0, 1000),
+    default=6,
+    show_default=True,
+    help="Questions waiting for a slot; beyond it: 429 with Retry-After.",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=30.0,
+    show_default=True,
+    help="Seconds a stream may go without an event.",
+)
+@click.option(
+    "--cors-origin",
+    "cors_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Allow browser calls from ORIGIN (repeatable; default: none).",
+)
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
 @click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
 @llm_option
 @embed_option
 def serve_command(
-    host: str, port: int, repos: tuple[str, ...], token_file: Path | None, max_concurrent: int,
-    max_queue: int, idle_timeout: float, cors_origins: tuple[str, ...], no_mcp: bool,
-    background: bool, llm: str | None, embed: str | None,
+    host: str,
+    port: int,
+    repos: tuple[str, ...],
+    token_file: Path | None,
+    max_concurrent: int,
+    max_queue: int,
+    idle_timeout: float,
+    cors_origins: tuple[str, ...],
+    no_mcp: bool,
+    background: bool,
+    llm: str | None,
+    embed: str | None,
 ) -> None:
     """Serve repositories over HTTP (JSON / SSE / NDJSON), MCP (/mcp) and a web page (/).
 
@@ -67,9 +110,15 @@ def serve_command(
     from codeagent.server.run import ServeOptions, serve
 
     options = ServeOptions(
-        host=host, port=port, repos=list(repos) or ["."], token_file=token_file,
-        max_concurrent=max_concurrent, max_queue=max_queue, idle_timeout=idle_timeout,
-        cors_origins=list(cors_origins), mcp=not no_mcp,
+        host=host,
+        port=port,
+        repos=list(repos) or ["."],
+        token_file=token_file,
+        max_concurrent=max_concurrent,
+        max_queue=max_queue,
+        idle_timeout=idle_timeout,
+        cors_origins=list(cors_origins),
+        mcp=not no_mcp,
     )
     serve(options, settings)
 
@@ -84,7 +133,10 @@ def _start_background(home: Path) -> None:
     with log_path.open("ab") as log:
         child = subprocess.Popen(
             [sys.executable, "-m", "codeagent", *args],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -114,14 +166,21 @@ def stop_command() -> None:
     deadline = time.monotonic() + STOP_TIMEOUT
     while pid_alive(address.pid) and read_address(home) is not None:
         if time.monotonic() > deadline:
-            raise CodeAgentError(f"server pid {address.pid} did not stop within {STOP_TIMEOUT:.0f} s")
+            raise CodeAgentError(
+                f"server pid {address.pid} did not stop within {STOP_TIMEOUT:.0f} s"
+            )
         time.sleep(0.05)
     click.echo(f"stopped the server (pid {address.pid})")
 
 
 @click.command("mcp")
-@click.option("--repo", "repos", multiple=True, metavar="PATH",
-              help="A repository the tools answer about (repeatable; default: the current directory).")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    metavar="PATH",
+    help="A repository the tools answer about (repeatable; default: the current directory).",
+)
 @llm_option
 @embed_option
 def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> None:

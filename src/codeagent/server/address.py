@@ -57,7 +57,9 @@ def read_address(home: Path, *, check_pid: bool = True) -> ServerAddress | None:
     is gone (``check_pid``)."""
     try:
         data = json.loads(address_file(home).read_text(encoding="utf-8"))
-        address = ServerAddress(pid=int(data["pid"]), host=str(data["host"]), port=int(data["port"]))
+        address = ServerAddress(
+            pid=int(data["pid"]), host=str(data["host"]), port=int(data["port"])
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if check_pid and not pid_alive(address.pid):

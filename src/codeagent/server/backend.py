@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from codeagent.agent.session import AgentSession, AskResult
@@ -142,7 +142,7 @@ class RepoBackend:
 
     # -- questions ---------------------------------------------------------------------------
 
-    def ask_stream(self, question: str, cancel: threading.Event) -> Iterator[Event]:
+    def ask_stream(self, question: str, cancel: threading.Event) -> Generator[Event, None, None]:
         """Answer ``question`` as events; setting ``cancel`` stops the work at its next step."""
         events: queue.Queue[Any] = queue.Queue()
 

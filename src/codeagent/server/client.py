@@ -35,8 +35,13 @@ class ServerClient:
     def close(self) -> None:
         self._conn.close()
 
-    def _request(self, method: str, path: str, body: dict[str, Any] | None = None,
-                 accept: str = "application/json") -> http.client.HTTPResponse:
+    def _request(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        accept: str = "application/json",
+    ) -> http.client.HTTPResponse:
         headers = {**self._headers, "Accept": accept}
         data = None
         if body is not None:

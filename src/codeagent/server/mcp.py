@@ -64,7 +64,9 @@ def build_mcp(backends: dict[str, RepoBackend]) -> Any:
 
     @server.tool()
     async def search_code(
-        query: Annotated[str, Field(description="Words, identifiers or a description of the code.")],
+        query: Annotated[
+            str, Field(description="Words, identifiers or a description of the code.")
+        ],
         repo: RepoArg = None,
         k: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 8,
     ) -> str:

@@ -70,10 +70,14 @@ def pick(served: dict[str, ServedRepo], name: object) -> ServedRepo:
             return next(iter(served.values()))
         raise RequestError("name a repository: `repo` is one of " + ", ".join(sorted(served)))
     if not isinstance(name, str) or not ID_PATTERN.match(name) or ".." in name:
-        raise RequestError("`repo` must be the id of a served repository (see list_repositories or GET /v1/repos)")
+        raise RequestError(
+            "`repo` must be the id of a served repository (see list_repositories or GET /v1/repos)"
+        )
     repo = served.get(name)
     if repo is None:
-        raise RequestError(f"no served repository {name!r} (see list_repositories or GET /v1/repos)", status=404)
+        raise RequestError(
+            f"no served repository {name!r} (see list_repositories or GET /v1/repos)", status=404
+        )
     return repo
 
 

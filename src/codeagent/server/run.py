@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from codeagent.config import Settings
 from codeagent.errors import ConfigError
@@ -66,7 +67,8 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     running = read_address(settings.home)
     if running is not None and running.pid != os.getpid():
         raise ConfigError(
-            f"a server is already running (pid {running.pid}, {running.url}): `codeagent stop` first"
+            f"a server is already running (pid {running.pid}, {running.url}):"
+            " `codeagent stop` first"
         )
     token_file = options.token_file or default_token_file(settings.home)
     settings.home.mkdir(parents=True, exist_ok=True)
@@ -88,8 +90,8 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         finally:
             remove_address(settings.home, address.pid)
 
-    lifespans = [published]
-    extra_routes = []
+    lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] = [published]
+    extra_routes: list[Any] = []
     if options.mcp:
         from codeagent.server.mcp import build_mcp, http_routes
 

@@ -88,7 +88,9 @@ def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
 
     last = re.escape(name.rsplit(".", 1)[-1])
     defines = re.compile(rf"^\s*(?:async\s+def|def|class)\s+{last}\b", re.MULTILINE)
-    paths = sorted({c.path for c in store.chunks if c.path.endswith(".py") and defines.search(c.text)})
+    paths = sorted(
+        {c.path for c in store.chunks if c.path.endswith(".py") and defines.search(c.text)}
+    )
     found = []
     for path in paths:
         try:
