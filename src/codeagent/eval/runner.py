@@ -38,10 +38,15 @@ Ranker = Callable[[Any, str, int], list[str]]  # (store, question, k) -> ranked 
 
 
 def default_session_factory(chat_model: Any = None) -> SessionFactory:
-    def make(root: Path, settings: Settings, *, store: Any, progress: ProgressReporter) -> Session:
-        from codeagent.agent.session import AgentSession
+    """A :class:`~codeagent.workspace.Workspace` per checkout; each question is asked alone
+    (no conversation: one question's answer never leaks into the next)."""
 
-        return AgentSession(root, settings, chat_model=chat_model, store=store, progress=progress)
+    def make(root: Path, settings: Settings, *, store: Any, progress: ProgressReporter) -> Session:
+        from codeagent.workspace import Workspace
+
+        return Workspace.open(
+            root, settings, chat_model=chat_model, store=store, progress=progress
+        )
 
     return make
 
@@ -103,9 +108,14 @@ def ast_names(result: Any, tool_result: Any) -> list[str] | None:
         if value is not None and callable(getattr(value, "names", None)):
             return sorted(set(value.names()))
     if isinstance(tool_result, dict):
+        from pydantic import ValidationError
+
         from codeagent.tools.ast_tool.result import AstResult
 
-        return sorted(set(AstResult.model_validate(tool_result).names()))
+        try:
+            return sorted(set(AstResult.model_validate(tool_result).names()))
+        except ValidationError:  # another tool's result
+            return None
     return None
 
 

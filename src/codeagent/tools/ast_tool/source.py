@@ -6,6 +6,7 @@ import ast
 import gc
 import hashlib
 import io
+import threading
 import re
 import tokenize
 from collections import OrderedDict
@@ -61,6 +62,7 @@ class ParsedFile:
 
 
 _cache: OrderedDict[str, ParsedFile] = OrderedDict()
+_cache_lock = threading.Lock()  # questions may run on several threads of one process
 
 
 def decode(data: bytes) -> str:
@@ -92,10 +94,11 @@ def parse_file(path: Path, rel: str) -> ParsedFile:
     """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
-    hit = _cache.get(digest)
-    if hit is not None:
-        _cache.move_to_end(digest)
-        return hit
+    with _cache_lock:
+        hit = _cache.get(digest)
+        if hit is not None:
+            _cache.move_to_end(digest)
+            return hit
     if b"\0" in data:
         raise BinaryFileError(f"{rel} is a binary file (it contains NUL bytes)", path=rel)
     text = decode(data)
@@ -112,11 +115,13 @@ def parse_file(path: Path, rel: str) -> ParsedFile:
     except (RecursionError, MemoryError, ValueError) as exc:
         raise PythonSyntaxError(f"{rel} cannot be parsed: {exc}", path=rel) from None
     parsed = ParsedFile(digest, text, split_lines(text), tree)
-    _cache[digest] = parsed
-    while len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[digest] = parsed
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return parsed
 
 
 def clear_cache() -> None:
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()
