@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.tools.ast_tool.errors import BinaryFileError, PythonSyntaxError
+from codeagent.tools.ast_tool.errors import (
+    BinaryFileError,
+    PythonSyntaxError,
+    UnreadableFileError,
+)
 
 if TYPE_CHECKING:
     from codeagent.tools.ast_tool.analyze import Analysis
@@ -92,7 +96,11 @@ def gc_paused() -> Iterator[None]:
 
 def parse_file(path: Path, rel: str) -> ParsedFile:
     """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UnreadableFileError(f"{rel} cannot be read: {reason}", path=rel) from None
     digest = hashlib.sha256(data).hexdigest()
     with _cache_lock:
         hit = _cache.get(digest)
