@@ -1,24 +1,76 @@
-"""codeagent: ask questions about a checked-out code repository, locally, with cited answers."""
+"""codeagent: ask questions about a checked-out code repository, locally, with cited answers.
+
+    from codeagent import Workspace
+    Workspace.open("path/to/repo").ask("list the classes in src/app/models.py").answer
+
+Importing the package is light: the workspace, its events and results are imported on
+first use (the AST route never loads torch, FAISS or numpy).
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
+    from codeagent.events import (
+        Event,
+        NoticeEvent,
+        ResultEvent,
+        RouteEvent,
+        SourcesEvent,
+        TokenEvent,
+    )
+    from codeagent.result import AskResult
+    from codeagent.tools.base import Source
+    from codeagent.workspace import Conversation, Workspace
 
 __version__ = "0.1.0"
 
-__all__ = ["CodeAgentError", "Settings", "__version__"]
+# Imported on first use, Settings too: `codeagent ask` talking to a running server never
+# needs pydantic-settings (about a third of a second to import).
+_LAZY = {
+    "Settings": "codeagent.config",
+    "Workspace": "codeagent.workspace",
+    "Conversation": "codeagent.workspace",
+    "AskResult": "codeagent.result",
+    "Source": "codeagent.tools.base",
+    "Event": "codeagent.events",
+    "RouteEvent": "codeagent.events",
+    "NoticeEvent": "codeagent.events",
+    "SourcesEvent": "codeagent.events",
+    "TokenEvent": "codeagent.events",
+    "ResultEvent": "codeagent.events",
+}
+
+__all__ = [
+    "AskResult",
+    "CodeAgentError",
+    "Conversation",
+    "Event",
+    "NoticeEvent",
+    "ResultEvent",
+    "RouteEvent",
+    "Settings",
+    "Source",
+    "SourcesEvent",
+    "TokenEvent",
+    "Workspace",
+    "__version__",
+]
 
 
 def __getattr__(name: str) -> Any:
-    # Imported on first use: `codeagent ask` talking to a running server never needs the
-    # settings machinery (pydantic-settings costs about a third of a second to import).
-    if name == "Settings":
-        from codeagent.config import Settings
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'codeagent' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-        return Settings
-    raise AttributeError(f"module 'codeagent' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

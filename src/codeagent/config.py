@@ -3,6 +3,10 @@
 Environment variables use the ``CODEAGENT_`` prefix (``CODEAGENT_LLM``, ``CODEAGENT_EMBED``,
 ``CODEAGENT_HOME``, ...); the Ollama server address is read from ``OLLAMA_HOST`` as Ollama's
 own tools do. Flags are applied by the CLI with :meth:`Settings.with_overrides`.
+
+An empty variable counts as unset (as the XDG base-directory convention has it): an empty
+``CODEAGENT_HOME`` means ``~/.codeagent``, never the current directory. A relative home is
+made absolute against the directory codeagent was started in.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 class Settings(BaseSettings):
     """Everything a run can be configured with."""
 
-    model_config = SettingsConfigDict(env_prefix="CODEAGENT_", extra="forbid")
+    model_config = SettingsConfigDict(
+        env_prefix="CODEAGENT_", extra="forbid", env_ignore_empty=True
+    )
 
     home: Path = Field(default_factory=default_home, description="Root of cache and clones.")
     llm: str = Field(
@@ -33,7 +39,7 @@ class Settings(BaseSettings):
     )
     embed: str = Field(default="auto", description="auto | local | none | ollama:MODEL")
     ollama_host: str = Field(
-        default_factory=lambda: os.environ.get("OLLAMA_HOST", DEFAULT_OLLAMA_HOST),
+        default_factory=lambda: os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST,
         description="Ollama server address (OLLAMA_HOST).",
     )
     ollama_chat_model: str = Field(
@@ -51,7 +57,9 @@ class Settings(BaseSettings):
     @field_validator("home", mode="before")
     @classmethod
     def _expand(cls, value: Any) -> Any:
-        return Path(value).expanduser() if isinstance(value, str | Path) else value
+        if isinstance(value, str) and not value.strip():
+            return default_home()  # empty means unset: never "." (the current directory)
+        return Path(value).expanduser().absolute() if isinstance(value, str | Path) else value
 
     @property
     def cache_dir(self) -> Path:
@@ -76,8 +84,10 @@ class Settings(BaseSettings):
                 file_values = tomllib.loads(config_file.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"cannot read config file {config_file}: {exc}") from exc
-        env_keys = {name for name in cls.model_fields if f"CODEAGENT_{name.upper()}" in os.environ}
-        if "OLLAMA_HOST" in os.environ:
+        env_keys = {
+            name for name in cls.model_fields if os.environ.get(f"CODEAGENT_{name.upper()}")
+        }
+        if os.environ.get("OLLAMA_HOST"):
             env_keys.add("ollama_host")
         values = {k: v for k, v in file_values.items() if k not in env_keys}
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -5,8 +5,10 @@
     ├── RepoError              the repository cannot be used
     │   ├── RepoNotFoundError      path missing, or a file where a directory was expected
     │   ├── EmptyRepoError         nothing indexable in it
-    │   └── CloneError             a remote URL could not be cloned or fetched
+    │   ├── CloneError             a remote URL could not be cloned or fetched
+    │   └── GitError               a git command failed on a local repository
     ├── IndexBuildError        the index could not be built or loaded
+    │   └── CacheWriteError        CODEAGENT_HOME cannot be written (missing, read-only, full)
     ├── BackendError           a model backend (embedder or LLM) cannot be used
     │   ├── BackendUnavailableError  server down, package missing
     │   └── ModelMissingError        the server answers but lacks the model
@@ -47,8 +49,20 @@ class CloneError(RepoError):
     pass
 
 
+class GitError(RepoError):
+    """A git command failed; ``status`` is its exit code (None when git did not run)."""
+
+    def __init__(self, message: str, *, status: int | None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class IndexBuildError(CodeAgentError):
     pass
+
+
+class CacheWriteError(IndexBuildError):
+    """Nothing could be written under CODEAGENT_HOME (the old index, if any, is kept)."""
 
 
 class BackendError(CodeAgentError):

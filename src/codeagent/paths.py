@@ -8,5 +8,5 @@ from pathlib import Path
 
 def default_home() -> Path:
     """``CODEAGENT_HOME``, else ``~/.codeagent``."""
-    env = os.environ.get("CODEAGENT_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".codeagent"
+    env = os.environ.get("CODEAGENT_HOME", "").strip()
+    return Path(env).expanduser().absolute() if env else Path.home() / ".codeagent"

@@ -151,3 +151,16 @@ def fake_store() -> FakeStore:
                       kind="function"),
         ]
     )  # fmt: skip
+
+
+@pytest.fixture
+def tool_context() -> Any:
+    """``tool_context(root, settings=None, store=None)`` -> a ToolContext on ``root``."""
+    from codeagent.index.lazy import LazyIndex
+    from codeagent.tools.base import ToolContext
+
+    def make(root: Path, settings: Settings | None = None, store: Any = None) -> ToolContext:
+        settings = settings or Settings(llm="none", embed="none")
+        return ToolContext(root, settings, LazyIndex(root, settings, store=store))
+
+    return make

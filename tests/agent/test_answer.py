@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from codeagent.agent.answer import CitationChecker, find_citations
-from codeagent.agent.deterministic import NO_LLM_NOTICE
-from codeagent.agent.session import AgentSession
+from codeagent.agent.nodes import NO_LLM_NOTICE
+from codeagent.workspace import Conversation, Workspace
+from streams import collect
 from codeagent.config import Settings
 
 from .conftest import MODELS
@@ -19,8 +20,8 @@ from .conftest import MODELS
 RAG = json.dumps({"tool": "rag", "reason": "a how question"})
 
 
-def session(root: Path, settings: Settings, store: Any, model: Any = None) -> AgentSession:
-    return AgentSession(root, settings, chat_model=model, store=store)
+def session(root: Path, settings: Settings, store: Any, model: Any = None) -> Workspace:
+    return Workspace(root, settings, chat_model=model, store=store)
 
 
 def test_find_citations_reads_the_usual_forms() -> None:
@@ -57,10 +58,8 @@ def test_llm_answer_is_streamed_and_a_hallucinated_citation_is_flagged(
         "doubles each time (see shop/retry_utils.py:3 and shop/models.py:900-910)."
     )
     model = make_model(RAG, reply)
-    tokens: list[str] = []
-    result = session(sample_repo, settings, fake_store, model).ask(
-        "how are payments retried?", on_token=tokens.append
-    )
+    got = collect(session(sample_repo, settings, fake_store, model), "how are payments retried?")
+    result, tokens = got.result, got.tokens
     assert "".join(tokens) == result.answer
     assert len(tokens) > 5  # streamed piece by piece
     assert result.answer.startswith(reply)
@@ -113,8 +112,9 @@ def test_follow_ups_see_the_last_turns_capped(
     replies = [r for i in range(4) for r in (RAG, f"answer {i}")]
     model = make_model(*replies)
     agent = session(sample_repo, settings, fake_store, model)
+    chat = Conversation()
     for i in range(4):
-        agent.ask(f"question {i} about retries?")
+        agent.ask(f"question {i} about retries?", chat)
     last_call = model.seen[-1]
     kinds = [m.type for m in last_call]
     assert kinds == ["system", "human", "ai", "human", "ai", "human"]
@@ -124,8 +124,10 @@ def test_follow_ups_see_the_last_turns_capped(
         "question 2 about retries?",
         "answer 2",
     ]
-    agent.clear()
-    assert agent.history == []
+    assert len(chat.history) == 2
+    chat.clear()
+    assert chat.history == []
+    assert chat.last is None
 
 
 @pytest.mark.parametrize("fail_after", [3, 0])
@@ -135,10 +137,8 @@ def test_an_llm_failing_mid_answer_keeps_the_partial_text_and_adds_the_plain_ans
     model = make_model(
         RAG, "charge retries three times with a growing delay", fail_after_chunks=fail_after
     )
-    tokens: list[str] = []
-    result = session(sample_repo, settings, fake_store, model).ask(
-        "how are payments retried?", on_token=tokens.append
-    )
+    got = collect(session(sample_repo, settings, fake_store, model), "how are payments retried?")
+    result, tokens = got.result, got.tokens
     assert "".join(tokens) == result.answer
     if fail_after:
         assert result.answer.startswith("charge retries\n\n")  # 3 chunks: word, space, word

@@ -7,35 +7,41 @@ from typing import Any
 
 import pytest
 
-from codeagent.agent.deps import Deps
-from codeagent.agent.graph import after_ast, after_route, build_graph
+from codeagent.agent.context import RunContext
+from codeagent.agent.graph import after_route, after_tool, build_graph
 from codeagent.agent.state import RouteDecision
 from codeagent.config import Settings
+from codeagent.index.lazy import LazyIndex
+from codeagent.tools.base import ToolContext
+from codeagent.tools.registry import default_registry
 
 
 def test_after_route_follows_the_route() -> None:
-    assert (
-        after_route({"route": RouteDecision(tool="ast", file="a.py", operation="classes")}) == "ast"
-    )
+    assert after_route({"route": RouteDecision(tool="ast", args={"file": "a.py"})}) == "ast"
     assert after_route({"route": RouteDecision(tool="rag")}) == "rag"
 
 
-def test_after_ast_falls_back_to_rag_only_when_the_tool_failed() -> None:
-    assert after_ast({"fallback": None}) == "answer"
-    assert after_ast({}) == "answer"
-    assert after_ast({"fallback": {"from": "ast", "reason": "symbol not found"}}) == "rag"
+def test_after_tool_falls_back_only_when_that_tool_failed() -> None:
+    edge = {"tool": "ast", "fallback": "rag"}
+    assert after_tool({"fallback": None}, **edge) == "answer"
+    assert after_tool({}, **edge) == "answer"
+    assert after_tool({"fallback": {"from": "ast", "reason": "symbol not found"}}, **edge) == "rag"
+    # a fallback recorded by an earlier tool does not send this one on
+    assert after_tool({"fallback": {"from": "other", "reason": "x"}}, **edge) == "answer"
 
 
-def _deps(root: Path, settings: Settings, store: Any, loads: list[int]) -> Deps:
-    def get_store() -> Any:
-        loads.append(1)
-        return store
+class CountingIndex(LazyIndex):
+    def __init__(self, root: Path, settings: Settings, store: Any) -> None:
+        super().__init__(root, settings, store=None)
+        self.fake, self.loads = store, 0
 
-    return Deps(repo_root=root, settings=settings, get_store=get_store)
+    def get(self) -> Any:
+        self.loads += 1
+        return self.fake
 
 
-def test_graph_shape(sample_repo: Path, settings: Settings, fake_store: Any) -> None:
-    graph = build_graph(_deps(sample_repo, settings, fake_store, [])).get_graph()
+def test_graph_shape() -> None:
+    graph = build_graph(default_registry()).get_graph()
     assert set(graph.nodes) == {"__start__", "route", "ast", "rag", "answer", "__end__"}
     edges = {(e.source, e.target, e.conditional) for e in graph.edges}
     assert edges == {
@@ -66,8 +72,12 @@ def test_node_order_per_route(
     order: list[str],
     loads: int,
 ) -> None:
-    loaded: list[int] = []
-    graph = build_graph(_deps(sample_repo, settings, fake_store, loaded))
-    updates = list(graph.stream({"question": question, "history": []}, stream_mode="updates"))
+    registry = default_registry()
+    index = CountingIndex(sample_repo, settings, fake_store)
+    run = RunContext(ToolContext(sample_repo, settings, index, question), registry)
+    graph = build_graph(registry)
+    updates = list(
+        graph.stream({"question": question, "history": []}, context=run, stream_mode="updates")
+    )
     assert [next(iter(u)) for u in updates] == order
-    assert len(loaded) == loads  # the index is loaded only when search runs
+    assert index.loads == loads  # the index is loaded only when search runs

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.agent.session import AgentSession
+from codeagent.workspace import Workspace
+from streams import collect
 from codeagent.config import Settings
 from codeagent.llm import make_chat_model
 
@@ -30,9 +31,8 @@ def gemma(gemma_gguf: Path) -> object:
 def test_graph_end_to_end_on_llamacpp(
     sample_repo: Path, settings: Settings, gemma: object, question: str
 ) -> None:
-    tokens: list[str] = []
-    agent = AgentSession(sample_repo, settings, chat_model=gemma)
-    result = agent.ask(question, on_token=tokens.append)
+    got = collect(Workspace(sample_repo, settings, chat_model=gemma), question)
+    result, tokens = got.result, got.tokens
 
     assert result.route.decided_by in {"llm", "rules"}
     assert result.route.tool in {"ast", "rag"}

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.agent.session import AgentSession
+from codeagent.workspace import Workspace
+from streams import collect
 from codeagent.config import Settings
 from codeagent.llm import resolve_chat_model
 from ollama_stub import OllamaStub
@@ -23,11 +24,11 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[OllamaStub]:
         yield server
 
 
-def agent(root: Path, tmp_path: Path, stub: OllamaStub) -> AgentSession:
+def agent(root: Path, tmp_path: Path, stub: OllamaStub) -> Workspace:
     settings = Settings(home=tmp_path / "home", embed="none", ollama_host=stub.url,
                         llm_timeout=5.0, router_timeout=5.0, k=3)  # fmt: skip
     model, _reason = resolve_chat_model(f"ollama:{MODEL}", settings)
-    return AgentSession(root, settings, chat_model=model)
+    return Workspace(root, settings, chat_model=model)
 
 
 def test_router_schema_and_streamed_answer_on_the_wire(
@@ -36,10 +37,8 @@ def test_router_schema_and_streamed_answer_on_the_wire(
     stub.reply_json({"tool": "rag", "file": None, "operation": None, "symbol": None,
                      "reason": "how question"})  # fmt: skip
     stub.reply("It retries with a doubling delay (shop/payments.py:5-12).")
-    tokens: list[str] = []
-    result = agent(sample_repo, tmp_path, stub).ask(
-        "how does charge retry?", on_token=tokens.append
-    )
+    got = collect(agent(sample_repo, tmp_path, stub), "how does charge retry?")
+    result, tokens = got.result, got.tokens
     router, answer = stub.chat_requests
     assert router.model == answer.model == MODEL
     schema = router.format
@@ -63,10 +62,8 @@ def test_a_router_error_falls_back_to_rules_and_a_broken_stream_keeps_the_partia
 ) -> None:
     stub.fail(500, "router exploded")
     stub.drop_after(2, "The charge function retries payments")
-    notices: list[str] = []
-    result = agent(sample_repo, tmp_path, stub).ask(
-        "how does charge retry?", on_notice=notices.append
-    )
+    got = collect(agent(sample_repo, tmp_path, stub), "how does charge retry?")
+    result, notices = got.result, got.notices
     assert result.route.decided_by == "rules"
     assert "LLM router failed" in result.route.reason
     assert result.answer.startswith("The charge")

@@ -22,10 +22,23 @@ def test_every_prompt_renders_with_all_its_placeholders() -> None:
 
 
 def test_the_router_prompt_has_examples_and_the_question() -> None:
-    text = render_prompt("router", question="QQQ", previous="PPP")
+    text = render_prompt("router", tools="TTT", question="QQQ", previous="PPP")
     assert text.count("Question:") >= 4  # a few examples and the question itself
     assert text.rstrip().endswith("Question: QQQ")
     assert "PPP" in text
+    assert "TTT" in text
+
+
+def test_the_router_prompt_lists_every_registered_tool_and_ast_operation() -> None:
+    from codeagent.tools.ast_tool import OPERATIONS
+    from codeagent.tools.registry import default_registry
+
+    registry = default_registry()
+    text = render_prompt("router", tools=registry.prompt_tools(), question="q", previous="p")
+    for name in ("ast", "rag"):
+        assert f"- `{name}`:" in text
+    for operation in OPERATIONS:
+        assert f"  - `{operation}`: " in text
 
 
 def test_a_missing_placeholder_raises() -> None:

@@ -7,9 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.agent.rules import file_mentions, route_by_rules
+from codeagent.agent import rules
+from codeagent.agent.state import RouteDecision
+from codeagent.config import Settings
+from codeagent.index.lazy import LazyIndex
+from codeagent.tools.ast_tool.rules import file_mentions
+from codeagent.tools.base import ToolContext
+from codeagent.tools.registry import default_registry
 
 from .conftest import SAMPLE_FILES
+
+
+def route_by_rules(question: str, root: Path) -> RouteDecision:
+    """The rule router with the default tools on ``root``."""
+    settings = Settings(llm="none", embed="none")
+    ctx = ToolContext(root, settings, LazyIndex(root, settings))
+    return rules.route_by_rules(question, ctx, default_registry())
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +131,8 @@ def test_structural_questions_route_to_ast(
     repo: Path, question: str, operation: str, symbol: str | None, file: str
 ) -> None:
     decision = route_by_rules(question, repo)
-    assert (decision.tool, decision.operation, decision.symbol, decision.file) == (
+    args = decision.args
+    assert (decision.tool, args["operation"], args["symbol"], args["file"]) == (
         "ast",
         operation,
         symbol,
@@ -133,7 +147,7 @@ def test_other_questions_route_to_rag(repo: Path, question: str, why: str) -> No
     decision = route_by_rules(question, repo)
     assert decision.tool == "rag"
     assert decision.decided_by == "rules"
-    assert decision.file is None
+    assert decision.args == {}
     assert why in decision.reason
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from codeagent.agent.session import AgentSession
 from codeagent.cli.repl import Repl
 from codeagent.config import Settings
+from codeagent.workspace import Workspace
 
 FILES = {
     "geo/__init__.py": "",
@@ -89,28 +89,30 @@ def test_eof_ends_the_session_cleanly_and_bare_codeagent_starts_it(repo: Path) -
     assert "Circle.area" in proc.stdout or "def area" in proc.stdout
 
 
-class CancellingSession:
-    """The first question is interrupted by Ctrl-C; later ones are answered."""
+class CancellingWorkspace:
+    """The first question is interrupted by Ctrl-C mid-answer; later ones are answered."""
 
     repo_root = Path("/repo")
-    last = None
 
     def __init__(self) -> None:
         self.calls = 0
 
-    def ask(self, question: str, **_callbacks: Any) -> Any:
+    def ask_stream(self, question: str, conversation: Any = None) -> Any:
+        from codeagent.agent.state import RouteDecision
+        from codeagent.events import ResultEvent, TokenEvent
+        from codeagent.result import AskResult
+
         self.calls += 1
+        yield TokenEvent(text="partial")
         if self.calls == 1:
             raise KeyboardInterrupt
-        from codeagent.agent.session import AskResult
-        from codeagent.agent.state import RouteDecision
-
-        return AskResult(question=question, route=RouteDecision(tool="rag"), answer="fine")
+        route = RouteDecision(tool="rag")
+        yield ResultEvent(result=AskResult(question=question, route=route, answer="fine"))
 
 
 def test_ctrl_c_cancels_the_answer_not_the_session() -> None:
     out: list[str] = []
-    session = CancellingSession()
+    session = CancellingWorkspace()
     Repl(session, stdin=io.StringIO("first\nsecond\n"), out=out.append).run()
     text = "".join(out)
     assert "cancelled" in text
@@ -131,7 +133,7 @@ def test_follow_ups_see_the_last_turns_capped(repo: Path, tmp_path: Path) -> Non
 
     model = Recording(messages=iter([f"answer {i}" for i in range(3)]))
     settings = Settings(home=tmp_path / "h", embed="none", history_turns=1)
-    session = AgentSession(repo, settings, chat_model=model)
+    session = Workspace(repo, settings, chat_model=model)
     questions = "".join(f"how is drawing done, take {i}?\n" for i in range(3))
     out: list[str] = []
     Repl(session, stdin=io.StringIO(questions), out=out.append).run()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from codeagent.config import Settings
 from codeagent.eval.report import build_report
 from codeagent.eval.runner import EvalRun, run_items
@@ -16,7 +14,6 @@ PACKAGES = {"stdlib:json", "stdlib:urllib"}
 
 
 def test_stdlib_subset_through_the_agent() -> None:
-    pytest.importorskip("codeagent.agent.session")
     items = [i for i in load_suite(SUITE) if i.repo in PACKAGES]
     assert len(items) >= 15
     run = EvalRun(settings=Settings.load(llm="none", embed="none", k=10))

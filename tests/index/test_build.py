@@ -190,7 +190,8 @@ def test_interrupted_build_leaves_no_entry_and_keeps_finished_batches(
     with pytest.raises(KeyboardInterrupt):
         load_or_build(root, settings(batch_size=3))
     repo_dirs = list(settings().cache_dir.iterdir())
-    assert [p.name for p in repo_dirs[0].iterdir()] == [".lock"]  # nothing half-written
+    names = sorted(p.name for p in repo_dirs[0].iterdir())
+    assert names == [".codeagent-index", ".lock"]  # nothing half-written
 
     rerun = CountingEmbedder()
     monkeypatch.setattr(build_module, "make_embedder", lambda spec, s: rerun)

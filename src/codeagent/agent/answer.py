@@ -1,8 +1,8 @@
 """The LLM answer's inputs and checks: the context block, the messages, the citation check.
 
 Small models follow context placed in the user turn better than in the system prompt, so
-the system rules stay short and the retrieved code (or the AST result) goes into the user
-turn, after the recent history. Every ``path:line`` the answer cites is checked against the
+the system rules stay short and the tool's context (retrieved code, exact facts) goes into
+the user turn, after the recent history. Every ``path:line`` the answer cites is checked against the
 repository: a citation of a missing file or of lines past its end is flagged, never listed.
 """
 
@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.sanitize import strip_control_tokens
 from codeagent.agent.state import Source, Turn
-from codeagent.index.types import SearchHit
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
-MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 MAX_HISTORY_ANSWER_CHARS = 1_500  # each past answer, as a follow-up sees it
 
 _CITATION = re.compile(
@@ -42,35 +40,7 @@ class Citation:
         return f"{self.path}:{self.start_line}-{self.end_line}"
 
 
-def ast_context(tool_result: Any) -> tuple[str, str]:
-    """The rendered AST result as the context block."""
-    title = f"Exact facts about {tool_result.path} from its syntax tree ({tool_result.operation})"
-    return title, strip_control_tokens(tool_result.render())
-
-
-def hits_context(hits: list[SearchHit], budget: int = MAX_CONTEXT_CHARS) -> tuple[str, str]:
-    """The retrieved code blocks, each under its ``path:start-end`` header, best first."""
-    blocks: list[str] = []
-    used = 0
-    for hit in hits:
-        header = f"### {hit.location}" + (f" ({hit.symbol})" if hit.symbol else "")
-        code = strip_control_tokens(hit.text)
-        room = budget - used - len(header) - 10
-        if room < 200:
-            break
-        if len(code) > room:
-            code = code[:room].rsplit("\n", 1)[0] + "\n..."
-        block = f"{header}\n```\n{code}\n```"
-        blocks.append(block)
-        used += len(block)
-    if not blocks:
-        return "Retrieved code", "(no code matched the question)"
-    return "Retrieved code from the repository, most relevant first", "\n\n".join(blocks)
-
-
-def build_messages(
-    question: str, history: list[Turn], context_title: str, context: str
-) -> list[BaseMessage]:
+def build_messages(question: str, history: list[Turn], context: str) -> list[BaseMessage]:
     """System rules, the recent turns, then one user turn with the context and the question."""
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
@@ -82,7 +52,7 @@ def build_messages(
         messages.append(HumanMessage(strip_control_tokens(turn["question"])))
         messages.append(AIMessage(strip_control_tokens(answer)))
     user = render_prompt(
-        "answer_user", context_title=context_title, context=context, question=question
+        "answer_user", context=strip_control_tokens(context), question=question
     )
     messages.append(HumanMessage(user))
     return messages

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from codeagent.agent.state import AgentState
 
-
-def after_route(state: AgentState) -> Literal["ast", "rag"]:
-    """The tool the route chose."""
-    return "ast" if state["route"].tool == "ast" else "rag"
+ANSWER = "answer"
 
 
-def after_ast(state: AgentState) -> Literal["answer", "rag"]:
-    """Answer from the AST result, or fall back to search when the AST tool failed."""
-    return "rag" if state.get("fallback") else "answer"
+def after_route(state: AgentState) -> str:
+    """The tool the route chose (its node has the tool's name)."""
+    return state["route"].tool
+
+
+def after_tool(state: AgentState, *, tool: str, fallback: str) -> str:
+    """Answer from ``tool``'s result, or go to ``fallback`` when ``tool`` failed."""
+    failed = state.get("fallback")
+    return fallback if failed and failed.get("from") == tool else ANSWER

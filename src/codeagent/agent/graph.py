@@ -1,14 +1,15 @@
-"""The agent as a LangGraph ``StateGraph``::
+"""The agent as a LangGraph ``StateGraph``, built from the tool registry::
 
-    START -> route --ast--> ast --ok--> answer -> END
-               |             |            ^
-               |           failed         |
-               |  (reason in fallback)    |
-               |             v            |
-               +---rag-----> rag ---------+
+    START -> route --<tool>--> <tool> --ok--> answer -> END
+                                 |              ^
+                          failed (reason kept)  |
+                                 v              |
+                             <fallback> --------+
 
-``build_graph(deps)`` compiles it with the dependencies bound to the nodes, so a test can hand
-in fakes; the edge functions (``codeagent.agent.edges``) are pure functions of the state.
+With the default registry: ``route -> ast | rag``, ``ast -> answer | rag``, ``rag -> answer``.
+A tool with a fallback gets a conditional edge (``edges.after_tool``); one without, a plain
+edge to the answer. Per-call dependencies come in the run context
+(:class:`~codeagent.agent.context.RunContext`), so one compiled graph serves every call.
 """
 
 from __future__ import annotations
@@ -19,25 +20,34 @@ from typing import TYPE_CHECKING
 from langgraph.graph import END, START, StateGraph
 
 from codeagent.agent import nodes
-from codeagent.agent.deps import Deps
-from codeagent.agent.edges import after_ast, after_route
+from codeagent.agent.context import RunContext
+from codeagent.agent.edges import ANSWER, after_route, after_tool
 from codeagent.agent.state import AgentState
+from codeagent.tools.registry import Registry
 
 if TYPE_CHECKING:
     from langgraph.graph.state import CompiledStateGraph
 
-__all__ = ["after_ast", "after_route", "build_graph"]
+__all__ = ["after_route", "after_tool", "build_graph"]
+
+ROUTE = "route"
 
 
-def build_graph(deps: Deps) -> CompiledStateGraph[AgentState, None, AgentState, AgentState]:
-    graph = StateGraph(AgentState)
-    graph.add_node("route", partial(nodes.route, deps=deps))
-    graph.add_node("ast", partial(nodes.ast, deps=deps))
-    graph.add_node("rag", partial(nodes.rag, deps=deps))
-    graph.add_node("answer", partial(nodes.answer, deps=deps))
-    graph.add_edge(START, "route")
-    graph.add_conditional_edges("route", after_route, ["ast", "rag"])
-    graph.add_conditional_edges("ast", after_ast, ["answer", "rag"])
-    graph.add_edge("rag", "answer")
-    graph.add_edge("answer", END)
+def build_graph(
+    registry: Registry,
+) -> CompiledStateGraph[AgentState, RunContext, AgentState, AgentState]:
+    graph = StateGraph(AgentState, context_schema=RunContext)
+    graph.add_node(ROUTE, nodes.route)
+    for tool in registry.tools.values():
+        graph.add_node(tool.name, nodes.tool_node(tool))
+    graph.add_node(ANSWER, nodes.answer)
+    graph.add_edge(START, ROUTE)
+    graph.add_conditional_edges(ROUTE, after_route, list(registry.names()))
+    for tool in registry.tools.values():
+        if tool.fallback is None:
+            graph.add_edge(tool.name, ANSWER)
+        else:
+            edge = partial(after_tool, tool=tool.name, fallback=tool.fallback)
+            graph.add_conditional_edges(tool.name, edge, [ANSWER, tool.fallback])
+    graph.add_edge(ANSWER, END)
     return graph.compile(name="codeagent")

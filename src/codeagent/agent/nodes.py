@@ -1,118 +1,132 @@
-"""The graph's nodes: ``(state, deps) -> dict`` of state updates.
+"""The graph's nodes: ``(state, runtime) -> dict`` of state updates. What the caller sees as
+it happens (the route, notices, answer text, sources) goes out through LangGraph's stream
+writer as :mod:`codeagent.events`; nothing is stored on a shared object.
 
 route  -> the RouteDecision (LLM router, rule router as its fallback, then checked)
-ast    -> the AST tool's result, or a fallback record when it fails
-rag    -> the retrieved hits (the index is loaded here, on first use)
-answer -> the answer text (streamed through deps.on_token), its sources, its notices
+<tool> -> one node per registered tool: its result, or a fallback record when it fails
+answer -> the answer text (streamed), its sources, its notices
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+
 from codeagent.agent import answer as answer_mod
-from codeagent.agent.deps import Deps
-from codeagent.agent.deterministic import NO_LLM_NOTICE, render_hits
+from codeagent.agent.context import RunContext
 from codeagent.agent.router import route_question
-from codeagent.agent.state import AgentState, Source
-from codeagent.index.types import SearchHit
-from codeagent.tools.ast_tool import AstToolError, run_ast_query
+from codeagent.agent.state import AgentState
+from codeagent.errors import ToolError
+from codeagent.events import NoticeEvent, RouteEvent, SourcesEvent, TokenEvent
+from codeagent.tools.base import Tool
 
 log = logging.getLogger(__name__)
 
+NO_LLM_NOTICE = "answered without an LLM — set --llm ollama:MODEL (see `codeagent doctor`)"
 
-def route(state: AgentState, deps: Deps) -> dict[str, Any]:
+
+def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    model = deps.chat_model
+    run = runtime.context
+    model = run.chat_model
     if model is not None:
         from codeagent.llm import with_timeout
 
-        model = with_timeout(model, deps.settings.router_timeout)
+        model = with_timeout(model, run.tools.settings.router_timeout)
     decision = route_question(
         state["question"],
         state.get("history", []),
-        deps.repo_root,
+        run.tools,
+        run.registry,
         model,
-        timeout=deps.settings.router_timeout,
+        timeout=run.tools.settings.router_timeout,
     )
+    get_stream_writer()(RouteEvent(route=decision))
     return {"route": decision, "timings": {"route": time.perf_counter() - started}}
 
 
-def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
-    started = time.perf_counter()
-    decision = state["route"]
-    file, operation = decision.file or "", decision.operation or "outline"
-    try:
-        result = run_ast_query(deps.repo_root, file, operation, decision.symbol)
-    except AstToolError as err:
-        notice = f"AST tool failed ({err}) — answering from search instead"
-        deps.on_notice(notice)
+def tool_node(tool: Tool) -> Callable[[AgentState, Runtime[RunContext]], dict[str, Any]]:
+    """The node that runs ``tool``: with the route's arguments when the route chose it,
+    with its default arguments when it is the fallback of a tool that failed."""
+
+    def run_tool(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        started = time.perf_counter()
+        run = runtime.context
+        write = get_stream_writer()
+        decision = state["route"]
+        values = decision.args if decision.tool == tool.name else {}
+        try:
+            result = tool.run(run.registry.args_of(tool.name, values), run.tools)
+        except ToolError as err:
+            notice = f"{tool.name.upper()} tool failed ({err}) — {_instead(tool, run)}"
+            fallback = {"from": tool.name, "reason": str(err)}
+            write(NoticeEvent(text=notice))
+            write(RouteEvent(route=decision, fallback=fallback))
+            return {
+                "fallback": fallback,
+                "notices": [notice],
+                "timings": {"retrieve": time.perf_counter() - started},
+            }
+        finally:
+            for text in run.tools.index.take_notices():
+                write(NoticeEvent(text=text))
         return {
-            "fallback": {"from": "ast", "reason": str(err)},
-            "notices": [notice],
+            "tool_result": result,
+            "sources": result.citations(),
             "timings": {"retrieve": time.perf_counter() - started},
         }
-    sources = [Source(path=p, start_line=s, end_line=e) for p, s, e in result.citations()]
-    return {
-        "tool_result": result,
-        "fallback": None,
-        "sources": sources,
-        "timings": {"retrieve": time.perf_counter() - started},
-    }
+
+    run_tool.__name__ = f"run_{tool.name}"
+    return run_tool
 
 
-def rag(state: AgentState, deps: Deps) -> dict[str, Any]:
+def _instead(tool: Tool, run: RunContext) -> str:
+    target = tool.fallback
+    if target is None:
+        return "answering without it"
+    if target == run.registry.default:
+        return "answering from search instead"
+    return f"trying the {target} tool instead"
+
+
+def answer(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    from codeagent.tools.rag_tool import retrieve
-
-    store = deps.get_store()
-    hits = retrieve(store, state["question"], deps.settings.k)
-    sources = [_source(hit) for hit in hits]
-    return {
-        "hits": hits,
-        "sources": sources,
-        "timings": {"retrieve": time.perf_counter() - started},
-    }
-
-
-def answer(state: AgentState, deps: Deps) -> dict[str, Any]:
-    started = time.perf_counter()
-    if deps.chat_model is None:
+    write = get_stream_writer()
+    if runtime.context.chat_model is None:
         text = deterministic_answer(state)
-        deps.on_token(text)
-        deps.on_notice(NO_LLM_NOTICE)
+        write(TokenEvent(text=text))
+        write(NoticeEvent(text=NO_LLM_NOTICE))
         update: dict[str, Any] = {"answer": text, "notices": [NO_LLM_NOTICE], "unverified": []}
     else:
-        update = llm_answer(state, deps)
+        update = llm_answer(state, runtime.context)
+    write(SourcesEvent(sources=update.get("sources", state.get("sources", []))))
     update["timings"] = {"answer": time.perf_counter() - started}
     return update
 
 
 def deterministic_answer(state: AgentState) -> str:
     result = state.get("tool_result")
-    if result is not None:
-        return str(result.render())
-    return render_hits(state.get("hits", []), state["question"])
+    if result is None:
+        return "No tool produced an answer."
+    return str(result.render())
 
 
-def llm_answer(state: AgentState, deps: Deps) -> dict[str, Any]:
+def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:
     """Stream the model's answer; on a failure mid-answer keep what came, add a notice, and
     append the deterministic answer. Then check every citation against the repository."""
     from codeagent.llm import translate_backend_error, with_context_size
 
+    write = get_stream_writer()
     result = state.get("tool_result")
-    if result is not None:
-        title, context = answer_mod.ast_context(result)
-    else:
-        title, context = answer_mod.hits_context(state.get("hits", []))
-    messages = answer_mod.build_messages(
-        state["question"], state.get("history", []), title, context
-    )
+    context = result.context() if result is not None else ""
+    messages = answer_mod.build_messages(state["question"], state.get("history", []), context)
     prompt_chars = sum(len(str(m.content)) for m in messages)
-    assert deps.chat_model is not None
-    model = with_context_size(deps.chat_model, prompt_chars)
+    model = with_context_size(run.chat_model, prompt_chars)
     parts: list[str] = []
     notices: list[str] = []
     try:
@@ -120,27 +134,23 @@ def llm_answer(state: AgentState, deps: Deps) -> dict[str, Any]:
             token = chunk.content if isinstance(chunk.content, str) else ""
             if token:
                 parts.append(token)
-                deps.on_token(token)
+                write(TokenEvent(text=token))
     except Exception as exc:  # the backend failed mid-answer: keep the partial text
         error = translate_backend_error(exc)
         log.info("LLM failed mid-answer: %s", error)
         what = "mid-answer" if parts else "before answering"
         notice = f"the LLM failed {what} ({error}); showing the answer without an LLM"
         notices.append(notice)
-        deps.on_notice(notice)
+        write(NoticeEvent(text=notice))
         tail = ("\n\n" if parts else "") + deterministic_answer(state)
         parts.append(tail)
-        deps.on_token(tail)
+        write(TokenEvent(text=tail))
     text = "".join(parts)
     sources, flags = answer_mod.check_citations(
-        text, deps.repo_root, list(state.get("sources", []))
+        text, run.tools.repo_root, list(state.get("sources", []))
     )
     if flags:
         note = "\n\n" + "\n".join(flags)
         text += note
-        deps.on_token(note)
+        write(TokenEvent(text=note))
     return {"answer": text, "sources": sources, "unverified": flags, "notices": notices}
-
-
-def _source(hit: SearchHit) -> Source:
-    return Source(path=hit.path, start_line=hit.start_line, end_line=hit.end_line, score=hit.score)

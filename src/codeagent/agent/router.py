@@ -1,18 +1,22 @@
 """Routing: the LLM router (structured output), the rule router as its fallback, and the
-check every decision passes before it is used (an ``ast`` route needs a resolvable file).
+check every decision passes before it is used (the chosen tool checks its arguments against
+the repository; arguments that do not hold up send the question to the tool's fallback).
+
+The router's schema and its prompt's tool list come from the tool registry.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from pathlib import Path
 from typing import Any
 
 from codeagent.agent.prompts import render_prompt
-from codeagent.agent.rules import resolve_python_file, route_by_rules
-from codeagent.agent.state import NEEDS_SYMBOL, RouteDecision, RouteDecisionSchema, Turn
-from codeagent.errors import one_line
+from codeagent.agent.rules import route_by_rules
+from codeagent.agent.state import RouteDecision, Turn
+from codeagent.errors import ToolError, one_line
+from codeagent.tools.base import ToolContext
+from codeagent.tools.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +28,8 @@ class RouterTimeoutError(TimeoutError):
 def route_question(
     question: str,
     history: list[Turn],
-    root: Path,
+    ctx: ToolContext,
+    registry: Registry,
     chat_model: Any | None,
     *,
     timeout: float,
@@ -32,66 +37,55 @@ def route_question(
     """The route for ``question``: the LLM's when one is configured and answers validly,
     else the rule router's; either way checked against the repository."""
     if chat_model is None:
-        return validate(route_by_rules(question, root), root)
+        return validate(route_by_rules(question, ctx, registry), ctx, registry)
     try:
-        decision = llm_route(question, history, chat_model, timeout=timeout)
+        decision = llm_route(question, history, registry, chat_model, timeout=timeout)
     except Exception as exc:  # any failure of the model, its output or its parsing
         log.info("LLM router failed: %s", exc)
-        rules = route_by_rules(question, root)
+        rules = route_by_rules(question, ctx, registry)
         reason = f"LLM router failed: {one_line(exc, 200)}; rules: {rules.reason}"
-        return validate(rules.model_copy(update={"reason": reason}), root)
-    return validate(decision, root)
+        return validate(rules.model_copy(update={"reason": reason}), ctx, registry)
+    return validate(decision, ctx, registry)
 
 
 def llm_route(
-    question: str, history: list[Turn], chat_model: Any, *, timeout: float
+    question: str, history: list[Turn], registry: Registry, chat_model: Any, *, timeout: float
 ) -> RouteDecision:
-    """Ask the model for a :class:`RouteDecisionSchema` (JSON-schema structured output)."""
+    """Ask the model for the registry's router schema (JSON-schema structured output)."""
     from langchain_core.messages import HumanMessage
 
     previous = history[-1]["question"] if history else "(none)"
-    prompt = render_prompt("router", question=question, previous=previous)
-    structured = chat_model.with_structured_output(RouteDecisionSchema, method="json_schema")
+    prompt = render_prompt(
+        "router", tools=registry.prompt_tools(), question=question, previous=previous
+    )
+    schema = registry.router_schema()
+    structured = chat_model.with_structured_output(schema, method="json_schema")
     raw = _call_with_timeout(lambda: structured.invoke([HumanMessage(prompt)]), timeout)
     if raw is None:
         raise ValueError("the model returned no parsable decision")
-    data = raw.model_dump() if isinstance(raw, RouteDecisionSchema) else raw
-    parsed = RouteDecisionSchema.model_validate(data)
-    return RouteDecision(**parsed.model_dump(), decided_by="llm")
+    data = raw.model_dump() if isinstance(raw, schema) else raw
+    parsed = schema.model_validate(data).model_dump()
+    tool = parsed.pop("tool")
+    reason = parsed.pop("reason") or ""
+    args = registry.args_of(tool, parsed).model_dump(mode="json")
+    return RouteDecision(tool=tool, args=args, reason=reason, decided_by="llm")
 
 
-def validate(decision: RouteDecision, root: Path) -> RouteDecision:
-    """An ``ast`` decision must name a Python file that resolves in the repository, with an
-    operation (and a symbol where the operation needs one); otherwise the question goes to
-    RAG, the reason saying why. The file is normalised to its repository-relative path."""
-    if decision.tool == "rag":
-        return decision.model_copy(update={"file": None, "operation": None, "symbol": None})
-    problem = ""
-    rel: str | None = None
-    symbol = _clean_symbol(decision.symbol)
-    if not decision.file:
-        problem = "it names no file"
-    elif decision.operation is None:
-        problem = "it names no operation"
-    elif decision.operation in NEEDS_SYMBOL and not symbol:
-        problem = f"the {decision.operation} operation needs a symbol"
-    else:
-        rel, problem = resolve_python_file(root, decision.file)
-    if rel is None:
+def validate(decision: RouteDecision, ctx: ToolContext, registry: Registry) -> RouteDecision:
+    """The decision with its arguments checked and normalised by its tool; arguments that do
+    not hold up send the question to the tool's fallback, the reason saying why."""
+    tool = registry[decision.tool]
+    try:
+        args = tool.check(registry.args_of(tool.name, decision.args), ctx)
+    except ToolError as exc:
         who = "the LLM" if decision.decided_by == "llm" else "the rules"
+        target = tool.fallback or registry.default
         return RouteDecision(
-            tool="rag",
-            reason=f"{who} chose ast, but {problem}: searching instead",
-            decided_by="rules",
+            tool=target,
+            reason=f"{who} chose {tool.name}, but {exc}: searching instead",
+            decided_by="fallback",
         )
-    return decision.model_copy(update={"file": rel, "symbol": symbol})
-
-
-def _clean_symbol(symbol: str | None) -> str | None:
-    if not symbol:
-        return None
-    cleaned = symbol.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
-    return cleaned or None
+    return decision.model_copy(update={"args": args.model_dump(mode="json")})
 
 
 def _call_with_timeout(func: Any, timeout: float) -> Any:

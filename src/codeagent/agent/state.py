@@ -11,67 +11,28 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from codeagent.index.types import SearchHit
-from codeagent.tools.ast_tool import OPERATIONS, Operation
+from codeagent.tools.base import Source
 
-Tool = Literal["ast", "rag"]
-DecidedBy = Literal["llm", "rules"]
-# Operations that need a symbol: the class (methods), the called name (calls), the definition.
-NEEDS_SYMBOL = frozenset({"methods", "calls", "definition"})
+__all__ = ["AgentState", "DecidedBy", "Fallback", "RouteDecision", "Source", "Turn"]
+
+DecidedBy = Literal["llm", "rules", "fallback"]
 
 
-# What the LLM router must return (structured output; the docstring and field descriptions
-# go to the model in the JSON schema). No ``decided_by``: the router sets it.
-class RouteDecisionSchema(BaseModel):
-    """Which tool answers a question about a code repository."""
+class RouteDecision(BaseModel):
+    """The route taken: the tool, its arguments (JSON data, checked by the tool), why, and
+    who decided: the LLM router, the rule router, or ``fallback`` when the chosen tool's
+    arguments did not hold up and the question went to the fallback tool instead."""
 
     model_config = ConfigDict(title="RouteDecision")
 
-    tool: Tool = Field(
-        description="ast for an exact structural question about one named Python file; "
-        "rag for everything else."
-    )
-    file: str | None = Field(
-        default=None, description="The Python file the question names (ast only), as written."
-    )
-    operation: Operation | None = Field(
-        default=None, description="ast only: one of " + ", ".join(OPERATIONS) + "."
-    )
-    symbol: str | None = Field(
-        default=None, description="ast only: the class, function or called name, if any."
-    )
-    reason: str = Field(default="", description="One short sentence: why this tool.")
-
-
-class RouteDecision(RouteDecisionSchema):
-    """The route taken, with who decided it (``llm`` or ``rules``) and why."""
-
-    model_config = ConfigDict(title="RouteDecision")
-
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
     decided_by: DecidedBy = "rules"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "tool": self.tool,
-            "file": self.file,
-            "operation": self.operation,
-            "symbol": self.symbol,
-            "decided_by": self.decided_by,
-            "reason": self.reason,
-        }
-
-
-class Source(BaseModel):
-    """One source listed under an answer: a verified location in the repository."""
-
-    path: str
-    start_line: int
-    end_line: int
-    score: float | None = None
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+        """``tool``, the tool's arguments as top-level keys, ``decided_by``, ``reason``."""
+        return {"tool": self.tool, **self.args, "decided_by": self.decided_by, "reason": self.reason}
 
 
 class Turn(TypedDict):
@@ -97,8 +58,7 @@ class AgentState(TypedDict, total=False):
     history: list[Turn]  # already sanitised and capped
     route: RouteDecision
     fallback: Fallback | None
-    tool_result: Any  # AstResult when the AST tool answered
-    hits: list[SearchHit]
+    tool_result: Any  # the ToolResult of the tool that answered
     sources: list[Source]
     answer: str
     unverified: list[str]  # citations in the answer that do not exist in the repository

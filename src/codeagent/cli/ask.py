@@ -13,8 +13,9 @@ import click
 from codeagent.cli.common import embed_option, end_line, llm_option, repo_option, write_out
 
 if TYPE_CHECKING:
-    from codeagent.agent.session import AgentSession, AskResult
     from codeagent.config import Settings
+    from codeagent.result import AskResult
+    from codeagent.workspace import Workspace
 
 MAX_SOURCES_SHOWN = 12
 
@@ -58,34 +59,38 @@ def command(
         if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
             return
     from codeagent.config import Settings
+    from codeagent.events import NoticeEvent, ResultEvent, TokenEvent
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    session = open_session(repo, settings)
+    workspace = open_workspace(repo, settings)
+    result = None
+    for event in workspace.ask_stream(question):
+        if isinstance(event, NoticeEvent):
+            _notice(event.text)
+        elif isinstance(event, TokenEvent) and not as_json:
+            write_out(event.text)
+        elif isinstance(event, ResultEvent):
+            result = event.result
+    assert result is not None
     if as_json:
-        result = session.ask(question, on_notice=_notice)
-        _index_notices(session)
         from codeagent.cli.common import print_json
 
         print_json(result.to_json())
         return
-    result = session.ask(question, on_token=write_out, on_notice=_notice)
-    _index_notices(session)
     end_line()
     print_sources(result)
 
 
-def open_session(repo: str, settings: Settings) -> AgentSession:
-    """The repository resolved (cloned when a URL), the chat model chosen, a session on both."""
-    from codeagent.agent.session import AgentSession
+def open_workspace(repo: str, settings: Settings) -> Workspace:
+    """The workspace the CLI asks (the repository resolved, cloned when a URL, the chat model
+    chosen), its opening notices shown."""
     from codeagent.cli.common import Progress
-    from codeagent.llm import parse_spec, resolve_chat_model
-    from codeagent.repo.remote import resolve_repo
+    from codeagent.workspace import Workspace
 
-    root = resolve_repo(repo, settings)
-    model, reason = resolve_chat_model(settings.llm, settings)
-    if model is None and parse_spec(settings.llm)[0] != "none":
-        _notice(f"answers without an LLM: {reason}")
-    return AgentSession(root, settings, chat_model=model, progress=Progress())
+    workspace = Workspace.open(repo, settings, progress=Progress())
+    for text in workspace.notices:
+        _notice(text)
+    return workspace
 
 
 def print_sources(result: AskResult) -> None:
@@ -116,11 +121,3 @@ def _notice(text: str) -> None:
     from codeagent.cli.common import notice
 
     notice(text)
-
-
-def _index_notices(session: Any) -> None:
-    stats = session.index_stats
-    for line in getattr(stats, "notices", None) or []:
-        _notice(line)
-    if stats is not None:
-        stats.notices = []  # shown once

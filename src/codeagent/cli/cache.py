@@ -80,7 +80,7 @@ def prune_command(keep: int | None) -> None:
 def clear_command(yes: bool, embeddings: bool) -> None:
     """Delete every cached index (and with --embeddings, every cached vector)."""
     from codeagent.config import Settings
-    from codeagent.index.cache import clear
+    from codeagent.index.cache import clear, foreign
 
     settings = Settings.load()
     what = "all cached indexes" + (" and embeddings" if embeddings else "")
@@ -91,3 +91,11 @@ def clear_command(yes: bool, embeddings: bool) -> None:
     if embeddings:
         message += f" and {vectors} cached vectors"
     click.echo(message)
+    left = foreign(settings)
+    if left:
+        names = ", ".join(p.name for p in left[:5]) + (", ..." if len(left) > 5 else "")
+        click.echo(
+            f"left alone {len(left)} entr{'ies' if len(left) != 1 else 'y'} in"
+            f" {settings.cache_dir} that codeagent did not create: {names}",
+            err=True,
+        )

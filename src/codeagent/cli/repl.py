@@ -44,33 +44,37 @@ def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> Non
       codeagent
       codeagent repl --repo ~/src/project --llm ollama:qwen2.5-coder:7b
     """
-    from codeagent.cli.ask import open_session
+    from codeagent.cli.ask import open_workspace
     from codeagent.config import Settings
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
-    session = open_session(repo, settings)
-    Repl(session, history_file=settings.home / "history").run()
+    workspace = open_workspace(repo, settings)
+    Repl(workspace, history_file=settings.home / "history").run()
 
 
 class Repl:
-    """The read-answer loop over an ``AgentSession`` (or anything with its methods)."""
+    """The read-answer loop: one conversation over a ``Workspace`` (or anything with its
+    ``repo_root``, ``ask_stream``, ``index`` and ``get_store``)."""
 
     def __init__(
         self,
-        session: Any,
+        workspace: Any,
         *,
         history_file: Path | None = None,
         stdin: TextIO | None = None,
         out: Callable[[str], None] | None = None,
     ) -> None:
-        self.session = session
+        from codeagent.workspace import Conversation
+
+        self.workspace = workspace
+        self.conversation = Conversation()
         self.history_file = history_file
         self.stdin = stdin or sys.stdin
         self.out = out or write_out
         self._shown: set[str] = set()
 
     def run(self) -> None:
-        self.out(f"codeagent: {self.session.repo_root} — /help for commands, Ctrl-D to leave\n")
+        self.out(f"codeagent: {self.workspace.repo_root} — /help for commands, Ctrl-D to leave\n")
         for line in self._lines():
             text = line.strip()
             if not text:
@@ -84,9 +88,17 @@ class Repl:
     def ask(self, question: str) -> None:
         from codeagent.cli.ask import format_sources
         from codeagent.errors import CodeAgentError
+        from codeagent.events import NoticeEvent, ResultEvent, TokenEvent
 
+        result = None
         try:
-            result = self.session.ask(question, on_token=self.out, on_notice=self._notice)
+            for event in self.workspace.ask_stream(question, self.conversation):
+                if isinstance(event, TokenEvent):
+                    self.out(event.text)
+                elif isinstance(event, NoticeEvent):
+                    self._notice(event.text)
+                elif isinstance(event, ResultEvent):
+                    result = event.result
         except KeyboardInterrupt:
             self.out("\ncancelled\n")
             return
@@ -94,13 +106,13 @@ class Repl:
             self.out(f"error: {exc}\n")
             return
         self.out("\n")
-        for line in format_sources(result, limit=SOURCES_SHOWN):
+        for line in format_sources(result, limit=SOURCES_SHOWN) if result else []:
             self.out(line + "\n")
 
     def command(self, text: str) -> bool:
         """Run one /command; False means leave."""
         name = text.split()[0].lower()
-        last = self.session.last
+        last = self.conversation.last
         if name in ("/exit", "/quit", "/q"):
             return False
         if name == "/help":
@@ -118,15 +130,15 @@ class Repl:
                 self.out(_describe_route(last) + "\n")
         elif name == "/reindex":
             try:
-                stats = self.session.reindex()
+                stats = self.workspace.index(force=True)
             except KeyboardInterrupt:
                 self.out("cancelled\n")
                 return True
             files = getattr(stats, "files_indexed", "?")
-            chunks = len(getattr(self.session.get_store(), "chunks", []))
+            chunks = len(getattr(self.workspace.get_store(), "chunks", []))
             self.out(f"reindexed: {files} files, {chunks} chunks\n")
         elif name == "/clear":
-            self.session.clear()
+            self.conversation.clear()
             self.out("conversation cleared\n")
         else:
             self.out(f"unknown command {name}; /help lists them\n")
@@ -165,11 +177,7 @@ class Repl:
 def _describe_route(result: Any) -> str:
     route = result.route
     parts = [f"tool: {route.tool}"]
-    if route.tool == "ast":
-        parts.append(f"file: {route.file}")
-        parts.append(f"operation: {route.operation}")
-        if route.symbol:
-            parts.append(f"symbol: {route.symbol}")
+    parts.extend(f"{name}: {value}" for name, value in route.args.items() if value is not None)
     parts.append(f"decided by: {route.decided_by} ({route.reason})")
     lines = [", ".join(parts)]
     if result.fallback:

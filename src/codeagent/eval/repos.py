@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from codeagent.config import Settings
-from codeagent.errors import CloneError, EvalError, RepoNotFoundError
+from codeagent.errors import CloneError, EvalError, GitError, RepoNotFoundError
+from codeagent.repo.git import git_text
 
 STDLIB_PREFIX = "stdlib:"
 _GITHUB = re.compile(
@@ -56,19 +56,12 @@ def parse_repo_map(pairs: Iterable[str]) -> dict[str, Path]:
     return mapping
 
 
-def _git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=120
-    )
-    if done.returncode != 0:
-        message = (done.stderr.strip().splitlines() or ["git failed"])[-1]
-        raise CloneError(f"git {' '.join(args)} in {cwd}: {message}")
-    return done.stdout.strip()
-
-
 def full_commit(git_dir: Path, commit: str) -> str:
     """Expand an abbreviated commit id with the local clone or mirror that holds it."""
-    return _git(git_dir, "rev-parse", "--verify", f"{commit}^{{commit}}")
+    try:
+        return git_text(git_dir, "rev-parse", "--verify", f"{commit}^{{commit}}")
+    except GitError as exc:
+        raise CloneError(str(exc)) from exc
 
 
 def _stdlib_root(spec: str) -> Path:

@@ -8,7 +8,6 @@ be checked out or indexed marks each of its questions as errored.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from codeagent.eval import metrics
 from codeagent.eval.repos import Resolver, checkout
 from codeagent.eval.suite import SuiteItem
 from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.repo.listing import list_files
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,15 @@ Ranker = Callable[[Any, str, int], list[str]]  # (store, question, k) -> ranked 
 
 
 def default_session_factory(chat_model: Any = None) -> SessionFactory:
-    def make(root: Path, settings: Settings, *, store: Any, progress: ProgressReporter) -> Session:
-        from codeagent.agent.session import AgentSession
+    """A :class:`~codeagent.workspace.Workspace` per checkout; each question is asked alone
+    (no conversation: one question's answer never leaks into the next)."""
 
-        return AgentSession(root, settings, chat_model=chat_model, store=store, progress=progress)
+    def make(root: Path, settings: Settings, *, store: Any, progress: ProgressReporter) -> Session:
+        from codeagent.workspace import Workspace
+
+        return Workspace.open(
+            root, settings, chat_model=chat_model, store=store, progress=progress
+        )
 
     return make
 
@@ -82,16 +87,6 @@ def group_items(items: Sequence[SuiteItem]) -> dict[tuple[str, str | None], list
     return groups
 
 
-def list_files(root: Path) -> list[str]:
-    """Every file under ``root`` as a POSIX path relative to it (``.git`` and caches skipped)."""
-    found: list[str] = []
-    for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in {".git", "__pycache__"})
-        rel = Path(directory).relative_to(root)
-        found.extend((rel / name).as_posix() for name in sorted(files))
-    return found
-
-
 def ast_names(result: Any, tool_result: Any) -> list[str] | None:
     """The exact names an AST answer gave, or ``None`` when no AST result was produced.
 
@@ -103,9 +98,14 @@ def ast_names(result: Any, tool_result: Any) -> list[str] | None:
         if value is not None and callable(getattr(value, "names", None)):
             return sorted(set(value.names()))
     if isinstance(tool_result, dict):
+        from pydantic import ValidationError
+
         from codeagent.tools.ast_tool.result import AstResult
 
-        return sorted(set(AstResult.model_validate(tool_result).names()))
+        try:
+            return sorted(set(AstResult.model_validate(tool_result).names()))
+        except ValidationError:  # another tool's result
+            return None
     return None
 
 
@@ -246,7 +246,7 @@ def run_items(items: Sequence[SuiteItem], run: EvalRun) -> list[dict[str, Any]]:
         blanks = {_key(item): _blank_record(item) for item in group}
         try:
             root, store = _prepare(run, key, group)
-            existing = list_files(root)
+            existing = list_files(root).paths
             session = factory(root, run.settings, store=store, progress=run.progress)
         except Exception as exc:  # a repository that cannot be used fails its questions only
             log.warning("repository %s at %s failed: %s", key[0], key[1], exc)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import EmptyRepoError, IndexBuildError
+from codeagent.home import writing
 from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
@@ -103,23 +104,28 @@ def load_or_build(
     built = False
     store = None if force else index_cache.open_entry(entry, embedder)
     if store is None:
-        repo_dir.mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(repo_dir / index_cache.LOCK_NAME), timeout=LOCK_TIMEOUT)
         try:
-            with lock:
-                # Another process may have built it while this one waited for the lock.
-                store = None if force else index_cache.open_entry(entry, embedder)
-                if store is None:
-                    index_cache.remove_temporaries(repo_dir)
-                    store = _build(discovery, embedder, settings, stats, progress)
-                    _write(store, entry, stats)
-                    index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
-                    built = True
+            with writing(settings.home, "the index"):
+                index_cache.make_repo_dir(repo_dir)
+                lock.acquire()
         except Timeout as exc:
             raise IndexBuildError(
                 f"another codeagent process has been indexing {discovery.root} for over"
                 f" {LOCK_TIMEOUT:.0f} s (lock {lock.lock_file}); try again later"
             ) from exc
+        try:
+            # Another process may have built it while this one waited for the lock.
+            store = None if force else index_cache.open_entry(entry, embedder)
+            if store is None:
+                index_cache.remove_temporaries(repo_dir)
+                store = _build(discovery, embedder, settings, stats, progress)
+                with writing(settings.home, "the index"):
+                    _write(store, entry, stats)
+                index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
+                built = True
+        finally:
+            lock.release()
     if not built:
         stats.cache_hit = True
         stats.chunks = len(store.chunks)
@@ -173,7 +179,8 @@ def _build(
 
     vectors = None
     if embedder is not None:
-        with EmbedCache(settings.embed_cache_dir) as cache:
+        with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
+            stats.notices.extend(cache.notices)
             result = cache.embed(
                 embedder,
                 [c.embed_text for c in chunks],

@@ -1,8 +1,12 @@
 """The on-disk index cache: ``<cache>/<repo id>/<state hash>/`` entries; list, prune, clear.
 
-Each repository directory also holds ``.lock`` (the build lock) and, while a build writes,
-``tmp-*`` directories that are renamed into place when complete. An entry's modification time
-is bumped each time it is used, so pruning keeps the most recently used states.
+Each repository directory also holds ``.lock`` (the build lock), ``.codeagent-index`` (the
+mark saying codeagent made it) and, while a build writes, ``tmp-*`` directories that are
+renamed into place when complete. An entry's modification time is bumped each time it is
+used, so pruning keeps the most recently used states.
+
+Listing, pruning and clearing look only at marked directories: a folder codeagent did not
+create (and a symlink) under the cache is never deleted, only reported by :func:`foreign`.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ log = logging.getLogger(__name__)
 
 LOCK_NAME = ".lock"
 TMP_PREFIX = "tmp-"
+OWNER_MARK = ".codeagent-index"
+_MARK_TEXT = "made by codeagent: `codeagent cache clear` may delete this folder\n"
 
 
 @dataclass
@@ -49,6 +55,28 @@ class RepoCache:
             else None,
             "path": str(self.path),
         }
+
+
+def make_repo_dir(repo_dir: Path) -> None:
+    """Create a repository's cache directory (and the cache root) and mark it as codeagent's."""
+    repo_dir.mkdir(parents=True, exist_ok=True)
+    mark = repo_dir / OWNER_MARK
+    if not mark.is_file():
+        mark.write_text(_MARK_TEXT, encoding="utf-8")
+
+
+def is_owned(path: Path) -> bool:
+    """Whether ``path`` is a real directory codeagent made (it carries the mark)."""
+    return path.is_dir() and not path.is_symlink() and (path / OWNER_MARK).is_file()
+
+
+def foreign(settings: Settings) -> list[Path]:
+    """Entries under the cache root that codeagent did not make (left alone by clear)."""
+    root = settings.cache_dir
+    try:
+        return sorted(p for p in root.iterdir() if not is_owned(p))
+    except OSError:
+        return []
 
 
 def open_entry(entry: Path, embedder: Embedder | None) -> IndexStore | None:
@@ -127,7 +155,7 @@ def list_repos(settings: Settings) -> list[RepoCache]:
     if not root.is_dir():
         return []
     result = []
-    for repo_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+    for repo_dir in sorted(p for p in root.iterdir() if is_owned(p)):
         entries = states(repo_dir)
         result.append(
             RepoCache(
@@ -159,16 +187,17 @@ def prune(settings: Settings, keep: int | None = None) -> int:
 
 
 def clear(settings: Settings, *, embeddings: bool = False) -> tuple[int, int]:
-    """Delete every cached index (and, with ``embeddings``, the embedding cache).
+    """Delete every cached index codeagent made (and, with ``embeddings``, the embedding cache).
 
-    Returns (repositories removed, embedding entries removed).
+    Returns (repositories removed, embedding entries removed). Folders without the mark are
+    left alone (see :func:`foreign`).
     """
     from filelock import FileLock, Timeout
 
     repos = 0
     if settings.cache_dir.is_dir():
         for repo_dir in settings.cache_dir.iterdir():
-            if not repo_dir.is_dir():
+            if not is_owned(repo_dir):
                 continue
             try:
                 with FileLock(str(repo_dir / LOCK_NAME), timeout=0):
@@ -178,8 +207,7 @@ def clear(settings: Settings, *, embeddings: bool = False) -> tuple[int, int]:
                 log.warning("skipping %s: an index is being built", repo_dir.name)
     vectors = 0
     if embeddings and settings.embed_cache_dir.is_dir():
-        from codeagent.index.embed_cache import EmbedCache
+        from codeagent.index.embed_cache import clear_embeddings
 
-        with EmbedCache(settings.embed_cache_dir) as cache:
-            vectors = cache.clear()
+        vectors = clear_embeddings(settings.embed_cache_dir, home=settings.home)
     return repos, vectors

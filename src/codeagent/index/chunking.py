@@ -23,6 +23,7 @@ import logging
 import re
 
 from codeagent.index.types import Chunk
+from codeagent.repo.listing import PYTHON_SUFFIXES
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,6 @@ MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 t
 MAX_CHARS = 3000  # ... and up to this many characters
 WINDOW_LINES = 40
 OVERLAP_LINES = 10
-PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks Python's tokenizer counts
 _DEF = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -3,16 +3,23 @@
 Shared by every repository and every state of it, so re-indexing after an edit, or at another
 commit, embeds only texts never seen before. Each batch is written as soon as it is embedded:
 an interrupted build keeps its finished batches and the next run reuses them.
+
+A database that sqlite cannot read (garbled, truncated) is moved aside to
+``cache.db.corrupt`` and a new one started; :attr:`EmbedCache.notices` says so. A write that
+fails (full disk, read-only home) is a :class:`~codeagent.errors.CacheWriteError`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codeagent.home import writing
 from codeagent.progress import NullProgress, ProgressReporter
 
 if TYPE_CHECKING:
@@ -23,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SIZE_LIMIT = 8 * 2**30  # diskcache evicts least-recently-stored entries past this
+DB_NAME = "cache.db"  # diskcache's database file
+CORRUPT_NAME = DB_NAME + ".corrupt"
 
 
 def text_key(embedder_id: str, text: str) -> str:
@@ -39,12 +48,35 @@ class EmbedResult:
 class EmbedCache:
     """A diskcache directory of float32 vectors."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, home: Path | None = None) -> None:
         import diskcache
 
-        directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
-        self._cache = diskcache.Cache(str(directory), size_limit=SIZE_LIMIT)
+        self.home = home or directory
+        self.notices: list[str] = []
+        with writing(self.home, "the embedding cache"):
+            directory.mkdir(parents=True, exist_ok=True)
+            try:
+                self._cache = diskcache.Cache(str(directory), size_limit=SIZE_LIMIT)
+            except sqlite3.OperationalError:
+                raise  # cannot open or write: the home's problem, reported as such
+            except sqlite3.DatabaseError as exc:
+                self._move_aside(exc)
+                self._cache = diskcache.Cache(str(directory), size_limit=SIZE_LIMIT)
+
+    def _move_aside(self, exc: Exception) -> None:
+        """Set a database sqlite cannot read aside (one copy kept) so a new one can start."""
+        db = self.directory / DB_NAME
+        aside = self.directory / CORRUPT_NAME
+        os.replace(db, aside)
+        for suffix in ("-wal", "-shm"):
+            (self.directory / (DB_NAME + suffix)).unlink(missing_ok=True)
+        message = (
+            f"the embedding cache {db} was damaged ({exc}); moved it to {aside.name} and"
+            " started a new one (vectors are embedded again)"
+        )
+        log.info("%s", message)  # the caller shows the notice
+        self.notices.append(message)
 
     def close(self) -> None:
         self._cache.close()
@@ -67,12 +99,16 @@ class EmbedCache:
         return found
 
     def set_many(self, items: dict[str, bytes]) -> None:
-        with self._cache.transact():
+        with writing(self.home, "the embedding cache"), self._cache.transact():
             for key, value in items.items():
                 self._cache.set(key, value)
 
     def clear(self) -> int:
-        return int(self._cache.clear())
+        """Remove every vector (and a database set aside as damaged); returns how many."""
+        with writing(self.home, "the embedding cache"):
+            removed = int(self._cache.clear())
+            (self.directory / CORRUPT_NAME).unlink(missing_ok=True)
+        return removed
 
     def embed(
         self,
@@ -122,3 +158,9 @@ class EmbedCache:
             matrix[row] = vectors[key]
         reused = sum(1 for key in keys if key not in missing)
         return EmbedResult(matrix, embedded=len(missing), reused=reused)
+
+
+def clear_embeddings(directory: Path, *, home: Path | None = None) -> int:
+    """Empty the embedding cache at ``directory``, damaged or not; returns the vectors removed."""
+    with EmbedCache(directory, home=home) as cache:
+        return cache.clear()

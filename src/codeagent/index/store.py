@@ -12,9 +12,9 @@ On disk (one directory per state)::
     dense.faiss     faiss.write_index output (absent for BM25 only)
     manifest.json   format, counts, embedder, a sha256 per file; written last
 
-A directory whose manifest is missing, unreadable or disagrees with the files is reported as
-:class:`CorruptIndexError`. BM25 and FAISS are parsed at the first search, so opening a cached
-index stays cheap.
+A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
+index cannot be parsed (as a ``bm25s`` format change would cause), is reported as
+:class:`CorruptIndexError` when it is opened. FAISS is read at the first dense search.
 """
 
 from __future__ import annotations
@@ -282,4 +282,9 @@ class IndexStore:
             raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
         if len(chunks) != manifest.get("chunks"):
             raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
-        return cls(chunks, embedder, directory=directory, manifest=manifest)
+        store = cls(chunks, embedder, directory=directory, manifest=manifest)
+        try:  # parsed now, so one a library upgrade cannot read is rebuilt, not a crash later
+            store.bm25  # noqa: B018 - loads it
+        except Exception as exc:
+            raise CorruptIndexError(f"index at {directory}: unreadable BM25 index: {exc}") from exc
+        return store

@@ -1,42 +1,33 @@
 """Which files of a repository are indexable; everything skipped is counted by reason.
 
-In a git work tree the candidates are ``git ls-files -co --exclude-standard`` (tracked plus
-untracked-but-not-ignored; untracked junk such as ``.venv`` or ``node_modules`` left out); a
-directory that is not in git, or that its outer repository ignores, is walked honouring every
-``.gitignore`` on the way (junk directories and ``.git`` pruned).
-Each candidate is then checked in order: symlinks (never followed out of the root; one that
-stays inside is indexed under its own path), file type, likely secrets, lock files,
-minified assets, size, emptiness, and a NUL-byte sniff for binaries. Skip reasons:
-``symlink_outside``, ``not_regular``, ``secret``, ``lockfile``, ``minified``, ``too_large``,
-``empty``, ``binary``, ``unreadable``. Deleted-but-tracked files are left out uncounted.
+The candidates come from :func:`codeagent.repo.listing.list_files` (the one file list that
+name resolution uses too). Each is then checked in order: a name that is not valid UTF-8,
+symlinks (never followed out of the root; one that stays inside is indexed under its own
+path), file type, likely secrets, lock files, minified assets, size, emptiness, and a NUL-byte
+sniff for binaries. Skip reasons: ``bad_name``, ``symlink_outside``, ``not_regular``,
+``secret``, ``lockfile``, ``minified``, ``too_large``, ``empty``, ``binary``, ``unreadable``.
+Deleted-but-tracked files are left out uncounted.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import logging
 import os
 import stat
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from codeagent.errors import RepoNotFoundError
+from codeagent.repo.listing import list_files
 
 log = logging.getLogger(__name__)
 
 SNIFF_BYTES = 8192
 MINIFIED_AVG_LINE = 400  # average characters per line in the sniffed head
 MINIFIED_MIN_BYTES = 2048
-
-# Junk directories skipped outside git, and for untracked files inside it (tracked ones stay).
-JUNK_DIRS = frozenset(
-    {
-        ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".tox", ".nox",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", ".eggs",
-    }
-)  # fmt: skip
 
 LOCKFILE_NAMES = frozenset(
     {
@@ -88,17 +79,12 @@ class Discovery:
 
 def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
     """List the indexable files under ``root``; raises RepoNotFoundError if it is no directory."""
-    root = _checked_root(root)
-    candidates = _git_candidates(root)
-    is_git = candidates is not None
-    if candidates is None:
-        candidates = list(_walk_candidates(root))
+    listing = list_files(_checked_root(root))
+    root = listing.root
     skipped: Counter[str] = Counter()
     files: dict[str, RepoFile] = {}
     classify = _Classifier(root, max_bytes)
-    for rel in candidates:
-        if rel in files or rel.startswith("/") or ".." in rel.split("/"):
-            continue
+    for rel in listing.paths:
         reason, size = classify(rel)
         if reason is None:
             files[rel] = RepoFile(path=rel, abs_path=Path(classify.root, rel), size=size)
@@ -109,7 +95,7 @@ def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
         root=root,
         files=sorted(files.values(), key=lambda f: f.path),
         skipped=skipped,
-        is_git=is_git,
+        is_git=listing.is_git,
     )
 
 
@@ -120,100 +106,6 @@ def _checked_root(root: Path) -> Path:
     if not path.is_dir():
         raise RepoNotFoundError(f"not a directory: {path}")
     return path.resolve()
-
-
-def git_toplevel(root: Path) -> Path | None:
-    """The top of the work tree ``root`` is in, or None outside git (or when git is unusable)."""
-    try:
-        import git
-    except ImportError:  # no git executable: gitpython refuses to import
-        return None
-    g = git.Git(str(root))
-    try:
-        top = Path(g.execute(["git", "rev-parse", "--show-toplevel"])).resolve()
-    except git.GitCommandError:  # not in a work tree (or a bare repository)
-        return None
-    if top == root:
-        return top
-    try:
-        # A directory the outer repository ignores (a clone in an ignored folder) is walked.
-        g.execute(["git", "check-ignore", "-q", str(root)])
-    except git.GitCommandError as exc:
-        if exc.status == 1:  # not ignored
-            return top
-        log.warning("git unusable in %s, walking the directory instead: %s", root, exc)
-    return None
-
-
-def git_lines(root: Path, *args: str) -> list[str]:
-    """``git ARGS -z`` run in ``root``: the NUL-separated output as paths."""
-    import git
-
-    raw = git.Git(str(root)).execute(["git", *args, "-z"], stdout_as_string=False)
-    assert isinstance(raw, bytes)
-    return [os.fsdecode(item) for item in raw.split(b"\0") if item]
-
-
-def untracked_excludes() -> list[str]:
-    """``ls-files`` options that keep untracked junk directories out."""
-    return [f"--exclude={name}/" for name in sorted(JUNK_DIRS)]
-
-
-def _git_candidates(root: Path) -> list[str] | None:
-    if git_toplevel(root) is None:
-        return None
-    import git
-
-    try:
-        return git_lines(root, "ls-files", "-co", "--exclude-standard", *untracked_excludes())
-    except git.GitCommandError as exc:
-        log.warning("git ls-files failed in %s, walking instead: %s", root, exc)
-        return None
-
-
-def _walk_candidates(root: Path) -> Iterator[str]:
-    """Files under ``root`` that no ``.gitignore`` on their way excludes, junk dirs pruned."""
-    import pathspec
-
-    specs: dict[str, pathspec.GitIgnoreSpec] = {}
-
-    def ignored(rel: str, is_dir: bool) -> bool:
-        parts = rel.split("/")
-        verdict = False
-        for depth in range(len(parts)):
-            base = "/".join(parts[:depth])
-            spec = specs.get(base)
-            if spec is None:
-                continue
-            sub = "/".join(parts[depth:]) + ("/" if is_dir else "")
-            include = spec.check_file(sub).include
-            if include is not None:
-                verdict = include
-        return verdict
-
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = Path(dirpath).relative_to(root).as_posix()
-        rel_dir = "" if rel_dir == "." else rel_dir
-        gitignore = Path(dirpath) / ".gitignore"
-        if gitignore.is_file():
-            try:
-                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
-            except (OSError, ValueError) as exc:
-                log.warning("cannot use %s: %s", gitignore, exc)
-        prefix = f"{rel_dir}/" if rel_dir else ""
-        kept = []
-        for name in sorted(dirnames):
-            if name in JUNK_DIRS or ignored(prefix + name, True):
-                continue
-            if os.path.islink(os.path.join(dirpath, name)):
-                yield prefix + name  # reported as symlink_outside or not_regular
-                continue
-            kept.append(name)
-        dirnames[:] = kept
-        for name in sorted(filenames):
-            if not ignored(prefix + name, False):
-                yield prefix + name
 
 
 class _Classifier:
@@ -238,6 +130,8 @@ class _Classifier:
 
     def __call__(self, rel: str) -> tuple[str | None, int]:
         """``(skip reason or None, size)``; reason ``missing`` is not counted (deleted files)."""
+        if not _is_utf8(rel):
+            return "bad_name", 0
         abs_path = os.path.join(self.root, rel.rstrip("/"))
         try:
             st = os.lstat(abs_path)
@@ -249,8 +143,8 @@ class _Classifier:
         except FileNotFoundError:
             # Deleted but still tracked; or a dangling symlink.
             return ("not_regular" if os.path.islink(abs_path) else "missing"), 0
-        except OSError:
-            return "unreadable", 0
+        except OSError as exc:
+            return ("not_regular" if exc.errno == errno.ELOOP else "unreadable"), 0
         return _check_file(abs_path, rel, st, self.max_bytes)
 
 
@@ -284,6 +178,16 @@ def _check_file(
     if len(head) >= MINIFIED_MIN_BYTES and len(head) / (head.count(b"\n") + 1) > MINIFIED_AVG_LINE:
         return "minified", st.st_size
     return None, st.st_size
+
+
+def _is_utf8(rel: str) -> bool:
+    """Whether the name decoded cleanly (undecodable bytes come back as lone surrogates,
+    which could be neither stored nor shown as they are)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def is_secret_name(name: str) -> bool:

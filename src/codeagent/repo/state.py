@@ -13,7 +13,10 @@ import logging
 import re
 from pathlib import Path
 
-from codeagent.repo.discover import Discovery, git_lines, untracked_excludes
+from codeagent.errors import GitError
+from codeagent.repo.discover import Discovery
+from codeagent.repo.git import filter_overrides, git_text, run_git
+from codeagent.repo.listing import untracked_files
 
 log = logging.getLogger(__name__)
 
@@ -34,15 +37,14 @@ def state_hash(discovery: Discovery, fingerprint: str) -> str:
     _feed(h, "codeagent-state-1", fingerprint)
     _feed(h, "paths", *(f.path for f in discovery.files))
     head = _git_head(discovery.root) if discovery.is_git else None
-    if head is None:
+    diff = _git_diff_digest(discovery.root) if head is not None else None
+    if head is None or diff is None:
         _feed(h, "files")
         for file in discovery.files:
             _feed(h, file.path, _file_digest(file.abs_path))
         return h.hexdigest()
-    _feed(h, "git", head, _git_diff_digest(discovery.root))
-    untracked = set(
-        git_lines(discovery.root, "ls-files", "-o", "--exclude-standard", *untracked_excludes())
-    )
+    _feed(h, "git", head, diff)
+    untracked = untracked_files(discovery.root)
     _feed(h, "untracked")
     for file in discovery.files:
         if file.path in untracked:
@@ -66,26 +68,26 @@ def _file_digest(path: Path) -> str:
 
 def _git_head(root: Path) -> str | None:
     """HEAD's commit, ``"no-head"`` before the first commit, None if git fails."""
-    import git
-
     try:
-        return str(git.Git(str(root)).rev_parse("--verify", "-q", "HEAD"))
-    except git.GitCommandError as exc:
+        return git_text(root, "rev-parse", "--verify", "-q", "HEAD")
+    except GitError as exc:
         if exc.status == 1:
             return None  # no commit yet: hash the files themselves
         log.warning("git rev-parse failed in %s: %s", root, exc)
         return None
 
 
-def _git_diff_digest(root: Path) -> str:
-    import git
-
-    raw = git.Git(str(root)).execute(
-        [
-            "git", "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
+def _git_diff_digest(root: Path) -> str | None:
+    """The work tree's diff against HEAD, hashed; None when git cannot produce it (a tracked
+    file it cannot read, for one): the caller then hashes the files themselves."""
+    try:
+        raw = run_git(
+            root,
+            *filter_overrides(root),
+            "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
             "--no-renames", "--full-index", "--", ".",
-        ],
-        stdout_as_string=False,
-    )  # fmt: skip
-    assert isinstance(raw, bytes)
+        )  # fmt: skip
+    except GitError as exc:
+        log.info("git diff failed in %s, hashing the files instead: %s", root, exc)
+        return None
     return hashlib.sha256(raw).hexdigest()

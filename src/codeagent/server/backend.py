@@ -1,28 +1,28 @@
 """The one seam between the server and the agent: a served repository that answers as events.
 
 Every front end of the server (HTTP, SSE, NDJSON, MCP, the web page) goes through
-:class:`RepoBackend`. It holds what requests share — the index, the chat model — behind a lock,
-and gives each question its own agent run, so concurrent questions never see each other's
-callbacks. Events are plain dicts, each with a ``type``: ``route``, ``notice``, ``sources``,
-``token``, then ``result`` (always last).
+:class:`RepoBackend`, a thin layer over one shared, thread-safe :class:`Workspace`. Events
+are the workspace's events as JSON objects (``route``, ``notice``, ``sources``, ``token``,
+then ``result``, always last), plus ``error`` when an answer fails.
 
 While the dense (semantic) index of a repository is being built in the background, questions
-are answered from a keyword (BM25) index built in memory, with a notice saying so; the dense
-index joins as soon as it is ready.
+are answered by a second workspace over a keyword (BM25) index built in memory, with a notice
+saying so; the full index takes over as soon as it is ready.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
-from codeagent.agent.session import AgentSession, AskResult
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.index.build import IndexStats
+from codeagent.index.lazy import LazyIndex
 from codeagent.server.repos import ServedRepo
+from codeagent.workspace import Workspace
 
 if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
-_DONE = object()
-
-
-class Cancelled(Exception):
-    """The client went away; the answer stops at its next step."""
 
 
 def bm25_notice(repo_id: str) -> str:
@@ -56,142 +51,118 @@ def has_dense(settings: Settings) -> bool:
     return True
 
 
-def bm25_store(root: Any, settings: Settings) -> IndexStore:
-    """A keyword-only index of ``root`` built in memory (seconds, no embedding, no cache lock)."""
-    from codeagent.index.chunking import chunk_file
-    from codeagent.index.store import IndexStore
-    from codeagent.repo.discover import discover
+class KeywordIndex(LazyIndex):
+    """A keyword-only index built in memory (seconds: no embedding, no cache, no cache lock);
+    every answer that used it carries a notice saying so."""
 
-    chunks = []
-    for file in discover(root, max_bytes=settings.max_file_bytes).files:
-        try:
-            chunks.extend(chunk_file(file.path, file.read_text()))
-        except OSError:
-            continue
-    return IndexStore.build(chunks, None, None)
+    def __init__(self, repo: ServedRepo, settings: Settings) -> None:
+        super().__init__(repo.root, settings.model_copy(update={"embed": "none"}))
+        self._repo_id = repo.id
+        self._used = threading.local()
+
+    def load(self, *, force: bool) -> IndexStats:
+        from codeagent.index.chunking import chunk_file
+        from codeagent.index.store import IndexStore
+        from codeagent.repo.discover import discover
+
+        with self._lock:
+            chunks = []
+            for file in discover(self.repo_root, max_bytes=self.settings.max_file_bytes).files:
+                try:
+                    chunks.extend(chunk_file(file.path, file.read_text()))
+                except OSError:
+                    continue
+            self._store = IndexStore.build(chunks, None, None)
+            self.stats = IndexStats(repo=str(self.repo_root), chunks=len(chunks))
+            return self.stats
+
+    def get(self) -> IndexStore:
+        self._used.flag = True
+        return super().get()
+
+    def take_notices(self) -> list[str]:
+        notices = super().take_notices()
+        if getattr(self._used, "flag", False):  # this thread's answer used it
+            self._used.flag = False
+            notices.append(bm25_notice(self._repo_id))
+        return notices
 
 
 class RepoBackend:
-    """One served repository: its shared index and chat model, and questions as event streams."""
+    """One served repository: a shared workspace, and questions as event streams."""
 
     def __init__(self, repo: ServedRepo, settings: Settings, chat_model: Any | None) -> None:
         self.repo = repo
         self.settings = settings
-        self.chat_model = chat_model
+        self.workspace = Workspace(repo.root, settings, chat_model=chat_model)
+        self._chat_model = chat_model
+        self._keyword: Workspace | None = None
         self._lock = threading.Lock()
-        self._index_lock = threading.Lock()  # one build or load at a time
-        self._store: IndexStore | None = None
-        self._keyword: IndexStore | None = None
-        self._dense_building = False
-        self._dense_error: str | None = None
-        self._pending: list[str] = []  # index notices not yet shown to anyone
+        self._building = False
+        self._error: str | None = None
 
     # -- the index ---------------------------------------------------------------------------
 
     def start_background_index(self) -> None:
         """Warm up in a thread: import the agent, build (or load) the index. Until an index
-        with a dense part is ready, questions are answered from an in-memory keyword index."""
-        self._dense_building = has_dense(self.settings)
+        with a dense part is ready, questions are answered from a keyword index."""
+        self._building = has_dense(self.settings)
         threading.Thread(target=self._warm_up, name=f"index-{self.repo.id}", daemon=True).start()
 
     def _warm_up(self) -> None:
         try:
             import codeagent.agent.graph  # noqa: F401 - the first question need not pay it
 
-            self.index(force=False, if_missing=True)
+            self.workspace.index()
         except CodeAgentError as exc:
-            self._dense_error = one_line(exc)
-            log.warning("indexing %s failed: %s", self.repo.id, self._dense_error)
+            self._error = one_line(exc)
+            log.warning("indexing %s failed: %s", self.repo.id, self._error)
         finally:
-            self._dense_building = False
+            self._building = False
 
-    def index(self, *, force: bool, if_missing: bool = False) -> dict[str, Any]:
-        """Build or load the index now (``if_missing``: only when none is loaded); its stats."""
-        from codeagent.index.build import load_or_build
+    def index(self, *, force: bool) -> dict[str, Any]:
+        """Build or load the index now; its statistics."""
+        stats: dict[str, Any] = self.workspace.index(force=force).to_json()
+        return stats
 
-        with self._index_lock:
-            if if_missing and self._store is not None:
-                return {}
-            store, stats = load_or_build(self.repo.root, self.settings, force=force)
-            with self._lock:
-                self._store, self._keyword = store, None
-                self._pending.extend(stats.notices)
-        return stats.to_json()
+    def current(self) -> Workspace:
+        """The workspace that answers now: the keyword one while the full index builds."""
+        if not self._building or self.workspace.store_loaded:
+            return self.workspace
+        with self._lock:
+            if self._keyword is None:
+                index = KeywordIndex(self.repo, self.settings)
+                self._keyword = Workspace(
+                    self.repo.root, self.settings, chat_model=self._chat_model, index=index
+                )
+            return self._keyword
 
     def get_store(self, notify: Callable[[str], None]) -> IndexStore:
-        """The full index; the in-memory keyword index while the full one is being built."""
-        with self._lock:
-            if self._store is not None:
-                for line in self._pending:
-                    notify(line)
-                self._pending.clear()
-                return self._store
-            if self._dense_building:
-                if self._keyword is None:
-                    self._keyword = bm25_store(self.repo.root, self.settings)
-                notify(bm25_notice(self.repo.id))
-                return self._keyword
-        self.index(force=False, if_missing=True)
-        return self.get_store(notify)
+        """The index the tools search (the keyword one, with a notice, while building)."""
+        workspace = self.current()
+        if workspace is not self.workspace:
+            notify(bm25_notice(self.repo.id))
+        return workspace.get_store()
 
     def status(self) -> dict[str, Any]:
-        state = "building" if self._dense_building else "ready" if self._store else "not loaded"
-        if self._dense_error:
-            state = f"failed: {self._dense_error}"
-        return {**self.repo.to_json(), "index": state}
+        state = "building" if self._building else "ready" if self.workspace.store_loaded else ""
+        return {**self.repo.to_json(), "index": self._error or state or "not loaded"}
 
     # -- questions ---------------------------------------------------------------------------
 
     def ask_stream(self, question: str, cancel: threading.Event) -> Generator[Event, None, None]:
-        """Answer ``question`` as events; setting ``cancel`` stops the work at its next step."""
-        events: queue.Queue[Any] = queue.Queue()
-
-        def put(event: Event) -> None:
-            if cancel.is_set():
-                raise Cancelled
-            events.put(event)
-
-        def run() -> None:
-            session = _RequestSession(self, put)
-            try:
-                result = session.ask(
-                    question,
-                    on_token=lambda text: put({"type": "token", "text": text}),
-                    on_notice=lambda text: put({"type": "notice", "text": text}),
-                )
-                for event in result_events(result):
-                    put(event)
-            except Cancelled:
-                pass
-            except CodeAgentError as exc:
-                events.put({"type": "error", "message": one_line(exc)})
-            except Exception as exc:  # a bug: reported to the client, logged in full here
-                log.exception("answering %r failed", question)
-                events.put({"type": "error", "message": f"internal error: {one_line(exc)}"})
-            finally:
-                events.put(_DONE)
-
-        threading.Thread(target=run, name=f"ask-{self.repo.id}", daemon=True).start()
-        while (event := events.get()) is not _DONE:
-            yield event
-
-
-class _RequestSession(AgentSession):
-    """An agent session for one question, sharing its backend's index (thread-safe)."""
-
-    def __init__(self, backend: RepoBackend, put: Callable[[Event], None]) -> None:
-        super().__init__(backend.repo.root, backend.settings, chat_model=backend.chat_model)
-        self._backend = backend
-        self._put = put
-
-    def get_store(self) -> IndexStore:
-        return self._backend.get_store(lambda text: self._put({"type": "notice", "text": text}))
-
-
-def result_events(result: AskResult) -> list[Event]:
-    """The events that follow the answer text: route, sources, then the result itself."""
-    return [
-        {"type": "route", "route": result.route.to_json(), "fallback": result.fallback},
-        {"type": "sources", "sources": [s.model_dump() for s in result.sources]},
-        {"type": "result", "result": result.to_json()},
-    ]
+        """Answer ``question`` as JSON events; once ``cancel`` is set the answer stops at its
+        next event (the workspace's stream is closed, which stops the graph)."""
+        stream = self.current().ask_stream(question)
+        try:
+            for event in stream:
+                if cancel.is_set():
+                    return
+                yield event.to_json()
+        except CodeAgentError as exc:
+            yield {"type": "error", "message": one_line(exc)}
+        except Exception as exc:  # a bug: reported to the client, logged in full here
+            log.exception("answering %r failed", question)
+            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+        finally:
+            stream.close()  # type: ignore[attr-defined]

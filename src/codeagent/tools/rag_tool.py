@@ -12,11 +12,15 @@ On top of :meth:`IndexStore.search` (BM25 + dense, RRF, at most two chunks per f
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from collections.abc import Callable
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
 
 from codeagent.index.types import SearchHit
+from codeagent.tools.base import BaseTool, Source, ToolContext
 
 if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
@@ -123,3 +127,46 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         else:
             merged.append(hit)
     return merged[:k]
+
+
+class RagArgs(BaseModel):
+    """Search takes the question itself; nothing else to fill."""
+
+    model_config = ConfigDict(title="RagArgs")
+
+
+@dataclass(frozen=True)
+class RagResult:
+    question: str
+    hits: list[SearchHit]
+
+    def render(self) -> str:
+        from codeagent.tools.rag_render import render_hits
+
+        return render_hits(self.hits, self.question)
+
+    def context(self) -> str:
+        from codeagent.tools.rag_render import hits_context
+
+        return hits_context(self.hits)
+
+    def citations(self) -> list[Source]:
+        return [
+            Source(path=h.path, start_line=h.start_line, end_line=h.end_line, score=h.score)
+            for h in self.hits
+        ]
+
+    def to_json(self) -> dict[str, Any] | None:
+        return None  # the sources say it all
+
+
+class RagTool(BaseTool):
+    name = "rag"
+    description = """search over the whole repository. Use it for everything else: how or why
+  questions, behaviour, bugs and issue reports, questions that name no Python file, and
+  questions about more than one file."""
+    args_model = RagArgs
+    fallback = None
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
+        return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))

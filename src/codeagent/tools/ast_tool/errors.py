@@ -7,6 +7,7 @@ AstToolError(ToolError)            .reason is a short code
 ├── NotAFileError                  not_a_file
 ├── NotPythonError                 not_python
 ├── BinaryFileError                binary_file
+├── UnreadableFileError            unreadable       (no permission, vanished, I/O error)
 ├── PythonSyntaxError              syntax_error     (.line)
 ├── SymbolNotFoundError            symbol_not_found (.close_matches)
 │   └── AmbiguousSymbolError       ambiguous_symbol (.close_matches: the candidates)
@@ -54,6 +55,10 @@ class NotPythonError(AstToolError):
 
 class BinaryFileError(AstToolError):
     reason = "binary_file"
+
+
+class UnreadableFileError(AstToolError):
+    reason = "unreadable"
 
 
 class PythonSyntaxError(AstToolError):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
 
 from codeagent.tools.ast_tool.analyze import Analysis, DefRecord, analyze
 from codeagent.tools.ast_tool.calls import find_calls
@@ -18,6 +19,8 @@ from codeagent.tools.ast_tool.models import (
     ClassInfo,
     Definition,
     FunctionInfo,
+    NEEDS_SYMBOL,
+    OPERATIONS,
     Item,
     Operation,
     OutlineEntry,
@@ -27,7 +30,71 @@ from codeagent.tools.ast_tool.resolve import relative_path
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.source import ParsedFile, gc_paused, parse_file
 
-NEEDS_SYMBOL = frozenset({"methods", "calls", "definition"})
+@dataclass
+class _Query:
+    analysis: Analysis
+    parsed: ParsedFile
+    rel: str
+    symbol: str  # "" for the operations that take none
+
+
+_Answer = tuple[list[Item], str | None]  # the items, the symbol as resolved
+
+
+def _functions(q: _Query) -> _Answer:
+    return [r.info for r in q.analysis.top_level(FunctionInfo)], None
+
+
+def _classes(q: _Query) -> _Answer:
+    return [r.info for r in q.analysis.top_level(ClassInfo)], None
+
+
+def _methods(q: _Query) -> _Answer:
+    classes = _find(q.analysis, q.symbol, q.rel, classes_only=True)
+    items = [m for r in classes if isinstance(r.info, ClassInfo) for m in r.info.methods]
+    return list(items), classes[0].qualname
+
+
+def _imports(q: _Query) -> _Answer:
+    return list(q.analysis.imports), None
+
+
+def _variables(q: _Query) -> _Answer:
+    return [info for info, _ in q.analysis.variables], None
+
+
+def _decorators(q: _Query) -> _Answer:
+    return list(q.analysis.decorators), None
+
+
+def _calls(q: _Query) -> _Answer:
+    key = f"calls:{q.symbol}"
+    if key not in q.parsed.memo:
+        q.parsed.memo[key] = find_calls(q.parsed, q.symbol)
+    return list(q.parsed.memo[key]), q.symbol
+
+
+def _definition_op(q: _Query) -> _Answer:
+    return _definition(q.analysis, q.parsed, q.symbol, q.rel)
+
+
+def _outline(q: _Query) -> _Answer:
+    if "outline" not in q.parsed.memo:
+        q.parsed.memo["outline"] = [_outline_entry(r) for r in q.analysis.defs]
+    return list(q.parsed.memo["outline"]), None
+
+
+_OPERATIONS: dict[Operation, Callable[[_Query], _Answer]] = {
+    "functions": _functions,
+    "classes": _classes,
+    "methods": _methods,
+    "imports": _imports,
+    "variables": _variables,
+    "decorators": _decorators,
+    "calls": _calls,
+    "definition": _definition_op,
+    "outline": _outline,
+}
 
 
 def run_ast_query(
@@ -37,8 +104,9 @@ def run_ast_query(
 
     Raises an :class:`~codeagent.tools.ast_tool.errors.AstToolError` subclass on failure.
     """
-    if operation not in get_args(Operation):
-        known = ", ".join(get_args(Operation))
+    answer = _OPERATIONS.get(operation)
+    if answer is None:
+        known = ", ".join(OPERATIONS)
         raise InvalidQueryError(f"unknown AST operation {operation!r}; known: {known}")
     symbol = symbol.strip() if symbol else None
     if operation in NEEDS_SYMBOL and not symbol:
@@ -46,39 +114,11 @@ def run_ast_query(
     rel = relative_path(root, file)
     with gc_paused():
         parsed = parse_file(root.resolve() / rel, rel)
-        analysis = analyze(parsed)
-        items: list[Item]
-        if operation == "functions":
-            items = [r.info for r in analysis.top_level(FunctionInfo)]
-        elif operation == "classes":
-            items = [r.info for r in analysis.top_level(ClassInfo)]
-        elif operation == "methods":
-            assert symbol is not None
-            classes = _find(analysis, symbol, rel, classes_only=True)
-            items = [m for r in classes if isinstance(r.info, ClassInfo) for m in r.info.methods]
-            symbol = classes[0].qualname
-        elif operation == "imports":
-            items = list(analysis.imports)
-        elif operation == "variables":
-            items = [info for info, _ in analysis.variables]
-        elif operation == "decorators":
-            items = list(analysis.decorators)
-        elif operation == "calls":
-            assert symbol is not None
-            if f"calls:{symbol}" not in parsed.memo:
-                parsed.memo[f"calls:{symbol}"] = find_calls(parsed, symbol)
-            items = list(parsed.memo[f"calls:{symbol}"])
-        elif operation == "definition":
-            assert symbol is not None
-            items, symbol = _definition(analysis, parsed, symbol, rel)
-        else:
-            if "outline" not in parsed.memo:
-                parsed.memo["outline"] = [_outline_entry(r) for r in analysis.defs]
-            items = list(parsed.memo["outline"])
+        items, resolved = answer(_Query(analyze(parsed), parsed, rel, symbol or ""))
     return AstResult(
         path=rel,
         operation=operation,
-        symbol=symbol,
+        symbol=resolved if resolved is not None else symbol,
         line_count=len(parsed.lines),
         items=items,
     )

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from codeagent.repo.listing import PYTHON_SUFFIXES, list_files
 from codeagent.tools.ast_tool.errors import (
     AmbiguousFileError,
     FileNotFoundInRepoError,
@@ -25,20 +25,6 @@ from codeagent.tools.ast_tool.errors import (
     OutsideRepoError,
 )
 
-PYTHON_SUFFIXES = (".py", ".pyi")
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        "__pycache__",
-        ".venv",
-        "venv",
-        "node_modules",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".tox",
-    }
-)
 _LIST_TTL_S = 30.0
 
 
@@ -70,7 +56,10 @@ def _exact(base: Path, name: str) -> str | None:
     if not raw:
         raise FileNotFoundInRepoError("no file name given")
     if os.path.isabs(raw):
-        target = Path(raw).resolve()
+        try:
+            target = Path(raw).resolve()
+        except (RuntimeError, OSError) as exc:  # a symlink loop
+            raise NotAFileError(f"{name!r} cannot be resolved: {exc}", path=name) from None
         if not target.is_relative_to(base):
             raise OutsideRepoError(f"refusing {name!r}: it is outside the repository")
         if not target.exists():
@@ -122,7 +111,12 @@ def _by_suffix(base: Path, name: str) -> str:
 
 def _check_file(base: Path, rel: str) -> None:
     target = base / rel
-    resolved = target.resolve()
+    try:
+        resolved = target.resolve()
+    except (RuntimeError, OSError) as exc:  # a symlink loop (RuntimeError before 3.13)
+        raise NotAFileError(
+            f"{rel} is a symlink that cannot be resolved: {exc}", path=rel
+        ) from None
     if not resolved.is_relative_to(base):
         raise OutsideRepoError(
             f"refusing {rel}: a symlink leading outside the repository", path=rel
@@ -132,7 +126,8 @@ def _check_file(base: Path, rel: str) -> None:
     if not resolved.is_file():
         raise NotAFileError(f"{rel} is not a regular file", path=rel)
     if not rel.endswith(PYTHON_SUFFIXES):
-        raise NotPythonError(f"{rel} is not a Python file (.py or .pyi)", path=rel)
+        suffixes = ", ".join(PYTHON_SUFFIXES)
+        raise NotPythonError(f"{rel} is not a Python file ({suffixes})", path=rel)
 
 
 @dataclass(frozen=True)
@@ -159,55 +154,10 @@ def _listing(base: Path, *, fresh: bool) -> _Listing:
     cached = _listings.get(base)
     if not fresh and cached and now - cached.when < _LIST_TTL_S and cached.mtime == mtime:
         return cached
-    files = _git_files(base)
-    if not files:  # not a git repository, or one whose ignore rules cover this whole folder
-        files = _walk_files(base)
+    files = list_files(base).paths
     by_name: dict[str, list[str]] = {}
     for f in files:
         by_name.setdefault(f.rpartition("/")[2], []).append(f)
     listing = _Listing(now, mtime, files, by_name)
     _listings[base] = listing
     return listing
-
-
-def _git_files(base: Path) -> tuple[str, ...] | None:
-    try:
-        proc = subprocess.run(
-            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-            cwd=base,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if proc.returncode != 0:
-        return None
-    names = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return tuple(sorted(n for n in names if n))
-
-
-def _walk_files(base: Path) -> tuple[str, ...]:
-    import pathspec
-
-    specs: list[tuple[str, pathspec.PathSpec]] = []
-    found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(base):
-        rel_dir = Path(dirpath).relative_to(base).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        ignore_file = Path(dirpath) / ".gitignore"
-        if ignore_file.is_file():
-            try:
-                lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines)))
-            except OSError:
-                pass
-
-        def ignored(rel: str, specs: list[tuple[str, pathspec.PathSpec]] = specs) -> bool:
-            return any(rel.startswith(p) and s.match_file(rel[len(p) :]) for p, s in specs)
-
-        dirnames[:] = sorted(
-            d for d in dirnames if d not in SKIP_DIRS and not ignored(prefix + d + "/")
-        )
-        found.extend(prefix + f for f in filenames if not ignored(prefix + f))
-    return tuple(sorted(found))

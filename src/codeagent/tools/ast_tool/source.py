@@ -6,6 +6,7 @@ import ast
 import gc
 import hashlib
 import io
+import threading
 import re
 import tokenize
 from collections import OrderedDict
@@ -15,7 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.tools.ast_tool.errors import BinaryFileError, PythonSyntaxError
+from codeagent.tools.ast_tool.errors import (
+    BinaryFileError,
+    PythonSyntaxError,
+    UnreadableFileError,
+)
 
 if TYPE_CHECKING:
     from codeagent.tools.ast_tool.analyze import Analysis
@@ -61,6 +66,7 @@ class ParsedFile:
 
 
 _cache: OrderedDict[str, ParsedFile] = OrderedDict()
+_cache_lock = threading.Lock()  # questions may run on several threads of one process
 
 
 def decode(data: bytes) -> str:
@@ -90,12 +96,17 @@ def gc_paused() -> Iterator[None]:
 
 def parse_file(path: Path, rel: str) -> ParsedFile:
     """Parse ``path`` (shown as ``rel`` in errors), reusing the cached parse of equal bytes."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UnreadableFileError(f"{rel} cannot be read: {reason}", path=rel) from None
     digest = hashlib.sha256(data).hexdigest()
-    hit = _cache.get(digest)
-    if hit is not None:
-        _cache.move_to_end(digest)
-        return hit
+    with _cache_lock:
+        hit = _cache.get(digest)
+        if hit is not None:
+            _cache.move_to_end(digest)
+            return hit
     if b"\0" in data:
         raise BinaryFileError(f"{rel} is a binary file (it contains NUL bytes)", path=rel)
     text = decode(data)
@@ -112,11 +123,13 @@ def parse_file(path: Path, rel: str) -> ParsedFile:
     except (RecursionError, MemoryError, ValueError) as exc:
         raise PythonSyntaxError(f"{rel} cannot be parsed: {exc}", path=rel) from None
     parsed = ParsedFile(digest, text, split_lines(text), tree)
-    _cache[digest] = parsed
-    while len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[digest] = parsed
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return parsed
 
 
 def clear_cache() -> None:
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()

@@ -1,5 +1,5 @@
-"""Answers without an LLM: the AST result rendered exactly, or the ranked sources with the
-lines that share the most words with the question."""
+"""Search results as text: for an answer without an LLM, the ranked sources with the lines
+that share the most words with the question; for an LLM, the code blocks as its context."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 from codeagent.index.types import SearchHit
 
-NO_LLM_NOTICE = "answered without an LLM — set --llm ollama:MODEL (see `codeagent doctor`)"
+MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 LINES_PER_SOURCE = 3
 MAX_LINE_CHARS = 160
 
@@ -79,3 +79,25 @@ def render_hits(hits: list[SearchHit], question: str) -> str:
                 text = text[: MAX_LINE_CHARS - 3] + "..."
             out.append(f"   {number:>5} | {text}")
     return "\n".join(out)
+
+
+def hits_context(hits: list[SearchHit], budget: int = MAX_CONTEXT_CHARS) -> str:
+    """The retrieved code blocks, each under its ``path:start-end`` header, best first,
+    after a title line."""
+    blocks: list[str] = []
+    used = 0
+    for hit in hits:
+        header = f"### {hit.location}" + (f" ({hit.symbol})" if hit.symbol else "")
+        code = hit.text
+        room = budget - used - len(header) - 10
+        if room < 200:
+            break
+        if len(code) > room:
+            code = code[:room].rsplit("\n", 1)[0] + "\n..."
+        block = f"{header}\n```\n{code}\n```"
+        blocks.append(block)
+        used += len(block)
+    if not blocks:
+        return "Retrieved code:\n\n(no code matched the question)"
+    body = "\n\n".join(blocks)
+    return f"Retrieved code from the repository, most relevant first:\n\n{body}"

@@ -1,0 +1,66 @@
+"""``LazyIndex``: one repository's index, built or loaded from the cache on first use, then
+shared. Thread-safe: two questions that need it at once build it once."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codeagent.config import Settings
+from codeagent.progress import NullProgress, ProgressReporter
+
+if TYPE_CHECKING:
+    from codeagent.index.build import IndexStats
+    from codeagent.index.store import IndexStore
+
+
+class LazyIndex:
+    def __init__(
+        self,
+        repo_root: Path,
+        settings: Settings,
+        *,
+        store: IndexStore | None = None,
+        progress: ProgressReporter | None = None,
+    ) -> None:
+        self.repo_root = repo_root
+        self.settings = settings
+        self.progress: ProgressReporter = progress or NullProgress()
+        self.stats: IndexStats | None = None
+        self._store = store
+        self._lock = threading.RLock()
+        self._notices: list[str] = []
+
+    @property
+    def loaded(self) -> bool:
+        return self._store is not None
+
+    def get(self) -> IndexStore:
+        """The index, built or loaded on first use, then reused."""
+        store = self._store
+        if store is not None:
+            return store
+        with self._lock:
+            if self._store is None:
+                self.load(force=False)
+            assert self._store is not None
+            return self._store
+
+    def load(self, *, force: bool) -> IndexStats:
+        """Build or load the index now (``force``: rebuild from the current state)."""
+        from codeagent.index.build import load_or_build
+
+        with self._lock:
+            store, stats = load_or_build(
+                self.repo_root, self.settings, force=force, progress=self.progress
+            )
+            self._store, self.stats = store, stats
+            self._notices.extend(getattr(stats, "notices", None) or [])
+            return stats
+
+    def take_notices(self) -> list[str]:
+        """What the last build had to say (each notice handed out once)."""
+        with self._lock:
+            notices, self._notices = self._notices, []
+            return notices

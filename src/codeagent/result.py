@@ -1,0 +1,34 @@
+"""``AskResult``: everything one question produced (``to_json()`` is ``ask --json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from codeagent.agent.state import RouteDecision
+from codeagent.tools.base import Source
+
+
+class AskResult(BaseModel):
+    question: str
+    route: RouteDecision
+    fallback: dict[str, str] | None = None
+    answer: str
+    sources: list[Source] = Field(default_factory=list)
+    tool_result: dict[str, Any] | None = None
+    timings: dict[str, float] = Field(default_factory=dict)
+    notices: list[str] = Field(default_factory=list)
+    unverified: list[str] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``codeagent ask --json`` object."""
+        return {
+            "question": self.question,
+            "route": self.route.to_json(),
+            "fallback": self.fallback,
+            "answer": self.answer,
+            "sources": [s.model_dump() for s in self.sources],
+            "tool_result": self.tool_result,
+            "timings": self.timings,
+        }

@@ -1,0 +1,273 @@
+"""The AST tool's rule matcher: structural questions about one named Python file.
+
+The rule router asks it when no LLM is configured or the LLM router fails. It is
+conservative: only a short question whose main ask is structural ("list the classes in
+models.py", "methods of class Session in requests.models", "where is foo called in app.py")
+goes to the AST tool, and only when the file it names resolves to a Python file in the
+repository. Everything else (how / why questions, issue texts, no resolvable file) goes to
+RAG, with the reason recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from codeagent.tools.ast_tool.errors import AstToolError
+from codeagent.tools.ast_tool.models import AstArgs
+from codeagent.tools.ast_tool.resolve import resolve_file
+from codeagent.tools.base import Declined
+
+MAX_WORDS = 30  # longer texts (issue reports, pasted tracebacks) go to search
+
+_ID = r"`?@?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
+_KIND = r"(?:the\s+)?(?:(?:function|class|method|constant|variable|decorator)\s+)?"
+_SYM = rf"{_KIND}{_ID}(?:\s+(?:function|class|method))?"  # "the function X", "the X class"
+_I = re.IGNORECASE
+
+# A conceptual opener: the question asks how or why, not what is where.
+_CONCEPTUAL = re.compile(
+    r"^\s*(?:how(?!\s+many\b)|why|explain(?!\s+the\s+(?:structure|layout)\b)|describe"
+    r"(?!\s+the\s+(?:structure|layout)\b)|what\s+happens|what\s+(?:is|are|'s)\s+the\s+"
+    r"(?:purpose|point|role|difference|reason|idea)|in\s+what\s+way|is\s+it|is\s+there|"
+    r"should|when|fix|i\s)\b",
+    _I,
+)
+
+_CALLS = [
+    re.compile(rf"\bwhere\s+(?:is|are)\s+{_SYM}\s+(?:being\s+)?(?:called|invoked|used)", _I),
+    re.compile(
+        rf"\b(?:calls?|call\s+sites?|callers|invocations|usages)\s+(?:to|of|for)\s+{_SYM}",
+        _I,
+    ),
+    re.compile(rf"\bwho\s+calls\s+{_SYM}", _I),
+    re.compile(rf"\bwhere\s+does\s+\S+(?:\s+\S+)?\s+call\s+{_SYM}", _I),
+    re.compile(
+        rf"\b(?:which|what)\s+(?:functions|methods|lines|places|code)\s+(?:\w+\s+)?"
+        rf"(?:calls?|invokes?)\s+{_SYM}",
+        _I,
+    ),
+    re.compile(rf"\b(?:lines|places)\s+(?:that|which|where)\s+(?:calls?|invokes?)\s+{_SYM}", _I),
+    re.compile(rf"\b(?:is|are)\s+{_SYM}\s+(?:called|invoked)\b", _I),
+]
+
+_METHODS = [
+    re.compile(
+        rf"\bmethods\s+(?:(?:are\s+)?(?:defined\s+)?(?:of|on|for|in|by|inside)\s+)(?:the\s+)?"
+        rf"(?:class\s+)?{_ID}",
+        _I,
+    ),
+    re.compile(
+        rf"\bmethods\s+(?:does|do)\s+(?:the\s+)?(?:class\s+)?{_ID}(?:\s+class)?"
+        r"(?:\s+(?:in|of|from)\s+\S+)?\s+(?:have|define)",
+        _I,
+    ),
+    re.compile(rf"\b(?:class\s+)?{_ID}(?:'s|\s+class's|\s+class'\s*s)\s+methods\b", _I),
+    re.compile(rf"\bclass\s+{_ID}\s+(?:methods|has|have|defines?)\b", _I),
+]
+
+_DEFINITION = [
+    re.compile(rf"\bdefinition\s+of\s+{_SYM}", _I),
+    re.compile(rf"\bwhere\s+(?:is|are)\s+{_SYM}\s+defined\b", _I),
+    re.compile(
+        rf"\b(?:signature|docstring|source(?:\s+code)?|implementation)\s+(?:of|for)\s+{_SYM}",
+        _I,
+    ),
+]
+# Weaker phrasings: only when the name looks like code (see _looks_like_code).
+_DEFINITION_WEAK = [
+    re.compile(rf"\bwhat\s+does\s+{_SYM}(?:\s+(?:in|of|from)\s+\S+)?\s+do\b", _I),
+    re.compile(rf"\b(?:code|body|parameters|arguments)\s+(?:of|for)\s+{_SYM}", _I),
+    re.compile(rf"\bwhat\s+(?:arguments|parameters)\s+does\s+{_SYM}\s+take\b", _I),
+    re.compile(rf"^\s*(?:show|print|display|give)(?:\s+me)?\s+{_SYM}", _I),
+]
+_POLITE = re.compile(r"^\s*(?:please|pls|can\s+you|could\s+you|would\s+you|kindly)\s+", _I)
+
+_CATEGORIES: list[tuple[str, re.Pattern[str]]] = [
+    ("decorators", re.compile(r"\bdecorat(?:ors?|ed|es)\b|(?<![\w`])@\w+", _I)),
+    ("imports", re.compile(r"\bimport(?:s|ed|ing)?\b|\bdependencies\b", _I)),
+    (
+        "variables",
+        re.compile(
+            r"\b(?:variables|constants|globals|global\s+names|assignments|"
+            r"module[- ]level\s+(?:names|variables|assignments))\b",
+            _I,
+        ),
+    ),
+    (
+        "classes",
+        re.compile(
+            r"\b(?:classes|exceptions|exception\s+classes|(?:every|each|all)\s+class)\b", _I
+        ),
+    ),
+    (
+        "functions",
+        re.compile(r"\b(?:functions|defs|(?:every|each|all)\s+functions?)\b", _I),
+    ),
+    ("methods", re.compile(r"\bmethods\b", _I)),
+]
+_LISTING = re.compile(
+    r"\b(?:list|what|which|show|name|enumerate|give|find|get|print|display|are\s+there|"
+    r"does|do|how\s+many|count|all|every|each)\b",
+    _I,
+)
+_OUTLINE = re.compile(
+    r"\b(?:outline|structure|skeleton|layout|table\s+of\s+contents|overview\s+of|"
+    r"what(?:'s|\s+is)\s+(?:defined\s+)?in|what\s+does\s+(?:the\s+)?\S+"
+    r"(?:\s+(?:module|file|package))?\s+(?:define|contain))\b",
+    _I,
+)
+
+_STOP_WORDS = """
+    the a an all any this that these those it its file module class function method code source
+    me us them each every some defined called used in of for functions classes methods imports
+    variables constants decorators calls outline structure there what which where who how is are
+    do does
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+_PATH_TOKEN = re.compile(r"(?<![\w/.-])`?((?:\.{0,2}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.pyi?)`?(?![\w/])")
+_DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/(])")
+_MODULE_WORD = re.compile(
+    r"\b(?:module|package|file)\s+`?([A-Za-z_][\w.]*)`?|`?\b([A-Za-z_][\w.]*)`?\s+(?:module|package)\b",
+    _I,
+)
+
+
+def file_mentions(question: str) -> list[str]:
+    """Names in the question that could name a Python file, most explicit first."""
+    found: list[str] = [m.group(1) for m in _PATH_TOKEN.finditer(question)]
+    found += [
+        m.group(1) for m in _DOTTED.finditer(question) if not m.group(1).endswith((".py", ".pyi"))
+    ]
+    for m in _MODULE_WORD.finditer(question):
+        name = m.group(1) or m.group(2)
+        if name and name.lower() not in _STOP:
+            found.append(name)
+    unique: list[str] = []
+    for name in found:
+        name = name.strip("`'\".,;:")
+        if name and name not in unique:
+            unique.append(name)
+    return unique[:6]
+
+
+def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:
+    """The repository-relative path of the Python file ``name`` names, or None and why."""
+    try:
+        path = resolve_file(root, name)
+    except AstToolError as exc:
+        return None, str(exc)
+    return path.relative_to(root.resolve()).as_posix(), ""
+
+
+def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
+    """(resolved file, the mentions it came from, why not) for the question's file mention.
+
+    When nothing resolves, a dotted name may be a module followed by one of its symbols
+    (``email.utils.parseaddr``): its longest prefix that resolves is taken.
+    """
+    rel, names, why = _find_file(file_mentions(question), root)
+    if rel is None and not names:
+        for match in _DOTTED.finditer(question):
+            parts = match.group(1).split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                prefix = ".".join(parts[:end])
+                found, _why = resolve_python_file(root, prefix)
+                if found is not None:
+                    return found, [prefix], ""
+    return rel, names, why
+
+
+def _find_file(mentions: list[str], root: Path) -> tuple[str | None, list[str], str]:
+    resolved: dict[str, list[str]] = {}
+    failures: list[str] = []
+    for name in mentions:
+        rel, why = resolve_python_file(root, name)
+        if rel is None:
+            if name.endswith((".py", ".pyi")) or "/" in name:
+                failures.append(why)
+            continue
+        resolved.setdefault(rel, []).append(name)
+    if len(resolved) == 1:
+        rel, names = next(iter(resolved.items()))
+        return rel, names, ""
+    if len(resolved) > 1:
+        return None, [], "the question names several Python files: " + ", ".join(resolved)
+    return None, [], failures[0] if failures else "the question names no Python file"
+
+
+def _looks_like_code(match: re.Match[str]) -> bool:
+    """A name written as code: `quoted`, called(), dotted, snake_case, CamelCase, or kinded."""
+    sym, whole = match.group("sym"), match.group(0)
+    kinded = re.search(r"\b(?:function|class|method|constant|variable)\b", whole, _I)
+    return bool(
+        "`" in whole
+        or "()" in whole
+        or kinded
+        or re.search(r"[_.\d]|[A-Z]", sym.lstrip("_")[1:] if sym[:1].islower() else sym)
+    )
+
+
+def _symbol(
+    patterns: list[re.Pattern[str]], text: str, exclude: set[str], *, strict: bool = False
+) -> str | None:
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            sym = match.group("sym").rstrip(".")
+            if sym.lower() in _STOP or sym in exclude or sym.lower().endswith((".py", ".pyi")):
+                continue
+            if strict and not _looks_like_code(match):
+                continue
+            return sym
+    return None
+
+
+def _categories(text: str) -> list[str]:
+    return [name for name, pattern in _CATEGORIES if pattern.search(text)]
+
+
+def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
+    """(operation, symbol) the question asks for, or (None, None)."""
+    if sym := _symbol(_CALLS, text, exclude):
+        return "calls", sym
+    if re.search(r"\bmethods\b", text, _I) and (sym := _symbol(_METHODS, text, exclude)):
+        return "methods", sym
+    if sym := _symbol(_DEFINITION, text, exclude):
+        return "definition", sym
+    if sym := _symbol(_DEFINITION_WEAK, text, exclude, strict=True):
+        return "definition", sym
+    cats = _categories(text)
+    if cats and (_LISTING.search(text) or len(text.split()) <= 8):
+        if "decorators" in cats:
+            return "decorators", None
+        if "imports" in cats:
+            return "imports", None
+        if "variables" in cats:
+            return "variables", None
+        if "classes" in cats and "functions" in cats:
+            return "outline", None
+        # "methods" without a class: the classes listing shows every class's methods.
+        return ("classes" if cats[0] == "methods" else cats[0]), None
+    if _OUTLINE.search(text):
+        return "outline", None
+    return None, None
+
+
+def match_structural(question: str, root: Path) -> AstArgs | Declined:
+    """The AST query ``question`` asks about the repository at ``root``, or why it is none."""
+    text = _POLITE.sub("", " ".join(question.split()))
+    if len(text.split()) > MAX_WORDS or question.count("\n") > 2:
+        return Declined("a long free-text question: searching the repository")
+    if _CONCEPTUAL.search(text):
+        return Declined("a how/why question: searching the repository")
+    rel, mentions, why_not = find_file(text, root)
+    exclude = set(mentions) | ({rel, Path(rel).name} if rel else set())
+    operation, symbol = _operation(text, exclude)
+    if operation is None:
+        return Declined("not a structural question about one file: searching the repository")
+    if rel is None:
+        return Declined(f"structural question ({operation}) but {why_not}: searching instead")
+    for name in mentions:  # `email.utils.parseaddr` in email/utils.py is `parseaddr`
+        if symbol and symbol.startswith(name + "."):
+            symbol = symbol[len(name) + 1 :]
+    return AstArgs.model_validate({"file": rel, "operation": operation, "symbol": symbol})

@@ -1,0 +1,89 @@
+"""The AST tool as the agent sees it: exact structural facts about one named Python file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from codeagent.tools.ast_tool.errors import InvalidQueryError
+from codeagent.tools.ast_tool.models import NEEDS_SYMBOL, OPERATION_HELP, AstArgs
+from codeagent.tools.ast_tool.ops import run_ast_query
+from codeagent.tools.ast_tool.result import AstResult
+from codeagent.tools.ast_tool.rules import match_structural, resolve_python_file
+from codeagent.tools.base import BaseTool, Declined, Source, ToolContext
+
+_OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
+
+DESCRIPTION = f"""exact structural facts about ONE named Python file, read from its syntax tree.
+  Use it only when the question names a Python file (a path such as `src/app/models.py`,
+  a file name such as `models.py`, or a dotted module such as `json.decoder`) and asks
+  for one of these operations (`file` as written in the question, `operation`, `symbol`):
+{_OPERATIONS}"""
+
+
+@dataclass(frozen=True)
+class AstToolResult:
+    """An :class:`AstResult` as a tool result (``result.names()`` is what eval scores)."""
+
+    result: AstResult
+
+    def render(self) -> str:
+        return self.result.render()
+
+    def context(self) -> str:
+        r = self.result
+        title = f"Exact facts about {r.path} from its syntax tree ({r.operation})"
+        return f"{title}:\n\n{r.render()}"
+
+    def citations(self) -> list[Source]:
+        return [Source(path=p, start_line=s, end_line=e) for p, s, e in self.result.citations()]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.result.model_dump(mode="json")
+
+    def names(self) -> list[str]:
+        return self.result.names()
+
+
+class AstTool(BaseTool):
+    name = "ast"
+    description = DESCRIPTION
+    args_model = AstArgs
+
+    def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
+        return match_structural(question, ctx.repo_root)
+
+    def check(self, args: BaseModel, ctx: ToolContext) -> AstArgs:
+        """A resolvable Python file, an operation, and a symbol where the operation needs
+        one; the file normalised to its repository-relative path."""
+        assert isinstance(args, AstArgs)
+        symbol = _clean_symbol(args.symbol)
+        if not args.file:
+            raise InvalidQueryError("it names no file")
+        if args.operation is None:
+            raise InvalidQueryError("it names no operation")
+        if args.operation in NEEDS_SYMBOL and not symbol:
+            raise InvalidQueryError(f"the {args.operation} operation needs a symbol")
+        rel, problem = resolve_python_file(ctx.repo_root, args.file)
+        if rel is None:
+            raise InvalidQueryError(problem)
+        return args.model_copy(update={"file": rel, "symbol": symbol})
+
+    def describe(self, args: BaseModel) -> str:
+        assert isinstance(args, AstArgs)
+        what = f"{args.operation} of {args.symbol}" if args.symbol else str(args.operation)
+        return f"structural question ({what}) about {args.file}"
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> AstToolResult:
+        assert isinstance(args, AstArgs)
+        operation = args.operation or "outline"
+        return AstToolResult(run_ast_query(ctx.repo_root, args.file or "", operation, args.symbol))
+
+
+def _clean_symbol(symbol: str | None) -> str | None:
+    if not symbol:
+        return None
+    cleaned = symbol.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
+    return cleaned or None

@@ -1,0 +1,128 @@
+"""What every tool is: a name, a description for the router, a pydantic args model, an
+optional rule matcher, and ``run(args, ctx) -> ToolResult``.
+
+A tool that cannot answer raises :class:`ToolFailure` (any :class:`~codeagent.errors.ToolError`)
+with a one-line reason; the agent then falls back to the tool's ``fallback`` (search, by
+default). Light imports only (pydantic, typing): the router prompt and the rule router are
+built from these without loading the index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from codeagent.config import Settings
+from codeagent.errors import ToolError
+
+if TYPE_CHECKING:
+    from codeagent.index.lazy import LazyIndex
+    from codeagent.index.store import IndexStore
+
+ToolFailure = ToolError  # what a tool raises to make the agent fall back
+
+
+class Source(BaseModel):
+    """One source listed under an answer: a verified location in the repository."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: float | None = None
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a tool may use: the repository, the settings, the index (loaded on first use: a
+    tool that never touches ``store`` never loads it), and the question being answered."""
+
+    repo_root: Path
+    settings: Settings
+    index: LazyIndex
+    question: str = ""
+
+    @property
+    def store(self) -> IndexStore:
+        return self.index.get()
+
+    @property
+    def symbols(self) -> Any:
+        """The repository's symbol graph (None when the index carries none)."""
+        return getattr(self.store, "symbols", None)
+
+
+@dataclass(frozen=True)
+class Declined:
+    """A rule matcher's "not mine", with why (the route that is taken instead says it)."""
+
+    reason: str
+
+
+@runtime_checkable
+class ToolResult(Protocol):
+    def render(self) -> str:
+        """The exact, deterministic answer text (the answer without an LLM)."""
+        ...
+
+    def context(self) -> str:
+        """What an LLM answer is given: a title line, a blank line, the facts or the code."""
+        ...
+
+    def citations(self) -> list[Source]:
+        """The locations this result rests on (listed as the answer's sources)."""
+        ...
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The result as JSON data for ``ask --json`` (None: nothing beyond the sources)."""
+        ...
+
+
+class Tool(Protocol):
+    name: str
+    description: str  # Markdown for the router prompt: when to use it, what it answers
+    args_model: type[BaseModel]  # every field optional: the router fills what it can
+    fallback: str | None  # the tool that answers when this one fails (None: none)
+
+    def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
+        """The rule router's question: the args when the rules say this tool, else None
+        (or :class:`Declined` with why not)."""
+        ...
+
+    def check(self, args: BaseModel, ctx: ToolContext) -> BaseModel:
+        """``args`` normalised against the repository; raises ToolFailure when unusable."""
+        ...
+
+    def describe(self, args: BaseModel) -> str:
+        """A short phrase for the route's reason, e.g. ``classes of shop/models.py``."""
+        ...
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> ToolResult: ...
+
+
+class BaseTool:
+    """Defaults for the optional parts of :class:`Tool`: no rules, no checks, fall back to
+    search. A tool subclasses it and sets ``name``, ``description``, ``args_model``."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    fallback: str | None = "rag"
+
+    def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
+        return None
+
+    def check(self, args: BaseModel, ctx: ToolContext) -> BaseModel:
+        return args
+
+    def describe(self, args: BaseModel) -> str:
+        return self.name
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> ToolResult:
+        raise NotImplementedError
