@@ -17,6 +17,8 @@ import httpx
 from codeagent.server.repos import ServedRepo
 
 START_TIMEOUT = 60.0
+# Generous: a first question waits for the server to warm up, on a machine that may be busy.
+client = httpx.Client(timeout=120.0)
 
 MOD = '''\
 """Shapes."""

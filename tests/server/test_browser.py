@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+from server_helpers import client
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +52,7 @@ def test_ask_and_open_a_citation(served_repo: Any, browser: Any) -> None:
 
     served, root = served_repo
     question = "list the methods of Square in geo/shapes.py"
-    expected = httpx.post(f"{served.url}/v1/ask", json={"question": question}).json()
+    expected = client.post(f"{served.url}/v1/ask", json={"question": question}).json()
     wait = WebDriverWait(browser, 30)
 
     browser.get(served.url + "/")

@@ -8,9 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
-import httpx
-
-from server_helpers import MOD, ndjson
+from server_helpers import MOD, client, ndjson
 
 
 def in_process_json(root: Any, question: str) -> dict[str, Any]:
@@ -41,8 +39,8 @@ def in_process_json(root: Any, question: str) -> dict[str, Any]:
 
 def test_health_and_repos(served_repo: Any) -> None:
     served, root = served_repo
-    assert httpx.get(f"{served.url}/v1/health").json()["status"] == "ok"
-    listing = httpx.get(f"{served.url}/v1/repos").json()
+    assert client.get(f"{served.url}/v1/health").json()["status"] == "ok"
+    listing = client.get(f"{served.url}/v1/repos").json()
     assert [(r["id"], r["root"]) for r in listing["repos"]] == [("geo-repo", str(root))]
     assert listing["settings"]["llm"] == "none"
 
@@ -50,7 +48,7 @@ def test_health_and_repos(served_repo: Any) -> None:
 def test_json_answer_matches_in_process(served_repo: Any) -> None:
     served, root = served_repo
     question = "list the methods of Square in geo/shapes.py"
-    response = httpx.post(f"{served.url}/v1/ask", json={"repo": "geo-repo", "question": question})
+    response = client.post(f"{served.url}/v1/ask", json={"repo": "geo-repo", "question": question})
     assert response.status_code == 200
     got = response.json()
     want = in_process_json(root, question)
@@ -67,7 +65,7 @@ def test_json_answer_matches_in_process(served_repo: Any) -> None:
 def test_sse_events_in_order_result_last(served_repo: Any) -> None:
     served, _root = served_repo
     events: list[tuple[str, dict[str, Any]]] = []
-    with httpx.stream(
+    with client.stream(
         "POST",
         f"{served.url}/v1/ask",
         json={"question": "where is the area computed?"},
@@ -95,17 +93,17 @@ def test_ndjson_stream_matches_json(served_repo: Any) -> None:
     served, _root = served_repo
     body = {"question": "list the classes in geo/shapes.py"}
     events = ndjson(
-        httpx.post(f"{served.url}/v1/ask", json=body, headers={"Accept": "application/x-ndjson"})
+        client.post(f"{served.url}/v1/ask", json=body, headers={"Accept": "application/x-ndjson"})
     )
     assert events[-1]["type"] == "result"
-    plain = httpx.post(f"{served.url}/v1/ask", json=body).json()
+    plain = client.post(f"{served.url}/v1/ask", json=body).json()
     assert events[-1]["result"]["answer"] == plain["answer"]
     assert "".join(e["text"] for e in events if e["type"] == "token") == plain["answer"]
 
 
 def test_file_lines_are_the_files_lines(served_repo: Any) -> None:
     served, root = served_repo
-    got = httpx.get(
+    got = client.get(
         f"{served.url}/v1/file",
         params={"repo": "geo-repo", "path": "geo/shapes.py", "start": 9, "end": 14},
     ).json()
@@ -114,7 +112,7 @@ def test_file_lines_are_the_files_lines(served_repo: Any) -> None:
 
 def test_index_endpoint_builds_the_named_repository(served_repo: Any) -> None:
     served, root = served_repo
-    stats = httpx.post(f"{served.url}/v1/index", json={"repo": "geo-repo"}, timeout=60).json()
+    stats = client.post(f"{served.url}/v1/index", json={"repo": "geo-repo"}, timeout=60).json()
     assert stats["repo"] == str(root)
     # README.md and geo/shapes.py; the empty geo/__init__.py has nothing to index.
     assert stats["files_indexed"] == 2

@@ -9,24 +9,23 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from codeagent.errors import ConfigError
 from codeagent.server import auth
-from server_helpers import remote
+from server_helpers import client, remote
 
 
 def test_loopback_needs_no_token(served_repo: Any) -> None:
     served, _root = served_repo
-    assert httpx.get(f"{served.url}/v1/repos").status_code == 200
+    assert client.get(f"{served.url}/v1/repos").status_code == 200
 
 
 @pytest.mark.parametrize("token", [None, "wrong-token-wrong-token", "Basic abc"])
 def test_remote_client_without_the_right_token_is_refused(served_repo: Any, token: Any) -> None:
     served, _root = served_repo
     for method, path in (("GET", "/v1/repos"), ("GET", "/v1/health"), ("POST", "/v1/ask")):
-        response = httpx.request(
+        response = client.request(
             method, f"{served.url}{path}", headers=remote(token), json={"question": "x"}
         )
         assert response.status_code == 401, path
@@ -35,14 +34,14 @@ def test_remote_client_without_the_right_token_is_refused(served_repo: Any, toke
 
 def test_remote_client_with_the_token_is_served(served_repo: Any) -> None:
     served, _root = served_repo
-    response = httpx.get(f"{served.url}/v1/repos", headers=remote(served.token))
+    response = client.get(f"{served.url}/v1/repos", headers=remote(served.token))
     assert response.status_code == 200
     assert response.json()["repos"][0]["id"] == "geo-repo"
 
 
 def test_the_web_page_itself_is_public(served_repo: Any) -> None:
     served, _root = served_repo
-    response = httpx.get(f"{served.url}/", headers=remote())
+    response = client.get(f"{served.url}/", headers=remote())
     assert response.status_code == 200
     assert "<html" in response.text.lower()
 
@@ -95,7 +94,7 @@ def test_token_file_readable_by_others_is_refused(tmp_path: Path) -> None:
 def test_only_served_repositories_by_id(served_repo: Any, repo: Any) -> None:
     served, _root = served_repo
     for path in ("/v1/ask", "/v1/index"):
-        response = httpx.post(f"{served.url}{path}", json={"repo": repo, "question": "hi"})
+        response = client.post(f"{served.url}{path}", json={"repo": repo, "question": "hi"})
         assert response.status_code in (400, 404), (path, repo)
     cache = served.home / "cache"
     indexed = sorted(p.name for p in cache.iterdir()) if cache.is_dir() else []
@@ -115,7 +114,7 @@ def test_only_served_repositories_by_id(served_repo: Any, repo: Any) -> None:
 )
 def test_file_endpoint_refuses_paths_outside(served_repo: Any, path: str, status: int) -> None:
     served, _root = served_repo
-    response = httpx.get(f"{served.url}/v1/file", params={"repo": "geo-repo", "path": path})
+    response = client.get(f"{served.url}/v1/file", params={"repo": "geo-repo", "path": path})
     assert response.status_code == status, response.text
 
 
@@ -126,7 +125,7 @@ def test_file_endpoint_refuses_symlinks(served_repo: Any, tmp_path: Path) -> Non
     link = root / "link.txt"
     link.symlink_to(secret)
     try:
-        response = httpx.get(
+        response = client.get(
             f"{served.url}/v1/file", params={"repo": "geo-repo", "path": "link.txt"}
         )
     finally:
@@ -137,9 +136,9 @@ def test_file_endpoint_refuses_symlinks(served_repo: Any, tmp_path: Path) -> Non
 
 def test_body_and_question_are_capped(served_repo: Any) -> None:
     served, _root = served_repo
-    big = httpx.post(f"{served.url}/v1/ask", json={"question": "x" * 100_000})
+    big = client.post(f"{served.url}/v1/ask", json={"question": "x" * 100_000})
     assert big.status_code == 413
-    long_question = httpx.post(f"{served.url}/v1/ask", json={"question": "y" * 5000})
+    long_question = client.post(f"{served.url}/v1/ask", json={"question": "y" * 5000})
     assert long_question.status_code == 413
     assert "4000" in long_question.json()["error"]
 
@@ -147,7 +146,7 @@ def test_body_and_question_are_capped(served_repo: Any) -> None:
 def test_no_cors_headers_by_default(served_repo: Any) -> None:
     served, _root = served_repo
     headers = {"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}
-    preflight = httpx.options(f"{served.url}/v1/ask", headers=headers)
+    preflight = client.options(f"{served.url}/v1/ask", headers=headers)
     assert "access-control-allow-origin" not in preflight.headers
-    plain = httpx.get(f"{served.url}/v1/repos", headers={"Origin": "https://evil.example"})
+    plain = client.get(f"{served.url}/v1/repos", headers={"Origin": "https://evil.example"})
     assert "access-control-allow-origin" not in plain.headers
