@@ -165,7 +165,9 @@ def main() -> None:
                 times = cli_latency(repo, question, env)
                 median = statistics.median(times)
                 verdict = "met" if median <= target else "not met"
-                print(f"| {label} | {median:.3f} | {min(times):.3f} | ≤ {target} s: **{verdict}** |")
+                print(
+                    f"| {label} | {median:.3f} | {min(times):.3f} | ≤ {target} s: **{verdict}** |"
+                )
             result = load_test(url, server.pid)
             start, peak, end = result["rss"]  # type: ignore[misc]
             print(f"\nLoad: {CLIENTS} clients × {QUESTIONS} questions, loopback, default limits.\n")
