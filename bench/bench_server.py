@@ -146,9 +146,8 @@ def load_test(url: str, pid: int) -> dict[str, object]:
 
 
 def main() -> None:
-    source = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BENCH_REPO", ""))
-    if not str(source) or not source.is_dir():
-        source = Path(email.__file__).parent
+    given = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BENCH_REPO", "")
+    source = Path(given) if given else Path(email.__file__).parent
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         repo = make_repo(source, work)
