@@ -110,10 +110,15 @@ def test_only_served_repositories_by_id(served_repo: Any, repo: Any) -> None:
         ("https://example.com/x", 400),
         ("missing.py", 404),
         ("geo", 404),
+        (".git/config", 404),
+        (".git/HEAD", 404),
+        ("ignored.env", 404),
     ],
 )
 def test_file_endpoint_refuses_paths_outside(served_repo: Any, path: str, status: int) -> None:
-    served, _root = served_repo
+    served, root = served_repo
+    (root / ".gitignore").write_text("*.env\n")
+    (root / "ignored.env").write_text("SECRET=1\n")
     response = client.get(f"{served.url}/v1/file", params={"repo": "geo-repo", "path": path})
     assert response.status_code == status, response.text
 

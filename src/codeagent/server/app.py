@@ -147,7 +147,9 @@ def create_app(
             end = int(q.get("end", str(start + 200)))
         except ValueError as exc:
             raise RequestError("`start` and `end` must be line numbers") from exc
-        return JSONResponse(read_lines(repo, q.get("path"), start, end))
+        backend = config.backends[repo.id]
+        indexed = await anyio.to_thread.run_sync(backend.indexed_paths)
+        return JSONResponse(read_lines(repo, q.get("path"), start, end, indexed))
 
     async def page(_request: Request) -> Response:
         html = resources.files("codeagent.server").joinpath("static/index.html").read_text("utf-8")

@@ -100,6 +100,7 @@ class RepoBackend:
         self._lock = threading.Lock()
         self._building = False
         self._error: str | None = None
+        self._paths: tuple[Any, set[str]] | None = None
 
     # -- the index ---------------------------------------------------------------------------
 
@@ -143,6 +144,13 @@ class RepoBackend:
         if workspace is not self.workspace:
             notify(bm25_notice(self.repo.id))
         return workspace.get_store()
+
+    def indexed_paths(self) -> set[str]:
+        """The files the index holds (the only ones ``/v1/file`` shows)."""
+        store = self.current().get_store()
+        if self._paths is None or self._paths[0] is not store:
+            self._paths = (store, {chunk.path for chunk in store.chunks})
+        return self._paths[1]
 
     def status(self) -> dict[str, Any]:
         state = "building" if self._building else "ready" if self.workspace.store_loaded else ""

@@ -15,6 +15,8 @@ from typing import Any
 from codeagent.errors import CodeAgentError
 from codeagent.server.address import ServerAddress, read_address
 
+TOKEN_FILE = "server.token"  # as codeagent.server.auth (not imported: it is not stdlib-only)
+
 CONNECT_TIMEOUT = 2.0
 
 
@@ -83,7 +85,11 @@ def connect(home: Path) -> ServerClient:
     address = read_address(home)
     if address is None:
         raise NoServer("no server recorded")
-    return ServerClient(address)
+    try:  # needed only when the server listens on a non-loopback address alone
+        token = (home / TOKEN_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        token = None
+    return ServerClient(address, token)
 
 
 def served_repo_id(client: ServerClient, root: Path, flags: dict[str, Any]) -> str | None:

@@ -98,15 +98,25 @@ def safe_file(repo: ServedRepo, rel: object) -> Path:
     return current
 
 
-def read_lines(repo: ServedRepo, rel: object, start: int, end: int) -> dict[str, object]:
-    """Lines ``start``..``end`` (1-based, inclusive, at most MAX_LINES) of a served file."""
+def read_lines(
+    repo: ServedRepo, rel: object, start: int, end: int, indexed: set[str]
+) -> dict[str, object]:
+    """Lines ``start``..``end`` (1-based, inclusive, at most MAX_LINES) of a served file; only
+    files the index holds (so never ``.git/``, an ignored ``.env`` or a skipped binary)."""
     path = safe_file(repo, rel)
+    if rel not in indexed:
+        raise RequestError(f"{rel} is not an indexed file of {repo.id}", status=404)
     if start < 1 or end < start:
         raise RequestError("need 1 <= start <= end")
     end = min(end, start + MAX_LINES - 1)
     try:
+        lines = []
         with path.open(encoding="utf-8", errors="replace") as handle:
-            lines = [line.rstrip("\n") for n, line in enumerate(handle, 1) if start <= n <= end]
+            for number, line in enumerate(handle, 1):
+                if number > end:
+                    break
+                if number >= start:
+                    lines.append(line.rstrip("\n"))
     except OSError as exc:
         raise RequestError(f"cannot read {rel}: {exc.strerror}", status=404) from exc
     return {"repo": repo.id, "path": rel, "start_line": start, "lines": lines}
