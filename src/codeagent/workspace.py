@@ -88,13 +88,15 @@ class Workspace:
         store: IndexStore | None = None,
         progress: ProgressReporter | None = None,
         registry: Registry | None = None,
+        index: LazyIndex | None = None,
     ) -> None:
         self.repo_root = Path(repo_root).resolve()
         self.settings = settings
         self.chat_model = chat_model
         self.registry = registry or default_registry()
         self.notices: list[str] = []  # said once when the workspace was opened
-        self._index = LazyIndex(self.repo_root, settings, store=store, progress=progress)
+        # ``index``: another index behind the same seam (the server's keyword-only stand-in).
+        self._index = index or LazyIndex(self.repo_root, settings, store=store, progress=progress)
         self._graph: Any = None
         self._graph_lock = threading.Lock()
 

@@ -25,8 +25,17 @@ if TYPE_CHECKING:
 @embed_option
 @k_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
+@click.option(
+    "--no-server", is_flag=True, help="Answer in this process even when a server is running."
+)
 def command(
-    question: str, repo: str, llm: str | None, embed: str | None, k: int | None, as_json: bool
+    question: str,
+    repo: str,
+    llm: str | None,
+    embed: str | None,
+    k: int | None,
+    as_json: bool,
+    no_server: bool,
 ) -> None:
     """Answer QUESTION about a repository, citing `path:line` sources.
 
@@ -38,12 +47,21 @@ def command(
       codeagent ask "list the classes in src/app/models.py"
       codeagent ask "where is parse_header called in utils.py" --llm none
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
+
+    When `codeagent serve` runs and serves the repository (with the same --llm, --embed
+    and -k), the question goes to it: same output, without loading anything here.
     """
-    from codeagent.config import Settings
     from codeagent.errors import CodeAgentError
 
     if not question.strip():
         raise CodeAgentError("the question is empty")
+    if not no_server:
+        from codeagent.cli.remote import ask_server
+
+        if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
+            return
+    from codeagent.config import Settings
+
     settings = Settings.load(llm=llm, embed=embed, k=k)
     workspace, printer = open_workspace(repo, settings)
     printer.start(question)

@@ -7,7 +7,6 @@ package missing) and 2 when ``--llm`` / ``--embed`` is not a valid value.
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import platform
@@ -43,6 +42,8 @@ def _installed(module: str) -> bool:
 
 
 def _dist_version(name: str) -> str | None:
+    import importlib.metadata  # not at start-up: it costs every command ~0.1 s
+
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:

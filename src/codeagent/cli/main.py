@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from codeagent import __version__
-from codeagent.cli import ask, cache, default, doctor, eval_cmd, eval_dev, index, repl
+from codeagent.cli import ask, cache, default, doctor, eval_cmd, eval_dev, index, repl, serve
 from codeagent.errors import CodeAgentError
 
 
@@ -124,6 +124,9 @@ for _command in (
     doctor.command,
     eval_cmd.command,
     eval_dev.command,
+    serve.serve_command,
+    serve.stop_command,
+    serve.mcp_command,
 ):
     cli.add_command(_command)
 

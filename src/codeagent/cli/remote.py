@@ -1,0 +1,83 @@
+"""`codeagent ask` through a running server: the same output as in-process, nothing heavy loaded.
+
+Used when the server recorded in CODEAGENT_HOME is alive, serves the repository asked about,
+and runs with the settings the flags ask for; otherwise the caller answers in-process.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import click
+
+from codeagent.cli.common import end_line, notice, print_json, write_out
+from codeagent.errors import CodeAgentError
+
+log = logging.getLogger(__name__)
+
+
+def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool) -> bool:
+    """Answer through the server and return True; False when no server can answer this."""
+    from codeagent.paths import default_home
+    from codeagent.server.client import NoServer, connect, served_repo_id
+
+    root = Path(repo).expanduser()
+    if not root.is_dir():  # a URL, or a mistake the in-process path reports
+        return False
+    root = root.resolve()
+    try:
+        client = connect(default_home())
+    except NoServer:
+        return False
+    try:
+        repo_id = served_repo_id(client, root, flags)
+        if repo_id is None:
+            log.info(
+                "the server at %s does not serve %s with these settings", client.address.url, root
+            )
+            return False
+        _print_events(client.ask_events(repo_id, question), as_json=as_json)
+        return True
+    except NoServer as exc:
+        log.info("server at %s not answering (%s): answering here", client.address.url, exc)
+        return False
+    finally:
+        client.close()
+
+
+def _print_events(events: Any, *, as_json: bool) -> None:
+    """Print a server's answer events as an in-process answer prints (through the same
+    :mod:`codeagent.cli.render` functions, so repository text is made safe the same way)."""
+    from codeagent.cli.render import route_line, safe_text, source_lines
+
+    for event in events:
+        kind = event.get("type")
+        if kind == "token" and not as_json:
+            write_out(safe_text(event["text"]))
+        elif kind == "route":
+            route = event.get("route") or {}
+            line = route_line(SimpleNamespace(**route), event.get("fallback"))
+            if line:
+                notice(line)
+        elif kind == "notice":
+            notice(safe_text(event["text"]))
+        elif kind == "error":
+            raise CodeAgentError(event["message"])
+        elif kind == "result":
+            result = event["result"]
+            if as_json:
+                print_json(result)
+            else:
+                end_line()
+                answer = result.get("answer", "")
+                sources = [SimpleNamespace(**s) for s in result.get("sources", [])]
+                # Without an LLM the answer lists its sources itself: only a list the answer
+                # did not already give is printed under it.
+                listed = all(f"{s.path}:{s.start_line}" in answer for s in sources)
+                for line in source_lines(SimpleNamespace(sources=sources), llm=not listed):
+                    click.echo(line)
+            return
+    raise CodeAgentError("the server closed the answer without a result")

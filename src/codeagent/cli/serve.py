@@ -1,0 +1,199 @@
+"""`codeagent serve`, `codeagent stop` and `codeagent mcp`: the warm server and its MCP tools.
+
+Module-level imports stay light (click, the standard library): the server, uvicorn and the
+agent are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from codeagent.cli.common import embed_option, llm_option
+from codeagent.errors import CodeAgentError
+
+START_TIMEOUT = 120.0  # seconds `serve --background` waits for the server to come up
+STOP_TIMEOUT = 15.0
+LOG_NAME = "server.log"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port (0: any free port; the address file records it).",
+)
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    metavar="PATH",
+    help="A repository to serve (repeatable; default: the current directory).",
+)
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Bearer token file (default: CODEAGENT_HOME/server.token, created 0600).",
+)
+@click.option(
+    "--max-concurrent",
+    type=click.IntRange(1, 64),
+    default=3,
+    show_default=True,
+    help="Answers computed at once.",
+)
+@click.option(
+    "--max-queue",
+    type=click.IntRange(0, 1000),
+    default=6,
+    show_default=True,
+    help="Questions waiting for a slot; beyond it: 429 with Retry-After.",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=30.0,
+    show_default=True,
+    help="Seconds a stream may go without an event.",
+)
+@click.option(
+    "--cors-origin",
+    "cors_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Allow browser calls from ORIGIN (repeatable; default: none).",
+)
+@click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
+@click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
+@llm_option
+@embed_option
+def serve_command(
+    host: str,
+    port: int,
+    repos: tuple[str, ...],
+    token_file: Path | None,
+    max_concurrent: int,
+    max_queue: int,
+    idle_timeout: float,
+    cors_origins: tuple[str, ...],
+    no_mcp: bool,
+    background: bool,
+    llm: str | None,
+    embed: str | None,
+) -> None:
+    """Serve repositories over HTTP (JSON / SSE / NDJSON), MCP (/mcp) and a web page (/).
+
+    Only the repositories given here can be asked about. Clients other than loopback need
+    the bearer token. `codeagent ask` uses a running server by itself.
+
+    \b
+    Examples:
+      codeagent serve --repo ~/src/project
+      codeagent serve --repo ~/src/a --repo ~/src/b --background
+    """
+    from codeagent.config import Settings
+
+    settings = Settings.load(llm=llm, embed=embed)
+    if background:
+        _start_background(settings.home)
+        return
+    from codeagent.server.run import ServeOptions, serve
+
+    options = ServeOptions(
+        host=host,
+        port=port,
+        repos=list(repos) or ["."],
+        token_file=token_file,
+        max_concurrent=max_concurrent,
+        max_queue=max_queue,
+        idle_timeout=idle_timeout,
+        cors_origins=list(cors_origins),
+        mcp=not no_mcp,
+    )
+    serve(options, settings)
+
+
+def _start_background(home: Path) -> None:
+    """Re-run this command line without --background, detached; wait for its address file."""
+    from codeagent.server.address import read_address
+
+    args = [a for a in sys.argv[1:] if a != "--background"]
+    home.mkdir(parents=True, exist_ok=True)
+    log_path = home / LOG_NAME
+    with log_path.open("ab") as log:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "codeagent", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        address = read_address(home)
+        if address is not None and address.pid == child.pid:
+            click.echo(f"server started: {address.url} (pid {child.pid}, log {log_path})")
+            return
+        if child.poll() is not None:
+            tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            raise CodeAgentError(f"the server did not start: {tail[-1] if tail else 'no output'}")
+        time.sleep(0.1)
+    raise CodeAgentError(f"the server did not start within {START_TIMEOUT:.0f} s (see {log_path})")
+
+
+@click.command("stop")
+def stop_command() -> None:
+    """Stop the server `codeagent serve` started (the one recorded in CODEAGENT_HOME)."""
+    from codeagent.paths import default_home
+    from codeagent.server.address import address_file, pid_alive, read_address
+
+    home = default_home()
+    address = read_address(home)
+    if address is None:
+        address_file(home).unlink(missing_ok=True)  # stale: its process is gone
+        raise CodeAgentError("no server is running")
+    os.kill(address.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while pid_alive(address.pid) and read_address(home) is not None:
+        if time.monotonic() > deadline:
+            raise CodeAgentError(
+                f"server pid {address.pid} did not stop within {STOP_TIMEOUT:.0f} s"
+            )
+        time.sleep(0.05)
+    click.echo(f"stopped the server (pid {address.pid})")
+
+
+@click.command("mcp")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    metavar="PATH",
+    help="A repository the tools answer about (repeatable; default: the current directory).",
+)
+@llm_option
+@embed_option
+def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> None:
+    """Run the MCP server over stdio (for an editor or a coding agent).
+
+    \b
+    Example client configuration:
+      {"command": "codeagent", "args": ["mcp", "--repo", "/path/to/project"]}
+    """
+    from codeagent.config import Settings
+    from codeagent.server.mcp import build_mcp
+    from codeagent.server.run import make_backends
+
+    settings = Settings.load(llm=llm, embed=embed)
+    backends = make_backends(list(repos) or ["."], settings)
+    build_mcp(backends).run("stdio")

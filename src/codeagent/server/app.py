@@ -1,0 +1,238 @@
+"""The HTTP application: ``/v1/ask`` (JSON, SSE or NDJSON), ``/v1/index``, ``/v1/repos``,
+``/v1/health``, ``/v1/file`` (a cited file's lines), the web page at ``/`` and MCP at ``/mcp``.
+
+See docs/server.md for the API and the security model.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import anyio
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from codeagent import __version__
+from codeagent.errors import CodeAgentError, one_line
+from codeagent.server.auth import is_loopback, token_matches
+from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.limits import RETRY_AFTER_SECONDS, Admission, Busy
+from codeagent.server.repos import RequestError, ServedRepo, pick, read_lines
+from codeagent.server.stream import Answer, IdleTimeout
+
+log = logging.getLogger(__name__)
+
+NDJSON = "application/x-ndjson"
+PUBLIC_PATHS = frozenset({"/", "/favicon.ico"})  # the page holds no data; its API calls do
+
+
+@dataclass
+class ServerConfig:
+    backends: dict[str, RepoBackend]
+    token: str
+    max_concurrent: int = 3
+    max_queue: int = 6
+    idle_timeout: float = 30.0
+    max_body_bytes: int = 64 * 1024
+    max_question_chars: int = 4000
+    cors_origins: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # llm, embed, k: for clients to match
+
+
+def error(message: str, status: int, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+
+
+class BearerAuth:
+    """ASGI middleware: a non-loopback client must send ``Authorization: Bearer <token>``."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] not in PUBLIC_PATHS:
+            client = scope.get("client")
+            if not is_loopback(client[0] if client else None):
+                headers = dict(scope["headers"])
+                auth = headers.get(b"authorization", b"").decode("latin-1")
+                if not token_matches(auth, self.token):
+                    response = error(
+                        "a bearer token is required", 401, **{"WWW-Authenticate": "Bearer"}
+                    )
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, refused past ``limit`` bytes (checked while reading)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise RequestError(f"request body over {limit} bytes", status=413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            raise RequestError(f"request body over {limit} bytes", status=413)
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError as exc:
+        raise RequestError("the body must be a JSON object") from exc
+    if not isinstance(data, dict):
+        raise RequestError("the body must be a JSON object")
+    return data
+
+
+def create_app(
+    config: ServerConfig,
+    *,
+    extra_routes: list[BaseRoute] | None = None,
+    lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] | None = None,
+) -> Starlette:
+    admission = Admission(config.max_concurrent, config.max_queue)
+    served: dict[str, ServedRepo] = {k: b.repo for k, b in config.backends.items()}
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"status": "ok", "version": __version__, "load": admission.to_json()})
+
+    async def repos(_request: Request) -> Response:
+        listing = [b.status() for b in config.backends.values()]
+        return JSONResponse({"repos": listing, "settings": config.settings})
+
+    async def ask(request: Request) -> Response:
+        body = await read_json(request, config.max_body_bytes)
+        backend = config.backends[pick(served, body.get("repo")).id]
+        question = body.get("question")
+        if not isinstance(question, str) or not question.strip():
+            raise RequestError("`question` must be a non-empty string")
+        if len(question) > config.max_question_chars:
+            raise RequestError(f"`question` over {config.max_question_chars} characters", 413)
+        try:
+            await admission.acquire()
+        except Busy:
+            return error("busy: too many questions at once", 429, **_retry_after())
+        answer = Answer(backend, question, admission.release)
+        accept = request.headers.get("accept", "")
+        if "text/event-stream" in accept:
+            return EventSourceResponse(_sse(answer, config.idle_timeout), ping=15)
+        if NDJSON in accept:
+            return StreamingResponse(_ndjson(answer, config.idle_timeout), media_type=NDJSON)
+        return await _json(answer, config.idle_timeout)
+
+    async def index(request: Request) -> Response:
+        body = await read_json(request, config.max_body_bytes)
+        backend = config.backends[pick(served, body.get("repo")).id]
+        force = bool(body.get("force", False))
+        stats = await anyio.to_thread.run_sync(lambda: backend.index(force=force))
+        return JSONResponse(stats)
+
+    async def file_lines(request: Request) -> Response:
+        q = request.query_params
+        repo = pick(served, q.get("repo"))
+        try:
+            start = int(q.get("start", "1"))
+            end = int(q.get("end", str(start + 200)))
+        except ValueError as exc:
+            raise RequestError("`start` and `end` must be line numbers") from exc
+        backend = config.backends[repo.id]
+        indexed = await anyio.to_thread.run_sync(backend.indexed_paths)
+        return JSONResponse(read_lines(repo, q.get("path"), start, end, indexed))
+
+    async def page(_request: Request) -> Response:
+        html = resources.files("codeagent.server").joinpath("static/index.html").read_text("utf-8")
+        return HTMLResponse(html, headers={"Content-Security-Policy": _CSP})
+
+    async def on_request_error(_request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestError)
+        return error(str(exc), exc.status)
+
+    async def on_domain_error(_request: Request, exc: Exception) -> Response:
+        return error(one_line(exc), 500)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        from contextlib import AsyncExitStack
+
+        async with AsyncExitStack() as stack:
+            for make in lifespans or []:
+                await stack.enter_async_context(make())
+            yield
+
+    routes: list[BaseRoute] = [
+        Route("/", page),
+        Route("/v1/health", health),
+        Route("/v1/repos", repos),
+        Route("/v1/ask", ask, methods=["POST"]),
+        Route("/v1/index", index, methods=["POST"]),
+        Route("/v1/file", file_lines),
+        *(extra_routes or []),
+    ]
+    middleware = [Middleware(BearerAuth, token=config.token)]
+    if config.cors_origins:
+        middleware.insert(
+            0,
+            Middleware(
+                CORSMiddleware,
+                allow_origins=config.cors_origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type", "Accept"],
+            ),
+        )
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={RequestError: on_request_error, CodeAgentError: on_domain_error},
+    )
+
+
+_CSP = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+
+
+def _retry_after() -> dict[str, str]:
+    return {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+
+async def _guarded(answer: Answer, idle_timeout: float) -> AsyncIterator[Event]:
+    """The answer's events; an idle timeout becomes a last ``error`` event."""
+    try:
+        async for event in answer.events(idle_timeout):
+            yield event
+    except IdleTimeout as exc:
+        yield {"type": "error", "message": str(exc)}
+
+
+async def _sse(answer: Answer, idle_timeout: float) -> AsyncIterator[dict[str, str]]:
+    async for event in _guarded(answer, idle_timeout):
+        yield {"event": event["type"], "data": json.dumps(event)}
+
+
+async def _ndjson(answer: Answer, idle_timeout: float) -> AsyncIterator[str]:
+    async for event in _guarded(answer, idle_timeout):
+        yield json.dumps(event) + "\n"
+
+
+async def _json(answer: Answer, idle_timeout: float) -> Response:
+    notices: list[str] = []
+    async for event in _guarded(answer, idle_timeout):
+        if event["type"] == "notice":
+            notices.append(event["text"])
+        elif event["type"] == "result":
+            return JSONResponse({**event["result"], "notices": notices})
+        elif event["type"] == "error":
+            timed_out = event["message"].startswith("no progress")
+            return error(event["message"], 504 if timed_out else 500)
+    return error("the answer stopped without a result", 500)

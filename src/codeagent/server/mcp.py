@@ -1,0 +1,110 @@
+"""The MCP server (official ``mcp`` SDK): the same tools over stdio (``codeagent mcp``) and over
+Streamable HTTP at ``/mcp`` of ``codeagent serve``.
+
+Every tool takes an optional ``repo``: the id of a served repository (``list_repositories``
+names them); it may be left out when only one is served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Annotated, Any
+
+import anyio
+from pydantic import Field
+
+from codeagent.errors import CodeAgentError, one_line
+from codeagent.server import tools
+from codeagent.server.backend import RepoBackend
+from codeagent.server.repos import RequestError, pick
+
+INSTRUCTIONS = (
+    "Answers questions about the source code of the repositories listed by list_repositories. "
+    "Use find_definition / find_references / file_structure for exact structural facts, "
+    "search_code to locate code by topic, and ask for an explained answer with cited lines."
+)
+
+RepoArg = Annotated[
+    str | None,
+    Field(description="Repository id from list_repositories; omit when only one is served."),
+]
+
+
+def build_mcp(backends: dict[str, RepoBackend]) -> Any:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer("codeagent", instructions=INSTRUCTIONS)
+    served = {k: b.repo for k, b in backends.items()}
+
+    async def call(repo: str | None, work: Callable[[RepoBackend], str]) -> str:
+        try:
+            backend = backends[pick(served, repo).id]
+            return await anyio.to_thread.run_sync(lambda: work(backend))
+        except (RequestError, CodeAgentError) as exc:
+            raise ToolError(one_line(exc)) from None  # the client sees an error result
+
+    @server.tool()
+    async def list_repositories() -> str:
+        """List the repositories this server can answer about: one `id  root` per line."""
+        return "\n".join(f"{b.repo.id}  {b.repo.root}" for b in backends.values())
+
+    @server.tool()
+    async def ask(
+        question: Annotated[str, Field(description="A question about the code, in plain words.")],
+        repo: RepoArg = None,
+    ) -> str:
+        """Answer a question about a repository's code, citing `path:start-end` line ranges.
+
+        Exact for structural questions about one Python file (e.g. "list the methods of
+        Session in sessions.py"); otherwise answered from a search of the whole repository.
+        """
+        return await call(repo, lambda b: tools.ask(b, question))
+
+    @server.tool()
+    async def search_code(
+        query: Annotated[
+            str, Field(description="Words, identifiers or a description of the code.")
+        ],
+        repo: RepoArg = None,
+        k: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 8,
+    ) -> str:
+        """Search a repository (keyword + semantic) and return the best matching code chunks,
+        each as `path:start-end  symbol` followed by its first lines."""
+        return await call(repo, lambda b: tools.search_code(b, query, k))
+
+    @server.tool()
+    async def file_structure(
+        path: Annotated[str, Field(description="A Python file, relative to the repository root.")],
+        repo: RepoArg = None,
+    ) -> str:
+        """Outline one Python file: its imports, classes with methods, functions and constants,
+        with line numbers, read from its syntax tree (exact)."""
+        return await call(repo, lambda b: tools.file_structure(b, path))
+
+    @server.tool()
+    async def find_definition(
+        name: Annotated[str, Field(description="A name: `X`, `Class.method` or `pkg.mod.X`.")],
+        repo: RepoArg = None,
+    ) -> str:
+        """Find where a class, function or method is defined: `path:start-end  kind name`."""
+        return await call(repo, lambda b: tools.find_definition(b, name))
+
+    @server.tool()
+    async def find_references(
+        name: Annotated[str, Field(description="The function, method or class name to look for.")],
+        repo: RepoArg = None,
+    ) -> str:
+        """Find the places that use a name (calls and imports): one `path:line` per use."""
+        return await call(repo, lambda b: tools.find_references(b, name))
+
+    return server
+
+
+def http_routes(
+    server: Any, host: str
+) -> tuple[list[Any], Callable[[], AbstractAsyncContextManager[Any]]]:
+    """The Streamable HTTP routes (at ``/mcp``) and the session manager to run in the lifespan."""
+    app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    return list(app.routes), server.session_manager.run

@@ -1,0 +1,126 @@
+"""Start the server in this process: settings, backends, token, socket, uvicorn, address file."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codeagent.config import Settings
+from codeagent.errors import ConfigError
+from codeagent.server.address import ServerAddress, read_address, remove_address, write_address
+from codeagent.server.auth import default_token_file, load_or_create_token
+from codeagent.server.backend import RepoBackend
+from codeagent.server.repos import make_ids, serve_roots
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    repos: list[str] = field(default_factory=lambda: ["."])
+    token_file: Path | None = None
+    max_concurrent: int = 3
+    max_queue: int = 6
+    idle_timeout: float = 30.0
+    cors_origins: list[str] = field(default_factory=list)
+    mcp: bool = True
+
+
+def make_backends(specs: list[str], settings: Settings) -> dict[str, RepoBackend]:
+    """One backend per served repository, sharing one chat model."""
+    from codeagent.llm import resolve_chat_model
+
+    model, reason = resolve_chat_model(settings.llm, settings)
+    if model is None and settings.llm.strip() not in ("none", "auto"):
+        log.warning("answers without an LLM: %s", reason)
+    served = make_ids(serve_roots(specs))
+    return {repo.id: RepoBackend(repo, settings, model) for repo in served}
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    return sock
+
+
+def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> None:
+    """Serve until interrupted (SIGINT / SIGTERM); the address file lives exactly as long."""
+    import click
+    import uvicorn
+
+    from codeagent.server.app import ServerConfig, create_app
+
+    running = read_address(settings.home)
+    if running is not None and running.pid != os.getpid():
+        raise ConfigError(
+            f"a server is already running (pid {running.pid}, {running.url}):"
+            " `codeagent stop` first"
+        )
+    token_file = options.token_file or default_token_file(settings.home)
+    settings.home.mkdir(parents=True, exist_ok=True)
+    token = load_or_create_token(token_file)
+    backends = make_backends(options.repos, settings)
+    sock = bind(options.host, options.port)
+    address = ServerAddress(os.getpid(), options.host, sock.getsockname()[1])
+
+    @asynccontextmanager
+    async def published() -> AsyncIterator[None]:
+        for backend in backends.values():
+            backend.start_background_index()
+        write_address(settings.home, address)
+        if announce:
+            names = ", ".join(backends)
+            click.echo(f"serving {names} on {address.url} (token file {token_file})", err=True)
+        try:
+            yield
+        finally:
+            remove_address(settings.home, address.pid)
+
+    lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] = [published]
+    extra_routes: list[Any] = []
+    if options.mcp:
+        from codeagent.server.mcp import build_mcp, http_routes
+
+        routes, session_lifespan = http_routes(build_mcp(backends), options.host)
+        extra_routes.extend(routes)
+        lifespans.insert(0, session_lifespan)
+    config = ServerConfig(
+        backends=backends,
+        token=token,
+        max_concurrent=options.max_concurrent,
+        max_queue=options.max_queue,
+        idle_timeout=options.idle_timeout,
+        max_question_chars=settings.max_question_chars,
+        cors_origins=options.cors_origins,
+        settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
+    )
+    app = create_app(config, extra_routes=extra_routes, lifespans=lifespans)
+    uv_config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        # A reverse proxy on this machine must say who the client is (X-Forwarded-For), or
+        # every request through it would count as loopback and skip the token.
+        proxy_headers=True,
+        forwarded_allow_ips="127.0.0.1,::1",
+    )
+    try:
+        uvicorn.Server(uv_config).run(sockets=[sock])
+    finally:
+        sock.close()
+        remove_address(settings.home, address.pid)

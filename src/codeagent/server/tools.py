@@ -1,0 +1,123 @@
+"""What the MCP tools do, as plain functions on a :class:`RepoBackend` returning text.
+
+``find_definition`` and ``find_references`` use the repository's symbol graph when the index
+carries one (``store.symbols``); without it they fall back to the indexed chunks: definitions
+from the chunker's qualified names, references from a whole-word text search (said so in the
+answer).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from codeagent.errors import CodeAgentError, one_line
+from codeagent.server.backend import RepoBackend
+
+MAX_REFERENCES = 100
+SNIPPET_LINES = 6
+
+
+def _store(backend: RepoBackend, notices: list[str] | None = None) -> Any:
+    return backend.get_store(notices.append if notices is not None else lambda _t: None)
+
+
+def ask(backend: RepoBackend, question: str) -> str:
+    """The answer text, its sources and its notices, as ``codeagent ask`` prints them."""
+    answer: list[str] = []
+    notices: list[str] = []
+    sources: list[dict[str, Any]] = []
+    for event in backend.ask_stream(question, threading.Event()):
+        if event["type"] == "token":
+            answer.append(event["text"])
+        elif event["type"] == "notice":
+            notices.append(event["text"])
+        elif event["type"] == "error":
+            raise CodeAgentError(event["message"])
+        elif event["type"] == "result":
+            sources = event["result"]["sources"]
+    text = "".join(answer).rstrip()
+    if sources:
+        text += "\n\nSources:\n" + "\n".join(
+            f"  {s['path']}:{s['start_line']}-{s['end_line']}" for s in sources
+        )
+    if notices:
+        text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
+    return text
+
+
+def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:
+    notices: list[str] = []
+    hits = _store(backend, notices).search(query, k=max(1, min(k, 50)))
+    if not hits:
+        return "no matches"
+    blocks = []
+    for hit in hits:
+        head = f"{hit.location}  {hit.symbol}".rstrip()
+        body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+        blocks.append(f"{head}\n{body}")
+    return "\n\n".join(blocks + [f"({n})" for n in notices])
+
+
+def file_structure(backend: RepoBackend, path: str) -> str:
+    from codeagent.tools.ast_tool import AstToolError, run_ast_query
+
+    try:
+        return run_ast_query(backend.repo.root, path, "outline").render()
+    except AstToolError as exc:
+        return f"cannot outline {path}: {one_line(exc)}"
+
+
+def find_definition(backend: RepoBackend, name: str) -> str:
+    store = _store(backend)
+    graph = getattr(store, "symbols", None)
+    if graph is not None:
+        found = [
+            f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
+            for d in graph.definitions(name)
+        ]
+        return "\n".join(found) if found else f"no definition of {name} found"
+    return _definitions_by_ast(backend, store, name)
+
+
+def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
+    """Without a symbol graph: the AST tool's ``definition`` on each Python file whose indexed
+    text defines the last part of ``name``."""
+    from codeagent.tools.ast_tool import AstToolError, run_ast_query
+
+    last = re.escape(name.rsplit(".", 1)[-1])
+    defines = re.compile(rf"^\s*(?:async\s+def|def|class)\s+{last}\b", re.MULTILINE)
+    paths = sorted(
+        {c.path for c in store.chunks if c.path.endswith(".py") and defines.search(c.text)}
+    )
+    found = []
+    for path in paths:
+        try:
+            found.append(run_ast_query(backend.repo.root, path, "definition", name).render())
+        except AstToolError:
+            continue
+    return "\n".join(found) if found else f"no definition of {name} found"
+
+
+def find_references(backend: RepoBackend, name: str) -> str:
+    store = _store(backend)
+    graph = getattr(store, "symbols", None)
+    if graph is not None:
+        lines = [f"{c.path}:{c.line}  in {c.caller or '<module>'}" for c in graph.callers(name)]
+        lines += [f"{path}  imports it" for path in graph.importers(name)]
+        return "\n".join(lines[:MAX_REFERENCES]) or f"no references to {name} found"
+    word = re.compile(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b")
+    seen: set[tuple[str, int]] = set()
+    found: list[str] = []
+    for chunk in store.chunks:
+        for offset, line in enumerate(chunk.text.splitlines()):
+            number = chunk.start_line + offset
+            if word.search(line) and (chunk.path, number) not in seen:
+                seen.add((chunk.path, number))
+                found.append(f"{chunk.path}:{number}: {line.strip()}")
+    if not found:
+        return f"no references to {name} found"
+    more = f"\n... and {len(found) - MAX_REFERENCES} more" if len(found) > MAX_REFERENCES else ""
+    note = "(whole-word text matches: no symbol graph in this index)"
+    return "\n".join([note, *found[:MAX_REFERENCES]]) + more

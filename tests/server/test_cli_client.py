@@ -1,0 +1,209 @@
+"""`codeagent ask` through a running server: the same output as in-process, nothing heavy
+imported; `--no-server`; a stale address file; `serve --background` and `stop`."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_helpers import FILES
+
+HEAVY = {
+    "langgraph",
+    "langchain_core",
+    "langchain_ollama",
+    "torch",
+    "faiss",
+    "numpy",
+    "bm25s",
+    "sentence_transformers",
+    "pydantic_settings",
+    "starlette",
+    "uvicorn",
+    "mcp",
+    "httpx",
+    "git",
+}
+# Runs the CLI, then reports on stderr which heavy modules (and which agent modules) it loaded.
+WRAPPER = """
+import sys
+from codeagent.cli.main import main
+sys.argv = ["codeagent", *sys.argv[1:]]
+try:
+    main()
+finally:
+    heavy = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv_heavy))
+    agent = sorted(m for m in sys.modules if m.startswith(("codeagent.agent", "codeagent.index")))
+    print("LOADED " + " ".join(heavy + agent), file=sys.stderr)
+"""
+
+
+def run_cli(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    code = f"import sys; sys.argv_heavy = {sorted(HEAVY)!r}\n" + WRAPPER
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "CODEAGENT_HOME": str(home)},
+        timeout=300,
+    )
+
+
+def loaded(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("LOADED"))
+    return line.split()[1:]
+
+
+@pytest.mark.parametrize(
+    "question", ["list the methods of Square in geo/shapes.py", "where is the area computed?"]
+)
+def test_ask_through_the_server_prints_what_in_process_prints(
+    served_repo: Any, question: str
+) -> None:
+    served, root = served_repo
+    via_server = run_cli("ask", question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []  # neither heavy libraries nor the agent: the server answered
+    in_process = run_cli(
+        "ask",
+        "--no-server",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        question,
+        home=served.home,
+        cwd=root,
+    )
+    assert in_process.returncode == 0, in_process.stderr
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert via_server.stdout == in_process.stdout
+    assert "Sources:" in via_server.stdout
+
+
+def test_ask_json_through_the_server(served_repo: Any) -> None:
+    served, root = served_repo
+    question = "list the classes in geo/shapes.py"
+    proc = run_cli("ask", "--json", "--repo", str(root), question, home=served.home)
+    assert proc.returncode == 0, proc.stderr
+    assert loaded(proc) == []
+    data = json.loads(proc.stdout)
+    assert data["route"]["tool"] == "ast"
+    assert [s["path"] for s in data["sources"]] == ["geo/shapes.py", "geo/shapes.py"]
+
+
+def test_flags_the_server_was_not_started_with_mean_in_process(served_repo: Any) -> None:
+    served, root = served_repo
+    proc = run_cli(
+        "ask",
+        "-k",
+        "3",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "where is the area computed?",
+        home=served.home,
+        cwd=root,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "codeagent.agent.graph" in loaded(proc)
+
+
+def test_repository_the_server_does_not_serve_is_answered_in_process(
+    served_repo: Any, git_repo: Any
+) -> None:
+    served, _root = served_repo
+    other = git_repo({"pkg/a.py": "class Alpha:\n    pass\n"})
+    proc = run_cli(
+        "ask",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "list the classes in pkg/a.py",
+        home=served.home,
+        cwd=other,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "pkg/a.py:1-2  class Alpha" in proc.stdout
+    assert "codeagent.agent.graph" in loaded(proc)
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("kind", ["dead pid", "refused port"])
+def test_stale_address_file_is_ignored(git_repo: Any, env_setup: Path, kind: str) -> None:
+    root = git_repo(FILES)
+    pid = dead_pid() if kind == "dead pid" else os.getpid()
+    (env_setup / "server.json").write_text(
+        json.dumps({"pid": pid, "host": "127.0.0.1", "port": free_port()})
+    )
+    proc = run_cli(
+        "ask",
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        "list the classes in geo/shapes.py",
+        home=env_setup,
+        cwd=root,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "geo/shapes.py:4-6  class Shape" in proc.stdout
+    assert "codeagent.agent.graph" in loaded(proc)
+
+
+def test_stop_with_a_stale_address_file(env_setup: Path) -> None:
+    (env_setup / "server.json").write_text(
+        json.dumps({"pid": dead_pid(), "host": "127.0.0.1", "port": free_port()})
+    )
+    proc = run_cli("stop", home=env_setup)
+    assert proc.returncode == 1
+    assert "error: no server is running" in proc.stderr
+    assert not (env_setup / "server.json").exists()
+
+
+def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
+    root = git_repo(FILES)
+    started = run_cli(
+        "serve",
+        "--background",
+        "--port",
+        "0",
+        "--repo",
+        str(root),
+        "--llm",
+        "none",
+        "--embed",
+        "none",
+        home=env_setup,
+    )
+    assert started.returncode == 0, started.stderr
+    assert "server started: http://127.0.0.1:" in started.stdout
+    address = json.loads((env_setup / "server.json").read_text())
+    asked = run_cli("ask", "list the classes in geo/shapes.py", home=env_setup, cwd=root)
+    assert "geo/shapes.py:9-14  class Square" in asked.stdout
+    assert loaded(asked) == []
+    stopped = run_cli("stop", home=env_setup)
+    assert stopped.returncode == 0, stopped.stderr
+    assert f"stopped the server (pid {address['pid']})" in stopped.stdout
+    assert not (env_setup / "server.json").exists()

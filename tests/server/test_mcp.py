@@ -1,0 +1,97 @@
+"""The MCP server through the SDK's own clients: over stdio (`codeagent mcp`) and over
+Streamable HTTP at /mcp of a running `codeagent serve`."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from server_helpers import FILES
+
+TOOLS = {
+    "list_repositories",
+    "ask",
+    "search_code",
+    "file_structure",
+    "find_definition",
+    "find_references",
+}
+
+
+def text(result: Any) -> str:
+    return "\n".join(c.text for c in result.content)
+
+
+async def exercise(session: ClientSession, repo_id: str) -> dict[str, Any]:
+    await session.initialize()
+    listed = await session.list_tools()
+    out: dict[str, Any] = {"tools": {t.name: t for t in listed.tools}}
+    calls = {
+        "repos": ("list_repositories", {}),
+        "definition": ("find_definition", {"name": "Square.area"}),
+        "references": ("find_references", {"name": "Square"}),
+        "structure": ("file_structure", {"path": "geo/shapes.py"}),
+        "search": ("search_code", {"query": "side times side", "k": 2}),
+        "ask": ("ask", {"question": "list the classes in geo/shapes.py", "repo": repo_id}),
+        "bad_repo": ("ask", {"question": "hi", "repo": "../etc"}),
+    }
+    for key, (name, args) in calls.items():
+        out[key] = await session.call_tool(name, args)
+    return out
+
+
+def check(out: dict[str, Any], root: Path) -> None:
+    assert set(out["tools"]) == TOOLS
+    for tool in out["tools"].values():
+        assert len(tool.description or "") > 40, tool.name  # written for an agent to choose by
+    assert text(out["repos"]).split() == [root.name, str(root)]
+    # Truth from the file written by the test: Square.area is lines 13-14, Square on 9.
+    assert "geo/shapes.py:13-14  Square.area  [method]" in text(out["definition"])
+    refs = text(out["references"])
+    assert "geo/shapes.py:9:" in refs
+    assert "geo/shapes.py:18:" in refs
+    assert re.search(r"geo/shapes.py:9-14 +class Square\b", text(out["structure"]))
+    assert re.search(r"geo/shapes.py:13-14 +def area\(self\)\n", text(out["structure"]))
+    assert text(out["search"]).startswith("geo/shapes.py:")
+    assert "geo/shapes.py:4-6  class Shape" in text(out["ask"])
+    assert out["bad_repo"].is_error
+    assert "served repository" in text(out["bad_repo"])
+
+
+def test_mcp_over_stdio(git_repo: Any, env_setup: Path) -> None:
+    root = git_repo(FILES, name="geo")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codeagent", "mcp", "--repo", str(root), "--llm", "none", "--embed", "none"],
+        env={k: v for k, v in os.environ.items() if k.startswith(("CODEAGENT_", "PYTHON", "HF_"))},
+    )
+
+    async def main() -> dict[str, Any]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            return await exercise(session, "geo")
+
+    check(anyio.run(main), root)
+
+
+@pytest.mark.usefixtures("env_setup")
+def test_mcp_over_streamable_http(git_repo: Any, serve_process: Any) -> None:
+    root = git_repo(FILES, name="geo")
+    served = serve_process("--repo", str(root))
+
+    async def main() -> dict[str, Any]:
+        async with (
+            streamable_http_client(f"{served.url}/mcp") as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            return await exercise(session, "geo")
+
+    check(anyio.run(main), root)

@@ -1,0 +1,108 @@
+"""Helpers for the server tests (the fixtures are in tests/server/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from codeagent.server.repos import ServedRepo
+
+START_TIMEOUT = 60.0
+# Generous: a first question waits for the server to warm up, on a machine that may be busy.
+client = httpx.Client(timeout=120.0)
+
+MOD = '''\
+"""Shapes."""
+
+
+class Shape:
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side * self.side
+
+
+def unit_square():
+    return Square(1)
+'''
+FILES = {"geo/__init__.py": "", "geo/shapes.py": MOD, "README.md": "# Geo\n\nSquares.\n"}
+
+
+@dataclass
+class Served:
+    url: str
+    port: int
+    token: str
+    home: Path
+    process: subprocess.Popen[bytes]
+
+
+def wait_for_address(home: Path, pid: int) -> dict[str, Any]:
+    deadline = time.monotonic() + START_TIMEOUT
+    path = home / "server.json"
+    while time.monotonic() < deadline:
+        if path.is_file():
+            data: dict[str, Any] = json.loads(path.read_text())
+            if data["pid"] == pid:
+                return data
+        time.sleep(0.05)
+    raise AssertionError("the server did not write its address file")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class ScriptedBackend:
+    """A backend whose answer is scripted by the test; it records cancellation."""
+
+    def __init__(self, root: Path, script: Any) -> None:
+        self.repo = ServedRepo("scripted", root)
+        self.script = script
+        self.cancelled = threading.Event()
+        self.started = threading.Event()
+
+    def ask_stream(self, question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
+        self.started.set()
+        try:
+            yield from self.script(question, cancel)
+        finally:
+            if cancel.is_set():
+                self.cancelled.set()
+
+    def status(self) -> dict[str, Any]:
+        return self.repo.to_json()
+
+
+def remote(token: str | None = None) -> dict[str, str]:
+    """Headers of a client that is not on loopback: uvicorn trusts ``X-Forwarded-For`` from a
+    local proxy, so the request is seen as coming from 203.0.113.7 (a documentation address)."""
+    headers = {"X-Forwarded-For": "203.0.113.7"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+def ndjson(response: httpx.Response) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in response.text.splitlines() if line.strip()]
