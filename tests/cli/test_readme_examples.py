@@ -90,7 +90,14 @@ def readme_examples() -> list[str]:
 
 EXAMPLES = readme_examples()
 SYNOPSES = [line for line in EXAMPLES if "[" in line]
-RUNNABLE = [line for line in EXAMPLES if "[" not in line and " eval " not in line]
+# The "Serve" block starts a server, asks through it and stops it: tests/server/test_cli_client.py
+# runs that sequence against a real server (and test_mcp.py the stdio MCP server).
+SERVE_BLOCK = {"serve", "stop", "mcp"}
+SERVED = [
+    line for line in EXAMPLES if line.split()[1] in SERVE_BLOCK or "answered by the server" in line
+]
+RUNNABLE = [line for line in EXAMPLES
+            if "[" not in line and " eval " not in line and line not in SERVED]  # fmt: skip
 
 
 @pytest.fixture
@@ -114,6 +121,7 @@ def argv(line: str, root: Path) -> list[str]:
 def test_the_readme_has_the_examples_this_test_knows() -> None:
     assert len(RUNNABLE) == 10, RUNNABLE
     assert len(SYNOPSES) == 2, SYNOPSES
+    assert len(SERVED) == 4, SERVED
 
 
 @pytest.mark.parametrize("line", RUNNABLE)
