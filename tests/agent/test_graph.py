@@ -36,14 +36,21 @@ def _deps(root: Path, settings: Settings, store: Any, loads: list[int]) -> Deps:
 
 def test_graph_shape(sample_repo: Path, settings: Settings, fake_store: Any) -> None:
     graph = build_graph(_deps(sample_repo, settings, fake_store, [])).get_graph()
-    assert set(graph.nodes) == {"__start__", "route", "ast", "rag", "answer", "__end__"}
+    assert set(graph.nodes) == {
+        "__start__", "route", "ast", "symbols", "clarify", "rag", "answer", "__end__"
+    }  # fmt: skip
     edges = {(e.source, e.target, e.conditional) for e in graph.edges}
     assert edges == {
         ("__start__", "route", False),
         ("route", "ast", True),
         ("route", "rag", True),
+        ("route", "symbols", True),
+        ("route", "clarify", True),
         ("ast", "answer", True),
         ("ast", "rag", True),
+        ("symbols", "answer", True),
+        ("symbols", "rag", True),
+        ("clarify", "answer", False),
         ("rag", "answer", False),
         ("answer", "__end__", False),
     }

@@ -43,8 +43,12 @@ class Citation:
 
 
 def ast_context(tool_result: Any) -> tuple[str, str]:
-    """The rendered AST result as the context block."""
-    title = f"Exact facts about {tool_result.path} from its syntax tree ({tool_result.operation})"
+    """The rendered structural result (AST tool or symbol graph) as the context block."""
+    if hasattr(tool_result, "path"):
+        what = f"{tool_result.path} from its syntax tree"
+    else:
+        what = "the repository from its symbol graph"
+    title = f"Exact facts about {what} ({tool_result.operation})"
     return title, strip_control_tokens(tool_result.render())
 
 

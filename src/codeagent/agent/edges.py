@@ -7,11 +7,12 @@ from typing import Literal
 from codeagent.agent.state import AgentState
 
 
-def after_route(state: AgentState) -> Literal["ast", "rag"]:
+def after_route(state: AgentState) -> Literal["ast", "symbols", "clarify", "rag"]:
     """The tool the route chose."""
-    return "ast" if state["route"].tool == "ast" else "rag"
+    tool = state["route"].tool
+    return tool if tool in ("ast", "symbols", "clarify") else "rag"
 
 
 def after_ast(state: AgentState) -> Literal["answer", "rag"]:
-    """Answer from the AST result, or fall back to search when the AST tool failed."""
+    """Answer from the structural result, or fall back to search when the tool failed."""
     return "rag" if state.get("fallback") else "answer"

@@ -2,6 +2,8 @@
 
 route  -> the RouteDecision (LLM router, rule router as its fallback, then checked)
 ast    -> the AST tool's result, or a fallback record when it fails
+symbols -> the symbol tool's result (repository-wide), or a fallback record when it fails
+clarify -> the list of files an ambiguous file name matches, and the question which one
 rag    -> the retrieved hits (the index is loaded here, on first use)
 answer -> the answer text (streamed through deps.on_token), its sources, its notices
 """
@@ -10,15 +12,17 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 from codeagent.agent import answer as answer_mod
+from codeagent.agent.clarify import Clarification
 from codeagent.agent.deps import Deps
 from codeagent.agent.deterministic import NO_LLM_NOTICE, render_hits
 from codeagent.agent.router import route_question
 from codeagent.agent.state import AgentState, Source
+from codeagent.errors import IndexBuildError
 from codeagent.index.types import SearchHit
-from codeagent.tools.ast_tool import AstToolError, run_ast_query
+from codeagent.tools.ast_tool import AstToolError, Operation, run_ast_query
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,14 @@ def route(state: AgentState, deps: Deps) -> dict[str, Any]:
         model,
         timeout=deps.settings.router_timeout,
     )
-    return {"route": decision, "timings": {"route": time.perf_counter() - started}}
+    update: dict[str, Any] = {
+        "route": decision,
+        "timings": {"route": time.perf_counter() - started},
+    }
+    if decision.notice:
+        deps.on_notice(decision.notice)
+        update["notices"] = [decision.notice]
+    return update
 
 
 def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
@@ -45,7 +56,7 @@ def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
     decision = state["route"]
     file, operation = decision.file or "", decision.operation or "outline"
     try:
-        result = run_ast_query(deps.repo_root, file, operation, decision.symbol)
+        result = run_ast_query(deps.repo_root, file, cast(Operation, operation), decision.symbol)
     except AstToolError as err:
         notice = f"AST tool failed ({err}) — answering from search instead"
         deps.on_notice(notice)
@@ -61,6 +72,43 @@ def ast(state: AgentState, deps: Deps) -> dict[str, Any]:
         "sources": sources,
         "timings": {"retrieve": time.perf_counter() - started},
     }
+
+
+def symbols(state: AgentState, deps: Deps) -> dict[str, Any]:
+    """A repository-wide question answered from the index's symbol graph."""
+    started = time.perf_counter()
+    from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
+
+    decision = state["route"]
+    try:
+        args = SymbolArgs(
+            operation=cast(Any, decision.operation),
+            name=decision.symbol or "",
+            transitive=decision.transitive,
+        )
+        result = run_symbol_query(deps.get_store().symbols, args, deps.repo_root)
+    except (SymbolToolError, IndexBuildError, ValueError) as err:
+        notice = f"symbol graph could not answer ({err}) — answering from search instead"
+        deps.on_notice(notice)
+        return {
+            "fallback": {"from": "symbols", "reason": str(err)},
+            "notices": [notice],
+            "timings": {"retrieve": time.perf_counter() - started},
+        }
+    sources = [Source(path=p, start_line=s, end_line=e) for p, s, e in result.citations()]
+    return {
+        "tool_result": result,
+        "fallback": None,
+        "sources": sources,
+        "timings": {"retrieve": time.perf_counter() - started},
+    }
+
+
+def clarify(state: AgentState, deps: Deps) -> dict[str, Any]:
+    """An ambiguous file name: list the candidates and ask which one."""
+    decision = state["route"]
+    result = Clarification(name=decision.file or "", candidates=decision.candidates)
+    return {"tool_result": result, "fallback": None, "sources": []}
 
 
 def rag(state: AgentState, deps: Deps) -> dict[str, Any]:
@@ -79,15 +127,23 @@ def rag(state: AgentState, deps: Deps) -> dict[str, Any]:
 
 def answer(state: AgentState, deps: Deps) -> dict[str, Any]:
     started = time.perf_counter()
-    if deps.chat_model is None:
-        text = deterministic_answer(state)
+    if deps.chat_model is None or isinstance(state.get("tool_result"), Clarification):
+        text = _route_note(state) + deterministic_answer(state)
         deps.on_token(text)
-        deps.on_notice(NO_LLM_NOTICE)
-        update: dict[str, Any] = {"answer": text, "notices": [NO_LLM_NOTICE], "unverified": []}
+        notices = [NO_LLM_NOTICE] if deps.chat_model is None else []
+        for notice in notices:
+            deps.on_notice(notice)
+        update: dict[str, Any] = {"answer": text, "notices": notices, "unverified": []}
     else:
         update = llm_answer(state, deps)
     update["timings"] = {"answer": time.perf_counter() - started}
     return update
+
+
+def _route_note(state: AgentState) -> str:
+    """The route's notice (a named file that does not exist), said first in the answer."""
+    notice = state["route"].notice if "route" in state else None
+    return f"Note: {notice}.\n\n" if notice else ""
 
 
 def deterministic_answer(state: AgentState) -> str:
@@ -115,6 +171,9 @@ def llm_answer(state: AgentState, deps: Deps) -> dict[str, Any]:
     model = with_context_size(deps.chat_model, prompt_chars)
     parts: list[str] = []
     notices: list[str] = []
+    if note := _route_note(state):
+        parts.append(note)
+        deps.on_token(note)
     try:
         for chunk in model.stream(messages):
             token = chunk.content if isinstance(chunk.content, str) else ""

@@ -66,9 +66,21 @@ def validate(decision: RouteDecision, root: Path) -> RouteDecision:
     RAG, the reason saying why. The file is normalised to its repository-relative path."""
     if decision.tool == "rag":
         return decision.model_copy(update={"file": None, "operation": None, "symbol": None})
+    if decision.tool in ("symbols", "clarify"):
+        return decision
     problem = ""
     rel: str | None = None
     symbol = _clean_symbol(decision.symbol)
+    if not decision.file and symbol and decision.operation in _WIDE:
+        # A structural question about a symbol with no file: the whole repository's graph.
+        return decision.model_copy(
+            update={
+                "tool": "symbols",
+                "operation": _WIDE[decision.operation],
+                "symbol": symbol,
+                "reason": f"{decision.reason} (no file named: the repository symbol graph)",
+            }
+        )
     if not decision.file:
         problem = "it names no file"
     elif decision.operation is None:
@@ -85,6 +97,9 @@ def validate(decision: RouteDecision, root: Path) -> RouteDecision:
             decided_by="rules",
         )
     return decision.model_copy(update={"file": rel, "symbol": symbol})
+
+
+_WIDE = {"definition": "definition", "calls": "callers", "methods": "methods"}
 
 
 def _clean_symbol(symbol: str | None) -> str | None:

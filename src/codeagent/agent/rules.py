@@ -1,11 +1,20 @@
-"""The deterministic rule router: structural questions about one named Python file -> ast.
+"""The deterministic rule router: structural questions -> ast (one named file) or symbols
+(the whole repository); everything else -> rag.
 
 It decides when no LLM is configured and takes over when the LLM router fails. It is
-conservative: only a short question whose main ask is structural ("list the classes in
-models.py", "methods of class Session in requests.models", "where is foo called in app.py")
-goes to the AST tool, and only when the file it names resolves to a Python file in the
-repository. Everything else (how / why questions, issue texts, no resolvable file) goes to
-RAG, with the reason recorded.
+conservative: only a short question whose main ask is structural goes to a structural tool:
+
+- naming a Python file that resolves ("list the classes in models.py", "methods of class
+  Session in requests.models", "where is foo called in app.py") -> ast; the category words
+  ("functions", "decorators", ...) are read with the file mention removed, so
+  ``src/click/decorators.py`` does not ask for decorators;
+- naming no file ("where is Session.request defined", "who calls send", "subclasses of
+  Handler", "which modules import requests.utils", "methods of class Session") -> symbols;
+- naming a file name several files share: the one outside tests/docs when exactly one is, else
+  ``clarify`` (the answer lists the candidates and asks which one);
+- naming a file that does not exist: rag, with a notice saying so.
+
+Everything else (how / why questions, issue texts) goes to RAG, with the reason recorded.
 """
 
 from __future__ import annotations
@@ -14,7 +23,13 @@ import re
 from pathlib import Path
 
 from codeagent.agent.state import RouteDecision
-from codeagent.tools.ast_tool import AstToolError, resolve_file
+from codeagent.tools.ast_tool import (
+    AmbiguousFileError,
+    AstToolError,
+    FileNotFoundInRepoError,
+    resolve_file,
+)
+from codeagent.tools.symbol_tool import match_symbol_question
 
 MAX_WORDS = 30  # longer texts (issue reports, pasted tracebacks) go to search
 
@@ -149,13 +164,52 @@ def file_mentions(question: str) -> list[str]:
     return unique[:6]
 
 
+_SIDE_DIR = re.compile(r"(?:^|/)(?:tests?|testing|docs?|examples?)/")
+_SIDE_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_tests?\.pyi?|conftest\.py)$")
+
+
+def is_side_file(path: str) -> bool:
+    """A test, documentation or example file (not the project's source)."""
+    return bool(_SIDE_DIR.search(path) or _SIDE_FILE.search(path))
+
+
 def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:
-    """The repository-relative path of the Python file ``name`` names, or None and why."""
+    """The repository-relative path of the Python file ``name`` names, or None and why.
+
+    A name several files share resolves to the one outside tests/docs/examples when exactly
+    one is; otherwise the reason lists the candidates (see :func:`file_candidates`).
+    """
     try:
         path = resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        source = [c for c in exc.candidates if not is_side_file(c)]
+        if len(source) == 1:
+            return source[0], ""
+        return None, str(exc)
     except AstToolError as exc:
         return None, str(exc)
     return path.relative_to(root.resolve()).as_posix(), ""
+
+
+def _missing(root: Path, name: str) -> bool:
+    try:
+        resolve_file(root, name)
+    except FileNotFoundInRepoError:
+        return True
+    except AstToolError:
+        return False
+    return False
+
+
+def file_candidates(root: Path, name: str) -> list[str]:
+    """The files an ambiguous name matches (empty when it is not ambiguous)."""
+    try:
+        resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        return list(exc.candidates)
+    except AstToolError:
+        return []
+    return []
 
 
 def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
@@ -224,8 +278,19 @@ def _categories(text: str) -> list[str]:
     return [name for name, pattern in _CATEGORIES if pattern.search(text)]
 
 
-def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
-    """(operation, symbol) the question asks for, or (None, None)."""
+def without_mentions(text: str, mentions: list[str]) -> str:
+    """``text`` with every file path and the given file mentions replaced by a neutral word,
+    so the words of a file name (``decorators.py``, ``globals.py``) are not read as what the
+    question asks."""
+    text = _PATH_TOKEN.sub(" thefile ", text)
+    for name in sorted(mentions, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w./-]){re.escape(name)}(?![\w/]|\.\w)", " thefile ", text)
+    return text
+
+
+def _operation(text: str, exclude: set[str], listing: str) -> tuple[str | None, str | None]:
+    """(operation, symbol) the question asks for, or (None, None); the category words are
+    read from ``listing``, the question with its file mentions removed."""
     if sym := _symbol(_CALLS, text, exclude):
         return "calls", sym
     if re.search(r"\bmethods\b", text, _I) and (sym := _symbol(_METHODS, text, exclude)):
@@ -234,8 +299,8 @@ def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
         return "definition", sym
     if sym := _symbol(_DEFINITION_WEAK, text, exclude, strict=True):
         return "definition", sym
-    cats = _categories(text)
-    if cats and (_LISTING.search(text) or len(text.split()) <= 8):
+    cats = _categories(listing)
+    if cats and (_LISTING.search(listing) or len(listing.split()) <= 8):
         if "decorators" in cats:
             return "decorators", None
         if "imports" in cats:
@@ -246,7 +311,7 @@ def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
             return "outline", None
         # "methods" without a class: the classes listing shows every class's methods.
         return ("classes" if cats[0] == "methods" else cats[0]), None
-    if _OUTLINE.search(text):
+    if _OUTLINE.search(listing):
         return "outline", None
     return None, None
 
@@ -260,10 +325,23 @@ def route_by_rules(question: str, root: Path) -> RouteDecision:
         return _rag("a how/why question: searching the repository")
     rel, mentions, why_not = find_file(text, root)
     exclude = set(mentions) | ({rel, Path(rel).name} if rel else set())
-    operation, symbol = _operation(text, exclude)
+    named = [m for m in file_mentions(text) if m.endswith((".py", ".pyi")) or "/" in m]
+    wide = match_symbol_question(text)
+    if wide is not None and (wide.operation != "imports" or rel is None):
+        return _symbols(wide.operation, wide.name, wide.transitive)
+    operation, symbol = _operation(text, exclude, without_mentions(text, [*mentions, *named]))
     if operation is None:
         return _rag("not a structural question about one file: searching the repository")
     if rel is None:
+        for name in named:
+            if candidates := file_candidates(root, name):
+                return _clarify(name, candidates, operation)
+        if missing := [n for n in named if _missing(root, n)]:
+            note = f"{missing[0]} does not exist in the repository: searching instead"
+            reason = f"structural question ({operation}) but {why_not}: searching instead"
+            return _rag(reason, notice=note)
+        if symbol and operation in _WIDE:
+            return _symbols(_WIDE[operation], symbol)
         return _rag(f"structural question ({operation}) but {why_not}: searching instead")
     for name in mentions:  # `email.utils.parseaddr` in email/utils.py is `parseaddr`
         if symbol and symbol.startswith(name + "."):
@@ -279,5 +357,33 @@ def route_by_rules(question: str, root: Path) -> RouteDecision:
     )
 
 
-def _rag(reason: str) -> RouteDecision:
-    return RouteDecision(tool="rag", reason=reason, decided_by="rules")
+# File operations that, with no file named, the symbol graph answers for the whole repository.
+_WIDE = {"definition": "definition", "calls": "callers", "methods": "methods"}
+
+
+def _rag(reason: str, notice: str | None = None) -> RouteDecision:
+    return RouteDecision(tool="rag", reason=reason, decided_by="rules", notice=notice)
+
+
+def _symbols(operation: str, symbol: str, transitive: bool = False) -> RouteDecision:
+    what = f"{operation} of {symbol}" + (" (transitive)" if transitive else "")
+    return RouteDecision(
+        tool="symbols",
+        operation=operation,
+        symbol=symbol,
+        transitive=transitive,
+        reason=f"repository-wide structural question ({what}): the symbol graph",
+        decided_by="rules",
+    )
+
+
+def _clarify(name: str, candidates: list[str], operation: str) -> RouteDecision:
+    return RouteDecision(
+        tool="clarify",
+        file=name,
+        operation=None,
+        candidates=candidates,
+        reason=f"structural question ({operation}) but {name!r} is ambiguous:"
+        f" {len(candidates)} files match",
+        decided_by="rules",
+    )

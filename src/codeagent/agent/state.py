@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from codeagent.index.types import SearchHit
 from codeagent.tools.ast_tool import OPERATIONS, Operation
+from codeagent.tools.symbol_tool import SymbolOperation
 
 Tool = Literal["ast", "rag"]
+RouteTool = Literal["ast", "rag", "symbols", "clarify"]
 DecidedBy = Literal["llm", "rules"]
 # Operations that need a symbol: the class (methods), the called name (calls), the definition.
 NEEDS_SYMBOL = frozenset({"methods", "calls", "definition"})
@@ -44,14 +46,25 @@ class RouteDecisionSchema(BaseModel):
 
 
 class RouteDecision(RouteDecisionSchema):
-    """The route taken, with who decided it (``llm`` or ``rules``) and why."""
+    """The route taken, with who decided it (``llm`` or ``rules``) and why.
+
+    Besides ``ast`` and ``rag``: ``symbols`` (a repository-wide question for the symbol graph:
+    ``operation`` is a symbol-tool operation, ``symbol`` the name) and ``clarify`` (the file
+    name matches several files, listed in ``candidates``: the answer asks which one).
+    ``notice`` is said with the answer (e.g. a named file that does not exist).
+    """
 
     model_config = ConfigDict(title="RouteDecision")
 
+    tool: RouteTool = "rag"  # type: ignore[assignment]
+    operation: Operation | SymbolOperation | None = None  # type: ignore[assignment]
+    transitive: bool = False
+    candidates: list[str] = Field(default_factory=list)
+    notice: str | None = None
     decided_by: DecidedBy = "rules"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "tool": self.tool,
             "file": self.file,
             "operation": self.operation,
@@ -59,6 +72,13 @@ class RouteDecision(RouteDecisionSchema):
             "decided_by": self.decided_by,
             "reason": self.reason,
         }
+        if self.transitive:
+            data["transitive"] = True
+        if self.candidates:
+            data["candidates"] = self.candidates
+        if self.notice:
+            data["notice"] = self.notice
+        return data
 
 
 class Source(BaseModel):
@@ -97,7 +117,7 @@ class AgentState(TypedDict, total=False):
     history: list[Turn]  # already sanitised and capped
     route: RouteDecision
     fallback: Fallback | None
-    tool_result: Any  # AstResult when the AST tool answered
+    tool_result: Any  # AstResult / SymbolResult / Clarification when a structural tool answered
     hits: list[SearchHit]
     sources: list[Source]
     answer: str

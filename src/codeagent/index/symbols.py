@@ -277,11 +277,15 @@ class SymbolGraph:
 
     def importers(self, module_or_name: str) -> list[str]:
         """Files that import the module (or a submodule or member of it) or the name."""
+        return sorted({imp.path for imp in self.import_sites(module_or_name)})
+
+    def import_sites(self, module_or_name: str) -> list[Import]:
+        """The imports behind :meth:`importers`, by file and line."""
         wanted = self.modules_named(module_or_name) or [module_or_name]
         full = self.resolve(module_or_name)
         bare = "." not in module_or_name
-        out = set()
-        for path, imports in self._imports.items():
+        out: list[Import] = []
+        for imports in self._imports.values():
             for imp in imports:
                 names = (imp.module, imp.target)
                 by_module = any(n == w or n.startswith(w + ".") for n in names for w in wanted)
@@ -290,8 +294,8 @@ class SymbolGraph:
                     or (full is not None and self.resolve(imp.target) == full)
                 )
                 if by_module or by_name:
-                    out.add(path)
-        return sorted(out)
+                    out.append(imp)
+        return sorted(out, key=lambda i: (i.path, i.line))
 
     def imports_of(self, path_or_module: str) -> list[Import]:
         """The imports of one file, named by its path or its module name."""
