@@ -31,15 +31,21 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     ("question", "operation", "file"),
     [
-        ("list the functions and classes defined in src/click/decorators.py", "outline",
-         "src/click/decorators.py"),
-        ("list the functions and classes defined in src/click/globals.py", "outline",
-         "src/click/globals.py"),
+        (
+            "list the functions and classes defined in src/click/decorators.py",
+            "outline",
+            "src/click/decorators.py",
+        ),
+        (
+            "list the functions and classes defined in src/click/globals.py",
+            "outline",
+            "src/click/globals.py",
+        ),
         ("which classes are in src/click/imports.py?", "classes", "src/click/imports.py"),
         ("list the functions in decorators.py", "functions", "src/click/decorators.py"),
         ("list the decorators used in src/click/globals.py", "decorators", "src/click/globals.py"),
     ],
-)  # fmt: skip
+)
 def test_category_words_come_from_the_question_not_the_file_name(
     repo: Path, question: str, operation: str, file: str
 ) -> None:
@@ -88,5 +94,8 @@ def test_repository_wide_questions_go_to_the_symbol_graph(
 ) -> None:
     decision = route_by_rules(question, repo)
     assert (decision.tool, decision.operation, decision.symbol, decision.transitive) == (
-        "symbols", operation, symbol, transitive
-    )  # fmt: skip
+        "symbols",
+        operation,
+        symbol,
+        transitive,
+    )

@@ -17,8 +17,9 @@ class Clarification(BaseModel):
     def render(self) -> str:
         lines = [f"`{self.name}` matches {len(self.candidates)} files in the repository:"]
         lines += [f"  {path}" for path in self.candidates]
-        lines += ["Which one do you mean? Ask again with more of the path (e.g. "
-                  f"{self.candidates[0]})."]  # fmt: skip
+        lines += [
+            f"Which one do you mean? Ask again with more of the path (e.g. {self.candidates[0]})."
+        ]
         return "\n".join(lines)
 
     def context(self) -> str:

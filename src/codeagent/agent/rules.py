@@ -53,7 +53,7 @@ _CALLS = [
         rf"\b(?:calls?|call\s+sites?|callers|invocations|usages)\s+(?:to|of|for)\s+{_SYM}",
         _I,
     ),
-    re.compile(rf"\bwho\s+calls\s+{_SYM}", _I),
+    re.compile(rf"\b(?:who|what)\s+calls\s+{_SYM}", _I),
     re.compile(rf"\bwhere\s+does\s+\S+(?:\s+\S+)?\s+call\s+{_SYM}", _I),
     re.compile(
         rf"\b(?:which|what)\s+(?:functions|methods|lines|places|code)\s+(?:\w+\s+)?"

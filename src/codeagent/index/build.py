@@ -167,7 +167,7 @@ def _build(
                 chunks.extend(chunk_file(file.path, text, tree))
             advance(1)
     # The symbol graph (definitions, imports, bases, call sites) from the same trees.
-    symbols = SymbolGraph.build(trees, root_name=discovery.root.name)
+    symbols = SymbolGraph.build(trees, root=discovery.root)
     del trees
     if unreadable:
         stats.files_indexed -= unreadable

@@ -40,8 +40,9 @@ _BLOCK = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.W
 
 
 def parse_python(path: str, text: str) -> ast.Module | None:
-    """The ``ast`` tree of a Python file, or None (not Python, or it does not parse)."""
-    if not path.endswith(PYTHON_SUFFIXES) or not text.strip():
+    """The ``ast`` tree of a Python file, or None (not Python, or it does not parse); an
+    empty file (``__init__.py``) is an empty module."""
+    if not path.endswith(PYTHON_SUFFIXES):
         return None
     if "\r" in text:
         text = _NEWLINE.sub("\n", text)

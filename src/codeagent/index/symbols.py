@@ -101,9 +101,23 @@ class SymbolGraph:
     # -- building and storing ----------------------------------------------------------------
 
     @classmethod
-    def build(cls, trees: dict[str, Any], root_name: str = "") -> SymbolGraph:
-        """The graph of ``{path: ast.Module}`` (every parsed Python file of the repository)."""
+    def build(cls, trees: dict[str, Any], root: Path | None = None) -> SymbolGraph:
+        """The graph of ``{path: ast.Module}`` (every parsed Python file of the repository).
+
+        With ``root``, a directory also counts as a package when its ``__init__.py`` exists
+        but was not indexed (empty files are not), and a root that is itself a package
+        (``email/``) names the modules (``email.utils``).
+        """
         packages = {p.rpartition("/")[0] for p in trees if p.rpartition("/")[2] == "__init__.py"}
+        if root is not None:
+            dirs = {p.rpartition("/")[0] for p in trees}
+            for d in list(dirs):
+                while "/" in d:
+                    d = d.rpartition("/")[0]
+                    dirs.add(d)
+            dirs.add("")
+            packages |= {d for d in dirs if (root / d / "__init__.py").is_file()}
+        root_name = root.name if root is not None else ""
         files: dict[str, dict[str, Any]] = {}
         for path, tree in sorted(trees.items()):
             module = module_name(path, packages, root_name)
@@ -255,6 +269,10 @@ class SymbolGraph:
         if "." in name:
             found = [d for d in found if ("." + d.full_name).endswith("." + name)]
         return sorted(found, key=lambda d: (d.path, d.start_line))
+
+    def definitions_in(self, path: str) -> list[Definition]:
+        """Every class, function and method of one file, in source order."""
+        return [d for d in self._defs if d.path == path and d.kind != "module"]
 
     def files_defining(self, identifier: str) -> list[str]:
         return sorted({d.path for d in self.definitions(identifier)})

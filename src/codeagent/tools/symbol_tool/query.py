@@ -40,8 +40,7 @@ def run_symbol_query(
         sites = graph.import_sites(name)
         if not sites:
             raise SymbolToolError(f"no file in the repository imports {name}")
-        items = [_import_item(i) for i in sites]
-        return SymbolResult(operation=op, name=name, items=items)
+        return SymbolResult(operation=op, name=name, items=_import_items(sites))
     if op == "imports":
         modules = graph.modules_named(name)
         path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
@@ -49,7 +48,7 @@ def run_symbol_query(
             found = ", ".join(graph.modules[m] for m in modules) or "none"
             raise SymbolToolError(f"{name} names no single module of the repository ({found})")
         subject = f"{graph.files[path]['m']} ({path})"
-        items = [_import_item(i) for i in graph.imports_of(path)]
+        items = _import_items(graph.imports_of(path))
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
     return _methods(graph, name)
 
@@ -132,14 +131,29 @@ def _def_item(d: Definition) -> SymbolItem:
     )
 
 
-def _import_item(i: Import) -> SymbolItem:
-    if i.name is None:
-        text = f"import {i.module}" + (f" as {i.alias}" if i.alias else "")
-    else:
-        text = f"from {i.module} import {i.name}" + (f" as {i.alias}" if i.alias else "")
-    return SymbolItem(
-        path=i.path, start_line=i.line, end_line=i.line, kind="import", name=i.target, detail=text
-    )
+def _import_items(imports: list[Import]) -> list[SymbolItem]:
+    """One item per import statement (``from m import a, b`` is one), in file order."""
+    groups: dict[tuple[str, int, str, bool], list[Import]] = {}
+    for i in imports:
+        groups.setdefault((i.path, i.line, i.module, i.name is None), []).append(i)
+    items = []
+    for (path, line, module, plain), group in groups.items():
+        names = [
+            (i.module if plain else i.name or "") + (f" as {i.alias}" if i.alias else "")
+            for i in group
+        ]
+        text = f"import {', '.join(names)}" if plain else f"from {module} import {', '.join(names)}"
+        items.append(
+            SymbolItem(
+                path=path,
+                start_line=line,
+                end_line=line,
+                kind="import",
+                name=group[0].target,
+                detail=text,
+            )
+        )
+    return items
 
 
 def _source(root: Path | None, d: Definition) -> list[str]:
