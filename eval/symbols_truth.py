@@ -11,6 +11,7 @@ None of these shares code with codeagent's graph.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pyclbr
 from pathlib import Path
@@ -50,8 +51,15 @@ def package_modules(pkg_dir: Path, package: str) -> dict[str, str]:
     return out
 
 
-def pyclbr_definitions(module: str, search: list[str] | None = None) -> list[tuple[str, str, int]]:
-    """(qualname, kind, def line) of every class and function pyclbr finds in ``module``."""
+def pyclbr_definitions(
+    module: str, search: list[str] | None = None
+) -> list[tuple[str, str, int]] | None:
+    """(qualname, kind, def line) of every class and function pyclbr finds in ``module``;
+    None when pyclbr cannot read its source (a module frozen into the interpreter)."""
+    if search is None:
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin in (None, "frozen", "built-in"):
+            return None
     try:
         tree = pyclbr.readmodule_ex(module, path=search)
     except (ImportError, SyntaxError, AttributeError):
@@ -85,16 +93,23 @@ def imported_classes(modules: list[str]) -> dict[str, type]:
             module = importlib.import_module(name)
         except Exception:  # platform-specific modules: skip
             continue
-        todo = [obj for _n, obj in inspect.getmembers(module, inspect.isclass)]
+        todo = inspect.getmembers(module, inspect.isclass)
         while todo:
-            cls = todo.pop()
-            if cls.__module__ != name or "<locals>" in cls.__qualname__:
+            bound, cls = todo.pop()
+            # Only a class statement of this module, bound under its own name (not a
+            # namedtuple base, a C accelerator or a class re-exported from elsewhere).
+            if cls.__module__ != name or "<locals>" in cls.__qualname__ or bound != cls.__name__:
+                continue
+            try:
+                if inspect.getsourcefile(cls) != module.__file__:
+                    continue
+            except (TypeError, OSError):
                 continue
             key = f"{cls.__module__}.{cls.__qualname__}"
             if key in found:
                 continue
             found[key] = cls
-            todo += [v for v in vars(cls).values() if inspect.isclass(v)]
+            todo += [(k, v) for k, v in vars(cls).items() if inspect.isclass(v)]
     return found
 
 

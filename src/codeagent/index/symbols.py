@@ -19,6 +19,8 @@ is not a call site. Files that do not parse have no symbols.
 from __future__ import annotations
 
 import json
+import logging
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,7 +30,10 @@ from typing import Any
 from codeagent.index.symbol_extract import extract, module_name
 
 SYMBOLS = "symbols.json"
+DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
 FORMAT = 1
+log = logging.getLogger(__name__)
+
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 
 
@@ -91,6 +96,19 @@ class CallSite:
     scope: str
 
 
+def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
+    """:func:`extract` with a higher recursion limit; a file still too deep has no symbols."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, DEEP_RECURSION))
+    try:
+        return extract(tree, module, is_package)
+    except RecursionError:
+        log.info("%s is nested too deeply to read its symbols", module)
+        return {"d": [], "i": [], "c": []}
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 class SymbolGraph:
     """The symbols of a repository; ``files`` maps a path to its extracted record."""
 
@@ -122,7 +140,10 @@ class SymbolGraph:
         for path, tree in sorted(trees.items()):
             module = module_name(path, packages, root_name)
             is_package = path.endswith("/__init__.py") or path == "__init__.py"
-            files[path] = {"m": module, **extract(tree, module, is_package)}
+            try:
+                files[path] = {"m": module, **extract(tree, module, is_package)}
+            except RecursionError:  # a pathologically nested expression: retry deeper
+                files[path] = {"m": module, **_extract_deep(tree, module, is_package)}
         return cls(files)
 
     def save(self, directory: Path) -> None:
@@ -257,11 +278,12 @@ class SymbolGraph:
 
     def definitions(self, name: str) -> list[Definition]:
         """Definitions ``name`` names: a full dotted name (re-exports followed), a
-        ``Class.method`` or ``module.name`` suffix, or a bare name (every definition so called)."""
+        ``Class.method`` or ``module.name`` suffix, or a bare name (every definition so called,
+        modules included)."""
         name = name.strip().strip("`").removesuffix("()")
         if not name:
             return []
-        full = self.resolve(name)
+        full = self.resolve(name) if "." in name else None
         if full is not None:
             return [self._by_full[full]]
         last = name.rsplit(".", 1)[-1]
