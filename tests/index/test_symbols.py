@@ -205,6 +205,7 @@ def _pyclbr(module: str) -> set[tuple[str, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", PACKAGES)
 def test_definitions_match_pyclbr(package: str) -> None:
     graph = _graph(package)
@@ -237,6 +238,7 @@ def _classes(package: str) -> dict[str, type]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", ["logging", "email", "http", "concurrent"])
 def test_subclasses_match_the_imported_classes(package: str) -> None:
     graph = _graph(package)
