@@ -10,10 +10,10 @@ graph built from all of them):
 - ``i``: imports ``[line, module, name, alias]``, relative imports already made absolute
   (``from .utils import x`` in ``pkg/mod.py`` -> ``pkg.utils``); ``name`` is ``None`` for
   ``import a.b [as c]``.
-- ``c``: call sites ``[line, name, written, scope]``: ``name`` is the called name after
-  aliases are undone (``self.send()`` -> ``send``; ``from m import f as g; g()`` -> ``f``;
-  ``import m as n; n.f()`` -> ``f``), ``written`` the callee as written, ``scope`` the
-  qualified name of the enclosing function or class (``""`` at module level).
+- ``c``: call sites ``[line, name, scope]``: ``name`` is the called name after aliases are
+  undone (``self.send()`` -> ``send``; ``from m import f as g; g()`` -> ``f``;
+  ``import m as n; n.f()`` -> ``f``), ``scope`` the index in ``d`` of the enclosing function
+  or class (-1 at module level).
 """
 
 from __future__ import annotations
@@ -109,11 +109,11 @@ class _Visitor(ast.NodeVisitor):
         self.defs: list[list[Any]] = []
         self.imports: list[list[Any]] = []
         self.calls: list[list[Any]] = []
-        self.scope: list[tuple[str, str]] = []  # (name, "class" | "function")
+        self.scope: list[tuple[str, str, int]] = []  # (name, "class" | "function", index in defs)
         self.aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
 
     def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        qualname = ".".join([*(n for n, _ in self.scope), node.name])
+        qualname = ".".join([*(n for n, _, _ in self.scope), node.name])
         if isinstance(node, ast.ClassDef):
             kind = "class"
         else:
@@ -133,7 +133,7 @@ class _Visitor(ast.NodeVisitor):
         self.visit(node.args)
         if node.returns is not None:
             self.visit(node.returns)
-        self.scope.append((node.name, "function"))
+        self.scope.append((node.name, "function", len(self.defs) - 1))
         for stmt in node.body:
             self.visit(stmt)
         self.scope.pop()
@@ -144,7 +144,7 @@ class _Visitor(ast.NodeVisitor):
         self._define(node)
         for expr in [*node.decorator_list, *node.bases, *node.keywords]:
             self.visit(expr)
-        self.scope.append((node.name, "class"))
+        self.scope.append((node.name, "class", len(self.defs) - 1))
         for stmt in node.body:
             self.visit(stmt)
         self.scope.pop()
@@ -162,15 +162,15 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        written = dotted(func)
         name: str | None = None
         if isinstance(func, ast.Name):
             name = self.aliases.get(func.id, func.id)
         elif isinstance(func, ast.Attribute):
-            name = func.attr
-            if written is None:  # super().x(), a().b(), x[0].y(): the attribute is the name
-                written = "..." + "." + func.attr
+            name = func.attr  # self.x(), obj.x(), mod.x(), super().x(), a().x()
         if name is not None:
-            scope = ".".join(n for n, _ in self.scope)
-            self.calls.append([node.lineno, name, written or name, scope])
+            scope = self.scope[-1][2] if self.scope else -1
+            line = (
+                (func.end_lineno or node.lineno) if isinstance(func, ast.Attribute) else node.lineno
+            )
+            self.calls.append([line, name, scope])
         self.generic_visit(node)

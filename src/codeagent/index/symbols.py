@@ -22,78 +22,21 @@ import json
 import logging
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from codeagent.index.symbol_extract import extract, module_name
+from codeagent.index.symbol_types import CallSite, Definition, Import
+
+__all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
-FORMAT = 1
+FORMAT = 2  # 2: call sites grouped by name
 log = logging.getLogger(__name__)
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
-
-
-@dataclass(frozen=True, slots=True)
-class Definition:
-    """A module, class, function or method; ``qualname`` is relative to ``module``."""
-
-    qualname: str
-    name: str
-    kind: str  # module | class | function | method
-    path: str
-    start_line: int  # first decorator line
-    end_line: int
-    signature: str = ""
-    doc: str = ""
-    bases: tuple[str, ...] = ()  # classes: as written
-    module: str = ""
-    line: int = 0  # the def/class line
-
-    @property
-    def full_name(self) -> str:
-        if self.kind == "module":
-            return self.module
-        return f"{self.module}.{self.qualname}" if self.module else self.qualname
-
-
-@dataclass(frozen=True, slots=True)
-class Import:
-    """``import module [as alias]`` (name None) or ``from module import name [as alias]``."""
-
-    path: str
-    line: int
-    module: str  # absolute
-    name: str | None
-    alias: str | None
-
-    @property
-    def bound(self) -> str:
-        """The local name the import binds."""
-        if self.alias:
-            return self.alias
-        return self.name if self.name is not None else self.module.split(".")[0]
-
-    @property
-    def target(self) -> str:
-        """What the bound name refers to, as a dotted name."""
-        if self.name is None:
-            return self.module if self.alias else self.module.split(".")[0]
-        return f"{self.module}.{self.name}" if self.module else self.name
-
-
-@dataclass(frozen=True, slots=True)
-class CallSite:
-    """A call of ``name`` (aliases undone) written ``written`` inside ``scope`` ("" = module)."""
-
-    path: str
-    line: int
-    name: str
-    written: str
-    scope: str
 
 
 def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
@@ -112,8 +55,16 @@ def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
 class SymbolGraph:
     """The symbols of a repository; ``files`` maps a path to its extracted record."""
 
-    def __init__(self, files: dict[str, dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        files: dict[str, dict[str, Any]],
+        calls: dict[str, list[int]] | None = None,
+        paths: list[str] | None = None,
+    ) -> None:
         self.files = files
+        # Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...].
+        self.calls: dict[str, list[int]] = calls or {}
+        self.paths: list[str] = paths if paths is not None else sorted(files)
         self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
 
     # -- building and storing ----------------------------------------------------------------
@@ -137,17 +88,20 @@ class SymbolGraph:
             packages |= {d for d in dirs if (root / d / "__init__.py").is_file()}
         root_name = root.name if root is not None else ""
         files: dict[str, dict[str, Any]] = {}
-        for path, tree in sorted(trees.items()):
+        calls: dict[str, list[int]] = {}
+        for index, (path, tree) in enumerate(sorted(trees.items())):
             module = module_name(path, packages, root_name)
             is_package = path.endswith("/__init__.py") or path == "__init__.py"
             try:
                 files[path] = {"m": module, **extract(tree, module, is_package)}
             except RecursionError:  # a pathologically nested expression: retry deeper
                 files[path] = {"m": module, **_extract_deep(tree, module, is_package)}
-        return cls(files)
+            for line, name, scope in files[path].pop("c"):
+                calls.setdefault(name, []).extend((index, line, scope))
+        return cls(files, calls, sorted(trees))
 
     def save(self, directory: Path) -> None:
-        data = {"format": FORMAT, "files": self.files}
+        data = {"format": FORMAT, "files": self.files, "paths": self.paths, "calls": self.calls}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         (directory / SYMBOLS).write_text(text, encoding="utf-8")
 
@@ -160,7 +114,7 @@ class SymbolGraph:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown symbols format")
-        return cls(data["files"])
+        return cls(data["files"], data["calls"], data["paths"])
 
     # -- indexes (built on first use) --------------------------------------------------------
 
@@ -198,14 +152,6 @@ class SymbolGraph:
             path: [Import(path, line, mod, name, alias) for line, mod, name, alias in rec["i"]]
             for path, rec in self.files.items()
         }
-
-    @cached_property
-    def _calls(self) -> dict[str, list[CallSite]]:
-        index: dict[str, list[CallSite]] = defaultdict(list)
-        for path, rec in self.files.items():
-            for line, name, written, scope in rec["c"]:
-                index[name].append(CallSite(path, line, name, written, scope))
-        return index
 
     @cached_property
     def _children(self) -> dict[str, list[Definition]]:
@@ -322,20 +268,48 @@ class SymbolGraph:
     def import_sites(self, module_or_name: str) -> list[Import]:
         """The imports behind :meth:`importers`, by file and line."""
         wanted = self.modules_named(module_or_name) or [module_or_name]
+        found: dict[int, Import] = {}
+        for module in wanted:
+            for imp in self._imports_under.get(module, []):
+                found[id(imp)] = imp
         full = self.resolve(module_or_name)
         bare = "." not in module_or_name
-        out: list[Import] = []
+        for imp in self._imports_naming.get(module_or_name.rsplit(".", 1)[-1], []):
+            if (bare and imp.name == module_or_name) or (
+                full is not None and self.resolve(imp.target) == full
+            ):
+                found[id(imp)] = imp
+        return sorted(found.values(), key=lambda i: (i.path, i.line))
+
+    @cached_property
+    def _imports_under(self) -> dict[str, list[Import]]:
+        """Every dotted prefix of an import's module and target -> the imports."""
+        index: dict[str, list[Import]] = defaultdict(list)
         for imports in self._imports.values():
             for imp in imports:
-                names = (imp.module, imp.target)
-                by_module = any(n == w or n.startswith(w + ".") for n in names for w in wanted)
-                by_name = imp.name not in (None, "*") and (
-                    (bare and imp.name == module_or_name)
-                    or (full is not None and self.resolve(imp.target) == full)
-                )
-                if by_module or by_name:
-                    out.append(imp)
-        return sorted(out, key=lambda i: (i.path, i.line))
+                keys: set[str] = set()
+                for dotted_name in (imp.module, imp.target):
+                    parts = dotted_name.split(".")
+                    keys.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
+                for key in keys:
+                    index[key].append(imp)
+        return index
+
+    @cached_property
+    def _imports_naming(self) -> dict[str, list[Import]]:
+        """``from m import name`` imports by the imported name."""
+        index: dict[str, list[Import]] = defaultdict(list)
+        for imports in self._imports.values():
+            for imp in imports:
+                if imp.name not in (None, "*"):
+                    index[imp.name].append(imp)
+        return index
+
+    def warm(self) -> None:
+        """Build every lookup table now (a server does this once after loading)."""
+        for table in ("_defs", "_by_name", "_by_full", "_imports", "_children",
+                      "_imports_under", "_imports_naming"):  # fmt: skip
+            getattr(self, table)
 
     def imports_of(self, path_or_module: str) -> list[Import]:
         """The imports of one file, named by its path or its module name."""
@@ -349,7 +323,13 @@ class SymbolGraph:
     def callers(self, name: str) -> list[CallSite]:
         """Call sites of the last component of ``name`` (by name: see the module docstring)."""
         last = name.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1]
-        return sorted(self._calls.get(last, []), key=lambda c: (c.path, c.line))
+        flat = self.calls.get(last, [])
+        out = []
+        for n in range(0, len(flat), 3):
+            path = self.paths[flat[n]]
+            scope = self.files[path]["d"][flat[n + 2]][0] if flat[n + 2] >= 0 else ""
+            out.append(CallSite(path, flat[n + 1], last, scope))
+        return sorted(out, key=lambda c: (c.path, c.line))
 
     def methods(
         self, class_name: str, inherited: bool = True

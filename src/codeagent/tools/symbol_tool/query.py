@@ -8,6 +8,7 @@ from codeagent.errors import ToolError
 from codeagent.index.symbols import Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
+    MAX_LINE_CHARS,
     MAX_SOURCE_LINES,
     SymbolArgs,
     SymbolItem,
@@ -33,7 +34,7 @@ def run_symbol_query(
     if op == "definition":
         return _definition(graph, name, root)
     if op == "callers":
-        return _callers(graph, name)
+        return _callers(graph, name, root)
     if op == "subclasses":
         return _subclasses(graph, name, args.transitive)
     if op == "importers":
@@ -67,9 +68,10 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResul
     )
 
 
-def _callers(graph: SymbolGraph, name: str) -> SymbolResult:
+def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
     last = name.rsplit(".", 1)[-1]
     sites = graph.callers(name)
+    lines: dict[str, list[str]] = {}
     if not sites:
         raise SymbolToolError(f"nothing in the repository calls {last}")
     items = [
@@ -79,7 +81,7 @@ def _callers(graph: SymbolGraph, name: str) -> SymbolResult:
             end_line=c.line,
             kind="call",
             name=c.scope,
-            detail=c.written,
+            detail=_line_text(root, c.path, c.line, lines) or f"{c.name}(...)",
         )
         for c in sites
     ]
@@ -154,6 +156,19 @@ def _import_items(imports: list[Import]) -> list[SymbolItem]:
             )
         )
     return items
+
+
+def _line_text(root: Path | None, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    """Line ``line`` of ``path``, stripped ("" without the repository or the line)."""
+    if root is None:
+        return ""
+    if path not in cache:
+        try:
+            cache[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    text = cache[path][line - 1].strip() if 0 < line <= len(cache[path]) else ""
+    return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 3] + "..."
 
 
 def _source(root: Path | None, d: Definition) -> list[str]:

@@ -11,6 +11,7 @@ SymbolOperation = Literal["definition", "callers", "subclasses", "importers", "i
 SYMBOL_OPERATIONS: tuple[str, ...] = SymbolOperation.__args__  # type: ignore[attr-defined]
 MAX_LISTED = 200  # items shown in the text answer (the result keeps them all)
 MAX_SOURCE_LINES = 60  # lines of a unique definition's source shown
+MAX_LINE_CHARS = 160  # a call site's line, as shown
 
 BY_NAME_NOTE = (
     "Call sites are found by name, without type inference: self.{n}(), obj.{n}(), "
@@ -41,7 +42,7 @@ class SymbolItem(BaseModel):
     end_line: int
     kind: str  # module | class | function | method | call | import
     name: str  # qualified name; for a call the scope; for an import the imported target
-    detail: str = ""  # signature; call as written; import statement
+    detail: str = ""  # signature; the call's source line; import statement
     doc: str = ""
     via: str | None = None  # methods: the in-repository base it is inherited from
 
@@ -118,7 +119,7 @@ class SymbolResult(BaseModel):
 
     def _line(self, item: SymbolItem) -> str:
         if self.operation == "callers":
-            return f"  {item.path}:{item.start_line}  {item.detail}()  in {item.name or '<module>'}"
+            return f"  {item.path}:{item.start_line}  {item.detail}  in {item.name or '<module>'}"
         if self.operation in ("importers", "imports"):
             return f"  {item.path}:{item.start_line}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {item.name}"
