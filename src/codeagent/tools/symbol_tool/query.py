@@ -9,6 +9,7 @@ from codeagent.index.symbols import Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,
+    MAX_LISTED,
     MAX_SOURCE_LINES,
     SymbolArgs,
     SymbolItem,
@@ -75,15 +76,18 @@ def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
     if not sites:
         raise SymbolToolError(f"nothing in the repository calls {last}")
     items = [
-        SymbolItem(
+        SymbolItem.model_construct(  # trusted values: no validation for thousands of sites
             path=c.path,
             start_line=c.line,
             end_line=c.line,
             kind="call",
             name=c.scope,
-            detail=_line_text(root, c.path, c.line, lines) or f"{c.name}(...)",
+            # the source line of the sites the answer lists (reading every file would cost
+            # more than the query on a big repository)
+            detail=(_line_text(root, c.path, c.line, lines) if n < MAX_LISTED else "")
+            or f"{c.name}(...)",
         )
-        for c in sites
+        for n, c in enumerate(sites)
     ]
     note = BY_NAME_NOTE.format(n=last)
     if last != name:
