@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index import cache as index_cache
-from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
+from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
+from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
+from codeagent.index.symbols import SymbolGraph
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
@@ -65,10 +67,12 @@ class IndexStats:
 
 
 def fingerprint(embedder: Embedder | None) -> str:
-    """What, besides the files, decides the index: chunker version, embedder id, dimension."""
+    """What, besides the files, decides the index: chunker and symbol-graph versions, embedder
+    id, dimension."""
+    head = f"chunker={CHUNKER_VERSION};symbols={SYMBOLS_FORMAT}"
     if embedder is None:
-        return f"chunker={CHUNKER_VERSION};embedder=none"
-    return f"chunker={CHUNKER_VERSION};embedder={embedder.id};dim={embedder.dim}"
+        return f"{head};embedder=none"
+    return f"{head};embedder={embedder.id};dim={embedder.dim}"
 
 
 def load_or_build(
@@ -150,6 +154,7 @@ def _build(
 
     t0 = time.perf_counter()
     chunks: list[Chunk] = []
+    trees: dict[str, Any] = {}  # path -> ast.Module: one parse feeds the chunks and the symbols
     unreadable = 0
     with progress.task("chunking", total=len(discovery.files)) as advance:
         for file in discovery.files:
@@ -159,8 +164,14 @@ def _build(
                 log.info("skipping %s: %s", file.path, exc)  # counted in the stats
                 unreadable += 1
             else:
-                chunks.extend(chunk_file(file.path, text))
+                tree = parse_python(file.path, text)
+                if tree is not None:
+                    trees[file.path] = tree
+                chunks.extend(chunk_file(file.path, text, tree))
             advance(1)
+    # The symbol graph (definitions, imports, bases, call sites) from the same trees.
+    symbols = SymbolGraph.build(trees, root=discovery.root)
+    del trees
     if unreadable:
         stats.files_indexed -= unreadable
         stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
@@ -189,7 +200,7 @@ def _build(
         stats.chunks_reused = result.reused
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
-    store = IndexStore.build(chunks, embedder, vectors)
+    store = IndexStore.build(chunks, embedder, vectors, symbols=symbols)
     stats.seconds["index"] = time.perf_counter() - t2
     return store
 

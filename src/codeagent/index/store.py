@@ -10,12 +10,13 @@ On disk (one directory per state)::
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
     dense.faiss     faiss.write_index output (absent for BM25 only)
+    symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
     manifest.json   format, counts, embedder, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
 files do not parse (as a ``bm25s`` format change would cause), is reported as
-:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25 and FAISS themselves are
-loaded at the first search, so opening a cached index stays cheap.
+:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25, FAISS and the symbol graph
+are parsed at first use, so opening a cached index stays cheap.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import IndexBuildError
+from codeagent.index.symbols import SymbolGraph
 from codeagent.index.tokenize import code_tokens
 from codeagent.index.types import Chunk, SearchHit
 
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-FORMAT = 1
+FORMAT = 2  # 2: symbols.json
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
@@ -120,6 +122,7 @@ class IndexStore:
         dense: Any = None,
         directory: Path | None = None,
         manifest: dict[str, Any] | None = None,
+        symbols: SymbolGraph | None = None,
     ) -> None:
         self.chunks = chunks
         self.embedder = embedder
@@ -128,10 +131,16 @@ class IndexStore:
         self._bm25 = bm25
         self._dense = dense
         self._directory = directory
+        self._symbols = symbols
 
     @classmethod
     def build(
-        cls, chunks: list[Chunk], embedder: Embedder | None, vectors: np.ndarray | None
+        cls,
+        chunks: list[Chunk],
+        embedder: Embedder | None,
+        vectors: np.ndarray | None,
+        *,
+        symbols: SymbolGraph | None = None,
     ) -> IndexStore:
         """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only."""
         import bm25s
@@ -144,7 +153,22 @@ class IndexStore:
 
             dense = faiss.IndexFlatIP(embedder.dim)
             dense.add(vectors)
-        return cls(chunks, embedder, bm25=bm25, dense=dense)
+        return cls(chunks, embedder, bm25=bm25, dense=dense, symbols=symbols)
+
+    @property
+    def symbols(self) -> SymbolGraph:
+        """The repository symbol graph (loaded at first use; empty when none was built)."""
+        if self._symbols is None:
+            if self._directory is None:
+                self._symbols = SymbolGraph({})
+            else:
+                try:
+                    self._symbols = SymbolGraph.load(self._directory)
+                except (OSError, ValueError, TypeError, KeyError) as exc:
+                    raise CorruptIndexError(
+                        f"index at {self._directory}: unreadable symbols: {exc}"
+                    ) from exc
+        return self._symbols
 
     # -- search ---------------------------------------------------------------------------
 
@@ -242,6 +266,7 @@ class IndexStore:
         rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in self.chunks]
         (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
         self.bm25.save(str(directory / BM25_DIR), show_progress=False)
+        self.symbols.save(directory)
         if self.dense is not None:
             import faiss
 
