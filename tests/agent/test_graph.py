@@ -42,10 +42,14 @@ class CountingIndex(LazyIndex):
 
 def test_graph_shape() -> None:
     graph = build_graph(default_registry()).get_graph()
-    assert set(graph.nodes) == {"__start__", "route", "ast", "rag", "answer", "__end__"}
+    nodes = {"__start__", "route", "symbols", "ast", "rag", "answer", "__end__"}
+    assert set(graph.nodes) == nodes
     edges = {(e.source, e.target, e.conditional) for e in graph.edges}
     assert edges == {
         ("__start__", "route", False),
+        ("route", "symbols", True),
+        ("symbols", "answer", True),
+        ("symbols", "rag", True),
         ("route", "ast", True),
         ("route", "rag", True),
         ("ast", "answer", True),

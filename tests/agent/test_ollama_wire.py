@@ -43,7 +43,15 @@ def test_router_schema_and_streamed_answer_on_the_wire(
     assert router.model == answer.model == MODEL
     schema = router.format
     assert schema["title"] == "RouteDecision"
-    assert set(schema["properties"]) == {"tool", "file", "operation", "symbol", "reason"}
+    assert set(schema["properties"]) == {
+        "tool",
+        "name",
+        "transitive",
+        "file",
+        "operation",
+        "symbol",
+        "reason",
+    }
     assert "decided_by" not in schema["properties"]
     assert answer.stream is True
     assert answer.format in (None, "")

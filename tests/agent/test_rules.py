@@ -11,7 +11,9 @@ from codeagent.agent import rules
 from codeagent.agent.state import RouteDecision
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
+from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.rules import file_mentions
+from codeagent.tools.ast_tool.tool import AstTool
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import default_registry
 
@@ -122,7 +124,6 @@ RAG_CASES = [
     ("where is the tax rate configured?", "not a structural"),
     ("what does the shop do?", "not a structural"),
     ("what does shop/models.py do?", "not a structural"),
-    ("what does Cart.checkout do?", "no Python file"),
 ]
 
 
@@ -151,11 +152,14 @@ def test_other_questions_route_to_rag(repo: Path, question: str, why: str) -> No
     assert why in decision.reason
 
 
-def test_an_ambiguous_file_name_goes_to_rag(git_repo) -> None:
+def test_an_ambiguous_file_name_asks_which_one(git_repo) -> None:
     root = git_repo({"a/util.py": "x = 1\n", "b/util.py": "y = 2\n"})
     decision = route_by_rules("list the variables in util.py", root)
-    assert decision.tool == "rag"
-    assert "ambiguous" in decision.reason
+    assert (decision.tool, decision.args["file"]) == ("ast", "util.py")
+    ctx = ToolContext(root, Settings(llm="none", embed="none"), LazyIndex(root, Settings()))
+    result = AstTool().run(AstArgs.model_validate(decision.args), ctx)
+    assert result.to_json() == {"file": "util.py", "candidates": ["a/util.py", "b/util.py"]}
+    assert "Which one do you mean?" in result.render()
 
 
 def test_a_non_python_file_is_not_an_ast_target(git_repo) -> None:

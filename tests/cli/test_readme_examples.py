@@ -50,7 +50,25 @@ class Session:
 
 def resolve_redirects(response):
     \"\"\"Follow redirects: handled by resolving each Location header.\"\"\"
+    if should_strip_auth(response):
+        response = None
     return response
+
+
+def should_strip_auth(response):
+    return False
+"""
+EXCEPTIONS = """\
+class RequestException(IOError):
+    pass
+
+
+class HTTPError(RequestException):
+    pass
+
+
+class ConnectionError(RequestException):
+    pass
 """
 UTILS = """\
 def parse_header(line):
@@ -73,6 +91,7 @@ FIXTURE = {
     "requests/__init__.py": "",
     "requests/sessions.py": SESSIONS,
     "requests/utils.py": UTILS,
+    "requests/exceptions.py": EXCEPTIONS,
     "retry.py": RETRY,
 }
 
@@ -119,7 +138,7 @@ def argv(line: str, root: Path) -> list[str]:
 
 
 def test_the_readme_has_the_examples_this_test_knows() -> None:
-    assert len(RUNNABLE) == 10, RUNNABLE
+    assert len(RUNNABLE) == 13, RUNNABLE
     assert len(SYNOPSES) == 2, SYNOPSES
     assert len(SERVED) == 4, SERVED
 
@@ -157,6 +176,27 @@ def test_a_readme_example_does_what_the_readme_says(line: str, project: Path) ->
                  or "return parse_header(" in text]  # fmt: skip
         for lineno in calls:
             assert f"requests/utils.py:{lineno}" in out
+    elif question.startswith("where is Session.request defined"):  # "symbol graph"
+        truth = pyclbr.readmodule_ex("sessions", path=[str(project / "requests")])["Session"]
+        assert f"requests/sessions.py:{truth.methods['request']}" in out
+        assert "searching the repository" not in result.err
+    elif question.startswith("subclasses of RequestException"):
+        truth = pyclbr.readmodule_ex("exceptions", path=[str(project / "requests")])
+        subclasses = {
+            n
+            for n, c in truth.items()
+            if "RequestException" in {getattr(b, "name", b) for b in c.super}
+        }
+        assert subclasses == {"HTTPError", "ConnectionError"}
+        for name in subclasses:
+            assert name in out
+            assert f"requests/exceptions.py:{truth[name].lineno}" in out
+    elif question.startswith("who calls should_strip_auth"):  # "by name"
+        calls = [n for n, text in enumerate(SESSIONS.splitlines(), 1)
+                 if "should_strip_auth(response)" in text and "def " not in text]  # fmt: skip
+        assert calls
+        for lineno in calls:
+            assert f"requests/sessions.py:{lineno}" in out
     else:  # how / why questions: a search, said so, each source listed once
         assert "searching the repository" in result.err
         assert out.startswith("Most relevant code")

@@ -43,8 +43,16 @@ def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         model,
         timeout=run.tools.settings.router_timeout,
     )
-    get_stream_writer()(RouteEvent(route=decision))
-    return {"route": decision, "timings": {"route": time.perf_counter() - started}}
+    write = get_stream_writer()
+    write(RouteEvent(route=decision))
+    update: dict[str, Any] = {
+        "route": decision,
+        "timings": {"route": time.perf_counter() - started},
+    }
+    if decision.notice:
+        write(NoticeEvent(text=decision.notice))
+        update["notices"] = [decision.notice]
+    return update
 
 
 class ToolNode(Protocol):

@@ -12,13 +12,13 @@ NO_MATCH = "no tool's rules matched: searching the repository"
 
 
 def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> RouteDecision:
-    declined: list[str] = []
+    declined: list[Declined] = []
     for tool in registry.tools.values():
         if tool.name == registry.default:
             continue
         got = tool.match(question, ctx)
         if isinstance(got, Declined):
-            declined.append(got.reason)
+            declined.append(got)
         elif got is not None:
             return RouteDecision(
                 tool=tool.name,
@@ -26,5 +26,6 @@ def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> Route
                 reason=tool.describe(got),
                 decided_by="rules",
             )
-    reason = declined[0] if declined else NO_MATCH
-    return RouteDecision(tool=registry.default, reason=reason, decided_by="rules")
+    reason = declined[0].reason if declined else NO_MATCH
+    notice = next((d.notice for d in declined if d.notice), None)
+    return RouteDecision(tool=registry.default, reason=reason, decided_by="rules", notice=notice)

@@ -29,6 +29,7 @@ class RouteDecision(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
     reason: str = ""
     decided_by: DecidedBy = "rules"
+    notice: str | None = None  # said with the answer (e.g. a named file does not exist)
 
     def to_json(self) -> dict[str, Any]:
         """``tool``, the tool's arguments as top-level keys, ``decided_by``, ``reason``."""

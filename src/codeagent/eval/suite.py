@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from codeagent.errors import EvalError
 
-Route = Literal["ast", "rag"]
+Route = Literal["ast", "rag", "symbols", "clarify"]
 
 
 class SuiteItem(BaseModel):

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index import cache as index_cache
-from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
+from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
+from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
+from codeagent.index.symbols import SymbolGraph
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
@@ -66,12 +68,12 @@ class IndexStats:
 
 
 def fingerprint(embedder: Embedder | None, dense_backend: str = DEFAULT_BACKEND) -> str:
-    """What, besides the files, decides the index: chunker, embedder id and dimension, backend."""
+    """What, besides the files, decides the index: chunker and symbol-graph versions, embedder
+    id and dimension, dense backend."""
+    head = f"chunker={CHUNKER_VERSION};symbols={SYMBOLS_FORMAT}"
     if embedder is None:
-        return f"chunker={CHUNKER_VERSION};embedder=none"
-    return (
-        f"chunker={CHUNKER_VERSION};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
-    )
+        return f"{head};embedder=none"
+    return f"{head};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
 
 
 _DEFAULT: Any = object()  # "resolve from settings", told apart from an explicit None
@@ -166,6 +168,7 @@ def _build(
 
     t0 = time.perf_counter()
     chunks: list[Chunk] = []
+    trees: dict[str, Any] = {}  # path -> ast.Module: one parse feeds the chunks and the symbols
     unreadable = 0
     with progress.task("chunking", total=len(discovery.files)) as advance:
         for file in discovery.files:
@@ -175,8 +178,14 @@ def _build(
                 log.info("skipping %s: %s", file.path, exc)  # counted in the stats
                 unreadable += 1
             else:
-                chunks.extend(chunk_file(file.path, text))
+                tree = parse_python(file.path, text)
+                if tree is not None:
+                    trees[file.path] = tree
+                chunks.extend(chunk_file(file.path, text, tree))
             advance(1)
+    # The symbol graph (definitions, imports, bases, call sites) from the same trees.
+    symbols = SymbolGraph.build(trees, root=discovery.root)
+    del trees
     if unreadable:
         stats.files_indexed -= unreadable
         stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
@@ -205,7 +214,9 @@ def _build(
         stats.chunks_reused = result.reused
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
-    store = IndexStore.build(chunks, embedder, vectors, dense=dense, seconds=stats.seconds)
+    store = IndexStore.build(
+        chunks, embedder, vectors, dense=dense, seconds=stats.seconds, symbols=symbols
+    )
     return store
 
 

@@ -39,20 +39,35 @@ _DEF = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _BLOCK = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
 
-def chunk_file(path: str, text: str) -> list[Chunk]:
-    """Chunks of one file; ``path`` is POSIX relative to the repository root."""
+def parse_python(path: str, text: str) -> ast.Module | None:
+    """The ``ast`` tree of a Python file, or None (not Python, or it does not parse); an
+    empty file (``__init__.py``) is an empty module."""
+    if not path.endswith(PYTHON_SUFFIXES):
+        return None
+    if "\r" in text:
+        text = _NEWLINE.sub("\n", text)
+    try:
+        return ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        log.debug("%s does not parse, chunking by lines: %s", path, exc)
+        return None
+
+
+def chunk_file(path: str, text: str, tree: ast.Module | None = None) -> list[Chunk]:
+    """Chunks of one file; ``path`` is POSIX relative to the repository root.
+
+    ``tree`` is the file's :func:`parse_python` tree when the caller already has it (the index
+    build parses once for the chunks and the symbol graph); without it the file is parsed here.
+    """
     if not text.strip():
         return []
     if "\r" in text:
         text = _NEWLINE.sub("\n", text)
     lines = text.split("\n")
-    if path.endswith(PYTHON_SUFFIXES):
-        try:
-            tree = ast.parse(text, filename=path)
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            log.debug("%s does not parse, chunking by lines: %s", path, exc)
-        else:
-            return _Chunker(path, lines).module(tree)
+    if tree is None:
+        tree = parse_python(path, text)
+    if tree is not None:
+        return _Chunker(path, lines).module(tree)
     return _Chunker(path, lines).windows(1, len(lines), "", "window")
 
 

@@ -10,13 +10,14 @@ On disk (one directory per state)::
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
     dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
+    symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
 files do not parse (as a ``bm25s`` format change would cause), is reported as
-:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25 and FAISS themselves are
-loaded at the first search, so opening a cached index stays cheap. The dense side is any
-:class:`~codeagent.index.dense.DenseIndex` backend (FAISS by default), named in the manifest.
+:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25, the dense index and the
+symbol graph are loaded at first use, so opening a cached index stays cheap. The dense side is
+any :class:`~codeagent.index.dense.DenseIndex` backend (FAISS by default), named in the manifest.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import IndexBuildError
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndex, DenseIndexType, backend_class
+from codeagent.index.symbols import SymbolGraph
 from codeagent.index.tokenize import code_tokens
 from codeagent.index.types import Chunk, SearchHit
 
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-FORMAT = 1
+FORMAT = 2  # 2: symbols.json
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
@@ -124,6 +126,7 @@ class IndexStore:
         dense_type: DenseIndexType | None = None,
         directory: Path | None = None,
         manifest: dict[str, Any] | None = None,
+        symbols: SymbolGraph | None = None,
     ) -> None:
         self.chunks = chunks
         self.embedder = embedder
@@ -133,6 +136,7 @@ class IndexStore:
         self._dense = dense
         self._dense_type = dense_type
         self._directory = directory
+        self._symbols = symbols
 
     @classmethod
     def build(
@@ -143,6 +147,7 @@ class IndexStore:
         *,
         dense: DenseIndexType | None = None,
         seconds: dict[str, float] | None = None,
+        symbols: SymbolGraph | None = None,
     ) -> IndexStore:
         """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
 
@@ -162,7 +167,22 @@ class IndexStore:
             index = (dense or backend_class(DEFAULT_BACKEND))(embedder.dim)
             index.add(vectors)
         seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
-        return cls(chunks, embedder, bm25=bm25, dense=index)
+        return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
+
+    @property
+    def symbols(self) -> SymbolGraph:
+        """The repository symbol graph (loaded at first use; empty when none was built)."""
+        if self._symbols is None:
+            if self._directory is None:
+                self._symbols = SymbolGraph({})
+            else:
+                try:
+                    self._symbols = SymbolGraph.load(self._directory)
+                except (OSError, ValueError, TypeError, KeyError) as exc:
+                    raise CorruptIndexError(
+                        f"index at {self._directory}: unreadable symbols: {exc}"
+                    ) from exc
+        return self._symbols
 
     # -- search ---------------------------------------------------------------------------
 
@@ -283,6 +303,7 @@ class IndexStore:
         rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in self.chunks]
         (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
         self.bm25.save(str(directory / BM25_DIR), show_progress=False)
+        self.symbols.save(directory)
         if self.dense is not None:
             self.dense.save(directory / DENSE)
         files = {

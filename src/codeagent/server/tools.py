@@ -104,7 +104,10 @@ def find_references(backend: RepoBackend, name: str) -> str:
     store = _store(backend)
     graph = getattr(store, "symbols", None)
     if graph is not None:
-        lines = [f"{c.path}:{c.line}  in {c.caller or '<module>'}" for c in graph.callers(name)]
+        lines = [
+            f"{c.path}:{c.line}: a call in {c.scope or '<module>'} (matched by name)"
+            for c in graph.callers(name)
+        ]
         lines += [f"{path}  imports it" for path in graph.importers(name)]
         return "\n".join(lines[:MAX_REFERENCES]) or f"no references to {name} found"
     word = re.compile(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b")

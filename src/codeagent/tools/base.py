@@ -60,9 +60,11 @@ class ToolContext:
 
 @dataclass(frozen=True)
 class Declined:
-    """A rule matcher's "not mine", with why (the route that is taken instead says it)."""
+    """A rule matcher's "not mine", with why (the route that is taken instead says it), and a
+    notice for the answer when the user should hear it (a named file that does not exist)."""
 
     reason: str
+    notice: str | None = None
 
 
 @runtime_checkable

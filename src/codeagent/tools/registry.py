@@ -2,7 +2,7 @@
 back to. Adding a tool = its module + one line in :func:`default_registry` + its tests.
 
     registry = default_registry()
-    registry.names()              # ("ast", "rag")
+    registry.names()              # ("symbols", "ast", "rag")
     registry.fallback_of("ast")   # "rag"
     registry.router_schema()      # the pydantic model the LLM router fills (flat, all tools)
     registry.prompt_tools()       # the tool list of prompts/router.md
@@ -84,9 +84,11 @@ class Registry:
         }
         for tool in self.tools.values():
             for field_name, info in tool.args_model.model_fields.items():
-                if field_name in fields:
-                    continue  # the first tool's description stands for a shared name
                 annotation = info.annotation if info.annotation is not None else Any
+                if field_name in fields:  # a shared name: either tool's values, first description
+                    shared, spec = fields[field_name]
+                    fields[field_name] = (shared | annotation, spec)
+                    continue
                 fields[field_name] = (
                     annotation | None,
                     Field(default=None, description=info.description or tool.name),
@@ -118,8 +120,10 @@ def _summary(tool: Tool) -> str:
 
 
 def default_registry() -> Registry:
-    """The tools codeagent ships: the file AST tool, then search (the default)."""
+    """The tools codeagent ships: the repository symbol graph, the file AST tool, then search
+    (the default)."""
     from codeagent.tools.ast_tool.tool import AstTool
     from codeagent.tools.rag_tool import RagTool
+    from codeagent.tools.symbol_tool.tool import SymbolTool
 
-    return Registry([AstTool(), RagTool()], default="rag")
+    return Registry([SymbolTool(), AstTool(), RagTool()], default="rag")

@@ -14,7 +14,11 @@ import re
 from pathlib import Path
 
 from codeagent.index.tokenize import QUESTION_STOPWORDS
-from codeagent.tools.ast_tool.errors import AstToolError
+from codeagent.tools.ast_tool.errors import (
+    AmbiguousFileError,
+    AstToolError,
+    FileNotFoundInRepoError,
+)
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.resolve import resolve_file
 from codeagent.tools.base import Declined
@@ -41,7 +45,7 @@ _CALLS = [
         rf"\b(?:calls?|call\s+sites?|callers|invocations|usages)\s+(?:to|of|for)\s+{_SYM}",
         _I,
     ),
-    re.compile(rf"\bwho\s+calls\s+{_SYM}", _I),
+    re.compile(rf"\b(?:who|what)\s+calls\s+{_SYM}", _I),
     re.compile(rf"\bwhere\s+does\s+\S+(?:\s+\S+)?\s+call\s+{_SYM}", _I),
     re.compile(
         rf"\b(?:which|what)\s+(?:functions|methods|lines|places|code)\s+(?:\w+\s+)?"
@@ -145,10 +149,28 @@ def file_mentions(question: str) -> list[str]:
     return unique[:6]
 
 
+_SIDE_DIR = re.compile(r"(?:^|/)(?:tests?|testing|docs?|examples?)/")
+_SIDE_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_tests?\.pyi?|conftest\.py)$")
+
+
+def is_side_file(path: str) -> bool:
+    """A test, documentation or example file (not the project's source)."""
+    return bool(_SIDE_DIR.search(path) or _SIDE_FILE.search(path))
+
+
 def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:
-    """The repository-relative path of the Python file ``name`` names, or None and why."""
+    """The repository-relative path of the Python file ``name`` names, or None and why.
+
+    A name several files share resolves to the one outside tests/docs/examples when exactly
+    one is; otherwise the reason lists the candidates.
+    """
     try:
         path = resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        source = [c for c in exc.candidates if not is_side_file(c)]
+        if len(source) == 1:
+            return source[0], ""
+        return None, str(exc)
     except AstToolError as exc:
         return None, str(exc)
     return path.relative_to(root.resolve()).as_posix(), ""
@@ -224,8 +246,18 @@ def _categories(text: str) -> list[str]:
     return [name for name, pattern in _CATEGORIES if pattern.search(text)]
 
 
-def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
-    """(operation, symbol) the question asks for, or (None, None)."""
+def without_mentions(text: str, mentions: list[str]) -> str:
+    """``text`` with every file path and the given file mentions replaced by a neutral word,
+    so the words of a file name (``decorators.py``) are not read as what the question asks."""
+    text = _PATH_TOKEN.sub(" thefile ", text)
+    for name in sorted(mentions, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w./-]){re.escape(name)}(?![\w/]|\.\w)", " thefile ", text)
+    return text
+
+
+def _operation(text: str, exclude: set[str], listing: str) -> tuple[str | None, str | None]:
+    """(operation, symbol) the question asks for, or (None, None); the category words are
+    read from ``listing``, the question with its file mentions removed."""
     if sym := _symbol(_CALLS, text, exclude):
         return "calls", sym
     if re.search(r"\bmethods\b", text, _I) and (sym := _symbol(_METHODS, text, exclude)):
@@ -234,8 +266,8 @@ def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
         return "definition", sym
     if sym := _symbol(_DEFINITION_WEAK, text, exclude, strict=True):
         return "definition", sym
-    cats = _categories(text)
-    if cats and (_LISTING.search(text) or len(text.split()) <= 8):
+    cats = _categories(listing)
+    if cats and (_LISTING.search(listing) or len(listing.split()) <= 8):
         if "decorators" in cats:
             return "decorators", None
         if "imports" in cats:
@@ -246,7 +278,7 @@ def _operation(text: str, exclude: set[str]) -> tuple[str | None, str | None]:
             return "outline", None
         # "methods" without a class: the classes listing shows every class's methods.
         return ("classes" if cats[0] == "methods" else cats[0]), None
-    if _OUTLINE.search(text):
+    if _OUTLINE.search(listing):
         return "outline", None
     return None, None
 
@@ -260,12 +292,64 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
         return Declined("a how/why question: searching the repository")
     rel, mentions, why_not = find_file(text, root)
     exclude = set(mentions) | ({rel, Path(rel).name} if rel else set())
-    operation, symbol = _operation(text, exclude)
+    named = [m for m in file_mentions(text) if m.endswith((".py", ".pyi")) or "/" in m]
+    operation, symbol = _operation(text, exclude, without_mentions(text, [*mentions, *named]))
     if operation is None:
         return Declined("not a structural question about one file: searching the repository")
     if rel is None:
+        for name in named:  # ambiguous: the tool lists the candidates and asks which one
+            if file_candidates(root, name):
+                return AstArgs.model_validate(
+                    {"file": name, "operation": operation, "symbol": symbol}
+                )
+        if missing := [n for n in named if file_missing(root, n)]:
+            return Declined(
+                f"structural question ({operation}) but {why_not}: searching instead",
+                notice=f"{missing[0]} does not exist in the repository: searching instead",
+            )
         return Declined(f"structural question ({operation}) but {why_not}: searching instead")
     for name in mentions:  # `email.utils.parseaddr` in email/utils.py is `parseaddr`
         if symbol and symbol.startswith(name + "."):
             symbol = symbol[len(name) + 1 :]
     return AstArgs.model_validate({"file": rel, "operation": operation, "symbol": symbol})
+
+
+def structural_without_file(question: str, root: Path) -> tuple[str, str] | None:
+    """(operation, symbol) of a definition / calls / methods question that names no file
+    (the repository-wide symbol graph answers those), else None."""
+    text = _POLITE.sub("", " ".join(question.split()))
+    if len(text.split()) > MAX_WORDS or question.count("\n") > 2 or _CONCEPTUAL.search(text):
+        return None
+    named = [m for m in file_mentions(text) if m.endswith((".py", ".pyi")) or "/" in m]
+    rel, mentions, _why = find_file(text, root)
+    if rel is not None or named:
+        return None
+    operation, symbol = _operation(text, set(mentions), without_mentions(text, mentions))
+    if operation in ("definition", "calls", "methods") and symbol:
+        return operation, symbol
+    return None
+
+
+def file_missing(root: Path, name: str) -> bool:
+    """``name`` names a file the repository does not have."""
+    try:
+        resolve_file(root, name)
+    except FileNotFoundInRepoError:
+        return True
+    except AstToolError:
+        return False
+    return False
+
+
+def file_candidates(root: Path, name: str) -> list[str]:
+    """The files an ambiguous name matches when no single one is outside tests/docs/examples
+    (empty otherwise)."""
+    try:
+        resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        if len([c for c in exc.candidates if not is_side_file(c)]) == 1:
+            return []
+        return list(exc.candidates)
+    except AstToolError:
+        return []
+    return []

@@ -7,11 +7,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from codeagent.tools.ast_tool.candidates import CandidatesResult
 from codeagent.tools.ast_tool.errors import InvalidQueryError
 from codeagent.tools.ast_tool.models import NEEDS_SYMBOL, OPERATION_HELP, AstArgs
 from codeagent.tools.ast_tool.ops import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
-from codeagent.tools.ast_tool.rules import match_structural, resolve_python_file
+from codeagent.tools.ast_tool.rules import (
+    file_candidates,
+    match_structural,
+    resolve_python_file,
+)
 from codeagent.tools.base import BaseTool, Declined, Source, ToolContext
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
@@ -68,6 +73,8 @@ class AstTool(BaseTool):
             raise InvalidQueryError(f"the {args.operation} operation needs a symbol")
         rel, problem = resolve_python_file(ctx.repo_root, args.file)
         if rel is None:
+            if file_candidates(ctx.repo_root, args.file):
+                return args.model_copy(update={"symbol": symbol})  # run() lists them and asks
             raise InvalidQueryError(problem)
         return args.model_copy(update={"file": rel, "symbol": symbol})
 
@@ -76,8 +83,10 @@ class AstTool(BaseTool):
         what = f"{args.operation} of {args.symbol}" if args.symbol else str(args.operation)
         return f"structural question ({what}) about {args.file}"
 
-    def run(self, args: BaseModel, ctx: ToolContext) -> AstToolResult:
+    def run(self, args: BaseModel, ctx: ToolContext) -> AstToolResult | CandidatesResult:
         assert isinstance(args, AstArgs)
+        if candidates := file_candidates(ctx.repo_root, args.file or ""):
+            return CandidatesResult(args.file or "", candidates)
         operation = args.operation or "outline"
         return AstToolResult(run_ast_query(ctx.repo_root, args.file or "", operation, args.symbol))
 

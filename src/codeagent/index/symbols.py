@@ -1,0 +1,375 @@
+"""The repository symbol graph: definitions, imports, class bases and call sites of every
+Python file, built at index time from the chunker's ``ast`` trees and saved as ``symbols.json``.
+
+    graph.definitions("Session.request")      # by name, Class.method or dotted path
+    graph.subclasses("Handler", transitive=True)
+    graph.callers("send")                     # by name: see below
+
+Names resolve through the repository's own imports: ``from .models import Request`` in
+``requests/__init__.py`` makes ``requests.Request`` the class in ``requests/models.py``, and a
+class base written ``logging.Handler`` or ``Mixin`` (imported) resolves to the defining class
+when it is in the repository (else it stays as written, e.g. ``Exception``).
+
+Call sites are matched **by name only** (no type inference): ``self.send()``, ``obj.send()``,
+``mod.send()`` and ``super().send()`` are all calls of ``send``; an imported alias is undone
+(``from m import f as g; g()`` is a call of ``f``); a name passed around without being called
+is not a call site. Files that do not parse have no symbols.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections import defaultdict
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from codeagent.index.symbol_extract import extract, module_name
+from codeagent.index.symbol_types import CallSite, Definition, Import
+
+__all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
+
+SYMBOLS = "symbols.json"
+DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
+FORMAT = 2  # 2: call sites grouped by name
+log = logging.getLogger(__name__)
+
+MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
+
+
+def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
+    """:func:`extract` with a higher recursion limit; a file still too deep has no symbols."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, DEEP_RECURSION))
+    try:
+        return extract(tree, module, is_package)
+    except RecursionError:
+        log.info("%s is nested too deeply to read its symbols", module)
+        return {"d": [], "i": [], "c": []}
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+class SymbolGraph:
+    """The symbols of a repository; ``files`` maps a path to its extracted record."""
+
+    def __init__(
+        self,
+        files: dict[str, dict[str, Any]],
+        calls: dict[str, list[int]] | None = None,
+        paths: list[str] | None = None,
+    ) -> None:
+        self.files = files
+        # Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...].
+        self.calls: dict[str, list[int]] = calls or {}
+        self.paths: list[str] = paths if paths is not None else sorted(files)
+        self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
+
+    # -- building and storing ----------------------------------------------------------------
+
+    @classmethod
+    def build(cls, trees: dict[str, Any], root: Path | None = None) -> SymbolGraph:
+        """The graph of ``{path: ast.Module}`` (every parsed Python file of the repository).
+
+        With ``root``, a directory also counts as a package when its ``__init__.py`` exists
+        but was not indexed (empty files are not), and a root that is itself a package
+        (``email/``) names the modules (``email.utils``).
+        """
+        packages = {p.rpartition("/")[0] for p in trees if p.rpartition("/")[2] == "__init__.py"}
+        if root is not None:
+            dirs = {p.rpartition("/")[0] for p in trees}
+            for d in list(dirs):
+                while "/" in d:
+                    d = d.rpartition("/")[0]
+                    dirs.add(d)
+            dirs.add("")
+            packages |= {d for d in dirs if (root / d / "__init__.py").is_file()}
+        root_name = root.name if root is not None else ""
+        files: dict[str, dict[str, Any]] = {}
+        calls: dict[str, list[int]] = {}
+        for index, (path, tree) in enumerate(sorted(trees.items())):
+            module = module_name(path, packages, root_name)
+            is_package = path.endswith("/__init__.py") or path == "__init__.py"
+            try:
+                files[path] = {"m": module, **extract(tree, module, is_package)}
+            except RecursionError:  # a pathologically nested expression: retry deeper
+                files[path] = {"m": module, **_extract_deep(tree, module, is_package)}
+            for line, name, scope in files[path].pop("c"):
+                calls.setdefault(name, []).extend((index, line, scope))
+        return cls(files, calls, sorted(trees))
+
+    def save(self, directory: Path) -> None:
+        data = {"format": FORMAT, "files": self.files, "paths": self.paths, "calls": self.calls}
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        (directory / SYMBOLS).write_text(text, encoding="utf-8")
+
+    @classmethod
+    def load(cls, directory: Path) -> SymbolGraph:
+        """The saved graph (an empty one when the entry has none); ValueError if unreadable."""
+        path = directory / SYMBOLS
+        if not path.is_file():
+            return cls({})
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"{path}: unknown symbols format")
+        return cls(data["files"], data["calls"], data["paths"])
+
+    # -- indexes (built on first use) --------------------------------------------------------
+
+    @cached_property
+    def _defs(self) -> list[Definition]:
+        out: list[Definition] = []
+        for path, rec in self.files.items():
+            module = rec["m"]
+            short = module.rsplit(".", 1)[-1]
+            out.append(Definition(module, short, "module", path, 1, 1, module=module, line=1))
+            for q, kind, line, start, end, sig, doc, bases in rec["d"]:
+                name = q.rsplit(".", 1)[-1]
+                out.append(
+                    Definition(q, name, kind, path, start, end, sig, doc, (*bases,), module, line)
+                )
+        return out
+
+    @cached_property
+    def _by_name(self) -> dict[str, list[Definition]]:
+        index: dict[str, list[Definition]] = defaultdict(list)
+        for d in self._defs:
+            index[d.name].append(d)
+        return index
+
+    @cached_property
+    def _by_full(self) -> dict[str, Definition]:
+        index: dict[str, Definition] = {}
+        for d in self._defs:
+            index.setdefault(d.full_name, d)
+        return index
+
+    @cached_property
+    def _imports(self) -> dict[str, list[Import]]:
+        return {
+            path: [Import(path, line, mod, name, alias) for line, mod, name, alias in rec["i"]]
+            for path, rec in self.files.items()
+        }
+
+    @cached_property
+    def _children(self) -> dict[str, list[Definition]]:
+        """Resolved base name -> the classes that list it as a base."""
+        index: dict[str, list[Definition]] = defaultdict(list)
+        for d in self._defs:
+            for base in self.resolved_bases(d):
+                index[base].append(d)
+        return index
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def resolve(self, dotted: str, hops: int = 0) -> str | None:
+        """The full name of the repository definition or module ``dotted`` refers to, following
+        the repository's imports (re-exports); None when it is not in the repository."""
+        if dotted in self._by_full:
+            return dotted
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module not in self.modules:
+                continue
+            head, rest = parts[cut], parts[cut + 1 :]
+            for imp in self._imports[self.modules[module]]:
+                if imp.bound == head and imp.name != "*" and hops < MAX_HOPS:
+                    return self.resolve(".".join([imp.target, *rest]), hops + 1)
+            return None
+        return None
+
+    def resolved_bases(self, cls: Definition) -> list[str]:
+        """``cls``'s bases as full names: the repository class when resolvable, else as
+        written with the import that bound it applied (``logging.Handler``, ``Exception``)."""
+        out: list[str] = []
+        imports = self._imports.get(cls.path, [])
+        for written in cls.bases:
+            head, _, rest = written.partition(".")
+            candidates = []
+            scope = cls.qualname.rpartition(".")[0]
+            while True:  # the enclosing scopes, innermost first, then the module
+                local = f"{scope}.{head}" if scope else head
+                candidates.append(f"{cls.module}.{local}" if cls.module else local)
+                if not scope:
+                    break
+                scope = scope.rpartition(".")[0]
+            name = next((c for c in candidates if c in self._by_full), None)
+            if name is not None:
+                name = f"{name}.{rest}" if rest else name
+            else:
+                bound = [i for i in imports if i.bound == head and i.line <= cls.line]
+                bound = bound or [i for i in imports if i.bound == head]
+                name = f"{bound[-1].target}.{rest}" if bound and rest else written
+                if bound and not rest:
+                    name = bound[-1].target
+            out.append(self.resolve(name) or name)
+        return out
+
+    def modules_named(self, name: str) -> list[str]:
+        """Modules called ``name``: a dotted name, its last components, or a file path."""
+        name = name.strip().removesuffix(".py")
+        if name in self.modules:
+            return [name]
+        dotted_name = name.replace("/", ".")
+        return sorted(
+            m
+            for m, path in self.modules.items()
+            if m.endswith("." + dotted_name) or path.removesuffix(".py") == name
+        )
+
+    # -- queries (the interface the tools and retrieval use) ---------------------------------
+
+    def definitions(self, name: str) -> list[Definition]:
+        """Definitions ``name`` names: a full dotted name (re-exports followed), a
+        ``Class.method`` or ``module.name`` suffix, or a bare name (every definition so called,
+        modules included)."""
+        name = name.strip().strip("`").removesuffix("()")
+        if not name:
+            return []
+        full = self.resolve(name) if "." in name else None
+        if full is not None:
+            return [self._by_full[full]]
+        last = name.rsplit(".", 1)[-1]
+        found = self._by_name.get(last, [])
+        if "." in name:
+            found = [d for d in found if ("." + d.full_name).endswith("." + name)]
+        return sorted(found, key=lambda d: (d.path, d.start_line))
+
+    def definitions_in(self, path: str) -> list[Definition]:
+        """Every class, function and method of one file, in source order."""
+        return [d for d in self._defs if d.path == path and d.kind != "module"]
+
+    def files_defining(self, identifier: str) -> list[str]:
+        return sorted({d.path for d in self.definitions(identifier)})
+
+    def subclasses(self, name: str, transitive: bool = False) -> list[Definition]:
+        """Classes whose bases resolve to the class ``name`` (or, for a class outside the
+        repository such as ``Exception``, are written with that name)."""
+        targets = [d.full_name for d in self.definitions(name) if d.kind == "class"]
+        if not targets:
+            targets = [k for k in self._children if k == name or k.endswith("." + name)]
+        found: dict[str, Definition] = {}
+        todo = list(targets)
+        while todo:
+            for child in self._children.get(todo.pop(), []):
+                if child.full_name not in found:
+                    found[child.full_name] = child
+                    if transitive:
+                        todo.append(child.full_name)
+        return sorted(found.values(), key=lambda d: (d.path, d.start_line))
+
+    def importers(self, module_or_name: str) -> list[str]:
+        """Files that import the module (or a submodule or member of it) or the name."""
+        return sorted({imp.path for imp in self.import_sites(module_or_name)})
+
+    def import_sites(self, module_or_name: str) -> list[Import]:
+        """The imports behind :meth:`importers`, by file and line."""
+        wanted = self.modules_named(module_or_name) or [module_or_name]
+        found: dict[int, Import] = {}
+        for module in wanted:
+            for imp in self._imports_under.get(module, []):
+                found[id(imp)] = imp
+        full = self.resolve(module_or_name)
+        bare = "." not in module_or_name
+        for imp in self._imports_naming.get(module_or_name.rsplit(".", 1)[-1], []):
+            if (bare and imp.name == module_or_name) or (
+                full is not None and self.resolve(imp.target) == full
+            ):
+                found[id(imp)] = imp
+        return sorted(found.values(), key=lambda i: (i.path, i.line))
+
+    @cached_property
+    def _imports_under(self) -> dict[str, list[Import]]:
+        """Every dotted prefix of an import's module and target -> the imports."""
+        index: dict[str, list[Import]] = defaultdict(list)
+        for imports in self._imports.values():
+            for imp in imports:
+                keys: set[str] = set()
+                for dotted_name in (imp.module, imp.target):
+                    parts = dotted_name.split(".")
+                    keys.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
+                for key in keys:
+                    index[key].append(imp)
+        return index
+
+    @cached_property
+    def _imports_naming(self) -> dict[str, list[Import]]:
+        """``from m import name`` imports by the imported name."""
+        index: dict[str, list[Import]] = defaultdict(list)
+        for imports in self._imports.values():
+            for imp in imports:
+                if imp.name not in (None, "*"):
+                    index[imp.name].append(imp)
+        return index
+
+    def warm(self) -> None:
+        """Build every lookup table now (a server does this once after loading)."""
+        for table in ("_defs", "_by_name", "_by_full", "_imports", "_children",
+                      "_imports_under", "_imports_naming"):  # fmt: skip
+            getattr(self, table)
+
+    def imports_of(self, path_or_module: str) -> list[Import]:
+        """The imports of one file, named by its path or its module name."""
+        if path_or_module in self._imports:
+            return list(self._imports[path_or_module])
+        modules = self.modules_named(path_or_module)
+        if len(modules) != 1:
+            return []
+        return list(self._imports[self.modules[modules[0]]])
+
+    def callers(self, name: str) -> list[CallSite]:
+        """Call sites of the last component of ``name`` (by name: see the module docstring)."""
+        last = name.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1]
+        flat = self.calls.get(last, [])
+        out = []
+        for n in range(0, len(flat), 3):
+            path = self.paths[flat[n]]
+            scope = self.files[path]["d"][flat[n + 2]][0] if flat[n + 2] >= 0 else ""
+            out.append(CallSite(path, flat[n + 1], last, scope))
+        return sorted(out, key=lambda c: (c.path, c.line))
+
+    def methods(
+        self, class_name: str, inherited: bool = True
+    ) -> list[tuple[Definition, str | None]]:
+        """The class's own methods ``(d, None)``, then, when ``inherited``, those it inherits
+        from classes of the repository and does not override ``(d, base full name)``, in
+        method-resolution order (breadth first, left to right, each base once)."""
+        classes = [d for d in self.definitions(class_name) if d.kind == "class"]
+        if not classes:
+            return []
+        out: list[tuple[Definition, str | None]] = []
+        seen_names: set[str] = set()
+        seen_classes: set[str] = set()
+        order = [(classes[0], None)] if not inherited else self._mro(classes[0], seen_classes)
+        for cls, via in order:
+            for d in self._own_methods(cls):
+                if d.name not in seen_names:
+                    seen_names.add(d.name)
+                    out.append((d, via))
+        return out
+
+    def _mro(self, cls: Definition, seen: set[str]) -> list[tuple[Definition, str | None]]:
+        out: list[tuple[Definition, str | None]] = [(cls, None)]
+        seen.add(cls.full_name)
+        todo = [cls]
+        while todo:
+            current = todo.pop(0)
+            for base in self.resolved_bases(current):
+                d = self._by_full.get(base)
+                if d is not None and d.kind == "class" and base not in seen:
+                    seen.add(base)
+                    out.append((d, base))
+                    todo.append(d)
+        return out
+
+    def _own_methods(self, cls: Definition) -> list[Definition]:
+        prefix = cls.qualname + "."
+        rows = self.files[cls.path]["d"]
+        return [
+            self._by_full[f"{cls.module}.{q}" if cls.module else q]
+            for q, kind, *_ in rows
+            if kind == "method" and q.startswith(prefix) and "." not in q[len(prefix) :]
+        ]

@@ -1,0 +1,63 @@
+"""Phrasings of the repository-wide questions only the symbol graph answers: subclasses,
+importers, a module's imports. (Definitions, callers and methods are phrased like the file
+AST tool's questions; the rule router maps those when the question names no file.)"""
+
+from __future__ import annotations
+
+import re
+
+from codeagent.tools.symbol_tool.result import SymbolArgs
+
+_I = re.IGNORECASE
+_ID = r"`?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
+_CLS = rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class)\s+)?{_ID}(?:\s+(?:class|type))?"
+_MOD = rf"(?:the\s+)?(?:(?:module|package|file)\s+)?{_ID}(?:\s+(?:module|package))?"
+
+_SUBCLASSES = [
+    re.compile(
+        rf"\b(?:sub-?classes|subtypes|child\s+classes|children|derived\s+classes|descendants|"
+        rf"implementations|heirs)\s+(?:of|for)\s+{_CLS}",
+        _I,
+    ),
+    re.compile(
+        rf"\b(?:classes|what|which|who)\s+(?:that\s+|which\s+)?(?:directly\s+|indirectly\s+)?"
+        rf"(?:inherits?|derives?|extends?|sub-?class(?:es)?)\s+(?:from\s+)?{_CLS}",
+        _I,
+    ),
+    re.compile(rf"\b(?:inherit|derive)\s+from\s+{_CLS}", _I),
+    re.compile(rf"\b(?:is|are)\s+{_CLS}\s+(?:subclassed|extended|inherited\s+from)", _I),
+]
+_TRANSITIVE = re.compile(
+    r"\b(?:all|every|transitive(?:ly)?|indirect(?:ly)?|descendants|recursive(?:ly)?|whole)\b", _I
+)
+_IMPORTERS = [
+    re.compile(rf"\b(?:which|what)\s+(?:modules|files|code|packages)\s+imports?\s+{_MOD}", _I),
+    re.compile(rf"\b(?:who|what)\s+imports\s+{_MOD}", _I),
+    re.compile(rf"\bwhere\s+(?:is|are)\s+{_MOD}\s+imported\b", _I),
+    re.compile(rf"\b(?:importers|dependents|users)\s+of\s+{_MOD}", _I),
+    re.compile(rf"\b(?:modules|files)\s+(?:that|which)\s+imports?\s+{_MOD}", _I),
+]
+_IMPORTS = [
+    re.compile(rf"\bwhat\s+(?:modules\s+|names\s+)?does\s+{_MOD}\s+(?:import|depend\s+on)\b", _I),
+    re.compile(
+        rf"\b(?:imports|dependencies)\s+(?:of|in|by)\s+(?:the\s+)?(?:module|package)\s+{_ID}", _I
+    ),
+]
+_STOP = frozenset(["the", "a", "an", "this", "that", "it", "module", "file", "package", "class"])
+
+
+def match_symbol_question(text: str) -> SymbolArgs | None:
+    """Subclasses / importers / imports questions, with the name they ask about."""
+    for operation, patterns in (
+        ("subclasses", _SUBCLASSES),
+        ("importers", _IMPORTERS),
+        ("imports", _IMPORTS),
+    ):
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                name = match.group("sym").rstrip(".")
+                if name.lower() in _STOP:
+                    continue
+                transitive = operation == "subclasses" and bool(_TRANSITIVE.search(text))
+                return SymbolArgs(operation=operation, name=name, transitive=transitive)
+    return None

@@ -1,0 +1,188 @@
+"""Answer a :class:`SymbolArgs` from the repository's :class:`SymbolGraph`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codeagent.errors import ToolError
+from codeagent.index.symbols import Definition, Import, SymbolGraph
+from codeagent.tools.symbol_tool.result import (
+    BY_NAME_NOTE,
+    MAX_LINE_CHARS,
+    MAX_LISTED,
+    MAX_SOURCE_LINES,
+    SymbolArgs,
+    SymbolItem,
+    SymbolResult,
+)
+
+
+class SymbolToolError(ToolError):
+    """The symbol graph cannot answer (nothing of that name); the agent searches instead."""
+
+    reason = "symbol_not_found"
+
+
+def run_symbol_query(
+    graph: SymbolGraph, args: SymbolArgs, root: Path | None = None
+) -> SymbolResult:
+    """The answer to ``args``; ``root`` (the repository) lets a unique definition show its
+    source. Raises :class:`SymbolToolError` when the repository has nothing of that name."""
+    name = args.name.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
+    if not name:
+        raise SymbolToolError("the question names no symbol")
+    op = args.operation
+    if op == "definition":
+        return _definition(graph, name, root)
+    if op == "callers":
+        return _callers(graph, name, root)
+    if op == "subclasses":
+        return _subclasses(graph, name, args.transitive)
+    if op == "importers":
+        sites = graph.import_sites(name)
+        if not sites:
+            raise SymbolToolError(f"no file in the repository imports {name}")
+        return SymbolResult(operation=op, name=name, items=_import_items(sites))
+    if op == "imports":
+        modules = graph.modules_named(name)
+        path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
+        if path is None or (len(modules) > 1 and name not in graph.files):
+            found = ", ".join(graph.modules[m] for m in modules) or "none"
+            raise SymbolToolError(f"{name} names no single module of the repository ({found})")
+        subject = f"{graph.files[path]['m']} ({path})"
+        items = _import_items(graph.imports_of(path))
+        return SymbolResult(operation=op, name=name, subject=subject, items=items)
+    return _methods(graph, name)
+
+
+def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
+    found = graph.definitions(name)
+    if not found:
+        raise SymbolToolError(f"nothing named {name} is defined in the repository")
+    items = [_def_item(d) for d in found]
+    if len(found) > 1:
+        return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
+    d = found[0]
+    source = [] if d.kind == "module" else _source(root, d)
+    return SymbolResult(
+        operation="definition", name=name, subject=d.full_name, items=items, source=source
+    )
+
+
+def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
+    last = name.rsplit(".", 1)[-1]
+    sites = graph.callers(name)
+    lines: dict[str, list[str]] = {}
+    if not sites:
+        raise SymbolToolError(f"nothing in the repository calls {last}")
+    items = [
+        SymbolItem.model_construct(  # trusted values: no validation for thousands of sites
+            path=c.path,
+            start_line=c.line,
+            end_line=c.line,
+            kind="call",
+            name=c.scope,
+            # the source line of the sites the answer lists (reading every file would cost
+            # more than the query on a big repository)
+            detail=(_line_text(root, c.path, c.line, lines) if n < MAX_LISTED else "")
+            or f"{c.name}(...)",
+        )
+        for n, c in enumerate(sites)
+    ]
+    note = BY_NAME_NOTE.format(n=last)
+    if last != name:
+        note = f"Resolved by the last name, {last}, whatever it is called on. " + note
+    return SymbolResult(operation="callers", name=last, items=items, note=note)
+
+
+def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult:
+    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    if len({d.full_name for d in classes}) > 1:
+        where = ", ".join(f"{d.path}:{d.line}" for d in classes)
+        raise SymbolToolError(f"several classes are named {name}: {where}")
+    found = graph.subclasses(name, transitive=transitive)
+    if not found and not classes:
+        raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
+    subject = classes[0].full_name if classes else name
+    items = [_def_item(d) for d in found]
+    return SymbolResult(
+        operation="subclasses", name=name, subject=subject, transitive=transitive, items=items
+    )
+
+
+def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
+    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    if not classes:
+        raise SymbolToolError(f"no class named {name} in the repository")
+    if len(classes) > 1:
+        where = ", ".join(f"{d.path}:{d.line}" for d in classes)
+        raise SymbolToolError(f"several classes are named {name}: {where}")
+    cls = classes[0]
+    items = [
+        _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)
+    ]
+    subject = f"`{cls.full_name}` ({cls.path}:{cls.line})"
+    return SymbolResult(operation="methods", name=name, subject=subject, items=items)
+
+
+def _def_item(d: Definition) -> SymbolItem:
+    return SymbolItem(
+        path=d.path,
+        start_line=d.start_line,
+        end_line=d.end_line,
+        kind=d.kind,
+        name=d.full_name if d.kind == "module" else d.qualname,
+        detail=d.signature,
+        doc=d.doc,
+    )
+
+
+def _import_items(imports: list[Import]) -> list[SymbolItem]:
+    """One item per import statement (``from m import a, b`` is one), in file order."""
+    groups: dict[tuple[str, int, str, bool], list[Import]] = {}
+    for i in imports:
+        groups.setdefault((i.path, i.line, i.module, i.name is None), []).append(i)
+    items = []
+    for (path, line, module, plain), group in groups.items():
+        names = [
+            (i.module if plain else i.name or "") + (f" as {i.alias}" if i.alias else "")
+            for i in group
+        ]
+        text = f"import {', '.join(names)}" if plain else f"from {module} import {', '.join(names)}"
+        items.append(
+            SymbolItem(
+                path=path,
+                start_line=line,
+                end_line=line,
+                kind="import",
+                name=group[0].target,
+                detail=text,
+            )
+        )
+    return items
+
+
+def _line_text(root: Path | None, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    """Line ``line`` of ``path``, stripped ("" without the repository or the line)."""
+    if root is None:
+        return ""
+    if path not in cache:
+        try:
+            cache[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    text = cache[path][line - 1].strip() if 0 < line <= len(cache[path]) else ""
+    return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 3] + "..."
+
+
+def _source(root: Path | None, d: Definition) -> list[str]:
+    if root is None:
+        return []
+    try:
+        text = (root / d.path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    lines = text.splitlines()[d.start_line - 1 : d.end_line]
+    if len(lines) > MAX_SOURCE_LINES:
+        lines = [*lines[:MAX_SOURCE_LINES], "..."]
+    return lines

@@ -1,0 +1,144 @@
+"""The symbol tool's arguments and its result: typed items, a deterministic rendering, the
+context an LLM answer is given, and the citations."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SymbolOperation = Literal["definition", "callers", "subclasses", "importers", "imports", "methods"]
+SYMBOL_OPERATIONS: tuple[str, ...] = SymbolOperation.__args__  # type: ignore[attr-defined]
+MAX_LISTED = 200  # items shown in the text answer (the result keeps them all)
+MAX_SOURCE_LINES = 60  # lines of a unique definition's source shown
+MAX_LINE_CHARS = 160  # a call site's line, as shown
+
+BY_NAME_NOTE = (
+    "Call sites are found by name, without type inference: self.{n}(), obj.{n}(), "
+    "module.{n}() and super().{n}() all count, an imported alias (from m import {n} as g; g()) "
+    "counts as {n}, and a reference that is not called does not."
+)
+
+
+class SymbolArgs(BaseModel):
+    """A repository-wide structural question."""
+
+    operation: SymbolOperation = Field(
+        description="definition (where is X defined / show X), callers (who calls X), "
+        "subclasses (of class X), importers (which files import X), imports (what module X "
+        "imports), methods (of class X, inherited ones included)"
+    )
+    name: str = Field(description="The name: X, Class.method, a dotted path, or a module.")
+    transitive: bool = Field(default=False, description="subclasses: all descendants.")
+
+
+class SymbolItem(BaseModel):
+    """One answered fact, located at ``path:start_line-end_line``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    start_line: int
+    end_line: int
+    kind: str  # module | class | function | method | call | import
+    name: str  # qualified name; for a call the scope; for an import the imported target
+    detail: str = ""  # signature; the call's source line; import statement
+    doc: str = ""
+    via: str | None = None  # methods: the in-repository base it is inherited from
+
+
+class SymbolResult(BaseModel):
+    """The answer to one :class:`SymbolArgs` over the repository's symbol graph."""
+
+    model_config = ConfigDict(frozen=True)
+
+    operation: SymbolOperation
+    name: str
+    subject: str = ""  # what the name resolved to (a full name or a path), when one thing
+    transitive: bool = False
+    ambiguous: bool = False  # definition: several candidates, listed
+    items: list[SymbolItem]
+    source: list[str] = []  # definition: the unique definition's source lines
+    note: str = ""
+
+    def render(self) -> str:
+        """A deterministic, readable answer with ``path:line`` locations."""
+        lines = [self._head()]
+        shown = self.items[:MAX_LISTED]
+        for item in shown:
+            lines.append(self._line(item))
+        if len(self.items) > len(shown):
+            lines.append(f"... and {len(self.items) - len(shown)} more")
+        if self.source:
+            first = self.items[0].start_line
+            width = len(str(first + len(self.source)))
+            lines += [""] + [
+                f"{first + n:>{width}} | {text}".rstrip() for n, text in enumerate(self.source)
+            ]
+        if self.note:
+            lines += ["", self.note]
+        return "\n".join(lines)
+
+    def context(self) -> str:
+        """What an LLM answer is given: the rendered answer (it holds every location)."""
+        return self.render()
+
+    def citations(self) -> list[tuple[str, int, int]]:
+        """``(path, start_line, end_line)`` of each listed item, each once, in order."""
+        seen: dict[tuple[str, int, int], None] = {}
+        for item in self.items[:MAX_LISTED]:
+            seen.setdefault((item.path, item.start_line, item.end_line), None)
+        return list(seen)
+
+    def names(self) -> list[str]:
+        """The names answered with, each once (qualified names; for calls, the scopes)."""
+        return list(dict.fromkeys(i.name for i in self.items))
+
+    # -- rendering helpers --------------------------------------------------------------------
+
+    def _head(self) -> str:
+        n, what = len(self.items), self.subject or self.name
+        if self.operation == "definition":
+            if self.ambiguous:
+                return f"`{self.name}` names {n} definitions in the repository:"
+            item = self.items[0]
+            return f"`{self.name}` is defined at {_span(item)} ({item.kind} {what})"
+        if self.operation == "callers":
+            files = len({i.path for i in self.items})
+            return f"Calls of `{self.name}` in the repository: {n} in {_plural(files, 'file')}"
+        if self.operation == "subclasses":
+            scope = "all subclasses" if self.transitive else "direct subclasses"
+            return f"{scope.capitalize()} of `{what}` in the repository: {n}"
+        if self.operation == "importers":
+            files = len({i.path for i in self.items})
+            return f"Files importing `{what}`: {files} ({_plural(n, 'import')})"
+        if self.operation == "imports":
+            return f"Imports of {what}: {n}"
+        own = sum(1 for i in self.items if i.via is None)
+        return f"Methods of class {what}: {n} ({own} own, {n - own} inherited)"
+
+    def _line(self, item: SymbolItem) -> str:
+        if self.operation == "callers":
+            return f"  {item.path}:{item.start_line}  {item.detail}  in {item.name or '<module>'}"
+        if self.operation in ("importers", "imports"):
+            return f"  {item.path}:{item.start_line}  {item.detail}"
+        text = f"  {_span(item)}  {item.kind} {item.name}"
+        if item.detail and self.operation != "definition":
+            text = f"  {_span(item)}  {item.detail}"
+        elif item.detail:
+            text += f"  {item.detail}"
+        if item.via:
+            text += f"  [inherited from {item.via}]"
+        if item.doc and self.operation == "definition" and not self.ambiguous:
+            text += f"\n  {item.doc}"
+        return text
+
+
+def _span(item: SymbolItem) -> str:
+    if item.start_line == item.end_line:
+        return f"{item.path}:{item.start_line}"
+    return f"{item.path}:{item.start_line}-{item.end_line}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -1,0 +1,75 @@
+"""The symbol tool as the agent sees it: repository-wide structural questions answered from
+the symbol graph built at index time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from codeagent.tools.base import BaseTool, Declined, Source, ToolContext
+from codeagent.tools.symbol_tool.match import match_symbol_question
+from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
+from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
+
+# File operations that, with no file named, the symbol graph answers for the whole repository.
+_WIDE = {"definition": "definition", "calls": "callers", "methods": "methods"}
+
+
+class SymbolToolResult:
+    """A :class:`SymbolResult` as a tool result (``names()`` is what eval scores)."""
+
+    def __init__(self, result: SymbolResult) -> None:
+        self.result = result
+
+    def render(self) -> str:
+        return self.result.render()
+
+    def context(self) -> str:
+        return self.result.context()
+
+    def citations(self) -> list[Source]:
+        return [Source(path=p, start_line=s, end_line=e) for p, s, e in self.result.citations()]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.result.model_dump(mode="json")
+
+    def names(self) -> list[str]:
+        return self.result.names()
+
+
+class SymbolTool(BaseTool):
+    name = "symbols"
+    description = (
+        "Repository-wide structural questions that name no file: where a class, function or "
+        "method is defined (X, Class.method or a dotted path), who calls X or where X is used "
+        "(by name), subclasses of a class, which modules import X, what a module imports, and "
+        "the methods of a class including inherited ones."
+    )
+    args_model = SymbolArgs
+
+    def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
+        from codeagent.tools.ast_tool.rules import find_file, structural_without_file
+
+        wide = match_symbol_question(question)
+        if wide is not None:
+            if wide.operation == "imports" and find_file(question, ctx.repo_root)[0]:
+                return None  # what one named file imports: the AST tool
+            return wide
+        found = structural_without_file(question, ctx.repo_root)
+        if found is None:
+            return None
+        operation, symbol = found
+        return SymbolArgs.model_validate({"operation": _WIDE[operation], "name": symbol})
+
+    def describe(self, args: BaseModel) -> str:
+        assert isinstance(args, SymbolArgs)
+        what = f"{args.operation} of {args.name}" + (" (transitive)" if args.transitive else "")
+        return f"repository-wide structural question ({what}): the symbol graph"
+
+    def run(self, args: BaseModel, ctx: ToolContext) -> SymbolToolResult:
+        assert isinstance(args, SymbolArgs)
+        graph = ctx.symbols
+        if graph is None:
+            raise SymbolToolError("the index carries no symbol graph")
+        return SymbolToolResult(run_symbol_query(graph, args, ctx.repo_root))

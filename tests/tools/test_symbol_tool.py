@@ -1,0 +1,121 @@
+"""The symbol tool over a hand-checked repository, and end to end through the agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codeagent.config import Settings
+from codeagent.index.chunking import parse_python
+from codeagent.index.symbols import SymbolGraph
+from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
+from codeagent.workspace import Workspace
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": (
+        "class Mixin:\n"  # 1
+        '    """Redirect helpers."""\n'  # 2
+        "    def follow(self):\n"  # 3
+        "        return 1\n"  # 4
+    ),
+    "pkg/session.py": (
+        "from pkg.base import Mixin\n"  # 1
+        "\n"  # 2
+        "\n"  # 3
+        "class Session(Mixin):\n"  # 4
+        "    def request(self, method, url):\n"  # 5
+        '        """Send a request."""\n'  # 6
+        "        return self.follow()\n"  # 7
+        "\n"  # 8
+        "\n"  # 9
+        "def request(method):\n"  # 10
+        "    return Session().request(method, '/')\n"  # 11
+    ),
+    "tests/test_session.py": (
+        "from pkg.session import Session\n"  # 1
+        "\n"  # 2
+        "def test_it():\n"  # 3
+        "    assert Session().request('GET', '/')\n"  # 4
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def graph() -> SymbolGraph:
+    trees = {p: parse_python(p, t) for p, t in FILES.items()}
+    return SymbolGraph.build({p: t for p, t in trees.items() if t is not None})
+
+
+def test_a_unique_definition_is_answered_exactly(graph: SymbolGraph) -> None:
+    result = run_symbol_query(graph, SymbolArgs(operation="definition", name="Session.request"))
+    assert not result.ambiguous
+    assert result.render().splitlines()[0] == (
+        "`Session.request` is defined at pkg/session.py:5-7 (method pkg.session.Session.request)"
+    )
+    assert result.citations() == [("pkg/session.py", 5, 7)]
+    assert "Send a request." in result.context()
+
+
+def test_an_ambiguous_name_lists_the_candidates(graph: SymbolGraph) -> None:
+    result = run_symbol_query(graph, SymbolArgs(operation="definition", name="request"))
+    assert result.ambiguous
+    lines = result.render().splitlines()
+    assert lines[0] == "`request` names 2 definitions in the repository:"
+    assert lines[1].startswith("  pkg/session.py:5-7  method Session.request")
+    assert lines[2].startswith("  pkg/session.py:10-11  function request")
+
+
+def test_callers_are_by_name_and_say_so(graph: SymbolGraph) -> None:
+    result = run_symbol_query(graph, SymbolArgs(operation="callers", name="Session.request"))
+    sites = [(i.path, i.start_line, i.name) for i in result.items]
+    assert sites == [
+        ("pkg/session.py", 11, "request"),
+        ("tests/test_session.py", 4, "test_it"),
+    ]
+    assert "by name" in result.render()
+
+
+def test_methods_mark_the_inherited_ones(graph: SymbolGraph) -> None:
+    result = run_symbol_query(graph, SymbolArgs(operation="methods", name="Session"))
+    text = result.render()
+    assert "2 (1 own, 1 inherited)" in text.splitlines()[0]
+    assert "pkg/base.py:3-4  def follow(self)  [inherited from pkg.base.Mixin]" in text
+
+
+def test_subclasses_importers_and_imports(graph: SymbolGraph) -> None:
+    subs = run_symbol_query(graph, SymbolArgs(operation="subclasses", name="Mixin"))
+    assert [i.name for i in subs.items] == ["Session"]
+    importers = run_symbol_query(graph, SymbolArgs(operation="importers", name="Session"))
+    assert [(i.path, i.detail) for i in importers.items] == [
+        ("tests/test_session.py", "from pkg.session import Session")
+    ]
+    imports = run_symbol_query(graph, SymbolArgs(operation="imports", name="pkg.session"))
+    assert [i.detail for i in imports.items] == ["from pkg.base import Mixin"]
+
+
+def test_an_unknown_name_fails_with_a_reason(graph: SymbolGraph) -> None:
+    with pytest.raises(SymbolToolError, match="nothing named Nope"):
+        run_symbol_query(graph, SymbolArgs(operation="definition", name="Nope"))
+    with pytest.raises(SymbolToolError):
+        run_symbol_query(graph, SymbolArgs(operation="callers", name="never_called"))
+
+
+def test_the_agent_answers_a_repository_wide_question_from_the_index(
+    git_repo: Any, tmp_path: Path
+) -> None:
+    root = git_repo(FILES)
+    agent = Workspace(root, Settings(home=tmp_path / "home", llm="none", embed="none"))
+    result = agent.ask("methods of class Session")
+    assert (result.route.tool, result.route.args["operation"], result.fallback) == (
+        "symbols",
+        "methods",
+        None,
+    )
+    assert "[inherited from pkg.base.Mixin]" in result.answer
+    assert {s.path for s in result.sources} == {"pkg/session.py", "pkg/base.py"}
+    missing = agent.ask("who calls nobody_calls_this")
+    assert missing.fallback is not None
+    assert missing.fallback["from"] == "symbols"
