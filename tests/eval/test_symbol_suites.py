@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from codeagent.agent.rules import route_by_rules
+from codeagent.config import Settings
 from codeagent.eval.repos import stdlib_dir
 from codeagent.eval.suite import SuiteItem, load_suite
 from codeagent.index.chunking import parse_python
+from codeagent.index.lazy import LazyIndex
 from codeagent.index.symbols import SymbolGraph
+from codeagent.tools.registry import ToolContext, default_registry
 from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "eval"
@@ -69,16 +72,16 @@ STDLIB = [i for i in SYMBOLS if i.repo.startswith("stdlib:")]
 def test_stdlib_symbol_questions_are_answered_exactly(item: SuiteItem) -> None:
     package = item.repo.removeprefix("stdlib:")
     graph = _graph(package)
-    decision = route_by_rules(item.question, stdlib_dir() / package)
-    assert decision.tool == "symbols"
-    args = SymbolArgs(
-        operation=decision.operation,  # type: ignore[arg-type]
-        name=decision.symbol or "",
-        transitive=decision.transitive,
+    root = stdlib_dir() / package
+    settings = Settings(llm="none", embed="none")
+    decision = route_by_rules(
+        item.question, ToolContext(root, settings, LazyIndex(root, settings)), default_registry()
     )
+    assert decision.tool == "symbols"
+    args = SymbolArgs.model_validate(decision.args)
     result = run_symbol_query(graph, args)
     # pyclbr reports no modules: a module of the same name is not compared.
     got = {f"{graph.files[i.path]['m']}.{i.name}" for i in result.items if i.kind != "module"}
     want = set(item.expected_symbols or [])
     assert want <= got
-    assert all(_unjudged(name, decision.operation) for name in got - want), got - want
+    assert all(_unjudged(name, args.operation) for name in got - want), got - want
