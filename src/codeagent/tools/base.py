@@ -86,6 +86,30 @@ class ToolResult(Protocol):
         ...
 
 
+class ModelToolResult:
+    """A tool result over a pydantic result model that renders itself and lists its citations
+    as ``(path, start, end)`` tuples (the AST and symbol tools' results)."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+    def render(self) -> str:
+        return str(self.result.render())
+
+    def context(self) -> str:
+        return str(self.result.context())
+
+    def citations(self) -> list[Source]:
+        return [Source(path=p, start_line=s, end_line=e) for p, s, e in self.result.citations()]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.result.model_dump(mode="json"))
+
+    def names(self) -> list[str]:
+        """The exact names the answer gives (what eval scores)."""
+        return list(self.result.names())
+
+
 class Tool(Protocol):
     @property
     def name(self) -> str: ...

@@ -83,26 +83,25 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
                 kind=chunk.kind,
                 ranks={"file": rank},
             )
-            for j, kept in enumerate(merged):
-                if _touching(kept, hit):
-                    merged[j] = merge_hits(kept, hit)
-                    break
-            else:
-                merged.append(hit)
+            _add_merged(merged, hit)
         if len(merged) >= k:
             break
     return merged[:k]
 
 
+def _add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
+    """Add ``hit`` to ``merged``: into the window it touches, else as a new one."""
+    for j, kept in enumerate(merged):
+        if _touching(kept, hit):
+            merged[j] = merge_hits(kept, hit)
+            return
+    merged.append(hit)
+
+
 def _merged(hits: list[SearchHit], k: int) -> list[SearchHit]:
     merged: list[SearchHit] = []
     for hit in hits:
-        for j, kept in enumerate(merged):
-            if _touching(kept, hit):
-                merged[j] = merge_hits(kept, hit)
-                break
-        else:
-            merged.append(hit)
+        _add_merged(merged, hit)
     return merged[:k]
 
 

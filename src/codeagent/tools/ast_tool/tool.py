@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from pydantic import BaseModel
 
 from codeagent.tools.ast_tool.candidates import CandidatesResult
@@ -17,7 +14,7 @@ from codeagent.tools.ast_tool.rules import (
     match_structural,
     resolve_python_file,
 )
-from codeagent.tools.base import BaseTool, Declined, Source, ToolContext
+from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
 
@@ -28,28 +25,15 @@ DESCRIPTION = f"""exact structural facts about ONE named Python file, read from 
 {_OPERATIONS}"""
 
 
-@dataclass(frozen=True)
-class AstToolResult:
+class AstToolResult(ModelToolResult):
     """An :class:`AstResult` as a tool result (``result.names()`` is what eval scores)."""
 
     result: AstResult
-
-    def render(self) -> str:
-        return self.result.render()
 
     def context(self) -> str:
         r = self.result
         title = f"Exact facts about {r.path} from its syntax tree ({r.operation})"
         return f"{title}:\n\n{r.render()}"
-
-    def citations(self) -> list[Source]:
-        return [Source(path=p, start_line=s, end_line=e) for p, s, e in self.result.citations()]
-
-    def to_json(self) -> dict[str, Any]:
-        return self.result.model_dump(mode="json")
-
-    def names(self) -> list[str]:
-        return self.result.names()
 
 
 class AstTool(BaseTool):

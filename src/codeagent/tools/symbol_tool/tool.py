@@ -3,11 +3,9 @@ the symbol graph built at index time."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 
-from codeagent.tools.base import BaseTool, Declined, Source, ToolContext
+from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
 from codeagent.tools.symbol_tool.match import match_symbol_question
 from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
 from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
@@ -16,26 +14,10 @@ from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
 _WIDE = {"definition": "definition", "calls": "callers", "methods": "methods"}
 
 
-class SymbolToolResult:
+class SymbolToolResult(ModelToolResult):
     """A :class:`SymbolResult` as a tool result (``names()`` is what eval scores)."""
 
-    def __init__(self, result: SymbolResult) -> None:
-        self.result = result
-
-    def render(self) -> str:
-        return self.result.render()
-
-    def context(self) -> str:
-        return self.result.context()
-
-    def citations(self) -> list[Source]:
-        return [Source(path=p, start_line=s, end_line=e) for p, s, e in self.result.citations()]
-
-    def to_json(self) -> dict[str, Any]:
-        return self.result.model_dump(mode="json")
-
-    def names(self) -> list[str]:
-        return self.result.names()
+    result: SymbolResult
 
 
 class SymbolTool(BaseTool):
