@@ -24,6 +24,8 @@ from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
+from codeagent.index.reuse import find_previous, save_files, text_digest
+from codeagent.index.symbol_extract import module_names
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SymbolGraph
 from codeagent.index.types import Chunk
@@ -53,6 +55,7 @@ class IndexStats:
     chunks: int = 0
     chunks_embedded: int = 0
     chunks_reused: int = 0
+    files_reused: int = 0  # files whose chunks and symbols came from an earlier state
     embedder: str = "none"
     dim: int | None = None
     state_hash: str = ""
@@ -130,9 +133,13 @@ def load_or_build(
                 store = None if force else index_cache.open_entry(entry, embedder, dense)
                 if store is None:
                     index_cache.remove_temporaries(repo_dir)
-                    store = _build(discovery, embedder, dense, settings, stats, progress)
+                    earlier = [] if force else index_cache.states(repo_dir)
+                    earlier = [e for e in earlier if e.name != entry.name]
+                    store, ranges = _build(
+                        discovery, embedder, dense, settings, stats, progress, earlier
+                    )
                     with writing(settings.home, "the index"):
-                        _write(store, entry, stats)
+                        _write(store, ranges, entry, stats)
                     index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
                     built = True
         except Timeout as exc:
@@ -162,13 +169,19 @@ def _build(
     settings: Settings,
     stats: IndexStats,
     progress: ProgressReporter,
-) -> IndexStore:
+    earlier: list[Path],
+) -> tuple[IndexStore, dict[str, tuple[str, int, int]]]:
+    """Build the index; files unchanged since the first of ``earlier`` (entries of the same
+    repository, most recently used first) keep their chunks and symbols from there."""
     from codeagent.index.embed_cache import EmbedCache
     from codeagent.index.store import IndexStore
 
     t0 = time.perf_counter()
+    previous = find_previous(earlier)
     chunks: list[Chunk] = []
+    ranges: dict[str, tuple[str, int, int]] = {}  # path -> (digest, first chunk, count)
     trees: dict[str, Any] = {}  # path -> ast.Module: one parse feeds the chunks and the symbols
+    records: dict[str, dict[str, Any]] = {}  # symbols of unchanged files, from ``previous``
     unreadable = 0
     with progress.task("chunking", total=len(discovery.files)) as advance:
         for file in discovery.files:
@@ -178,14 +191,35 @@ def _build(
                 log.info("skipping %s: %s", file.path, exc)  # counted in the stats
                 unreadable += 1
             else:
-                tree = parse_python(file.path, text)
-                if tree is not None:
-                    trees[file.path] = tree
-                chunks.extend(chunk_file(file.path, text, tree))
+                digest = text_digest(text)
+                own = previous.chunks(file.path, digest) if previous is not None else None
+                if own is None:  # new or changed: parse and chunk it
+                    tree = parse_python(file.path, text)
+                    if tree is not None:
+                        trees[file.path] = tree
+                    own = chunk_file(file.path, text, tree)
+                else:  # the same text chunks (and parses) the same
+                    stats.files_reused += 1
+                    record = previous.record(file.path)  # type: ignore[union-attr]
+                    if record is not None:
+                        records[file.path] = record
+                ranges[file.path] = (digest, len(chunks), len(own))
+                chunks.extend(own)
             advance(1)
-    # The symbol graph (definitions, imports, bases, call sites) from the same trees.
-    symbols = SymbolGraph.build(trees, root=discovery.root)
-    del trees
+    # The symbol graph (definitions, imports, bases, call sites) from the same trees; a
+    # reused record whose module name changed (a package appeared) is extracted again.
+    modules = module_names(sorted({*trees, *records}), discovery.root)
+    by_path = {f.path: f for f in discovery.files}
+    for path in [p for p, rec in records.items() if rec.get("m") != modules[p]]:
+        del records[path]
+        try:
+            tree = parse_python(path, by_path[path].read_text())
+        except OSError:  # gone since it was read: no symbols, as for a file that fails to parse
+            tree = None
+        if tree is not None:
+            trees[path] = tree
+    symbols = SymbolGraph.build(trees, root=discovery.root, reused=records)
+    del trees, records
     if unreadable:
         stats.files_indexed -= unreadable
         stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
@@ -217,10 +251,12 @@ def _build(
     store = IndexStore.build(
         chunks, embedder, vectors, dense=dense, seconds=stats.seconds, symbols=symbols
     )
-    return store
+    return store, ranges
 
 
-def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
+def _write(
+    store: IndexStore, ranges: dict[str, tuple[str, int, int]], entry: Path, stats: IndexStats
+) -> None:
     """Save into a temporary sibling of ``entry``, then rename it into place."""
     t0 = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
@@ -231,6 +267,7 @@ def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
             "embedder_dim": stats.dim,
             "created": time.time(),
         }
+        save_files(tmp, ranges)  # before the store: its manifest lists every file
         store.save(tmp, meta=meta)
         if entry.exists():  # --force, or a damaged entry: set the old one aside first
             old = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))

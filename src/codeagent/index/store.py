@@ -5,25 +5,14 @@ code); the dense side is an exact inner-product FAISS index over L2-normalised v
 A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
 ``per_file`` chunks of any one file.
 
-On disk (one directory per state)::
-
-    chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
-    bm25/           bm25s.BM25.save output
-    dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
-    symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
-    manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
-
-A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
-files do not parse (as a ``bm25s`` format change would cause), is reported as
-:class:`CorruptIndexError` when it is opened, so it is rebuilt. BM25, the dense index and the
-symbol graph are loaded at first use, so opening a cached index stays cheap. The dense side is
-any :class:`~codeagent.index.dense.DenseIndex` backend (FAISS by default), named in the manifest.
+The files of an entry, their checks and the manifest are :mod:`codeagent.index.entry_files`.
+BM25, the dense index and the symbol graph are loaded at first use, so opening a cached index
+stays cheap. The dense side is any :class:`~codeagent.index.dense.DenseIndex` backend (FAISS by
+default), named in the manifest.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 from collections import Counter
@@ -31,8 +20,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.errors import IndexBuildError
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndex, DenseIndexType, backend_class
+from codeagent.index.entry_files import (
+    BM25_DIR,
+    DENSE,
+    CorruptIndexError,
+    check_bm25_files,
+    read_chunks,
+    read_manifest,
+    verify_files,
+    write_chunks,
+    write_manifest,
+)
 from codeagent.index.symbols import SymbolGraph
 from codeagent.index.tokenize import code_tokens
 from codeagent.index.types import Chunk, SearchHit
@@ -44,16 +43,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+__all__ = ["CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
+
 RRF_K = 60
-FORMAT = 2  # 2: symbols.json
-MANIFEST = "manifest.json"
-CHUNKS = "chunks.json"
-BM25_DIR = "bm25"
-DENSE = "dense.faiss"
-
-
-class CorruptIndexError(IndexBuildError):
-    """A stored index is incomplete or damaged (the caller rebuilds it)."""
 
 
 def rrf_fuse(
@@ -80,37 +72,6 @@ SYMBOL_BOOST = 2  # extra copies of the symbol's tokens: a definition outranks i
 def bm25_tokens(chunk: Chunk) -> list[str]:
     """BM25 terms of a chunk: its path, symbol and text, the symbol counted extra."""
     return code_tokens(chunk.embed_text) + code_tokens(chunk.symbol) * SYMBOL_BOOST
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-BM25_FILES = (
-    "params.index.json", "vocab.index.json",
-    "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy",
-)  # fmt: skip
-
-
-def check_bm25_files(folder: Path) -> None:
-    """:class:`CorruptIndexError` unless every file ``bm25s`` loads is there and parses as
-    what it should be (JSON objects; ``.npy`` arrays), checked without importing bm25s."""
-    for name in BM25_FILES:
-        path = folder / name
-        try:
-            if name.endswith(".json"):
-                ok = isinstance(json.loads(path.read_bytes()), dict)
-            else:
-                with path.open("rb") as handle:
-                    ok = handle.read(6) == b"\x93NUMPY"
-        except (OSError, ValueError) as exc:
-            raise CorruptIndexError(f"index at {folder.parent}: unreadable bm25/{name}") from exc
-        if not ok:
-            raise CorruptIndexError(f"index at {folder.parent}: bm25/{name} is not in the format")
 
 
 class IndexStore:
@@ -279,18 +240,7 @@ class IndexStore:
             if taken[chunk.path] >= per_file:
                 continue
             taken[chunk.path] += 1
-            hits.append(
-                SearchHit(
-                    path=chunk.path,
-                    start_line=chunk.start_line,
-                    end_line=chunk.end_line,
-                    symbol=chunk.symbol,
-                    score=score,
-                    text=chunk.text,
-                    kind=chunk.kind,
-                    ranks=ranks,
-                )
-            )
+            hits.append(SearchHit.of(chunk, score, ranks))
             if len(hits) == k:
                 break
         return hits
@@ -300,74 +250,35 @@ class IndexStore:
     def save(self, directory: Path, *, meta: dict[str, Any] | None = None) -> None:
         """Write the index into ``directory`` (created); the manifest is written last."""
         directory.mkdir(parents=True, exist_ok=True)
-        rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in self.chunks]
-        (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+        write_chunks(directory, self.chunks)
         self.bm25.save(str(directory / BM25_DIR), show_progress=False)
         self.symbols.save(directory)
         if self.dense is not None:
             self.dense.save(directory / DENSE)
-        files = {
-            path.relative_to(directory).as_posix(): _sha256(path)
-            for path in sorted(directory.rglob("*"))
-            if path.is_file() and path.name != MANIFEST
-        }
-        manifest = {
-            "format": FORMAT,
+        fields = {
             "chunks": len(self.chunks),
             "embedder": self.embedder_id,
             "dim": self.embedder.dim if self.embedder is not None else None,
             "dense_backend": self.dense.backend if self.dense is not None else None,
             **(meta or {}),
-            "files": files,
-            "complete": True,
         }
-        (directory / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        self.manifest = manifest
+        self.manifest = write_manifest(directory, fields)
 
-    @staticmethod
-    def read_manifest(directory: Path) -> dict[str, Any]:
-        """The manifest of a stored index; :class:`CorruptIndexError` if unusable."""
-        try:
-            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise CorruptIndexError(f"index at {directory} has no manifest") from exc
-        except (OSError, ValueError) as exc:
-            raise CorruptIndexError(f"index at {directory}: unreadable manifest: {exc}") from exc
-        if not isinstance(manifest, dict) or manifest.get("complete") is not True:
-            raise CorruptIndexError(f"index at {directory} is incomplete")
-        if manifest.get("format") != FORMAT:
-            raise CorruptIndexError(f"index at {directory} has format {manifest.get('format')}")
-        return manifest
+    read_manifest = staticmethod(read_manifest)
 
     @classmethod
     def load(
         cls, directory: Path, embedder: Embedder | None, dense: DenseIndexType | None = None
     ) -> IndexStore:
         """Open a saved index; :class:`CorruptIndexError` if it is incomplete or damaged."""
-        manifest = cls.read_manifest(directory)
+        manifest = read_manifest(directory)
         expected = embedder.id if embedder is not None else None
         if manifest.get("embedder") != expected:
             raise CorruptIndexError(
                 f"index at {directory} was built with embedder {manifest.get('embedder')},"
                 f" not {expected}"
             )
-        files = manifest.get("files")
-        if not isinstance(files, dict) or CHUNKS not in files:
-            raise CorruptIndexError(f"index at {directory}: manifest lists no files")
-        for name, digest in files.items():
-            path = directory / name
-            try:
-                actual = _sha256(path)
-            except OSError as exc:
-                raise CorruptIndexError(f"index at {directory}: cannot read {name}") from exc
-            if actual != digest:
-                raise CorruptIndexError(f"index at {directory}: {name} is damaged")
-        try:
-            rows = json.loads((directory / CHUNKS).read_text(encoding="utf-8"))
-            chunks = [Chunk(p, s, e, text, symbol, kind) for p, s, e, symbol, kind, text in rows]
-        except (OSError, ValueError, TypeError) as exc:
-            raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
-        if len(chunks) != manifest.get("chunks"):
-            raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
+        verify_files(directory, manifest)
+        chunks = read_chunks(directory, manifest.get("chunks"))
         check_bm25_files(directory / BM25_DIR)
         return cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)

@@ -19,6 +19,7 @@ graph built from all of them):
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Any
 
 _FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -43,6 +44,25 @@ def module_name(path: str, packages: set[str], root_name: str = "") -> str:
     if not dirs and "" in packages and root_name and (names or stem == "__init__"):
         names.insert(0, root_name)
     return ".".join(names) or stem
+
+
+def module_names(paths: list[str], root: Path | None = None) -> dict[str, str]:
+    """The dotted module name of each of ``paths``, the parsed Python files of a repository.
+
+    A directory is a package when one of ``paths`` is its ``__init__.py`` or, with ``root``,
+    when that file exists on disk; a root that is itself a package names the modules.
+    """
+    packages = {p.rpartition("/")[0] for p in paths if p.rpartition("/")[2] == "__init__.py"}
+    if root is not None:
+        dirs = {p.rpartition("/")[0] for p in paths}
+        for d in list(dirs):
+            while "/" in d:
+                d = d.rpartition("/")[0]
+                dirs.add(d)
+        dirs.add("")
+        packages |= {d for d in dirs if (root / d / "__init__.py").is_file()}
+    root_name = root.name if root is not None else ""
+    return {path: module_name(path, packages, root_name) for path in paths}
 
 
 def extract(tree: ast.Module, module: str, is_package: bool) -> dict[str, Any]:

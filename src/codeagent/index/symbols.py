@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from codeagent.index.symbol_extract import extract, module_name
+from codeagent.index.symbol_extract import extract, module_names
 from codeagent.index.symbol_types import CallSite, Definition, Import
 
 __all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
@@ -52,6 +52,14 @@ def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
         sys.setrecursionlimit(limit)
 
 
+def _extract_safe(tree: Any, module: str, path: str) -> dict[str, Any]:
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    try:
+        return extract(tree, module, is_package)
+    except RecursionError:  # a pathologically nested expression: retry deeper
+        return _extract_deep(tree, module, is_package)
+
+
 class SymbolGraph:
     """The symbols of a repository; ``files`` maps a path to its extracted record."""
 
@@ -70,35 +78,45 @@ class SymbolGraph:
     # -- building and storing ----------------------------------------------------------------
 
     @classmethod
-    def build(cls, trees: dict[str, Any], root: Path | None = None) -> SymbolGraph:
+    def build(
+        cls,
+        trees: dict[str, Any],
+        root: Path | None = None,
+        reused: dict[str, dict[str, Any]] | None = None,
+    ) -> SymbolGraph:
         """The graph of ``{path: ast.Module}`` (every parsed Python file of the repository).
 
         With ``root``, a directory also counts as a package when its ``__init__.py`` exists
         but was not indexed (empty files are not), and a root that is itself a package
-        (``email/``) names the modules (``email.utils``).
+        (``email/``) names the modules (``email.utils``). ``reused`` holds, for parsed files
+        not in ``trees``, the record an earlier build extracted (with its call sites ``c``),
+        valid only when its module name ``m`` is still what :func:`module_names` gives.
         """
-        packages = {p.rpartition("/")[0] for p in trees if p.rpartition("/")[2] == "__init__.py"}
-        if root is not None:
-            dirs = {p.rpartition("/")[0] for p in trees}
-            for d in list(dirs):
-                while "/" in d:
-                    d = d.rpartition("/")[0]
-                    dirs.add(d)
-            dirs.add("")
-            packages |= {d for d in dirs if (root / d / "__init__.py").is_file()}
-        root_name = root.name if root is not None else ""
+        reused = reused or {}
+        paths = sorted({*trees, *reused})
+        modules = module_names(paths, root)
         files: dict[str, dict[str, Any]] = {}
         calls: dict[str, list[int]] = {}
-        for index, (path, tree) in enumerate(sorted(trees.items())):
-            module = module_name(path, packages, root_name)
-            is_package = path.endswith("/__init__.py") or path == "__init__.py"
-            try:
-                files[path] = {"m": module, **extract(tree, module, is_package)}
-            except RecursionError:  # a pathologically nested expression: retry deeper
-                files[path] = {"m": module, **_extract_deep(tree, module, is_package)}
+        for index, path in enumerate(paths):
+            module = modules[path]
+            if path in trees:
+                files[path] = {"m": module, **_extract_safe(trees[path], module, path)}
+            elif reused[path].get("m") == module:
+                files[path] = dict(reused[path])
+            else:
+                raise ValueError(f"{path}: reused symbols are for module {reused[path].get('m')}")
             for line, name, scope in files[path].pop("c"):
                 calls.setdefault(name, []).extend((index, line, scope))
-        return cls(files, calls, sorted(trees))
+        return cls(files, calls, paths)
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        """Each file's record with its own call sites ``c`` again (what :meth:`build` takes
+        as ``reused``): the inverse of grouping the call sites by name."""
+        out = {path: {**rec, "c": []} for path, rec in self.files.items()}
+        for name, flat in self.calls.items():
+            for k in range(0, len(flat), 3):
+                out[self.paths[flat[k]]]["c"].append([flat[k + 1], name, flat[k + 2]])
+        return out
 
     def save(self, directory: Path) -> None:
         data = {"format": FORMAT, "files": self.files, "paths": self.paths, "calls": self.calls}

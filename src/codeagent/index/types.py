@@ -49,6 +49,20 @@ class SearchHit:
     kind: str = "window"
     ranks: dict[str, int] = field(default_factory=dict)  # e.g. {"bm25": 1, "dense": 4}
 
+    @classmethod
+    def of(cls, chunk: Chunk, score: float, ranks: dict[str, int]) -> SearchHit:
+        """``chunk`` as a hit with this score and these ranks."""
+        return cls(
+            path=chunk.path,
+            start_line=chunk.start_line,
+            end_line=chunk.end_line,
+            symbol=chunk.symbol,
+            score=score,
+            text=chunk.text,
+            kind=chunk.kind,
+            ranks=ranks,
+        )
+
     @property
     def location(self) -> str:
         return f"{self.path}:{self.start_line}-{self.end_line}"

@@ -72,18 +72,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         for n, i in enumerate(ids):
             if n and float(ranking.chunk_scores[i]) < SECOND_CHUNK * best:
                 break
-            chunk = store.chunks[i]
-            hit = SearchHit(
-                path=chunk.path,
-                start_line=chunk.start_line,
-                end_line=chunk.end_line,
-                symbol=chunk.symbol,
-                score=score,
-                text=chunk.text,
-                kind=chunk.kind,
-                ranks={"file": rank},
-            )
-            _add_merged(merged, hit)
+            _add_merged(merged, SearchHit.of(store.chunks[i], score, {"file": rank}))
         if len(merged) >= k:
             break
     return merged[:k]

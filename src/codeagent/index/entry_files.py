@@ -1,0 +1,124 @@
+"""The files of one stored index entry: names, the manifest, integrity checks, chunk rows.
+
+On disk (one directory per repository state)::
+
+    chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
+    bm25/           bm25s.BM25.save output
+    dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
+    symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
+    files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
+    manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
+
+A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
+files do not parse (as a ``bm25s`` format change would cause), raises
+:class:`CorruptIndexError`, so the entry is rebuilt. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from codeagent.errors import IndexBuildError
+from codeagent.index.types import Chunk
+
+FORMAT = 2  # 2: symbols.json
+MANIFEST = "manifest.json"
+CHUNKS = "chunks.json"
+BM25_DIR = "bm25"
+DENSE = "dense.faiss"
+
+
+class CorruptIndexError(IndexBuildError):
+    """A stored index is incomplete or damaged (the caller rebuilds it)."""
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+BM25_FILES = (
+    "params.index.json", "vocab.index.json",
+    "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy",
+)  # fmt: skip
+
+
+def check_bm25_files(folder: Path) -> None:
+    """:class:`CorruptIndexError` unless every file ``bm25s`` loads is there and parses as
+    what it should be (JSON objects; ``.npy`` arrays), checked without importing bm25s."""
+    for name in BM25_FILES:
+        path = folder / name
+        try:
+            if name.endswith(".json"):
+                ok = isinstance(json.loads(path.read_bytes()), dict)
+            else:
+                with path.open("rb") as handle:
+                    ok = handle.read(6) == b"\x93NUMPY"
+        except (OSError, ValueError) as exc:
+            raise CorruptIndexError(f"index at {folder.parent}: unreadable bm25/{name}") from exc
+        if not ok:
+            raise CorruptIndexError(f"index at {folder.parent}: bm25/{name} is not in the format")
+
+
+def write_chunks(directory: Path, chunks: list[Chunk]) -> None:
+    rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in chunks]
+    (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+
+
+def write_manifest(directory: Path, fields: dict[str, Any]) -> dict[str, Any]:
+    """Write the manifest last: ``fields`` plus the format and a sha256 of every other file."""
+    files = {
+        path.relative_to(directory).as_posix(): sha256_file(path)
+        for path in sorted(directory.rglob("*"))
+        if path.is_file() and path.name != MANIFEST
+    }
+    manifest = {"format": FORMAT, **fields, "files": files, "complete": True}
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return manifest
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of a stored index; :class:`CorruptIndexError` if unusable."""
+    try:
+        manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise CorruptIndexError(f"index at {directory} has no manifest") from exc
+    except (OSError, ValueError) as exc:
+        raise CorruptIndexError(f"index at {directory}: unreadable manifest: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+        raise CorruptIndexError(f"index at {directory} is incomplete")
+    if manifest.get("format") != FORMAT:
+        raise CorruptIndexError(f"index at {directory} has format {manifest.get('format')}")
+    return manifest
+
+
+def verify_files(directory: Path, manifest: dict[str, Any]) -> None:
+    """:class:`CorruptIndexError` unless every file the manifest lists has its sha256."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or CHUNKS not in files:
+        raise CorruptIndexError(f"index at {directory}: manifest lists no files")
+    for name, digest in files.items():
+        try:
+            actual = sha256_file(directory / name)
+        except OSError as exc:
+            raise CorruptIndexError(f"index at {directory}: cannot read {name}") from exc
+        if actual != digest:
+            raise CorruptIndexError(f"index at {directory}: {name} is damaged")
+
+
+def read_chunks(directory: Path, expected: object) -> list[Chunk]:
+    """The chunks of an entry; :class:`CorruptIndexError` unless there are ``expected``."""
+    try:
+        rows = json.loads((directory / CHUNKS).read_text(encoding="utf-8"))
+        chunks = [Chunk(p, s, e, text, symbol, kind) for p, s, e, symbol, kind, text in rows]
+    except (OSError, ValueError, TypeError) as exc:
+        raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
+    if len(chunks) != expected:
+        raise CorruptIndexError(f"index at {directory}: chunk count mismatch")
+    return chunks

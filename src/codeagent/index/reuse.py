@@ -1,0 +1,102 @@
+"""Reuse an earlier state's chunks and symbols for the files whose content is unchanged.
+
+Each index entry also saves ``files.json``: for every file it chunked, a digest of its text and
+the range of its chunks in ``chunks.json``, with the chunker and symbol-graph versions. A build
+opens the most recently used earlier entry of the same repository (any embedder: chunks do
+not depend on it) and, for a file whose digest is the same, takes its chunks and its symbol
+record from there instead of parsing it again; only changed files are parsed. Chunking and
+symbol extraction depend only on a file's path, its text and (for symbols) its module name,
+so the result is the same as a build from scratch.
+
+The earlier entry is trusted only when its manifest is complete and of this format, the
+sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest, both
+versions match, and every range lies inside the chunks of its own path. Anything else
+(missing, damaged, older) is logged and the build parses every file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from codeagent.index.chunking import CHUNKER_VERSION
+from codeagent.index.entry_files import CorruptIndexError, read_manifest, sha256_file
+from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
+from codeagent.index.symbols import SYMBOLS, SymbolGraph
+from codeagent.index.types import Chunk
+
+log = logging.getLogger(__name__)
+
+FILES = "files.json"
+
+
+def text_digest(text: str) -> str:
+    """The digest a file's text is recognised by."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def save_files(directory: Path, ranges: dict[str, tuple[str, int, int]]) -> None:
+    """Write ``files.json``: ``{path: (digest, first chunk, chunk count)}`` of one build."""
+    data = {"chunker": CHUNKER_VERSION, "symbols": SYMBOLS_FORMAT, "files": ranges}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    (directory / FILES).write_text(text, encoding="utf-8")
+
+
+class Previous:
+    """What an earlier entry lends, by path and digest: chunks and symbol records."""
+
+    def __init__(
+        self,
+        digests: dict[str, str],
+        chunks: dict[str, list[Chunk]],
+        records: dict[str, dict[str, Any]],
+    ) -> None:
+        self._digests = digests
+        self._chunks = chunks
+        self._records = records
+
+    def chunks(self, path: str, digest: str) -> list[Chunk] | None:
+        """The file's chunks if it had exactly this text then, else None."""
+        if self._digests.get(path) != digest:
+            return None
+        return self._chunks[path]
+
+    def record(self, path: str) -> dict[str, Any] | None:
+        """The file's symbol record (with call sites), None if it did not parse then."""
+        return self._records.get(path)
+
+    @classmethod
+    def load(cls, entry: Path) -> Previous:
+        """The reusable part of ``entry``; ValueError/OSError when it cannot be trusted."""
+        manifest = read_manifest(entry)
+        listed = manifest.get("files") or {}
+        for name in (FILES, "chunks.json", SYMBOLS):
+            if name not in listed or sha256_file(entry / name) != listed[name]:
+                raise ValueError(f"{name} is missing or does not match the manifest")
+        data = json.loads((entry / FILES).read_text(encoding="utf-8"))
+        if data.get("chunker") != CHUNKER_VERSION or data.get("symbols") != SYMBOLS_FORMAT:
+            raise ValueError("built by another chunker or symbol-graph version")
+        rows = json.loads((entry / "chunks.json").read_text(encoding="utf-8"))
+        digests: dict[str, str] = {}
+        chunks: dict[str, list[Chunk]] = {}
+        for path, (digest, first, count) in data["files"].items():
+            own = rows[first : first + count]
+            if first < 0 or len(own) != count or any(row[0] != path for row in own):
+                raise ValueError(f"the chunk range of {path} is wrong")
+            digests[path] = str(digest)
+            chunks[path] = [Chunk(p, s, e, text, sym, kind) for p, s, e, sym, kind, text in own]
+        records = SymbolGraph.load(entry).records()
+        return cls(digests, chunks, records)
+
+
+def find_previous(entries: list[Path]) -> Previous | None:
+    """The reusable part of the first entry (most recently used first) that can be trusted."""
+    for entry in entries[:1]:
+        try:
+            return Previous.load(entry)
+        except (CorruptIndexError, OSError, ValueError, TypeError, KeyError, IndexError) as exc:
+            log.info("not reusing chunks of %s: %s", entry, exc)
+    return None
