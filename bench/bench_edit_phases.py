@@ -24,7 +24,8 @@ from pathlib import Path
 
 
 def _cpu_clock() -> types.SimpleNamespace:
-    return types.SimpleNamespace(perf_counter=time.process_time)
+    """The ``time`` module with ``perf_counter`` reading process CPU time."""
+    return types.SimpleNamespace(**{**vars(time), "perf_counter": time.process_time})
 
 
 def main() -> int:
@@ -32,6 +33,7 @@ def main() -> int:
     parser.add_argument("repo", type=Path)
     parser.add_argument("--embed", default="hash:384")
     parser.add_argument("--home", type=Path, default=None)
+    parser.add_argument("--force-cold", action="store_true", help="rebuild the unedited state")
     args = parser.parse_args()
     repo = args.repo.resolve()
     home = args.home or Path(tempfile.mkdtemp(prefix="codeagent-bench-edit-"))
@@ -43,7 +45,7 @@ def main() -> int:
 
     settings = Settings.load(embed=args.embed)
     start = time.process_time()
-    _, cold = build.load_or_build(repo, settings)
+    _, cold = build.load_or_build(repo, settings, force=args.force_cold)
     print(f"cold (or cached): {time.process_time() - start:.1f} CPU s, {cold.chunks} chunks\n")
 
     files = subprocess.run(

@@ -8,6 +8,7 @@ dropped. Standard library only: cheap to import.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
@@ -41,14 +42,19 @@ def identifier_parts(word: str) -> list[str]:
 def code_tokens(text: str) -> list[str]:
     """Split ``text`` into lower-cased search tokens: whole identifiers and their parts."""
     tokens: list[str] = []
-    for match in _IDENTIFIER.finditer(text):
-        word = match.group()
-        whole = word.strip("_").lower()
-        if not whole:
-            continue
-        parts = [p.lower() for p in identifier_parts(word)]
-        if whole not in STOPWORDS:
-            tokens.append(whole)
-        if len(parts) > 1:
-            tokens.extend(p for p in parts if p not in STOPWORDS)
+    for word in _IDENTIFIER.findall(text):
+        tokens.extend(_word_tokens(word))
     return tokens
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    """The tokens of one identifier (code repeats its identifiers: remembered)."""
+    whole = word.strip("_").lower()
+    if not whole:
+        return ()
+    tokens = [] if whole in STOPWORDS else [whole]
+    parts = identifier_parts(word)
+    if len(parts) > 1:
+        tokens.extend(p.lower() for p in parts if p.lower() not in STOPWORDS)
+    return tuple(tokens)
