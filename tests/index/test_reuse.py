@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -53,10 +54,8 @@ def expected_symbols(root: Path) -> SymbolGraph:
     trees = {}
     for path in git(root, "ls-files", "--cached", "--others", "--exclude-standard").split():
         if path.endswith(".py") and (root / path).is_file():
-            try:
+            with contextlib.suppress(SyntaxError):  # no symbols, as in the index
                 trees[path] = ast.parse((root / path).read_text(encoding="utf-8"))
-            except SyntaxError:
-                pass
     return SymbolGraph.build(trees, root=root)
 
 
