@@ -58,7 +58,9 @@ def main() -> int:
         ax.set_ylabel(label)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("codeagent index --embed local: cold index and one-file edit", fontsize=9)
+    first = tables[0].read_text(encoding="utf-8").splitlines()[0]  # "`--embed SPEC`; load ..."
+    spec = first.split("`")[1] if first.count("`") >= 2 else ""
+    fig.suptitle(f"codeagent index {spec}: cold index and one-file edit", fontsize=9)
     fig.savefig(out, metadata={"Date": None} if out.suffix == ".svg" else None)
     print(f"wrote {out}")
     return 0
