@@ -27,7 +27,7 @@ from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.index.reuse import find_previous, save_files, text_digest
 from codeagent.index.symbol_extract import module_names
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
-from codeagent.index.symbols import SymbolGraph
+from codeagent.index.symbols import SymbolGraph, extract_record
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
@@ -180,8 +180,7 @@ def _build(
     previous = find_previous(earlier)
     chunks: list[Chunk] = []
     ranges: dict[str, tuple[str, int, int]] = {}  # path -> (digest, first chunk, count)
-    trees: dict[str, Any] = {}  # path -> ast.Module: one parse feeds the chunks and the symbols
-    records: dict[str, dict[str, Any]] = {}  # symbols of unchanged files, from ``previous``
+    records: dict[str, dict[str, Any]] = {}  # path -> symbol record (parsed now or reused)
     unreadable = 0
     with progress.task("chunking", total=len(discovery.files)) as advance:
         for file in discovery.files:
@@ -193,11 +192,12 @@ def _build(
             else:
                 digest = text_digest(text)
                 own = previous.chunks(file.path, digest) if previous is not None else None
-                if own is None:  # new or changed: parse and chunk it
+                if own is None:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
-                    if tree is not None:
-                        trees[file.path] = tree
                     own = chunk_file(file.path, text, tree)
+                    if tree is not None:  # one tree at a time in memory
+                        records[file.path] = extract_record(tree, file.path, discovery.root)
+                    del tree
                 else:  # the same text chunks (and parses) the same
                     stats.files_reused += 1
                     record = previous.record(file.path)  # type: ignore[union-attr]
@@ -206,8 +206,9 @@ def _build(
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
             advance(1)
-    # The symbol graph (definitions, imports, bases, call sites) from the same trees; a
+    # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
     # reused record whose module name changed (a package appeared) is extracted again.
+    trees: dict[str, Any] = {}
     modules = module_names(sorted({*trees, *records}), discovery.root)
     by_path = {f.path: f for f in discovery.files}
     for path in [p for p, rec in records.items() if rec.get("m") != modules[p]]:

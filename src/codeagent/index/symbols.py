@@ -60,6 +60,14 @@ def _extract_safe(tree: Any, module: str, path: str) -> dict[str, Any]:
         return _extract_deep(tree, module, is_package)
 
 
+def extract_record(tree: Any, path: str, root: Path) -> dict[str, Any]:
+    """One parsed file's record (with its call sites ``c``), as :meth:`SymbolGraph.build`
+    takes it in ``reused``: a file's module name depends only on its own path and the
+    ``__init__.py`` files of its directories, so the tree need not be kept for the graph."""
+    module = module_names([path], root)[path]
+    return {"m": module, **_extract_safe(tree, module, path)}
+
+
 class SymbolGraph:
     """The symbols of a repository; ``files`` maps a path to its extracted record."""
 
