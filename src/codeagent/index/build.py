@@ -192,24 +192,24 @@ def _build(
             else:
                 digest = text_digest(text)
                 own = previous.chunks(file.path, digest) if previous is not None else None
-                if own is None:  # new or changed: parse, chunk, extract its symbols
+                if own is not None and previous is not None:  # the same text: as before
+                    stats.files_reused += 1
+                    record = previous.record(file.path)
+                    if record is not None:
+                        records[file.path] = record
+                else:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
                     own = chunk_file(file.path, text, tree)
                     if tree is not None:  # one tree at a time in memory
                         records[file.path] = extract_record(tree, file.path, discovery.root)
                     del tree
-                else:  # the same text chunks (and parses) the same
-                    stats.files_reused += 1
-                    record = previous.record(file.path)  # type: ignore[union-attr]
-                    if record is not None:
-                        records[file.path] = record
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
             advance(1)
     # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
     # reused record whose module name changed (a package appeared) is extracted again.
     trees: dict[str, Any] = {}
-    modules = module_names(sorted({*trees, *records}), discovery.root)
+    modules = module_names(sorted(records), discovery.root)
     by_path = {f.path: f for f in discovery.files}
     for path in [p for p, rec in records.items() if rec.get("m") != modules[p]]:
         del records[path]
