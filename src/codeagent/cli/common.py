@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
@@ -138,6 +139,31 @@ def k_option(func: F) -> F:
         "-k", "k", type=int, default=None, callback=_validate_k, expose_value=True,
         metavar="N", help=f"Sources per answer (1-{K_MAX}).",
     )(func)  # fmt: skip
+
+
+def number_option(
+    *names: str, values: click.ParamType[Any], default: float | None, help: str
+) -> Callable[[F], F]:
+    """An option taking a number (``values``: a type such as ``click.IntRange(1, 64)``);
+    a default other than None is shown in the help."""
+    return click.option(
+        *names, type=values, default=default, show_default=default is not None, help=help
+    )
+
+
+def path_option(
+    *names: str, kind: Literal["file", "dir"], help: str, **attrs: Any
+) -> Callable[[F], F]:
+    """An option naming a file or a directory, given to the command as a ``Path``; a default
+    other than None is shown in the help. ``attrs``: more of ``click.option``'s arguments."""
+    if kind == "file":
+        values = click.Path(dir_okay=False, path_type=Path)
+    else:
+        values = click.Path(file_okay=False, path_type=Path)
+    attrs.setdefault("default", None)
+    return click.option(
+        *names, type=values, show_default=attrs["default"] is not None, help=help, **attrs
+    )
 
 
 UNITS = {"chunking": "files", "embedding": "chunks"}
