@@ -164,6 +164,22 @@ def test_repository_the_server_does_not_serve_is_answered_in_process(
     assert "codeagent.agent.graph" in loaded(proc)
 
 
+def test_question_the_server_refuses_as_too_long_is_answered_in_process(
+    served_repo: Any,
+) -> None:
+    """The server refuses a question over max_question_chars (413); `codeagent ask` then
+    answers in-process, where an over-long question is cut with a notice, as --no-server."""
+    served, root = served_repo
+    question = "list the classes in geo/shapes.py " + "please " * 700  # 4,934 characters
+    flags = ("--llm", "none", "--embed", "none")  # the server's: it is asked first
+    proc = run_cli("ask", *flags, question, home=served.home, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "codeagent.agent.graph" in loaded(proc)
+    assert "question cut to its first 4000 of 4933 characters" in proc.stderr
+    alone = run_cli("ask", "--no-server", *flags, question, home=served.home, cwd=root)
+    assert (proc.stdout, said(proc)) == (alone.stdout, said(alone))
+
+
 def dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()

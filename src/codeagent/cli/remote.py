@@ -46,7 +46,7 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
         _print_events(client.ask_events(repo_id, question), as_json=as_json)
         return True
     except NoServer as exc:
-        _info("server at %s not answering (%s): answering here", client.address.url, exc)
+        _info("the server at %s did not answer (%s): answering here", client.address.url, exc)
         return False
     finally:
         client.close()

@@ -188,4 +188,4 @@ def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> N
 
     settings = Settings.load(llm=llm, embed=embed)
     backends = make_backends(list(repos) or ["."], settings)
-    build_mcp(backends).run("stdio")
+    build_mcp(backends, max_question_chars=settings.max_question_chars).run("stdio")
