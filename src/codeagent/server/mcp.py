@@ -14,7 +14,7 @@ sanitizing, as HTTP's ``413``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Annotated, Any
 
 import anyio
@@ -62,9 +62,8 @@ def build_mcp(
             if text is not None:
                 check_length(text[1], max_question_chars, text[0])
             backend = backends[pick(served, repo).id]
-            if admission is None:
-                return await anyio.to_thread.run_sync(lambda: work(backend))
-            async with admission.slot():
+            slot = admission.slot() if admission is not None else nullcontext()
+            async with slot:
                 # A cancelled call still waits for its thread: the slot is held until the
                 # work has stopped.
                 return await anyio.to_thread.run_sync(lambda: work(backend))
