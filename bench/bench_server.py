@@ -25,7 +25,6 @@ from __future__ import annotations
 import email
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -37,6 +36,7 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+from benchrepo import make_repo
 
 RUNS = int(os.environ.get("BENCH_RUNS", "10"))
 EMBED = os.environ.get("BENCH_EMBED", "local")
@@ -45,15 +45,6 @@ QUESTIONS = int(os.environ.get("BENCH_QUESTIONS", "200"))
 AST_Q = "list the classes in email/message.py"
 RAG_Q = "how are MIME headers with non-ASCII characters encoded?"
 CLI = [sys.executable, "-m", "codeagent"]
-
-
-def make_repo(source: Path, workdir: Path) -> Path:
-    repo = workdir / "repo"
-    shutil.copytree(source, repo / source.name, ignore=shutil.ignore_patterns("__pycache__"))
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "import"]):
-        subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
-                        "-c", "commit.gpgsign=false", *args], cwd=repo, check=True)  # fmt: skip
-    return repo
 
 
 def rss_mib(pid: int) -> float:
