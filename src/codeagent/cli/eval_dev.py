@@ -9,10 +9,11 @@ from typing import Any
 import click
 
 from codeagent.cli.common import embed_option
+from codeagent.cli.eval_options import out_option, suites_argument
 
 
 @click.command("eval-dev")
-@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@suites_argument
 @click.option(
     "--mirrors",
     required=True,
@@ -47,14 +48,7 @@ from codeagent.cli.common import embed_option
     default=None,
     help="Where commits are exported (default: $CODEAGENT_HOME/checkouts).",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("eval/out/dev"),
-    show_default=True,
-    help="Where report.json and tables.md are written.",
-)
+@out_option(Path("eval/out/dev"), "report.json and tables.md")
 def command(
     suites: tuple[Path, ...],
     mirrors: Path,

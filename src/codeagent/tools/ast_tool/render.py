@@ -54,6 +54,11 @@ def _span(path: str, start: int, end: int) -> str:
     return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
 
 
+def _items(r: AstResult, kind: type[T]) -> list[T]:
+    """The result's items of one model type."""
+    return [i for i in r.items if isinstance(i, kind)]
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -71,7 +76,7 @@ def _counted(items: Sequence[FunctionInfo | ClassInfo | VariableInfo], unit: str
 
 
 def _functions(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, FunctionInfo)]
+    items = _items(r, FunctionInfo)
     if not items:
         return [f"No top-level functions in {r.path}."]
     head = (
@@ -91,7 +96,7 @@ def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
 
 
 def _classes(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, ClassInfo)]
+    items = _items(r, ClassInfo)
     if not items:
         return [f"No top-level classes in {r.path}."]
     head = (
@@ -102,7 +107,7 @@ def _classes(r: AstResult) -> list[str]:
 
 
 def _methods(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, FunctionInfo)]
+    items = _items(r, FunctionInfo)
     head = f"Methods of class {r.symbol} in {r.path}: {_counted(items, 'definition')}"
     return [head, *(_function_line(r.path, m) for m in items)]
 
@@ -115,7 +120,7 @@ def _import_text(i: ImportInfo) -> str:
 
 
 def _imports(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, ImportInfo)]
+    items = _items(r, ImportInfo)
     if not items:
         return [f"No imports in {r.path}."]
     out = [f"Imports in {r.path}: {_count(len(items), 'statement')}"]
@@ -128,7 +133,7 @@ def _imports(r: AstResult) -> list[str]:
 
 
 def _variables(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, VariableInfo)]
+    items = _items(r, VariableInfo)
     if not items:
         return [f"No module-level variables in {r.path}."]
     out = [f"Module-level variables in {r.path}: {_counted(items, 'assignment')}"]
@@ -141,7 +146,7 @@ def _variables(r: AstResult) -> list[str]:
 
 
 def _decorators(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, DecoratorUse)]
+    items = _items(r, DecoratorUse)
     if not items:
         return [f"No decorators in {r.path}."]
     distinct = len({d.name for d in items})
@@ -151,7 +156,7 @@ def _decorators(r: AstResult) -> list[str]:
 
 
 def _calls(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, CallSite)]
+    items = _items(r, CallSite)
     if not items:
         return [f"No calls to {r.symbol!s} in {r.path}."]
     out = [f"Calls to {r.symbol} in {r.path}: {len(items)}"]
@@ -160,7 +165,7 @@ def _calls(r: AstResult) -> list[str]:
 
 
 def _definition(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, Definition)]
+    items = _items(r, Definition)
     out = [f"Definition of {r.symbol} in {r.path}: {len(items)}"]
     width = len(str(max((d.end_line for d in items), default=1)))
     for d in items:
@@ -175,7 +180,7 @@ def _definition(r: AstResult) -> list[str]:
 
 
 def _outline(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, OutlineEntry)]
+    items = _items(r, OutlineEntry)
     head = f"Outline of {r.path} ({_count(r.line_count, 'line')}): {len(items)} definitions"
     spans = [_span(r.path, e.start_line, e.end_line) for e in items]
     width = max((len(s) for s in spans), default=0)
