@@ -247,8 +247,6 @@ def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = N
         kind, arg = check_spec(spec)
     except ConfigError as error:
         return failed_choice(spec, error, invalid=True)
-    if kind == "none":
-        return Choice(spec, "none", "BM25 only")
     if kind in ("auto", "local"):
         if local_available():
             return Choice(spec, "local", "local embedder installed")
@@ -257,6 +255,8 @@ def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = N
         return failed_choice(
             spec, BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}")
         )
+    if kind == "none":
+        return Choice(spec, "none", "BM25 only")
     if kind == "ollama":
         from codeagent.llm.ollama import ollama_problem
         from codeagent.llm.status import probe_ollama
