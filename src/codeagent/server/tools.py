@@ -82,11 +82,12 @@ def find_definition(backend: RepoBackend, name: str) -> str:
             f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
             for d in graph.definitions(name)
         ]
-        return "\n".join(found) if found else f"no definition of {name} found"
-    return _definitions_by_ast(backend, store, name)
+    else:
+        found = _definitions_by_ast(backend, store, name)
+    return "\n".join(found) or f"no definition of {name} found"
 
 
-def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
+def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> list[str]:
     """Without a symbol graph: the AST tool's ``definition`` on each Python file whose indexed
     text defines the last part of ``name``."""
     from codeagent.tools.ast_tool import AstToolError, run_ast_query
@@ -102,7 +103,7 @@ def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
             found.append(run_ast_query(backend.repo.root, path, "definition", name).render())
         except AstToolError:
             continue
-    return "\n".join(found) if found else f"no definition of {name} found"
+    return found
 
 
 def find_references(backend: RepoBackend, name: str) -> str:
