@@ -28,7 +28,6 @@ from __future__ import annotations
 import email
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -40,6 +39,7 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+from benchrepo import make_repo
 
 RUNS = int(os.environ.get("BENCH_RUNS", "10"))
 EMBED = os.environ.get("BENCH_EMBED", "local")
@@ -51,15 +51,6 @@ RAG_Q = "how are MIME headers with non-ASCII characters encoded?"
 # repository holding an `email` package, by default) is not put on sys.path.
 _SCRIPT = Path(sys.executable).with_name("codeagent")
 CLI = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-P", "-m", "codeagent"]
-
-
-def make_repo(source: Path, workdir: Path) -> Path:
-    repo = workdir / "repo"
-    shutil.copytree(source, repo / source.name, ignore=shutil.ignore_patterns("__pycache__"))
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "import"]):
-        subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
-                        "-c", "commit.gpgsign=false", *args], cwd=repo, check=True)  # fmt: skip
-    return repo
 
 
 def rss_mib(pid: int) -> float:

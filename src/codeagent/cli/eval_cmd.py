@@ -8,10 +8,11 @@ from typing import Any
 import click
 
 from codeagent.cli.common import embed_option, llm_option, number_option, path_option
+from codeagent.cli.eval_options import out_option, suites_argument
 
 
 @click.command("eval")
-@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@suites_argument
 @llm_option
 @embed_option
 @number_option(
@@ -21,13 +22,7 @@ from codeagent.cli.common import embed_option, llm_option, number_option, path_o
     default=10,
     help="Sources per answer (at least 10 are retrieved, so hit@10 can be measured).",
 )
-@path_option(
-    "--out",
-    "out_dir",
-    kind="dir",
-    default=Path("eval/out"),
-    help="Where report.json and report.md are written.",
-)
+@out_option(Path("eval/out"), "report.json and report.md")
 @number_option(
     "--limit", values=click.IntRange(min=1), default=None, help="First N questions of each suite."
 )

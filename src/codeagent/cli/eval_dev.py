@@ -9,10 +9,11 @@ from typing import Any
 import click
 
 from codeagent.cli.common import embed_option, number_option, path_option
+from codeagent.cli.eval_options import out_option, suites_argument
 
 
 @click.command("eval-dev")
-@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@suites_argument
 @path_option(
     "--mirrors",
     kind="dir",
@@ -46,13 +47,7 @@ from codeagent.cli.common import embed_option, number_option, path_option
     kind="dir",
     help="Where commits are exported (default: $CODEAGENT_HOME/checkouts).",
 )
-@path_option(
-    "--out",
-    "out_dir",
-    kind="dir",
-    default=Path("eval/out/dev"),
-    help="Where report.json and tables.md are written.",
-)
+@out_option(Path("eval/out/dev"), "report.json and tables.md")
 def command(
     suites: tuple[Path, ...],
     mirrors: Path,
