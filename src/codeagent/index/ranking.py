@@ -8,10 +8,13 @@ path it names, a traceback frame in the file. For every file of the index:
   of any file (0..1), over the whole index, not a shortlist;
 - ``dense``: its best chunk's cosine among the dense candidates, scaled to 0..1 over them;
 - ``defines``: for each code name of the question that the file defines (a function, class,
-  method or module-level name), ``1 / number of files defining it``, summed and capped (a name
-  defined everywhere says nothing);
+  method or module-level name, read from the symbol graph), ``1 / number of files defining
+  it``, summed and capped (a name defined everywhere says nothing); a dotted name or a
+  ``Class`` + ``method`` pair resolved to its defining file;
 - ``mentions``: the question names the file's path, its dotted module, or a traceback frame in
   it (the innermost frame counts double);
+
+(the last two in :mod:`codeagent.index.evidence`);
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
@@ -38,7 +41,6 @@ if TYPE_CHECKING:
 
 W_BM25 = 1.0
 W_SECOND = 0.3  # share of a file's second best chunk added to its best
-W_SIZE = 0.0  # times log(1 + chunks of the file), taken off: a large file has more chances
 W_DENSE = 0.6
 
 ISSUE_PRIOR = 2.0  # the priors times this for an issue report: its fix is rarely in a test
@@ -233,9 +235,6 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     second = np.zeros(n_files, dtype=np.float32)
     np.maximum.at(second, table.chunk_file, rest)
     score = best + W_SECOND * second
-    if W_SIZE:
-        sizes = np.bincount(table.chunk_file, minlength=n_files)
-        score -= W_SIZE * np.log1p(sizes).astype(np.float32)
     for fid, value in evidence.define_scores(analysis, table.defines).items():
         score[fid] += value
     for fid, value in evidence.qualified_scores(analysis, table.defines, table.ids).items():
