@@ -19,13 +19,14 @@ import email
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from benchrepo import make_repo
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 EMBED = os.environ.get("BENCH_EMBED", "local")
@@ -44,15 +45,6 @@ def variants(repo: Path) -> list[tuple[str, list[str], str, float]]:
         (f"rag (--embed {EMBED})", [*base, *ask(repo, RAG_Q, EMBED)], "rag", 1.5),
         ("rag (--embed none, BM25 only)", [*base, *ask(repo, RAG_Q, "none")], "rag", 1.5),
     ]
-
-
-def make_repo(source: Path, workdir: Path) -> Path:
-    repo = workdir / "repo"
-    shutil.copytree(source, repo / source.name, ignore=shutil.ignore_patterns("__pycache__"))
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "import"]):
-        subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
-                        "-c", "commit.gpgsign=false", *args], cwd=repo, check=True)  # fmt: skip
-    return repo
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:

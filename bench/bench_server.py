@@ -9,9 +9,12 @@ The package is copied into a temporary git repository, indexed once with ``--emb
 (``BENCH_EMBED`` overrides) under a fresh ``CODEAGENT_HOME``, and served with ``--llm none``.
 Then:
 
-1. ``codeagent ask QUESTION`` (a subprocess, as a user runs it) for an AST question and a
-   RAG question, ``RUNS`` times each (median and min reported), after checking that the CLI
-   really went through the server (no agent module imported in the client).
+1. ``codeagent ask QUESTION`` (a subprocess of the installed ``codeagent`` script, as a user
+   runs it) for an AST question and a RAG question, ``RUNS`` times each: wall time (median
+   and min) and the client's CPU time (median), after checking that the CLI really went
+   through the server (no agent module imported in the client). Then the client's imports:
+   ``python -X importtime``, the modules the interpreter does not load by itself (median and
+   min; importtime measures wall time, so a busy machine inflates it).
 2. ``BENCH_CLIENTS`` concurrent clients each ask ``BENCH_QUESTIONS`` questions (alternating
    AST and RAG) over loopback with the server's default limits (3 at once, 6 queued): every
    status other than 200 and 429 is an error; latency p50/p95 of the 200s and the server's
@@ -25,7 +28,6 @@ from __future__ import annotations
 import email
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -37,6 +39,7 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+from benchrepo import make_repo
 
 RUNS = int(os.environ.get("BENCH_RUNS", "10"))
 EMBED = os.environ.get("BENCH_EMBED", "local")
@@ -44,16 +47,10 @@ CLIENTS = int(os.environ.get("BENCH_CLIENTS", "20"))
 QUESTIONS = int(os.environ.get("BENCH_QUESTIONS", "200"))
 AST_Q = "list the classes in email/message.py"
 RAG_Q = "how are MIME headers with non-ASCII characters encoded?"
-CLI = [sys.executable, "-m", "codeagent"]
-
-
-def make_repo(source: Path, workdir: Path) -> Path:
-    repo = workdir / "repo"
-    shutil.copytree(source, repo / source.name, ignore=shutil.ignore_patterns("__pycache__"))
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "import"]):
-        subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
-                        "-c", "commit.gpgsign=false", *args], cwd=repo, check=True)  # fmt: skip
-    return repo
+# The installed script, as a user runs it; else -m with -P, so that the working directory (a
+# repository holding an `email` package, by default) is not put on sys.path.
+_SCRIPT = Path(sys.executable).with_name("codeagent")
+CLI = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-P", "-m", "codeagent"]
 
 
 def rss_mib(pid: int) -> float:
@@ -80,14 +77,43 @@ def start_server(repo: Path, env: dict[str, str]) -> tuple[subprocess.Popen[byte
     raise SystemExit("the server did not come up")
 
 
-def cli_latency(repo: Path, question: str, env: dict[str, str]) -> list[float]:
-    times = []
+def cli_latency(repo: Path, question: str, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system) seconds of ``codeagent ask QUESTION``, RUNS times."""
+    walls, cpus = [], []
     for _ in range(RUNS):
         started = time.perf_counter()
-        subprocess.run([*CLI, "ask", question], cwd=repo, env=env, check=True,
-                       capture_output=True)  # fmt: skip
-        times.append(time.perf_counter() - started)
-    return times
+        child = subprocess.Popen([*CLI, "ask", question], cwd=repo, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        _pid, status, usage = os.wait4(child.pid, 0)
+        walls.append(time.perf_counter() - started)
+        if status != 0:
+            raise SystemExit(f"codeagent ask failed (status {status})")
+        cpus.append(usage.ru_utime + usage.ru_stime)
+    return walls, cpus
+
+
+def client_imports_ms(repo: Path, question: str, env: dict[str, str]) -> list[float]:
+    """The client's imports (``-X importtime``, top-level modules the bare interpreter does
+    not import), in milliseconds, RUNS times."""
+
+    def top_level(args: list[str]) -> dict[str, int]:
+        """Cumulative microseconds of each module imported at the top level (not nested)."""
+        err = subprocess.run([sys.executable, "-X", "importtime", *args], cwd=repo, env=env,
+                             capture_output=True, text=True, check=True).stderr  # fmt: skip
+        rows = [line.split("|") for line in err.splitlines() if line.count("|") == 2]
+        return {
+            name.strip(): int(us)
+            for _self, us, name in rows
+            if us.strip().isdigit() and len(name) - len(name.lstrip()) == 1
+        }
+
+    bare = set(top_level(["-c", "pass"]))
+    script = [str(_SCRIPT)] if _SCRIPT.is_file() else ["-P", "-m", "codeagent"]
+    totals = []
+    for _ in range(RUNS):
+        loaded = top_level([*script, "ask", question])
+        totals.append(sum(us for name, us in loaded.items() if name not in bare) / 1000)
+    return totals
 
 
 def went_through_server(repo: Path, env: dict[str, str]) -> bool:
@@ -95,8 +121,8 @@ def went_through_server(repo: Path, env: dict[str, str]) -> bool:
             f"{AST_Q!r}]\ntry: main()\nexcept SystemExit: pass\n"
             "print('AGENT', any(m.startswith('codeagent.agent') for m in sys.modules),"
             " file=sys.stderr)")  # fmt: skip
-    proc = subprocess.run([sys.executable, "-c", code], cwd=repo, env=env, capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    proc = subprocess.run([sys.executable, "-P", "-c", code], cwd=repo, env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
     return "AGENT False" in proc.stderr
 
 
@@ -158,15 +184,20 @@ def main() -> None:
         try:
             assert went_through_server(repo, env), "codeagent ask did not use the server"
             print(f"Repository: `{source.name}`, `--embed {EMBED}`, server `--llm none`.\n")
-            print("| `codeagent ask` through the server | median s | min s | target |")
-            print("|---|---:|---:|---|")
+            print(
+                "| `codeagent ask` through the server | median s | min s | client CPU s | target |"
+            )
+            print("|---|---:|---:|---:|---|")
             for label, question, target in (("AST", AST_Q, 0.25), ("RAG", RAG_Q, 0.4)):
-                times = cli_latency(repo, question, env)
+                times, cpus = cli_latency(repo, question, env)
                 median = statistics.median(times)
                 verdict = "met" if median <= target else "not met"
-                print(
-                    f"| {label} | {median:.3f} | {min(times):.3f} | ≤ {target} s: **{verdict}** |"
-                )
+                cpu = statistics.median(cpus)
+                print(f"| {label} | {median:.3f} | {min(times):.3f} | {cpu:.3f} |"
+                      f" ≤ {target} s: **{verdict}** |")  # fmt: skip
+            imports = client_imports_ms(repo, AST_Q, env)
+            print(f"\nClient imports (`-X importtime`, beyond the bare interpreter's): median"
+                  f" {statistics.median(imports):.0f} ms, min {min(imports):.0f} ms.")  # fmt: skip
             result = load_test(url, server.pid)
             start, peak, end = result["rss"]  # type: ignore[misc]
             print(f"\nLoad: {CLIENTS} clients × {QUESTIONS} questions, loopback, default limits.\n")

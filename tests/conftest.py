@@ -42,6 +42,17 @@ def git(cwd: Path, *args: str) -> str:
 GitRepoFactory = Callable[..., Path]
 
 
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``{relative path: text or bytes}`` under ``root``, making folders as needed."""
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+
+
 @pytest.fixture
 def git_repo(tmp_path: Path) -> GitRepoFactory:
     """Make a real git repository: ``git_repo({"a.py": "x = 1\\n"}, commit=True)``."""
@@ -56,13 +67,7 @@ def git_repo(tmp_path: Path) -> GitRepoFactory:
         root = tmp_path / (name or f"repo{counter}")
         root.mkdir(parents=True)
         git(root, "init", "-q")
-        for rel, content in (files or {}).items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
+        write_files(root, files or {})
         if commit and files:
             git(root, "add", "-A")
             git(root, "commit", "-q", "-m", "initial")

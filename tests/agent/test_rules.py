@@ -11,8 +11,8 @@ from codeagent.agent import rules
 from codeagent.agent.state import RouteDecision
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
+from codeagent.tools.ast_tool.mentions import file_mentions
 from codeagent.tools.ast_tool.models import AstArgs
-from codeagent.tools.ast_tool.rules import file_mentions
 from codeagent.tools.ast_tool.tool import AstTool
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import default_registry

@@ -14,38 +14,16 @@ from click.testing import CliRunner
 
 from codeagent.cli.main import cli
 
-SHAPES = '''\
-"""Shapes."""
-import math
-
-
-class Shape:
-    def area(self):
-        raise NotImplementedError
-
-
-class Circle(Shape):
-    def __init__(self, r):
-        self.r = r
-
-    def area(self):
-        return math.pi * self.r ** 2
-
-
-def unit_circle():
-    return Circle(1)
-'''
 FILES = {
     "geo/__init__.py": "",
-    "geo/shapes.py": SHAPES,
     "geo/render.py": "def draw(shape):\n    print('drawing', shape.area())\n",
 }
 KEYS = ["question", "route", "fallback", "answer", "sources", "tool_result", "timings"]
 
 
 @pytest.fixture
-def repo(git_repo) -> Path:
-    return git_repo(FILES, name="geo_repo")
+def repo(git_repo, shapes: str) -> Path:
+    return git_repo({**FILES, "geo/shapes.py": shapes}, name="geo_repo")
 
 
 def ask(repo: Path, *args: str) -> tuple[int, str, str]:
@@ -67,9 +45,7 @@ def test_json_for_an_ast_question(repo: Path) -> None:
         "reason": payload["route"]["reason"],
     }
     assert payload["fallback"] is None
-    lines = SHAPES.splitlines()
-    for name in ("Shape", "Circle"):
-        line = next(n for n, text in enumerate(lines, 1) if text.startswith(f"class {name}"))
+    for line in (1, 6):  # class Shape, class Circle (tests/cli/conftest.py)
         assert f"geo/shapes.py:{line}" in payload["answer"]
     assert {s["path"] for s in payload["sources"]} == {"geo/shapes.py"}
     assert payload["tool_result"]["operation"] == "classes"
@@ -92,11 +68,7 @@ def test_text_output_without_an_llm_lists_each_source_once(repo: Path) -> None:
     code, out, _err = ask(repo, "--embed", "none", "methods of class Circle in geo/shapes.py")
     assert code == 0
     assert "Sources:" not in out  # the exact answer cites every location itself
-    lines = SHAPES.splitlines()
-    for name in ("__init__", "area"):
-        line = next(n for n, t in enumerate(lines, 1) if t.strip().startswith(f"def {name}"))
-        if name == "area" and lines[line - 1].startswith("    def area") and line < 10:
-            line = next(n for n, t in enumerate(lines, 1) if n > 10 and "def area" in t)
+    for line in (7, 10):  # Circle.__init__, Circle.area (tests/cli/conftest.py)
         assert out.count(f"geo/shapes.py:{line}-") == 1
 
 

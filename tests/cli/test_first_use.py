@@ -36,31 +36,14 @@ def retry(call, times):
 def backoff(attempt):
     return 2 ** attempt
 """
-SHAPES = """\
-class Shape:
-    def area(self):
-        raise NotImplementedError
-
-
-class Circle(Shape):
-    def __init__(self, r):
-        self.r = r
-
-    def area(self):
-        return 3.14 * self.r ** 2
-
-
-def unit():
-    return Circle(1)
-"""
-FILES = {"net/retry.py": RETRY, "geo/shapes.py": SHAPES, "README.md": "# demo\n"}
+FILES = {"net/retry.py": RETRY, "README.md": "# demo\n"}
 AST_Q = "list the classes in geo/shapes.py"
 RAG_Q = "how does the backoff attempt sleep work?"
 
 
 @pytest.fixture
-def repo(git_repo) -> Path:
-    return git_repo(FILES, name="demo_repo")
+def repo(git_repo, shapes: str) -> Path:
+    return git_repo({**FILES, "geo/shapes.py": shapes}, name="demo_repo")
 
 
 def base(repo: Path, *extra: str) -> list[str]:

@@ -10,21 +10,11 @@ import pytest
 from codeagent.errors import RepoNotFoundError
 from codeagent.repo import discover as discover_mod
 from codeagent.repo.discover import discover
-from conftest import GitRepoFactory, git
+from conftest import GitRepoFactory, git, write_files
 
 
 def paths(root: Path, **kwargs: int) -> list[str]:
     return [f.path for f in discover(root, **kwargs).files]
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content, encoding="utf-8")
 
 
 # --- git repositories ---------------------------------------------------------------------
@@ -32,7 +22,7 @@ def write(root: Path, files: dict[str, str | bytes]) -> None:
 
 def test_git_tracked_and_untracked_but_not_ignored(git_repo: GitRepoFactory) -> None:
     root = git_repo({".gitignore": "*.log\nbuild/\n", "src/a.py": "a = 1\n", "README.md": "hi\n"})
-    write(root, {"new.py": "n = 1\n", "debug.log": "x\n", "build/out.py": "o = 1\n"})
+    write_files(root, {"new.py": "n = 1\n", "debug.log": "x\n", "build/out.py": "o = 1\n"})
     found = discover(root)
     assert found.is_git
     assert found.root == root.resolve()
@@ -50,7 +40,7 @@ def test_git_deleted_tracked_file_is_left_out_silently(git_repo: GitRepoFactory)
 
 def test_git_untracked_junk_dirs_skipped_but_tracked_kept(git_repo: GitRepoFactory) -> None:
     root = git_repo({"node_modules/kept/index.js": "module.exports = 1;\n", "a.py": "a = 1\n"})
-    write(
+    write_files(
         root,
         {
             "node_modules/other/index.js": "x\n",
@@ -104,7 +94,7 @@ def test_git_nested_untracked_repository_counts_as_not_regular(git_repo: GitRepo
 
 
 def test_walk_honours_root_and_nested_gitignore(tmp_path: Path) -> None:
-    write(
+    write_files(
         tmp_path,
         {
             ".gitignore": "*.log\n/dist/\n",
@@ -133,7 +123,7 @@ def test_walk_honours_root_and_nested_gitignore(tmp_path: Path) -> None:
 
 
 def test_walk_skips_git_dir_and_junk_dirs(tmp_path: Path) -> None:
-    write(
+    write_files(
         tmp_path,
         {
             "a.py": "a = 1\n",
@@ -148,7 +138,9 @@ def test_walk_skips_git_dir_and_junk_dirs(tmp_path: Path) -> None:
 
 
 def test_walk_ignored_directory_is_not_entered(tmp_path: Path) -> None:
-    write(tmp_path, {".gitignore": "out/\n!out/keep.py\n", "out/keep.py": "k\n", "b.py": "b\n"})
+    write_files(
+        tmp_path, {".gitignore": "out/\n!out/keep.py\n", "out/keep.py": "k\n", "b.py": "b\n"}
+    )
     # As in git, a file cannot be re-included when its directory is excluded.
     assert paths(tmp_path) == [".gitignore", "b.py"]
 
@@ -157,7 +149,7 @@ def test_walk_ignored_directory_is_not_entered(tmp_path: Path) -> None:
 
 
 def test_skip_reasons_are_counted(tmp_path: Path) -> None:
-    write(
+    write_files(
         tmp_path,
         {
             "ok.py": "print('ok')\n",
@@ -191,7 +183,7 @@ def test_skip_reasons_are_counted(tmp_path: Path) -> None:
 
 
 def test_default_size_cap_is_one_megabyte(tmp_path: Path) -> None:
-    write(tmp_path, {"huge.txt": "x = 1\n" * 200_000, "small.txt": "x\n"})  # 1.2 MB
+    write_files(tmp_path, {"huge.txt": "x = 1\n" * 200_000, "small.txt": "x\n"})  # 1.2 MB
     found = discover(tmp_path)
     assert [f.path for f in found.files] == ["small.txt"]
     assert found.skipped == {"too_large": 1}
@@ -199,9 +191,9 @@ def test_default_size_cap_is_one_megabyte(tmp_path: Path) -> None:
 
 def test_symlinks_out_of_the_root_are_never_followed(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
-    write(outside, {"secret.py": "s = 1\n", "dir/inner.py": "i = 1\n"})
+    write_files(outside, {"secret.py": "s = 1\n", "dir/inner.py": "i = 1\n"})
     root = tmp_path / "root"
-    write(root, {"a.py": "a = 1\n", "sub/b.py": "b = 1\n"})
+    write_files(root, {"a.py": "a = 1\n", "sub/b.py": "b = 1\n"})
     (root / "file_link.py").symlink_to(outside / "secret.py")
     (root / "dir_link").symlink_to(outside / "dir")
     (root / "rel_link.py").symlink_to(Path("..") / "outside" / "secret.py")
@@ -228,7 +220,7 @@ def test_symlink_out_of_a_git_repo_is_not_followed(
 
 
 def test_fifo_is_not_regular(tmp_path: Path) -> None:
-    write(tmp_path, {"a.py": "a = 1\n"})
+    write_files(tmp_path, {"a.py": "a = 1\n"})
     os.mkfifo(tmp_path / "pipe")
     found = discover(tmp_path)
     assert [f.path for f in found.files] == ["a.py"]
@@ -237,7 +229,7 @@ def test_fifo_is_not_regular(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_unreadable_file_chmod(tmp_path: Path) -> None:
-    write(tmp_path, {"a.py": "a = 1\n", "locked.py": "l = 1\n"})
+    write_files(tmp_path, {"a.py": "a = 1\n", "locked.py": "l = 1\n"})
     (tmp_path / "locked.py").chmod(0)
     try:
         found = discover(tmp_path)
@@ -248,7 +240,7 @@ def test_unreadable_file_chmod(tmp_path: Path) -> None:
 
 
 def test_unreadable_file_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    write(tmp_path, {"a.py": "a = 1\n", "locked.py": "l = 1\n"})
+    write_files(tmp_path, {"a.py": "a = 1\n", "locked.py": "l = 1\n"})
     real_open = open
 
     def fake_open(file: str, *args: object, **kwargs: object) -> object:
@@ -263,14 +255,14 @@ def test_unreadable_file_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_non_utf8_file_is_kept_and_decoded_with_replacement(tmp_path: Path) -> None:
-    write(tmp_path, {"latin.py": "name = 'caf\xe9'\n".encode("latin-1")})
+    write_files(tmp_path, {"latin.py": "name = 'caf\xe9'\n".encode("latin-1")})
     (only,) = discover(tmp_path).files
     assert only.size == len("name = 'caf\xe9'\n")
     assert only.read_text() == "name = 'caf\ufffd'\n"
 
 
 def test_read_text_drops_a_bom(tmp_path: Path) -> None:
-    write(tmp_path, {"bom.py": b"\xef\xbb\xbfx = 1\n"})
+    write_files(tmp_path, {"bom.py": b"\xef\xbb\xbfx = 1\n"})
     (only,) = discover(tmp_path).files
     assert only.read_text() == "x = 1\n"
 
@@ -292,7 +284,7 @@ def test_file_as_root(tmp_path: Path) -> None:
 
 
 def test_root_is_resolved_and_paths_stay_inside(tmp_path: Path) -> None:
-    write(tmp_path, {"repo/a.py": "a = 1\n", "repo/sub/b.py": "b = 1\n"})
+    write_files(tmp_path, {"repo/a.py": "a = 1\n", "repo/sub/b.py": "b = 1\n"})
     found = discover(tmp_path / "repo" / "sub" / "..")
     assert found.root == (tmp_path / "repo").resolve()
     assert [f.path for f in found.files] == ["a.py", "sub/b.py"]
@@ -306,7 +298,7 @@ def test_tracked_directory_replaced_by_outside_symlink(
 ) -> None:
     root = git_repo({"pkg/mod.py": "m = 1\n", "a.py": "a = 1\n"})
     outside = tmp_path / "elsewhere"
-    write(outside, {"mod.py": "stolen = 1\n"})
+    write_files(outside, {"mod.py": "stolen = 1\n"})
     for child in (root / "pkg").iterdir():
         child.unlink()
     (root / "pkg").rmdir()
@@ -321,7 +313,7 @@ def test_git_directory_ignored_by_an_outer_repository_is_walked(
     git_repo: GitRepoFactory,
 ) -> None:
     outer = git_repo({".gitignore": "scratch/\n", "o.py": "o = 1\n"})
-    write(outer, {"scratch/s.py": "s = 1\n", "scratch/t.log": "t\n"})
+    write_files(outer, {"scratch/s.py": "s = 1\n", "scratch/t.log": "t\n"})
     found = discover(outer / "scratch")
     assert not found.is_git
     assert [f.path for f in found.files] == ["s.py", "t.log"]

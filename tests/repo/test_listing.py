@@ -76,6 +76,25 @@ def test_the_git_helper_reports_failures_as_git_errors(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_a_missing_folder_never_runs_git_in_the_current_one(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(git_repo({"a.py": "x = 1\n"}))  # a repository git would find from here
+    with pytest.raises(GitError) as caught:
+        git_text(tmp_path / "missing", "rev-parse", "--show-toplevel")
+    assert caught.value.status is None
+    assert str(caught.value) == f"no such directory: {tmp_path / 'missing'}"
+
+
+def test_importing_the_git_helper_leaves_gitpython_unloaded() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, codeagent.repo.git; print('git' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
 def test_undecodable_names_are_left_out_and_counted(git_repo: GitRepoFactory) -> None:
     import os
 

@@ -30,6 +30,23 @@ HEAVY = {
     "mcp",
     "httpx",
     "git",
+    # Needed only to draw (rich), to load settings (pydantic) or to log in-process (logging).
+    "rich",
+    "pydantic",
+    "logging",
+}
+# The modules of the other commands, and of settings and logging: not on the client's path.
+NOT_ON_CLIENT_PATH = {
+    "codeagent.config",
+    "codeagent.cli.logs",
+    "codeagent.cli.default",
+    "codeagent.cli.repl",
+    "codeagent.cli.index",
+    "codeagent.cli.cache",
+    "codeagent.cli.doctor",
+    "codeagent.cli.eval_cmd",
+    "codeagent.cli.eval_dev",
+    "codeagent.cli.serve",
 }
 # Runs the CLI, then reports on stderr which heavy modules (and which agent modules) it loaded.
 WRAPPER = """
@@ -41,12 +58,14 @@ try:
 finally:
     heavy = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv_heavy))
     agent = sorted(m for m in sys.modules if m.startswith(("codeagent.agent", "codeagent.index")))
-    print("LOADED " + " ".join(heavy + agent), file=sys.stderr)
+    other = sorted(set(sys.modules) & set(sys.argv_other))
+    print("LOADED " + " ".join(heavy + agent + other), file=sys.stderr)
 """
 
 
 def run_cli(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    code = f"import sys; sys.argv_heavy = {sorted(HEAVY)!r}\n" + WRAPPER
+    code = f"import sys; sys.argv_heavy = {sorted(HEAVY)!r}\n"
+    code += f"sys.argv_other = {sorted(NOT_ON_CLIENT_PATH)!r}\n" + WRAPPER
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
@@ -55,6 +74,10 @@ def run_cli(*args: str, home: Path, cwd: Path | None = None) -> subprocess.Compl
         env={**os.environ, "CODEAGENT_HOME": str(home)},
         timeout=300,
     )
+
+
+def said(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in proc.stderr.splitlines() if not line.startswith("LOADED")]
 
 
 def loaded(proc: subprocess.CompletedProcess[str]) -> list[str]:
@@ -86,6 +109,7 @@ def test_ask_through_the_server_prints_what_in_process_prints(
     assert in_process.returncode == 0, in_process.stderr
     assert "codeagent.agent.graph" in loaded(in_process)
     assert via_server.stdout == in_process.stdout
+    assert said(via_server) == said(in_process)  # the notices on stderr, e.g. the route line
     # Without an LLM the answer lists each source once, in its text (no "Sources:" block).
     assert "geo/shapes.py:" in via_server.stdout
     assert "Sources:" not in via_server.stdout
@@ -138,6 +162,22 @@ def test_repository_the_server_does_not_serve_is_answered_in_process(
     assert proc.returncode == 0, proc.stderr
     assert "pkg/a.py:1-2  class Alpha" in proc.stdout
     assert "codeagent.agent.graph" in loaded(proc)
+
+
+def test_question_the_server_refuses_as_too_long_is_answered_in_process(
+    served_repo: Any,
+) -> None:
+    """The server refuses a question over max_question_chars (413); `codeagent ask` then
+    answers in-process, where an over-long question is cut with a notice, as --no-server."""
+    served, root = served_repo
+    question = "list the classes in geo/shapes.py " + "please " * 700  # 4,934 characters
+    flags = ("--llm", "none", "--embed", "none")  # the server's: it is asked first
+    proc = run_cli("ask", *flags, question, home=served.home, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "codeagent.agent.graph" in loaded(proc)
+    assert "question cut to its first 4000 of 4933 characters" in proc.stderr
+    alone = run_cli("ask", "--no-server", *flags, question, home=served.home, cwd=root)
+    assert (proc.stdout, said(proc)) == (alone.stdout, said(alone))
 
 
 def dead_pid() -> int:

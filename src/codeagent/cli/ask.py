@@ -1,7 +1,8 @@
 """`codeagent ask`: one question, answered with sources (or one JSON object with --json).
 
 Module-level imports stay light (click only): the agent, the index and the LLM backends are
-imported inside the command, so the AST route never loads torch or FAISS.
+imported inside the command, so the AST route never loads torch or FAISS, and a question a
+running server answers loads none of them (nor rich, nor logging).
 """
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def command(
 
         if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
             return
+    from codeagent.cli.logs import setup_logging_here
     from codeagent.config import Settings
+
+    setup_logging_here()
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
     workspace, printer = open_workspace(repo, settings)

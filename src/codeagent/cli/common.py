@@ -1,21 +1,46 @@
-"""Things every command shares: consoles, the progress bar, common options, JSON output."""
+"""Things every command shares: output, notices, the progress bar, common options, JSON.
+
+Light on purpose (click and the standard library): ``codeagent ask`` answered by a running
+server imports this and nothing heavier. rich is imported only where it draws something
+(the progress bar, ``codeagent doctor``'s report); notices are plain lines.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
-from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+_DIM, _RESET = "\x1b[2m", "\x1b[0m"
+
+
+@cache
+def console(stderr: bool = False) -> Console:
+    """The rich console on stdout (or stderr), made on first use."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def styled(stream: Any) -> bool:
+    """Whether text written to ``stream`` may carry terminal styles, by the conventions rich
+    follows: a terminal, or ``FORCE_COLOR`` set; never with ``NO_COLOR`` set or ``TERM=dumb``."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") in ("dumb", "unknown"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or stream.isatty()
 
 
 _out = {"mid_line": False}
@@ -39,13 +64,16 @@ def notice(message: str) -> None:
     """A one-line notice on stderr (never mixed into --json output on stdout).
 
     On a terminal a line of streamed answer left open is ended first, so the notice starts
-    on a line of its own. The text is plain (no markup) and made safe for the terminal.
+    on a line of its own. The text is made safe for the terminal and shown dim there.
     """
-    from codeagent.cli.render import safe_markup
+    from codeagent.display import safe_text
 
     if sys.stdout.isatty():
         end_line()
-    err_console.print(f"[dim]{safe_markup(message)}[/dim]", soft_wrap=True)
+    text = safe_text(message)
+    stream = sys.stderr
+    stream.write(f"{_DIM}{text}{_RESET}\n" if styled(stream) else text + "\n")
+    stream.flush()
 
 
 def confirm(question: str) -> bool:
@@ -111,6 +139,31 @@ def k_option(func: F) -> F:
         "-k", "k", type=int, default=None, callback=_validate_k, expose_value=True,
         metavar="N", help=f"Sources per answer (1-{K_MAX}).",
     )(func)  # fmt: skip
+
+
+def number_option(
+    *names: str, values: click.ParamType[Any], default: float | None, help: str
+) -> Callable[[F], F]:
+    """An option taking a number (``values``: a type such as ``click.IntRange(1, 64)``);
+    a default other than None is shown in the help."""
+    return click.option(
+        *names, type=values, default=default, show_default=default is not None, help=help
+    )
+
+
+def path_option(
+    *names: str, kind: Literal["file", "dir"], help: str, **attrs: Any
+) -> Callable[[F], F]:
+    """An option naming a file or a directory, given to the command as a ``Path``; a default
+    other than None is shown in the help. ``attrs``: more of ``click.option``'s arguments."""
+    if kind == "file":
+        values = click.Path(dir_okay=False, path_type=Path)
+    else:
+        values = click.Path(file_okay=False, path_type=Path)
+    attrs.setdefault("default", None)
+    return click.option(
+        *names, type=values, show_default=attrs["default"] is not None, help=help, **attrs
+    )
 
 
 UNITS = {"chunking": "files", "embedding": "chunks"}
@@ -180,7 +233,7 @@ class Progress:
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
-            console=err_console,
+            console=console(stderr=True),
             transient=True,
         ) as bar:
             task_id = bar.add_task(description, total=total)

@@ -34,16 +34,20 @@ def command(
     yes: bool,
 ) -> None:
     """Answer QUESTION, or start the interactive session when there is none."""
-    from codeagent.cli import ask, repl
-
     if repo is None:
         repo = "."
         if not yes:
             _confirm_folder(Path.cwd())
     options = {"repo": repo, "llm": llm, "embed": embed, "k": k}
     if question:
+        from codeagent.cli import ask  # it sets logging up when it answers in this process
+
         ctx.invoke(ask.command, question=" ".join(question), as_json=as_json, **options)
     else:
+        from codeagent.cli import repl
+        from codeagent.cli.logs import setup_logging_here
+
+        setup_logging_here()
         ctx.invoke(repl.command, **options)
 
 

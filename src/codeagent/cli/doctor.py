@@ -142,7 +142,7 @@ def render(report: dict[str, Any]) -> None:
     for problem in report["problems"]:
         lines.append(f"[red]problem[/red]: {escape(problem)}")
     for line in lines:
-        console.print(line, soft_wrap=True)
+        console().print(line, soft_wrap=True)
 
 
 @click.command("doctor")

@@ -7,31 +7,24 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option
+from codeagent.cli.common import embed_option, llm_option, number_option, path_option
+from codeagent.cli.eval_options import out_option, suites_argument
 
 
 @click.command("eval")
-@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@suites_argument
 @llm_option
 @embed_option
-@click.option(
+@number_option(
     "-k",
     "k",
-    type=click.IntRange(min=1, max=100),
+    values=click.IntRange(min=1, max=100),
     default=10,
-    show_default=True,
     help="Sources per answer (at least 10 are retrieved, so hit@10 can be measured).",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("eval/out"),
-    show_default=True,
-    help="Where report.json and report.md are written.",
-)
-@click.option(
-    "--limit", type=click.IntRange(min=1), default=None, help="First N questions of each suite."
+@out_option(Path("eval/out"), "report.json and report.md")
+@number_option(
+    "--limit", values=click.IntRange(min=1), default=None, help="First N questions of each suite."
 )
 @click.option(
     "--repo-map",
@@ -40,11 +33,10 @@ from codeagent.cli.common import embed_option, llm_option
     metavar="NAME=PATH",
     help="Use a local clone or bare mirror for a suite repo (URL or owner/name); repeatable.",
 )
-@click.option(
+@path_option(
     "--compare",
     "compare_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
+    kind="file",
     metavar="OLD.json",
     help="Print how the aggregates moved against an earlier report.json.",
 )

@@ -8,15 +8,16 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option
+from codeagent.cli.common import embed_option, number_option, path_option
+from codeagent.cli.eval_options import out_option, suites_argument
 
 
 @click.command("eval-dev")
-@click.argument("suites", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
+@suites_argument
+@path_option(
     "--mirrors",
+    kind="dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
     help="Directory of bare mirrors, OWNER+NAME/repo (or OWNER+NAME) per repository.",
 )
 @click.option(
@@ -34,27 +35,19 @@ from codeagent.cli.common import embed_option
     help="Rankers to score, comma-separated: product, baseline.",
 )
 @embed_option
-@click.option(
+@number_option(
     "--max-commits",
-    type=click.IntRange(min=1),
+    values=click.IntRange(min=1),
     default=None,
     help="At most N commits per repository: a fixed sample drawn with --seed.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the commit sample.")
-@click.option(
+@number_option("--seed", values=click.INT, default=0, help="Seed of the commit sample.")
+@path_option(
     "--checkouts",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    kind="dir",
     help="Where commits are exported (default: $CODEAGENT_HOME/checkouts).",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("eval/out/dev"),
-    show_default=True,
-    help="Where report.json and tables.md are written.",
-)
+@out_option(Path("eval/out/dev"), "report.json and tables.md")
 def command(
     suites: tuple[Path, ...],
     mirrors: Path,

@@ -4,92 +4,45 @@
 command (a question, or an option such as ``--repo``) goes to the hidden default command
 (:mod:`codeagent.cli.default`), which asks the question or, with none, starts the REPL.
 
-Subcommand modules keep their module-level imports light (click, the standard library):
-heavy libraries (langgraph, faiss, torch) are imported inside the functions that need them,
-so ``codeagent --help`` and the AST route stay fast.
+Subcommand modules are imported only when they run (:class:`codeagent.cli.group.LazyGroup`)
+and keep their module-level imports light (click, the standard library): heavy libraries
+(langgraph, faiss, torch) and rich are imported inside the functions that need them, so
+``codeagent --help``, the AST route and ``codeagent ask`` through a running server stay fast.
 """
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import Any
 
 import click
 
 from codeagent import __version__
-from codeagent.cli import ask, cache, default, doctor, eval_cmd, eval_dev, index, repl, serve
+from codeagent.cli.group import DefaultGroup
 from codeagent.errors import CodeAgentError
 
-
-class DefaultGroup(click.Group):
-    """A group that hands anything that is not one of its commands to ``default``.
-
-    The group's own options (``-v``, ``--version``, ``--help``) are parsed first; an
-    unknown option (``--repo``) or a first word that names no command starts the default
-    command with every argument, as ``llm "prompt"`` does.
-    """
-
-    default_name = "default"
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args:
-            args = [self.default_name]
-        return super().parse_args(ctx, args)
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        if args and args[0] not in self.commands:
-            args = [self.default_name, *args]
-        return super().resolve_command(ctx, args)
-
-    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_usage(ctx.command_path, "[OPTIONS] [QUESTION] | COMMAND [ARGS]...")
-
-
-class _StderrHandler(logging.StreamHandler[Any]):
-    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it); the same
-    message twice in a row is said once."""
-
-    _last: str | None = None
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if message == self._last:
-            return False
-        self._last = message
-        return bool(super().filter(record))
-
-    @property
-    def stream(self) -> Any:
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, _value: Any) -> None:
-        pass
-
-
-def setup_logging(verbose: int) -> None:
-    """Logs on stderr: plain sentences for warnings; ``-v`` info, ``-vv`` debug, with the
-    level and the logger's name. Every message is made safe for the terminal."""
-    from codeagent.cli.render import SafeFormatter
-
-    level = logging.WARNING - 10 * min(verbose, 2)
-    fmt = "%(levelname)s %(name)s: %(message)s" if verbose else "%(message)s"
-    root = logging.getLogger()
-    handler = next((h for h in root.handlers if isinstance(h, _StderrHandler)), None)
-    if handler is None:
-        handler = _StderrHandler()
-        root.addHandler(handler)
-    root.setLevel(level)
-    # Some libraries set their own loggers to DEBUG; the handler's level is the real filter.
-    handler.setLevel(level)
-    handler.setFormatter(SafeFormatter(fmt))
+# name -> "module:attribute", imported when the command runs.
+COMMANDS = {
+    "default": "codeagent.cli.default:command",
+    "ask": "codeagent.cli.ask:command",
+    "repl": "codeagent.cli.repl:command",
+    "index": "codeagent.cli.index:command",
+    "cache": "codeagent.cli.cache:command",
+    "doctor": "codeagent.cli.doctor:command",
+    "eval": "codeagent.cli.eval_cmd:command",
+    "eval-dev": "codeagent.cli.eval_dev:command",
+    "serve": "codeagent.cli.serve:serve_command",
+    "stop": "codeagent.cli.serve:stop_command",
+    "mcp": "codeagent.cli.serve:mcp_command",
+}
+# Commands that set logging up themselves, only once they work in this process: answered
+# by a running server, `codeagent ask` never imports logging.
+LOGGING_WHEN_NEEDED = frozenset({"default", "ask"})
 
 
 @click.group(
     cls=DefaultGroup,
+    lazy_commands=COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
 )
 @click.version_option(__version__, prog_name="codeagent")
@@ -112,23 +65,10 @@ def cli(ctx: click.Context, verbose: int) -> None:
       codeagent eval eval/stdlib.jsonl
     """
     ctx.obj = {"verbose": verbose}
-    setup_logging(verbose)
+    if verbose or ctx.invoked_subcommand not in LOGGING_WHEN_NEEDED:
+        from codeagent.cli.logs import setup_logging
 
-
-for _command in (
-    default.command,
-    index.command,
-    cache.command,
-    ask.command,
-    repl.command,
-    doctor.command,
-    eval_cmd.command,
-    eval_dev.command,
-    serve.serve_command,
-    serve.stop_command,
-    serve.mcp_command,
-):
-    cli.add_command(_command)
+        setup_logging(verbose)
 
 
 def _interrupted(exc: BaseException) -> bool:

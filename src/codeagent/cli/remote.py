@@ -6,7 +6,6 @@ and runs with the settings the flags ask for; otherwise the caller answers in-pr
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,7 +15,12 @@ import click
 from codeagent.cli.common import end_line, notice, print_json, write_out
 from codeagent.errors import CodeAgentError
 
-log = logging.getLogger(__name__)
+
+def _info(message: str, *args: Any) -> None:
+    """An info log line (seen with -v; logging is imported only when there is one to say)."""
+    import logging
+
+    logging.getLogger(__name__).info(message, *args)
 
 
 def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool) -> bool:
@@ -35,14 +39,14 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
     try:
         repo_id = served_repo_id(client, root, flags)
         if repo_id is None:
-            log.info(
+            _info(
                 "the server at %s does not serve %s with these settings", client.address.url, root
             )
             return False
         _print_events(client.ask_events(repo_id, question), as_json=as_json)
         return True
     except NoServer as exc:
-        log.info("server at %s not answering (%s): answering here", client.address.url, exc)
+        _info("the server at %s did not answer (%s): answering here", client.address.url, exc)
         return False
     finally:
         client.close()

@@ -1,12 +1,13 @@
 """How an answer looks on the terminal: the answer text, the sources, the line saying why a
-question went to search, the notices, log lines.
+question went to search, the notices.
 
 Everything a repository supplies (file contents, names, paths) passes through
 :func:`codeagent.display.safe_text` (code bodies: tabs and newlines kept, every other control
 character shown as an escape) or :func:`codeagent.display.safe_name` (names: quoted when they
-hold anything unprintable) before it is printed; rich markup is escaped too
-(:func:`safe_markup`). ``--json`` output does not come through here: ``json.dumps`` escapes
-control characters itself, so it stays exact.
+hold anything unprintable) before it is printed. ``--json`` output does not come through
+here: ``json.dumps`` escapes control characters itself, so it stays exact. Nothing here
+imports rich: an answer is plain text (``codeagent ask`` through a running server prints
+it without loading rich).
 
 :class:`AnswerPrinter` takes the pieces of one answer as they happen (``route``, ``notice``,
 ``token``, then ``finish`` with the result), so it can be driven by callbacks or by a
@@ -15,13 +16,10 @@ stream of events (:meth:`AnswerPrinter.event`).
 
 from __future__ import annotations
 
-import logging
 import re
 import sys
 from collections.abc import Callable
 from typing import Any
-
-from rich.markup import escape
 
 from codeagent.display import safe_name, safe_text
 
@@ -29,23 +27,7 @@ _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
 _HIGHLIGHT_ON, _HIGHLIGHT_OFF = "\x1b[1;33m", "\x1b[0m"
 MAX_SOURCES_SHOWN = 12
 
-__all__ = ["AnswerPrinter", "SafeFormatter", "safe_markup", "safe_name", "safe_text"]
-
-
-def safe_markup(text: str) -> str:
-    """``text`` made safe and escaped for rich markup (a ``[red]`` in a name stays text)."""
-    return escape(safe_text(text))
-
-
-class SafeFormatter(logging.Formatter):
-    """Log records made safe: a file name in a message can neither act on the terminal nor
-    start a line of its own (a newline in it is shown as ``\\n``)."""
-
-    def formatMessage(self, record: logging.LogRecord) -> str:
-        return safe_text(super().formatMessage(record)).replace("\n", "\\n")
-
-    def formatException(self, ei: Any) -> str:
-        return safe_text(super().formatException(ei))
+__all__ = ["AnswerPrinter", "safe_name", "safe_text"]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

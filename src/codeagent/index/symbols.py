@@ -21,12 +21,11 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections import defaultdict
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from codeagent.index.symbol_extract import extract, module_name
+from codeagent.index.symbol_tables import SymbolTables
 from codeagent.index.symbol_types import CallSite, Definition, Import
 
 __all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
@@ -35,8 +34,6 @@ SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
 FORMAT = 2  # 2: call sites grouped by name
 log = logging.getLogger(__name__)
-
-MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 
 
 def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
@@ -52,20 +49,8 @@ def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
         sys.setrecursionlimit(limit)
 
 
-class SymbolGraph:
-    """The symbols of a repository; ``files`` maps a path to its extracted record."""
-
-    def __init__(
-        self,
-        files: dict[str, dict[str, Any]],
-        calls: dict[str, list[int]] | None = None,
-        paths: list[str] | None = None,
-    ) -> None:
-        self.files = files
-        # Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...].
-        self.calls: dict[str, list[int]] = calls or {}
-        self.paths: list[str] = paths if paths is not None else sorted(files)
-        self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
+class SymbolGraph(SymbolTables):
+    """The symbols of a repository: built from ``ast`` trees, saved, loaded and queried."""
 
     # -- building and storing ----------------------------------------------------------------
 
@@ -115,110 +100,6 @@ class SymbolGraph:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown symbols format")
         return cls(data["files"], data["calls"], data["paths"])
-
-    # -- indexes (built on first use) --------------------------------------------------------
-
-    @cached_property
-    def _defs(self) -> list[Definition]:
-        out: list[Definition] = []
-        for path, rec in self.files.items():
-            module = rec["m"]
-            short = module.rsplit(".", 1)[-1]
-            out.append(Definition(module, short, "module", path, 1, 1, module=module, line=1))
-            for q, kind, line, start, end, sig, doc, bases in rec["d"]:
-                name = q.rsplit(".", 1)[-1]
-                out.append(
-                    Definition(q, name, kind, path, start, end, sig, doc, (*bases,), module, line)
-                )
-        return out
-
-    @cached_property
-    def _by_name(self) -> dict[str, list[Definition]]:
-        index: dict[str, list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            index[d.name].append(d)
-        return index
-
-    @cached_property
-    def _by_full(self) -> dict[str, Definition]:
-        index: dict[str, Definition] = {}
-        for d in self._defs:
-            index.setdefault(d.full_name, d)
-        return index
-
-    @cached_property
-    def _imports(self) -> dict[str, list[Import]]:
-        return {
-            path: [Import(path, line, mod, name, alias) for line, mod, name, alias in rec["i"]]
-            for path, rec in self.files.items()
-        }
-
-    @cached_property
-    def _children(self) -> dict[str, list[Definition]]:
-        """Resolved base name -> the classes that list it as a base."""
-        index: dict[str, list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            for base in self.resolved_bases(d):
-                index[base].append(d)
-        return index
-
-    # -- resolution ----------------------------------------------------------------------------
-
-    def resolve(self, dotted: str, hops: int = 0) -> str | None:
-        """The full name of the repository definition or module ``dotted`` refers to, following
-        the repository's imports (re-exports); None when it is not in the repository."""
-        if dotted in self._by_full:
-            return dotted
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:cut])
-            if module not in self.modules:
-                continue
-            head, rest = parts[cut], parts[cut + 1 :]
-            for imp in self._imports[self.modules[module]]:
-                if imp.bound == head and imp.name != "*" and hops < MAX_HOPS:
-                    return self.resolve(".".join([imp.target, *rest]), hops + 1)
-            return None
-        return None
-
-    def resolved_bases(self, cls: Definition) -> list[str]:
-        """``cls``'s bases as full names: the repository class when resolvable, else as
-        written with the import that bound it applied (``logging.Handler``, ``Exception``)."""
-        out: list[str] = []
-        imports = self._imports.get(cls.path, [])
-        for written in cls.bases:
-            head, _, rest = written.partition(".")
-            candidates = []
-            scope = cls.qualname.rpartition(".")[0]
-            while True:  # the enclosing scopes, innermost first, then the module
-                local = f"{scope}.{head}" if scope else head
-                candidates.append(f"{cls.module}.{local}" if cls.module else local)
-                if not scope:
-                    break
-                scope = scope.rpartition(".")[0]
-            name = next((c for c in candidates if c in self._by_full), None)
-            if name is not None:
-                name = f"{name}.{rest}" if rest else name
-            else:
-                bound = [i for i in imports if i.bound == head and i.line <= cls.line]
-                bound = bound or [i for i in imports if i.bound == head]
-                name = f"{bound[-1].target}.{rest}" if bound and rest else written
-                if bound and not rest:
-                    name = bound[-1].target
-            out.append(self.resolve(name) or name)
-        return out
-
-    def modules_named(self, name: str) -> list[str]:
-        """Modules called ``name``: a dotted name, its last components, or a file path."""
-        name = name.strip().removesuffix(".py")
-        if name in self.modules:
-            return [name]
-        dotted_name = name.replace("/", ".")
-        return sorted(
-            m
-            for m, path in self.modules.items()
-            if m.endswith("." + dotted_name) or path.removesuffix(".py") == name
-        )
 
     # -- queries (the interface the tools and retrieval use) ---------------------------------
 
@@ -280,36 +161,6 @@ class SymbolGraph:
             ):
                 found[id(imp)] = imp
         return sorted(found.values(), key=lambda i: (i.path, i.line))
-
-    @cached_property
-    def _imports_under(self) -> dict[str, list[Import]]:
-        """Every dotted prefix of an import's module and target -> the imports."""
-        index: dict[str, list[Import]] = defaultdict(list)
-        for imports in self._imports.values():
-            for imp in imports:
-                keys: set[str] = set()
-                for dotted_name in (imp.module, imp.target):
-                    parts = dotted_name.split(".")
-                    keys.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
-                for key in keys:
-                    index[key].append(imp)
-        return index
-
-    @cached_property
-    def _imports_naming(self) -> dict[str, list[Import]]:
-        """``from m import name`` imports by the imported name."""
-        index: dict[str, list[Import]] = defaultdict(list)
-        for imports in self._imports.values():
-            for imp in imports:
-                if imp.name not in (None, "*"):
-                    index[imp.name].append(imp)
-        return index
-
-    def warm(self) -> None:
-        """Build every lookup table now (a server does this once after loading)."""
-        for table in ("_defs", "_by_name", "_by_full", "_imports", "_children",
-                      "_imports_under", "_imports_naming"):  # fmt: skip
-            getattr(self, table)
 
     def imports_of(self, path_or_module: str) -> list[Import]:
         """The imports of one file, named by its path or its module name."""

@@ -47,4 +47,5 @@ class OllamaEmbedder:
         return self._call(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._call([text])[0]
+        row: np.ndarray = self._call([text])[0]
+        return row

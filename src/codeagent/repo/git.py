@@ -1,17 +1,20 @@
-"""The one way codeagent runs git (reading a repository, cloning one): a subprocess, no
-prompts, and nothing the repository's own configuration can make git execute.
+"""The one way codeagent runs git (reading a repository, cloning one): gitpython's command
+wrapper (``git.cmd.Git.execute``: a subprocess, no shell), no prompts, and nothing the
+repository's own configuration can make git execute.
 
 A repository that arrives with its ``.git`` folder (an archive, a shared disk) carries its
 own ``.git/config``. Read-only commands such as ``ls-files`` and ``diff`` run the command
 named by ``core.fsmonitor`` and the ``clean`` command of any ``filter.<driver>``; every call
 here turns those off, so asking about a repository never runs code from it.
+
+gitpython is imported inside :func:`run_git` (it runs ``git version`` when imported): paths
+that never call git do not pay for it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -33,29 +36,40 @@ def run_git(
 ) -> bytes:
     """``git ARGS`` in ``cwd``: its stdout; :class:`GitError` when git fails or is missing.
     ``timeout`` None waits as long as git takes (a clone); ``env`` adds variables."""
-    command = ["git", *SAFE_OPTIONS, *args]
+    label = f"git {args[0] if args else ''} in {cwd}"
+    if not Path(cwd).is_dir():
+        raise GitError(f"no such directory: {cwd}", status=None)
+    if not os.access(cwd, os.X_OK):  # gitpython would run git in the current folder instead
+        raise GitError(f"{label}: permission denied", status=None)
     try:
-        done = subprocess.run(
-            command,
-            cwd=cwd,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-            env={**os.environ, **_ENV, **(env or {})},
-            stdin=subprocess.DEVNULL,
+        from git.cmd import Git
+        from git.exc import GitCommandNotFound
+    except ImportError as exc:  # gitpython checks for a git executable when imported
+        raise GitError("git is not installed", status=None) from exc
+    try:
+        status, stdout, stderr_text = Git(cwd).execute(
+            ["git", *SAFE_OPTIONS, *args],
+            with_extended_output=True,
+            with_exceptions=False,
+            stdout_as_string=False,
+            strip_newline_in_stdout=False,
+            kill_after_timeout=timeout,
+            env={**_ENV, **(env or {})},
         )
-    except FileNotFoundError as exc:
-        missing = "git is not installed" if Path(cwd).is_dir() else f"no such directory: {cwd}"
-        raise GitError(missing, status=None) from exc
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise GitError(f"git {args[0] if args else ''} in {cwd}: {exc}", status=None) from exc
-    if done.returncode != 0:
-        stderr = done.stderr.decode("utf-8", "replace").strip()
+    except GitCommandNotFound as exc:
+        raise GitError("git is not installed", status=None) from exc
+    except OSError as exc:
+        raise GitError(f"{label}: {exc}", status=None) from exc
+    if status != 0:
+        stderr = stderr_text.strip()
         message = (stderr.splitlines() or ["git failed"])[-1]
         raise GitError(
-            f"git {' '.join(args)} in {cwd}: {message}", status=done.returncode, stderr=stderr
+            f"git {' '.join(args)} in {cwd}: {message}",
+            status=status if status > 0 else None,  # negative: killed (the time limit)
+            stderr=stderr,
         )
-    return done.stdout
+    assert isinstance(stdout, bytes)
+    return stdout
 
 
 def git_text(

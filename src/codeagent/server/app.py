@@ -28,7 +28,13 @@ from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import Event, RepoBackend
-from codeagent.server.limits import RETRY_AFTER_SECONDS, Admission, Busy
+from codeagent.server.limits import (
+    BUSY_MESSAGE,
+    RETRY_AFTER_SECONDS,
+    Admission,
+    Busy,
+    check_length,
+)
 from codeagent.server.repos import RequestError, ServedRepo, pick, read_lines
 from codeagent.server.stream import Answer, IdleTimeout
 
@@ -49,6 +55,8 @@ class ServerConfig:
     max_question_chars: int = 4000
     cors_origins: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # llm, embed, k: for clients to match
+    mcp: bool = False  # mount the MCP tools at /mcp, under the same admission and caps
+    host: str = "127.0.0.1"  # the address listened on (MCP's DNS-rebinding protection uses it)
 
 
 def error(message: str, status: int, **headers: str) -> JSONResponse:
@@ -99,7 +107,6 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
 def create_app(
     config: ServerConfig,
     *,
-    extra_routes: list[BaseRoute] | None = None,
     lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] | None = None,
 ) -> Starlette:
     admission = Admission(config.max_concurrent, config.max_queue)
@@ -118,12 +125,11 @@ def create_app(
         question = body.get("question")
         if not isinstance(question, str) or not question.strip():
             raise RequestError("`question` must be a non-empty string")
-        if len(question) > config.max_question_chars:
-            raise RequestError(f"`question` over {config.max_question_chars} characters", 413)
+        check_length(question, config.max_question_chars)  # as sent: before any sanitizing
         try:
             await admission.acquire()
         except Busy:
-            return error("busy: too many questions at once", 429, **_retry_after())
+            return error(BUSY_MESSAGE, 429, **_retry_after())
         answer = Answer(backend, question, admission.release)
         accept = request.headers.get("accept", "")
         if "text/event-stream" in accept:
@@ -162,15 +168,6 @@ def create_app(
     async def on_domain_error(_request: Request, exc: Exception) -> Response:
         return error(one_line(exc), 500)
 
-    @asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        from contextlib import AsyncExitStack
-
-        async with AsyncExitStack() as stack:
-            for make in lifespans or []:
-                await stack.enter_async_context(make())
-            yield
-
     routes: list[BaseRoute] = [
         Route("/", page),
         Route("/v1/health", health),
@@ -178,8 +175,27 @@ def create_app(
         Route("/v1/ask", ask, methods=["POST"]),
         Route("/v1/index", index, methods=["POST"]),
         Route("/v1/file", file_lines),
-        *(extra_routes or []),
     ]
+    lifespans = list(lifespans or [])
+    if config.mcp:
+        from codeagent.server.mcp import build_mcp, http_routes
+
+        mcp = build_mcp(
+            config.backends, admission=admission, max_question_chars=config.max_question_chars
+        )
+        mcp_routes, session_lifespan = http_routes(mcp, config.host)
+        routes.extend(mcp_routes)
+        lifespans.insert(0, session_lifespan)  # MCP sessions run as long as the app
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        from contextlib import AsyncExitStack
+
+        async with AsyncExitStack() as stack:
+            for make in lifespans:
+                await stack.enter_async_context(make())
+            yield
+
     middleware = [Middleware(BearerAuth, token=config.token)]
     if config.cors_origins:
         middleware.insert(

@@ -21,7 +21,9 @@ CONNECT_TIMEOUT = 2.0
 
 
 class NoServer(Exception):
-    """No usable server: none recorded, its process gone, or its port refusing connections."""
+    """No usable server: none recorded, its process gone, or its port refusing connections;
+    or the server refuses this question as too long (``413``), which an in-process answer
+    cuts with a notice instead."""
 
 
 class ServerClient:
@@ -61,6 +63,8 @@ class ServerClient:
                 message = json.loads(response.read()).get("error", "")
             except (ValueError, AttributeError):
                 message = ""
+            if response.status == 413:
+                raise NoServer(f"413 {message}")
             raise CodeAgentError(f"server at {self.address.url}: {response.status} {message}")
         return response
 

@@ -3,12 +3,18 @@ Streamable HTTP at ``/mcp`` of ``codeagent serve``.
 
 Every tool takes an optional ``repo``: the id of a served repository (``list_repositories``
 names them); it may be left out when only one is served.
+
+Mounted on ``codeagent serve``, every tool that works on a repository takes a slot of the
+server's :class:`~codeagent.server.limits.Admission`, as ``POST /v1/ask`` does: past the
+queue the call is refused at once with a tool error (what HTTP says with ``429``). A
+question or query longer than ``max_question_chars`` is a tool error too, before any
+sanitizing, as HTTP's ``413``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Annotated, Any
 
 import anyio
@@ -17,6 +23,7 @@ from pydantic import Field
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server import tools
 from codeagent.server.backend import RepoBackend
+from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
 from codeagent.server.repos import RequestError, pick
 
 INSTRUCTIONS = (
@@ -31,17 +38,37 @@ RepoArg = Annotated[
 ]
 
 
-def build_mcp(backends: dict[str, RepoBackend]) -> Any:
+def build_mcp(
+    backends: dict[str, RepoBackend],
+    *,
+    admission: Admission | None = None,
+    max_question_chars: int = 4000,
+) -> Any:
+    """The MCP server over ``backends``; ``admission``: the HTTP server's cap on concurrent
+    work, shared (``None``: no cap, as over stdio, where one client calls at a time)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
     server = MCPServer("codeagent", instructions=INSTRUCTIONS)
     served = {k: b.repo for k, b in backends.items()}
+    busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
 
-    async def call(repo: str | None, work: Callable[[RepoBackend], str]) -> str:
+    async def call(
+        repo: str | None, work: Callable[[RepoBackend], str], text: tuple[str, str] | None = None
+    ) -> str:
+        """Run ``work`` on the named repository in a worker thread, holding a slot;
+        ``text``: (what, the question or query) to check against the size cap first."""
         try:
+            if text is not None:
+                check_length(text[1], max_question_chars, text[0])
             backend = backends[pick(served, repo).id]
-            return await anyio.to_thread.run_sync(lambda: work(backend))
+            slot = admission.slot() if admission is not None else nullcontext()
+            async with slot:
+                # A cancelled call still waits for its thread: the slot is held until the
+                # work has stopped.
+                return await anyio.to_thread.run_sync(lambda: work(backend))
+        except Busy:
+            raise ToolError(busy) from None
         except (RequestError, CodeAgentError) as exc:
             raise ToolError(one_line(exc)) from None  # the client sees an error result
 
@@ -60,7 +87,7 @@ def build_mcp(backends: dict[str, RepoBackend]) -> Any:
         Exact for structural questions about one Python file (e.g. "list the methods of
         Session in sessions.py"); otherwise answered from a search of the whole repository.
         """
-        return await call(repo, lambda b: tools.ask(b, question))
+        return await call(repo, lambda b: tools.ask(b, question), ("question", question))
 
     @server.tool()
     async def search_code(
@@ -72,7 +99,7 @@ def build_mcp(backends: dict[str, RepoBackend]) -> Any:
     ) -> str:
         """Search a repository (keyword + semantic) and return the best matching code chunks,
         each as `path:start-end  symbol` followed by its first lines."""
-        return await call(repo, lambda b: tools.search_code(b, query, k))
+        return await call(repo, lambda b: tools.search_code(b, query, k), ("query", query))
 
     @server.tool()
     async def file_structure(

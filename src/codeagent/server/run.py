@@ -91,13 +91,6 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
             remove_address(settings.home, address.pid)
 
     lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] = [published]
-    extra_routes: list[Any] = []
-    if options.mcp:
-        from codeagent.server.mcp import build_mcp, http_routes
-
-        routes, session_lifespan = http_routes(build_mcp(backends), options.host)
-        extra_routes.extend(routes)
-        lifespans.insert(0, session_lifespan)
     config = ServerConfig(
         backends=backends,
         token=token,
@@ -107,8 +100,10 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         max_question_chars=settings.max_question_chars,
         cors_origins=options.cors_origins,
         settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
+        mcp=options.mcp,
+        host=options.host,
     )
-    app = create_app(config, extra_routes=extra_routes, lifespans=lifespans)
+    app = create_app(config, lifespans=lifespans)
     uv_config = uvicorn.Config(
         app,
         log_level="warning",

@@ -23,6 +23,12 @@ def _store(backend: RepoBackend, notices: list[str] | None = None) -> Any:
     return backend.get_store(notices.append if notices is not None else lambda _t: None)
 
 
+def _store_and_graph(backend: RepoBackend) -> tuple[Any, Any]:
+    """The index and its symbol graph (None when the index has none)."""
+    store = _store(backend)
+    return store, getattr(store, "symbols", None)
+
+
 def ask(backend: RepoBackend, question: str) -> str:
     """The answer text, its sources and its notices, as ``codeagent ask`` prints them."""
     answer: list[str] = []
@@ -70,18 +76,18 @@ def file_structure(backend: RepoBackend, path: str) -> str:
 
 
 def find_definition(backend: RepoBackend, name: str) -> str:
-    store = _store(backend)
-    graph = getattr(store, "symbols", None)
+    store, graph = _store_and_graph(backend)
     if graph is not None:
         found = [
             f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
             for d in graph.definitions(name)
         ]
-        return "\n".join(found) if found else f"no definition of {name} found"
-    return _definitions_by_ast(backend, store, name)
+    else:
+        found = _definitions_by_ast(backend, store, name)
+    return "\n".join(found) or f"no definition of {name} found"
 
 
-def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
+def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> list[str]:
     """Without a symbol graph: the AST tool's ``definition`` on each Python file whose indexed
     text defines the last part of ``name``."""
     from codeagent.tools.ast_tool import AstToolError, run_ast_query
@@ -97,12 +103,11 @@ def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> str:
             found.append(run_ast_query(backend.repo.root, path, "definition", name).render())
         except AstToolError:
             continue
-    return "\n".join(found) if found else f"no definition of {name} found"
+    return found
 
 
 def find_references(backend: RepoBackend, name: str) -> str:
-    store = _store(backend)
-    graph = getattr(store, "symbols", None)
+    store, graph = _store_and_graph(backend)
     if graph is not None:
         lines = [
             f"{c.path}:{c.line}: a call in {c.scope or '<module>'} (matched by name)"

@@ -73,12 +73,9 @@ _COMPOUND = frozenset(
 def _blocks(stmt: ast.stmt) -> list[tuple[Label, list[ast.stmt]]]:
     """The statement blocks inside a compound statement, each with its (lazy) condition label."""
     u = describe.unparse
-    if isinstance(stmt, ast.If):
-        test = stmt.test
-        return [
-            (lambda: f"if {u(test)}", stmt.body),
-            (lambda: f"else of if {u(test)}", stmt.orelse),
-        ]
+    if isinstance(stmt, ast.If | ast.While):
+        word, test = ("if" if isinstance(stmt, ast.If) else "while"), stmt.test
+        return _with_else(lambda: f"{word} {u(test)}", stmt)
     if isinstance(stmt, ast.Try | ast.TryStar):
         blocks: list[tuple[Label, list[ast.stmt]]] = [(lambda: "try", stmt.body)]
         for handler in stmt.handlers:
@@ -90,19 +87,20 @@ def _blocks(stmt: ast.stmt) -> list[tuple[Label, list[ast.stmt]]]:
         def for_label() -> str:
             return f"for {u(loop.target)} in {u(loop.iter)}"
 
-        return [(for_label, stmt.body), (lambda: f"else of {for_label()}", stmt.orelse)]
-    if isinstance(stmt, ast.While):
-        test = stmt.test
-        return [
-            (lambda: f"while {u(test)}", stmt.body),
-            (lambda: f"else of while {u(test)}", stmt.orelse),
-        ]
+        return _with_else(for_label, stmt)
     if isinstance(stmt, ast.With | ast.AsyncWith):
         items = stmt.items
         return [(lambda: "with " + ", ".join(u(item) for item in items), stmt.body)]
     if isinstance(stmt, ast.Match):
         return [(partial(_case_label, case), case.body) for case in stmt.cases]
     return []
+
+
+def _with_else(
+    label: Label, stmt: ast.If | ast.While | ast.For | ast.AsyncFor
+) -> list[tuple[Label, list[ast.stmt]]]:
+    """The body under ``label`` and the ``else`` block under "else of" the same label."""
+    return [(label, stmt.body), (lambda: f"else of {label()}", stmt.orelse)]
 
 
 def _except_label(handler: ast.ExceptHandler) -> str:

@@ -71,6 +71,9 @@ class AstArgs(BaseModel):
 
 
 class _Model(BaseModel):
+    """An answered fact. An item also has ``answer_names()`` (the names it answers with, as
+    eval scores them) and ``span()`` (the lines it cites, or None)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -97,6 +100,12 @@ class FunctionInfo(_Model):
     end_line: int
     condition: str | None = None
 
+    def answer_names(self) -> list[str]:
+        return [self.name]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.start_line, self.end_line
+
 
 class ClassInfo(_Model):
     kind: Literal["class"] = "class"
@@ -110,6 +119,12 @@ class ClassInfo(_Model):
     methods: list[FunctionInfo] = Field(default_factory=list)
     nested_classes: list[ClassInfo] = Field(default_factory=list)
     condition: str | None = None
+
+    def answer_names(self) -> list[str]:
+        return [self.name]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.start_line, self.end_line
 
 
 class ImportedName(_Model):
@@ -128,6 +143,14 @@ class ImportInfo(_Model):
     scope: str = "<module>"
     condition: str | None = None
 
+    def answer_names(self) -> list[str]:
+        """``import a.b`` answers ``a.b``, ``from m import x`` answers ``x``, ``m.*`` a star."""
+        module = "." * self.level + (self.module or "")
+        return [f"{module}.*" if n.name == "*" else n.name for n in self.names]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.line, self.end_line
+
 
 class VariableInfo(_Model):
     kind: Literal["variable"] = "variable"
@@ -140,6 +163,12 @@ class VariableInfo(_Model):
     is_constant: bool = False
     condition: str | None = None
 
+    def answer_names(self) -> list[str]:
+        return [self.name]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.line, self.end_line
+
 
 class DecoratorUse(_Model):
     kind: Literal["decorator"] = "decorator"
@@ -149,6 +178,12 @@ class DecoratorUse(_Model):
     target: str
     target_kind: Literal["function", "method", "class"]
 
+    def answer_names(self) -> list[str]:
+        return [self.name]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.line, self.line
+
 
 class CallSite(_Model):
     kind: Literal["call"] = "call"
@@ -157,6 +192,12 @@ class CallSite(_Model):
     line: int
     end_line: int
     scope: str
+
+    def answer_names(self) -> list[str]:
+        return [self.scope]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.line, self.end_line
 
 
 class Definition(_Model):
@@ -172,6 +213,12 @@ class Definition(_Model):
     is_overload: bool = False
     condition: str | None = None
 
+    def answer_names(self) -> list[str]:
+        return [self.qualname]
+
+    def span(self) -> tuple[int, int] | None:
+        return self.start_line, self.end_line
+
 
 class OutlineEntry(_Model):
     kind: Literal["outline"] = "outline"
@@ -183,6 +230,13 @@ class OutlineEntry(_Model):
     start_line: int
     end_line: int
     condition: str | None = None
+
+    def answer_names(self) -> list[str]:
+        return [self.qualname]
+
+    def span(self) -> tuple[int, int] | None:
+        """Only a top-level entry is cited: its span holds the nested ones."""
+        return (self.start_line, self.end_line) if self.depth == 0 else None
 
 
 Item = Annotated[

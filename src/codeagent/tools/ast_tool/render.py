@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from codeagent.tools.ast_tool.models import (
@@ -54,6 +54,11 @@ def _span(path: str, start: int, end: int) -> str:
     return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
 
 
+def _items(r: AstResult, kind: type[T]) -> list[T]:
+    """The result's items of one model type."""
+    return [i for i in r.items if isinstance(i, kind)]
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -70,15 +75,19 @@ def _counted(items: Sequence[FunctionInfo | ClassInfo | VariableInfo], unit: str
     return str(names) if names == len(items) else f"{names} ({_count(len(items), unit)})"
 
 
+def _listing(items: Sequence[object], empty: str, head: str, lines: Iterable[str]) -> list[str]:
+    """``head`` and the item ``lines``, or the one ``empty`` line when there are no items."""
+    return [head, *lines] if items else [empty]
+
+
 def _functions(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, FunctionInfo)]
-    if not items:
-        return [f"No top-level functions in {r.path}."]
+    items = _items(r, FunctionInfo)
     head = (
         f"Top-level functions in {r.path}: {_counted(items, 'definition')}. "
         "Methods are listed with their classes, nested functions in the outline."
     )
-    return [head, *(_function_line(r.path, f) for f in items)]
+    lines = (_function_line(r.path, f) for f in items)
+    return _listing(items, f"No top-level functions in {r.path}.", head, lines)
 
 
 def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
@@ -91,18 +100,17 @@ def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
 
 
 def _classes(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, ClassInfo)]
-    if not items:
-        return [f"No top-level classes in {r.path}."]
+    items = _items(r, ClassInfo)
     head = (
         f"Top-level classes in {r.path}: {_counted(items, 'definition')}. "
         "Methods and nested classes are listed under their class."
     )
-    return [head, *(line for c in items for line in _class_lines(r.path, c))]
+    lines = (line for c in items for line in _class_lines(r.path, c))
+    return _listing(items, f"No top-level classes in {r.path}.", head, lines)
 
 
 def _methods(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, FunctionInfo)]
+    items = _items(r, FunctionInfo)
     head = f"Methods of class {r.symbol} in {r.path}: {_counted(items, 'definition')}"
     return [head, *(_function_line(r.path, m) for m in items)]
 
@@ -114,53 +122,51 @@ def _import_text(i: ImportInfo) -> str:
     return f"from {'.' * i.level}{i.module or ''} import {names}"
 
 
+def _import_line(path: str, i: ImportInfo) -> str:
+    level = f"relative, level {i.level}" if i.level else None
+    scope = f"in {i.scope}" if i.scope != "<module>" else None
+    tags = _tags(level, scope, _cond(i.condition))
+    return f"{_span(path, i.line, i.end_line)}  {_import_text(i)}{tags}"
+
+
 def _imports(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, ImportInfo)]
-    if not items:
-        return [f"No imports in {r.path}."]
-    out = [f"Imports in {r.path}: {_count(len(items), 'statement')}"]
-    for i in items:
-        level = f"relative, level {i.level}" if i.level else None
-        scope = f"in {i.scope}" if i.scope != "<module>" else None
-        tags = _tags(level, scope, _cond(i.condition))
-        out.append(f"{_span(r.path, i.line, i.end_line)}  {_import_text(i)}{tags}")
-    return out
+    items = _items(r, ImportInfo)
+    head = f"Imports in {r.path}: {_count(len(items), 'statement')}"
+    lines = (_import_line(r.path, i) for i in items)
+    return _listing(items, f"No imports in {r.path}.", head, lines)
+
+
+def _variable_line(path: str, v: VariableInfo) -> str:
+    text = v.name + (f": {v.annotation}" if v.annotation else "")
+    text += f" {v.operator} {v.value}" if v.value is not None else ""
+    tags = _tags("constant" if v.is_constant else None, _cond(v.condition))
+    return f"{_span(path, v.line, v.end_line)}  {text}{tags}"
 
 
 def _variables(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, VariableInfo)]
-    if not items:
-        return [f"No module-level variables in {r.path}."]
-    out = [f"Module-level variables in {r.path}: {_counted(items, 'assignment')}"]
-    for v in items:
-        text = v.name + (f": {v.annotation}" if v.annotation else "")
-        text += f" {v.operator} {v.value}" if v.value is not None else ""
-        tags = _tags("constant" if v.is_constant else None, _cond(v.condition))
-        out.append(f"{_span(r.path, v.line, v.end_line)}  {text}{tags}")
-    return out
+    items = _items(r, VariableInfo)
+    head = f"Module-level variables in {r.path}: {_counted(items, 'assignment')}"
+    lines = (_variable_line(r.path, v) for v in items)
+    return _listing(items, f"No module-level variables in {r.path}.", head, lines)
 
 
 def _decorators(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, DecoratorUse)]
-    if not items:
-        return [f"No decorators in {r.path}."]
+    items = _items(r, DecoratorUse)
     distinct = len({d.name for d in items})
-    out = [f"Decorators in {r.path}: {_count(len(items), 'use')} of {distinct} distinct"]
-    out += [f"{r.path}:{d.line}  @{d.expression}  on {d.target_kind} {d.target}" for d in items]
-    return out
+    head = f"Decorators in {r.path}: {_count(len(items), 'use')} of {distinct} distinct"
+    lines = (f"{r.path}:{d.line}  @{d.expression}  on {d.target_kind} {d.target}" for d in items)
+    return _listing(items, f"No decorators in {r.path}.", head, lines)
 
 
 def _calls(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, CallSite)]
-    if not items:
-        return [f"No calls to {r.symbol!s} in {r.path}."]
-    out = [f"Calls to {r.symbol} in {r.path}: {len(items)}"]
-    out += [f"{_span(r.path, c.line, c.end_line)}  {c.text}  in {c.scope}" for c in items]
-    return out
+    items = _items(r, CallSite)
+    head = f"Calls to {r.symbol} in {r.path}: {len(items)}"
+    lines = (f"{_span(r.path, c.line, c.end_line)}  {c.text}  in {c.scope}" for c in items)
+    return _listing(items, f"No calls to {r.symbol!s} in {r.path}.", head, lines)
 
 
 def _definition(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, Definition)]
+    items = _items(r, Definition)
     out = [f"Definition of {r.symbol} in {r.path}: {len(items)}"]
     width = len(str(max((d.end_line for d in items), default=1)))
     for d in items:
@@ -175,7 +181,7 @@ def _definition(r: AstResult) -> list[str]:
 
 
 def _outline(r: AstResult) -> list[str]:
-    items = [i for i in r.items if isinstance(i, OutlineEntry)]
+    items = _items(r, OutlineEntry)
     head = f"Outline of {r.path} ({_count(r.line_count, 'line')}): {len(items)} definitions"
     spans = [_span(r.path, e.start_line, e.end_line) for e in items]
     width = max((len(s) for s in spans), default=0)

@@ -4,18 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from codeagent.tools.ast_tool.models import (
-    CallSite,
-    ClassInfo,
-    DecoratorUse,
-    Definition,
-    FunctionInfo,
-    ImportInfo,
-    Item,
-    Operation,
-    OutlineEntry,
-    VariableInfo,
-)
+from codeagent.tools.ast_tool.models import Item, Operation
 from codeagent.tools.ast_tool.render import render, unique
 
 
@@ -47,33 +36,9 @@ class AstResult(BaseModel):
         of the calling scopes (``<module>`` for module level); definition and outline: the
         qualified names of the definitions.
         """
-        names: list[str] = []
-        for item in self.items:
-            if isinstance(item, FunctionInfo | ClassInfo | VariableInfo):
-                names.append(item.name)
-            elif isinstance(item, ImportInfo):
-                module = "." * item.level + (item.module or "")
-                for n in item.names:
-                    names.append(f"{module}.*" if n.name == "*" else n.name)
-            elif isinstance(item, DecoratorUse):
-                names.append(item.name)
-            elif isinstance(item, CallSite):
-                names.append(item.scope)
-            elif isinstance(item, Definition | OutlineEntry):
-                names.append(item.qualname)
-        return unique(names)
+        return unique([name for item in self.items for name in item.answer_names()])
 
     def citations(self) -> list[tuple[str, int, int]]:
         """``(path, start_line, end_line)`` of each source this answer rests on, each once."""
-        spans: list[tuple[int, int]] = []
-        for item in self.items:
-            if isinstance(item, FunctionInfo | ClassInfo | Definition):
-                spans.append((item.start_line, item.end_line))
-            elif isinstance(item, OutlineEntry):
-                if item.depth == 0:
-                    spans.append((item.start_line, item.end_line))
-            elif isinstance(item, ImportInfo | VariableInfo | CallSite):
-                spans.append((item.line, item.end_line))
-            elif isinstance(item, DecoratorUse):
-                spans.append((item.line, item.line))
+        spans = [span for item in self.items if (span := item.span()) is not None]
         return [(self.path, start, end) for start, end in unique(spans)]

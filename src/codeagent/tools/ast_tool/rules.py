@@ -11,16 +11,18 @@ RAG, with the reason recorded.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from codeagent.index.tokenize import QUESTION_STOPWORDS
-from codeagent.tools.ast_tool.errors import (
-    AmbiguousFileError,
-    AstToolError,
-    FileNotFoundInRepoError,
+from codeagent.tools.ast_tool.mentions import (
+    file_candidates,
+    file_missing,
+    find_file,
+    named_files,
+    without_mentions,
 )
 from codeagent.tools.ast_tool.models import AstArgs
-from codeagent.tools.ast_tool.resolve import resolve_file
 from codeagent.tools.base import Declined
 
 MAX_WORDS = 30  # longer texts (issue reports, pasted tracebacks) go to search
@@ -123,94 +125,6 @@ _OUTLINE = re.compile(
     _I,
 )
 
-_PATH_TOKEN = re.compile(r"(?<![\w/.-])`?((?:\.{0,2}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.pyi?)`?(?![\w/])")
-_DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/(])")
-_MODULE_WORD = re.compile(
-    r"\b(?:module|package|file)\s+`?([A-Za-z_][\w.]*)`?|`?\b([A-Za-z_][\w.]*)`?\s+(?:module|package)\b",
-    _I,
-)
-
-
-def file_mentions(question: str) -> list[str]:
-    """Names in the question that could name a Python file, most explicit first."""
-    found: list[str] = [m.group(1) for m in _PATH_TOKEN.finditer(question)]
-    found += [
-        m.group(1) for m in _DOTTED.finditer(question) if not m.group(1).endswith((".py", ".pyi"))
-    ]
-    for m in _MODULE_WORD.finditer(question):
-        name = m.group(1) or m.group(2)
-        if name and name.lower() not in QUESTION_STOPWORDS:
-            found.append(name)
-    unique: list[str] = []
-    for name in found:
-        name = name.strip("`'\".,;:")
-        if name and name not in unique:
-            unique.append(name)
-    return unique[:6]
-
-
-_SIDE_DIR = re.compile(r"(?:^|/)(?:tests?|testing|docs?|examples?)/")
-_SIDE_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_tests?\.pyi?|conftest\.py)$")
-
-
-def is_side_file(path: str) -> bool:
-    """A test, documentation or example file (not the project's source)."""
-    return bool(_SIDE_DIR.search(path) or _SIDE_FILE.search(path))
-
-
-def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:
-    """The repository-relative path of the Python file ``name`` names, or None and why.
-
-    A name several files share resolves to the one outside tests/docs/examples when exactly
-    one is; otherwise the reason lists the candidates.
-    """
-    try:
-        path = resolve_file(root, name)
-    except AmbiguousFileError as exc:
-        source = [c for c in exc.candidates if not is_side_file(c)]
-        if len(source) == 1:
-            return source[0], ""
-        return None, str(exc)
-    except AstToolError as exc:
-        return None, str(exc)
-    return path.relative_to(root.resolve()).as_posix(), ""
-
-
-def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
-    """(resolved file, the mentions it came from, why not) for the question's file mention.
-
-    When nothing resolves, a dotted name may be a module followed by one of its symbols
-    (``email.utils.parseaddr``): its longest prefix that resolves is taken.
-    """
-    rel, names, why = _find_file(file_mentions(question), root)
-    if rel is None and not names:
-        for match in _DOTTED.finditer(question):
-            parts = match.group(1).split(".")
-            for end in range(len(parts) - 1, 0, -1):
-                prefix = ".".join(parts[:end])
-                found, _why = resolve_python_file(root, prefix)
-                if found is not None:
-                    return found, [prefix], ""
-    return rel, names, why
-
-
-def _find_file(mentions: list[str], root: Path) -> tuple[str | None, list[str], str]:
-    resolved: dict[str, list[str]] = {}
-    failures: list[str] = []
-    for name in mentions:
-        rel, why = resolve_python_file(root, name)
-        if rel is None:
-            if name.endswith((".py", ".pyi")) or "/" in name:
-                failures.append(why)
-            continue
-        resolved.setdefault(rel, []).append(name)
-    if len(resolved) == 1:
-        rel, names = next(iter(resolved.items()))
-        return rel, names, ""
-    if len(resolved) > 1:
-        return None, [], "the question names several Python files: " + ", ".join(resolved)
-    return None, [], failures[0] if failures else "the question names no Python file"
-
 
 def _looks_like_code(match: re.Match[str]) -> bool:
     """A name written as code: `quoted`, called(), dotted, snake_case, CamelCase, or kinded."""
@@ -224,35 +138,35 @@ def _looks_like_code(match: re.Match[str]) -> bool:
     )
 
 
+def first_name(
+    patterns: Iterable[re.Pattern[str]],
+    text: str,
+    accept: Callable[[str, re.Match[str]], bool],
+) -> str | None:
+    """The first ``sym`` group (trailing dot dropped) any pattern finds in ``text`` that
+    ``accept(name, match)`` takes, trying the patterns in order."""
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            name = match.group("sym").rstrip(".")
+            if accept(name, match):
+                return name
+    return None
+
+
 def _symbol(
     patterns: list[re.Pattern[str]], text: str, exclude: set[str], *, strict: bool = False
 ) -> str | None:
-    for pattern in patterns:
-        for match in pattern.finditer(text):
-            sym = match.group("sym").rstrip(".")
-            if (
-                sym.lower() in QUESTION_STOPWORDS
-                or sym in exclude
-                or sym.lower().endswith((".py", ".pyi"))
-            ):
-                continue
-            if strict and not _looks_like_code(match):
-                continue
-            return sym
-    return None
+    def accept(sym: str, match: re.Match[str]) -> bool:
+        lower = sym.lower()
+        if lower in QUESTION_STOPWORDS or sym in exclude or lower.endswith((".py", ".pyi")):
+            return False
+        return not strict or _looks_like_code(match)
+
+    return first_name(patterns, text, accept)
 
 
 def _categories(text: str) -> list[str]:
     return [name for name, pattern in _CATEGORIES if pattern.search(text)]
-
-
-def without_mentions(text: str, mentions: list[str]) -> str:
-    """``text`` with every file path and the given file mentions replaced by a neutral word,
-    so the words of a file name (``decorators.py``) are not read as what the question asks."""
-    text = _PATH_TOKEN.sub(" thefile ", text)
-    for name in sorted(mentions, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w./-]){re.escape(name)}(?![\w/]|\.\w)", " thefile ", text)
-    return text
 
 
 def _operation(text: str, exclude: set[str], listing: str) -> tuple[str | None, str | None]:
@@ -292,7 +206,7 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
         return Declined("a how/why question: searching the repository")
     rel, mentions, why_not = find_file(text, root)
     exclude = set(mentions) | ({rel, Path(rel).name} if rel else set())
-    named = [m for m in file_mentions(text) if m.endswith((".py", ".pyi")) or "/" in m]
+    named = named_files(text)
     operation, symbol = _operation(text, exclude, without_mentions(text, [*mentions, *named]))
     if operation is None:
         return Declined("not a structural question about one file: searching the repository")
@@ -320,7 +234,7 @@ def structural_without_file(question: str, root: Path) -> tuple[str, str] | None
     text = _POLITE.sub("", " ".join(question.split()))
     if len(text.split()) > MAX_WORDS or question.count("\n") > 2 or _CONCEPTUAL.search(text):
         return None
-    named = [m for m in file_mentions(text) if m.endswith((".py", ".pyi")) or "/" in m]
+    named = named_files(text)
     rel, mentions, _why = find_file(text, root)
     if rel is not None or named:
         return None
@@ -328,28 +242,3 @@ def structural_without_file(question: str, root: Path) -> tuple[str, str] | None
     if operation in ("definition", "calls", "methods") and symbol:
         return operation, symbol
     return None
-
-
-def file_missing(root: Path, name: str) -> bool:
-    """``name`` names a file the repository does not have."""
-    try:
-        resolve_file(root, name)
-    except FileNotFoundInRepoError:
-        return True
-    except AstToolError:
-        return False
-    return False
-
-
-def file_candidates(root: Path, name: str) -> list[str]:
-    """The files an ambiguous name matches when no single one is outside tests/docs/examples
-    (empty otherwise)."""
-    try:
-        resolve_file(root, name)
-    except AmbiguousFileError as exc:
-        if len([c for c in exc.candidates if not is_side_file(c)]) == 1:
-            return []
-        return list(exc.candidates)
-    except AstToolError:
-        return []
-    return []

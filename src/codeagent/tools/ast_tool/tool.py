@@ -6,14 +6,11 @@ from pydantic import BaseModel
 
 from codeagent.tools.ast_tool.candidates import CandidatesResult
 from codeagent.tools.ast_tool.errors import InvalidQueryError
+from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
 from codeagent.tools.ast_tool.models import NEEDS_SYMBOL, OPERATION_HELP, AstArgs
 from codeagent.tools.ast_tool.ops import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
-from codeagent.tools.ast_tool.rules import (
-    file_candidates,
-    match_structural,
-    resolve_python_file,
-)
+from codeagent.tools.ast_tool.rules import match_structural
 from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())

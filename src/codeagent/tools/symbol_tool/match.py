@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from codeagent.tools.ast_tool.rules import first_name
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
@@ -53,11 +54,8 @@ def match_symbol_question(text: str) -> SymbolArgs | None:
         ("importers", _IMPORTERS),
         ("imports", _IMPORTS),
     ):
-        for pattern in patterns:
-            for match in pattern.finditer(text):
-                name = match.group("sym").rstrip(".")
-                if name.lower() in _STOP:
-                    continue
-                transitive = operation == "subclasses" and bool(_TRANSITIVE.search(text))
-                return SymbolArgs(operation=operation, name=name, transitive=transitive)
+        name = first_name(patterns, text, lambda name, _match: name.lower() not in _STOP)
+        if name is not None:
+            transitive = operation == "subclasses" and bool(_TRANSITIVE.search(text))
+            return SymbolArgs(operation=operation, name=name, transitive=transitive)
     return None

@@ -31,7 +31,8 @@ class SymbolTool(BaseTool):
     args_model = SymbolArgs
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
-        from codeagent.tools.ast_tool.rules import find_file, structural_without_file
+        from codeagent.tools.ast_tool.mentions import find_file
+        from codeagent.tools.ast_tool.rules import structural_without_file
 
         wide = match_symbol_question(question)
         if wide is not None:

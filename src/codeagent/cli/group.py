@@ -1,0 +1,62 @@
+"""The ``codeagent`` command group: subcommands imported on demand, and a default command.
+
+A subcommand is named by ``"module:attribute"`` and imported only when it runs (or when the
+group's ``--help`` lists them), as click's documentation suggests for large command sets: so
+``codeagent ask`` loads the ``ask`` module and none of the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when first asked for (``lazy_commands``:
+    name -> ``"package.module:attribute"``)."""
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in self.lazy_commands:
+            return command
+        module, _, attribute = self.lazy_commands[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
+        self.add_command(command, cmd_name)
+        return command
+
+
+class DefaultGroup(LazyGroup):
+    """A group that hands anything that is not one of its commands to ``default``.
+
+    The group's own options (``-v``, ``--version``, ``--help``) are parsed first; an
+    unknown option (``--repo``) or a first word that names no command starts the default
+    command with every argument, as ``llm "prompt"`` does.
+    """
+
+    default_name = "default"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:
+            args = [self.default_name]
+        return super().parse_args(ctx, args)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in self.commands and args[0] not in self.lazy_commands:
+            args = [self.default_name, *args]
+        return super().resolve_command(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "[OPTIONS] [QUESTION] | COMMAND [ARGS]...")

@@ -1,0 +1,145 @@
+"""Which Python file a question names: path tokens, dotted module names and "module X"
+phrases, resolved inside the repository (a name several files share resolves to the one
+outside tests/docs/examples when exactly one is)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from codeagent.index.tokenize import QUESTION_STOPWORDS
+from codeagent.tools.ast_tool.errors import (
+    AmbiguousFileError,
+    AstToolError,
+    FileNotFoundInRepoError,
+)
+from codeagent.tools.ast_tool.resolve import resolve_file
+
+_I = re.IGNORECASE
+
+_PATH_TOKEN = re.compile(r"(?<![\w/.-])`?((?:\.{0,2}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.pyi?)`?(?![\w/])")
+_DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/(])")
+_MODULE_WORD = re.compile(
+    r"\b(?:module|package|file)\s+`?([A-Za-z_][\w.]*)`?|`?\b([A-Za-z_][\w.]*)`?\s+(?:module|package)\b",
+    _I,
+)
+
+
+def file_mentions(question: str) -> list[str]:
+    """Names in the question that could name a Python file, most explicit first."""
+    found: list[str] = [m.group(1) for m in _PATH_TOKEN.finditer(question)]
+    found += [
+        m.group(1) for m in _DOTTED.finditer(question) if not m.group(1).endswith((".py", ".pyi"))
+    ]
+    for m in _MODULE_WORD.finditer(question):
+        name = m.group(1) or m.group(2)
+        if name and name.lower() not in QUESTION_STOPWORDS:
+            found.append(name)
+    unique: list[str] = []
+    for name in found:
+        name = name.strip("`'\".,;:")
+        if name and name not in unique:
+            unique.append(name)
+    return unique[:6]
+
+
+def named_files(question: str) -> list[str]:
+    """The mentions written as a file (``x.py``, ``pkg/x``), not as a module name."""
+    return [m for m in file_mentions(question) if m.endswith((".py", ".pyi")) or "/" in m]
+
+
+_SIDE_DIR = re.compile(r"(?:^|/)(?:tests?|testing|docs?|examples?)/")
+_SIDE_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_tests?\.pyi?|conftest\.py)$")
+
+
+def is_side_file(path: str) -> bool:
+    """A test, documentation or example file (not the project's source)."""
+    return bool(_SIDE_DIR.search(path) or _SIDE_FILE.search(path))
+
+
+def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:
+    """The repository-relative path of the Python file ``name`` names, or None and why.
+
+    A name several files share resolves to the one outside tests/docs/examples when exactly
+    one is; otherwise the reason lists the candidates.
+    """
+    try:
+        path = resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        source = [c for c in exc.candidates if not is_side_file(c)]
+        if len(source) == 1:
+            return source[0], ""
+        return None, str(exc)
+    except AstToolError as exc:
+        return None, str(exc)
+    return path.relative_to(root.resolve()).as_posix(), ""
+
+
+def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
+    """(resolved file, the mentions it came from, why not) for the question's file mention.
+
+    When nothing resolves, a dotted name may be a module followed by one of its symbols
+    (``email.utils.parseaddr``): its longest prefix that resolves is taken.
+    """
+    rel, names, why = _find_file(file_mentions(question), root)
+    if rel is None and not names:
+        for match in _DOTTED.finditer(question):
+            parts = match.group(1).split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                prefix = ".".join(parts[:end])
+                found, _why = resolve_python_file(root, prefix)
+                if found is not None:
+                    return found, [prefix], ""
+    return rel, names, why
+
+
+def _find_file(mentions: list[str], root: Path) -> tuple[str | None, list[str], str]:
+    resolved: dict[str, list[str]] = {}
+    failures: list[str] = []
+    for name in mentions:
+        rel, why = resolve_python_file(root, name)
+        if rel is None:
+            if name.endswith((".py", ".pyi")) or "/" in name:
+                failures.append(why)
+            continue
+        resolved.setdefault(rel, []).append(name)
+    if len(resolved) == 1:
+        rel, names = next(iter(resolved.items()))
+        return rel, names, ""
+    if len(resolved) > 1:
+        return None, [], "the question names several Python files: " + ", ".join(resolved)
+    return None, [], failures[0] if failures else "the question names no Python file"
+
+
+def without_mentions(text: str, mentions: list[str]) -> str:
+    """``text`` with every file path and the given file mentions replaced by a neutral word,
+    so the words of a file name (``decorators.py``) are not read as what the question asks."""
+    text = _PATH_TOKEN.sub(" thefile ", text)
+    for name in sorted(mentions, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w./-]){re.escape(name)}(?![\w/]|\.\w)", " thefile ", text)
+    return text
+
+
+def file_missing(root: Path, name: str) -> bool:
+    """``name`` names a file the repository does not have."""
+    try:
+        resolve_file(root, name)
+    except FileNotFoundInRepoError:
+        return True
+    except AstToolError:
+        return False
+    return False
+
+
+def file_candidates(root: Path, name: str) -> list[str]:
+    """The files an ambiguous name matches when no single one is outside tests/docs/examples
+    (empty otherwise)."""
+    try:
+        resolve_file(root, name)
+    except AmbiguousFileError as exc:
+        if len([c for c in exc.candidates if not is_side_file(c)]) == 1:
+            return []
+        return list(exc.candidates)
+    except AstToolError:
+        return []
+    return []
