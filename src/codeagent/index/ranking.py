@@ -8,10 +8,13 @@ path it names, a traceback frame in the file. For every file of the index:
   of any file (0..1), over the whole index, not a shortlist;
 - ``dense``: its best chunk's cosine among the dense candidates, scaled to 0..1 over them;
 - ``defines``: for each code name of the question that the file defines (a function, class,
-  method or module-level name), ``1 / number of files defining it``, summed and capped (a name
-  defined everywhere says nothing);
+  method or module-level name, read from the symbol graph), ``1 / number of files defining
+  it``, summed and capped (a name defined everywhere says nothing); a dotted name or a
+  ``Class`` + ``method`` pair resolved to its defining file;
 - ``mentions``: the question names the file's path, its dotted module, or a traceback frame in
   it (the innermost frame counts double);
+
+(the last two in :mod:`codeagent.index.evidence`);
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
@@ -27,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from codeagent.index import evidence
+from codeagent.index.evidence import Definers
 from codeagent.index.query import QueryAnalysis
 
 if TYPE_CHECKING:
@@ -37,13 +42,6 @@ if TYPE_CHECKING:
 W_BM25 = 1.0
 W_SECOND = 0.3  # share of a file's second best chunk added to its best
 W_DENSE = 0.6
-W_DEFINES = 0.6
-DEFINES_CAP = 1.5
-WEAK = 0.3  # a plain word of a code block, against a name that looks like code
-MAX_DEFINERS = 8  # a name defined in more files than this is not evidence
-W_MODULE = 0.8
-W_PATH = 1.0
-W_FRAME = 0.6
 
 ISSUE_PRIOR = 2.0  # the priors times this for an issue report: its fix is rarely in a test
 PRIOR_CODE = 0.0
@@ -71,8 +69,6 @@ CONFIG_SUFFIXES = frozenset({".cfg", ".ini", ".toml", ".yml", ".yaml", ".lock", 
 JUNK_SUFFIXES = frozenset({".po", ".pot", ".mo", ".map", ".svg", ".csv", ".min.js", ".min.css"})
 KINDS = ("code", "tests", "docs", "config", "other", "junk")
 _CHANGELOG = re.compile(r"^(changes|changelog|history|news|release|whatsnew|authors)", re.I)
-_DEFINED = re.compile(r"(?:def|class) +([A-Za-z_]\w*)")  # nested definitions too
-_ASSIGNED = re.compile(r"^([A-Za-z_]\w*) *(?::[^=\n]*)?=[^=]", re.MULTILINE)  # module level
 
 
 def path_kind(path: str) -> str:
@@ -144,7 +140,7 @@ class FileTable:
     file_chunks: list[list[int]]  # chunk ids of each file
     kind_ids: np.ndarray  # index into KINDS of each file
     symbol_chunks: dict[str, list[int]]  # each part of a chunk's symbol -> chunk ids
-    defines: dict[str, list[int]]  # name -> ids of files defining it
+    defines: Definers  # who defines which name
     modules: dict[str, int]  # dotted module (and every suffix of it) -> file id; -1 if ambiguous
 
 
@@ -165,7 +161,6 @@ def _build_table(store: IndexStore) -> FileTable:
     ids: dict[str, int] = {}
     chunk_file = np.empty(len(store.chunks), dtype=np.int64)
     file_chunks: list[list[int]] = []
-    defined: dict[str, set[int]] = {}
     symbol_chunks: dict[str, list[int]] = {}
     for i, chunk in enumerate(store.chunks):
         fid = ids.setdefault(chunk.path, len(ids))
@@ -176,12 +171,6 @@ def _build_table(store: IndexStore) -> FileTable:
         names = set(chunk.symbol.split(".")) if chunk.symbol and chunk.symbol[0] != "<" else set()
         for name in names:
             symbol_chunks.setdefault(name, []).append(i)
-        if chunk.path.endswith((".py", ".pyi")):
-            names.update(_DEFINED.findall(chunk.text))
-            if chunk.kind in {"module", "window"}:
-                names.update(_ASSIGNED.findall(chunk.text))
-        for name in names:
-            defined.setdefault(name, set()).add(fid)
     paths = list(ids)
     modules: dict[str, int] = {}
     for fid, path in enumerate(paths):
@@ -194,62 +183,9 @@ def _build_table(store: IndexStore) -> FileTable:
         file_chunks=file_chunks,
         kind_ids=np.array([KINDS.index(path_kind(p)) for p in paths], dtype=np.int64),
         symbol_chunks=symbol_chunks,
-        defines={name: sorted(fids) for name, fids in defined.items()},
+        defines=evidence.definers(store.chunks, ids, getattr(store, "symbols", None)),
         modules=modules,
     )
-
-
-def resolve_path(written: str, table: FileTable) -> int | None:
-    """The file a path as written names: the longest path suffix match, if unique."""
-    parts = [p for p in written.replace("\\", "/").split("/") if p not in {"", "."}]
-    for start in range(len(parts)):
-        suffix = "/".join(parts[start:])
-        found = [i for i, p in enumerate(table.paths) if p == suffix or p.endswith("/" + suffix)]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            return None
-    return None
-
-
-def mention_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float]:
-    """Path, module and traceback-frame evidence per file id."""
-    scores: dict[int, float] = {}
-
-    def add(fid: int | None, value: float) -> None:
-        if fid is not None and fid >= 0:
-            scores[fid] = max(scores.get(fid, 0.0), value)
-
-    for written in analysis.paths:
-        add(resolve_path(written, table), W_PATH)
-    frames = [f for f in analysis.frames if resolve_path(f.path, table) is not None]
-    for n, frame in enumerate(frames, start=1):
-        fid = resolve_path(frame.path, table)
-        if fid is not None:
-            scores[fid] = scores.get(fid, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
-    for dotted in analysis.dotted:
-        parts = dotted.split(".")
-        for end in range(len(parts), 1, -1):
-            fid = table.modules.get(".".join(parts[:end]))
-            if fid is not None:
-                add(fid, W_MODULE)
-                break
-    return scores
-
-
-def define_scores(analysis: QueryAnalysis, table: FileTable) -> dict[int, float]:
-    scores: dict[int, float] = {}
-    names = [(name, 1.0) for name in analysis.identifiers]
-    names += [(name, WEAK) for name in analysis.weak]
-    if analysis.wants_tests:  # the test of ``parse`` is ``test_parse``
-        names += [(f"test_{name}", 1.0) for name in analysis.identifiers]
-    for name, weight in names:
-        fids = table.defines.get(name)
-        if not fids or len(fids) > MAX_DEFINERS:
-            continue
-        for fid in fids:
-            scores[fid] = scores.get(fid, 0.0) + weight / len(fids)
-    return {fid: W_DEFINES * min(s, DEFINES_CAP) for fid, s in scores.items()}
 
 
 UNIQUE_TERMS = False  # count each query term once (worse on the tuning split)
@@ -299,12 +235,14 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     second = np.zeros(n_files, dtype=np.float32)
     np.maximum.at(second, table.chunk_file, rest)
     score = best + W_SECOND * second
-    for fid, value in define_scores(analysis, table).items():
+    for fid, value in evidence.define_scores(analysis, table.defines).items():
         score[fid] += value
-    for fid, value in mention_scores(analysis, table).items():
+    for fid, value in evidence.qualified_scores(analysis, table.defines, table.ids).items():
+        score[fid] += value
+    for fid, value in evidence.mention_scores(analysis, table.paths, table.modules).items():
         score[fid] += value
     priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
     score += priors[table.kind_ids]
-    evidence = (best > 0) | (score > priors[table.kind_ids])
-    order = [int(f) for f in np.argsort(-score, kind="stable") if evidence[f]]
+    kept = (best > 0) | (score > priors[table.kind_ids])
+    order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)

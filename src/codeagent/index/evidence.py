@@ -1,0 +1,172 @@
+"""What the names, paths and traceback frames of a question say about each file of an index.
+
+The strongest evidence for a file is rarely lexical: a name the question uses that the file
+defines, a dotted name or ``Class.method`` that resolves to it, its path, a traceback frame in
+it. The definitions come from the repository symbol graph (:mod:`codeagent.index.symbols`),
+built at index time from the parse the chunker did, so they are real ``def`` and ``class``
+statements (nested ones included), not words that look like them in a docstring; module-level
+assignments, which the graph does not hold, are read from the files' module chunks.
+
+- :func:`define_scores`: for each code name of the question, every file defining it gets
+  ``1 / number of files defining it`` (a method counts :data:`METHOD_SHARE` of that), summed
+  and capped; a name defined in more than :data:`MAX_DEFINERS` files says nothing;
+- :func:`qualified_scores`: a dotted name of the question that the graph resolves (re-exports
+  followed: ``sympy.Matrix``, ``requests.Session.send``), or a class and one of its methods
+  both named (``Session`` ... ``send``), points at the defining file;
+- :func:`mention_scores`: the question names the file's path, its dotted module, or a
+  traceback frame in it (the innermost frame of the project counts double).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from codeagent.index.query import QueryAnalysis
+
+if TYPE_CHECKING:
+    from codeagent.index.symbols import SymbolGraph
+    from codeagent.index.types import Chunk
+
+W_DEFINES = 0.6
+DEFINES_CAP = 1.5
+WEAK = 0.3  # a plain word of a code block, against a name that looks like code
+METHOD_SHARE = 1.0  # a method's share of a definition (methods share names across classes)
+MAX_DEFINERS = 8  # a name defined in more files than this is not evidence
+W_QUALIFIED = 0.0  # dotted names, Class + method pairs: off (no better on the tuning split)
+W_MODULE = 0.8
+W_PATH = 1.0
+W_FRAME = 0.6
+USE_GRAPH = True  # definitions from the symbol graph (else from regular expressions)
+
+_DEFINED = re.compile(r"(?:def|class) +([A-Za-z_]\w*)")  # a store without a symbol graph
+_ASSIGNED = re.compile(r"^([A-Za-z_]\w*) *(?::[^=\n]*)?=[^=]", re.MULTILINE)  # module level
+
+
+@dataclass
+class Definers:
+    """Who defines what, by file id."""
+
+    names: dict[str, dict[int, float]] = field(default_factory=dict)  # name -> {file: share}
+    pairs: dict[str, set[int]] = field(default_factory=dict)  # "Class.method" -> files
+    graph: SymbolGraph | None = None
+
+    def add(self, name: str, fid: int, share: float) -> None:
+        files = self.names.setdefault(name, {})
+        files[fid] = max(files.get(fid, 0.0), share)
+
+
+def definers(chunks: Iterable[Chunk], ids: dict[str, int], graph: SymbolGraph | None) -> Definers:
+    """The definitions of every file: the symbol graph's, plus module-level assignments."""
+    found = Definers(graph=graph if graph is not None and graph.files else None)
+    use_graph = USE_GRAPH and found.graph is not None
+    for chunk in chunks:
+        fid = ids[chunk.path]
+        python = chunk.path.endswith((".py", ".pyi"))
+        if chunk.symbol and chunk.symbol[0] != "<" and not (python and use_graph):
+            for name in chunk.symbol.split("."):
+                found.add(name, fid, 1.0)
+        if not python:
+            continue
+        if not use_graph:
+            for name in _DEFINED.findall(chunk.text):
+                found.add(name, fid, 1.0)
+        if chunk.kind in {"module", "window"}:
+            for name in _ASSIGNED.findall(chunk.text):
+                found.add(name, fid, 1.0)
+    if use_graph and found.graph is not None:
+        for path, record in found.graph.files.items():
+            if path not in ids:
+                continue
+            for qualname, kind, *_ in record["d"]:
+                parts = qualname.split(".")
+                found.add(parts[-1], ids[path], METHOD_SHARE if kind == "method" else 1.0)
+                if kind == "method" and len(parts) > 1:
+                    found.pairs.setdefault(".".join(parts[-2:]), set()).add(ids[path])
+    return found
+
+
+def define_scores(analysis: QueryAnalysis, table: Definers) -> dict[int, float]:
+    """The definition evidence per file id (see the module doc)."""
+    scores: dict[int, float] = {}
+    names = [(name, 1.0) for name in analysis.identifiers]
+    names += [(name, WEAK) for name in analysis.weak]
+    if analysis.wants_tests:  # the test of ``parse`` is ``test_parse``
+        names += [(f"test_{name}", 1.0) for name in analysis.identifiers]
+    for name, weight in names:
+        files = table.names.get(name)
+        if not files or len(files) > MAX_DEFINERS:
+            continue
+        for fid, share in files.items():
+            scores[fid] = scores.get(fid, 0.0) + weight * share / len(files)
+    return {fid: W_DEFINES * min(s, DEFINES_CAP) for fid, s in scores.items()}
+
+
+def qualified_scores(
+    analysis: QueryAnalysis, table: Definers, ids: dict[str, int]
+) -> dict[int, float]:
+    """Dotted names and Class + method pairs of the question, resolved to defining files."""
+    scores: dict[int, float] = {}
+    if not W_QUALIFIED:
+        return scores
+    hits: list[set[int]] = []
+    if table.graph is not None:
+        for dotted in analysis.dotted:
+            found = {ids[d.path] for d in table.graph.definitions(dotted) if d.path in ids}
+            if found:
+                hits.append(found)
+    named = set(analysis.identifiers)
+    for name in analysis.identifiers:
+        if not name[:1].isupper():
+            continue
+        for other in named:
+            files = table.pairs.get(f"{name}.{other}")
+            if files:
+                hits.append(files)
+    for files in hits:
+        if len(files) <= MAX_DEFINERS:
+            for fid in files:
+                scores[fid] = max(scores.get(fid, 0.0), W_QUALIFIED / len(files))
+    return scores
+
+
+def resolve_path(written: str, paths: list[str]) -> int | None:
+    """The file a path as written names: the longest path suffix match, if unique."""
+    parts = [p for p in written.replace("\\", "/").split("/") if p not in {"", "."}]
+    for start in range(len(parts)):
+        suffix = "/".join(parts[start:])
+        found = [i for i, p in enumerate(paths) if p == suffix or p.endswith("/" + suffix)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None
+    return None
+
+
+def mention_scores(
+    analysis: QueryAnalysis, paths: list[str], modules: dict[str, int]
+) -> dict[int, float]:
+    """Path, module and traceback-frame evidence per file id."""
+    scores: dict[int, float] = {}
+
+    def add(fid: int | None, value: float) -> None:
+        if fid is not None and fid >= 0:
+            scores[fid] = max(scores.get(fid, 0.0), value)
+
+    for written in analysis.paths:
+        add(resolve_path(written, paths), W_PATH)
+    frames = [f for f in analysis.frames if resolve_path(f.path, paths) is not None]
+    for n, frame in enumerate(frames, start=1):
+        fid = resolve_path(frame.path, paths)
+        if fid is not None:
+            scores[fid] = scores.get(fid, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
+    for dotted in analysis.dotted:
+        parts = dotted.split(".")
+        for end in range(len(parts), 1, -1):
+            fid = modules.get(".".join(parts[:end]))
+            if fid is not None:
+                add(fid, W_MODULE)
+                break
+    return scores
