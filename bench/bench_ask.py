@@ -39,7 +39,7 @@ SHOWN = ("codeagent", "langgraph", "langgraph_sdk", "langchain_core", "langsmith
 
 def variants(repo: Path) -> list[tuple[str, list[str], str, float]]:
     """(label, command, expected route, target seconds) for each measured run."""
-    base = [sys.executable, "-m", "codeagent"]
+    base = [sys.executable, "-P", "-m", "codeagent"]
     return [
         ("ast", [*base, *ask(repo, AST_Q, EMBED)], "ast", 1.0),
         (f"rag (--embed {EMBED})", [*base, *ask(repo, RAG_Q, EMBED)], "rag", 1.5),
@@ -77,14 +77,14 @@ def main(argv: list[str]) -> int:
         repo = make_repo(source.resolve(), workdir)
         env = {**os.environ, "CODEAGENT_HOME": str(workdir / "home"), "HF_HUB_OFFLINE": "1",
                "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}  # fmt: skip
-        index_s, proc = run([sys.executable, "-m", "codeagent", "index", "--repo", str(repo),
+        index_s, proc = run([sys.executable, "-P", "-m", "codeagent", "index", "--repo", str(repo),
                              "--embed", EMBED, "--json"], env)  # fmt: skip
         if proc.returncode != 0:
             print(f"indexing failed: {proc.stderr.strip()}")
             return 1
         stats = json.loads(proc.stdout)
         run(
-            [sys.executable, "-m", "codeagent", "index", "--repo", str(repo), "--embed", "none"],
+            [sys.executable, "-P", "-m", "codeagent", "index", "--repo", str(repo), "--embed", "none"],
             env,
         )
         floor = statistics.median(run([sys.executable, "-c", "pass"], env)[0] for _ in range(RUNS))

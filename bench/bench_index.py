@@ -147,7 +147,8 @@ def run(source: Path, work: Path) -> int:
 
 
 def _phases(seconds: dict[str, float]) -> str:
-    return " / ".join(f"{seconds[k]:.2f}" for k in ("discover", "chunk", "index")) + " s"
+    write = seconds["bm25"] + seconds["dense"] + seconds["save"]
+    return f"{seconds['discover']:.2f} / {seconds['chunk']:.2f} / {write:.2f} s"
 
 
 def query_timings(repo: Path) -> list[tuple[str, str]]:
