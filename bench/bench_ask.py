@@ -84,7 +84,17 @@ def main(argv: list[str]) -> int:
             return 1
         stats = json.loads(proc.stdout)
         run(
-            [sys.executable, "-P", "-m", "codeagent", "index", "--repo", str(repo), "--embed", "none"],
+            [
+                sys.executable,
+                "-P",
+                "-m",
+                "codeagent",
+                "index",
+                "--repo",
+                str(repo),
+                "--embed",
+                "none",
+            ],
             env,
         )
         floor = statistics.median(run([sys.executable, "-c", "pass"], env)[0] for _ in range(RUNS))
