@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.chunking import CHUNKER_VERSION
-from codeagent.index.entry_files import CorruptIndexError, read_manifest, sha256_file
+from codeagent.index.entry_files import (
+    CHUNKS,
+    CorruptIndexError,
+    read_chunks,
+    read_manifest,
+    sha256_file,
+)
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SYMBOLS, SymbolGraph
 from codeagent.index.types import Chunk
@@ -73,21 +79,21 @@ class Previous:
         """The reusable part of ``entry``; ValueError/OSError when it cannot be trusted."""
         manifest = read_manifest(entry)
         listed = manifest.get("files") or {}
-        for name in (FILES, "chunks.json", SYMBOLS):
+        for name in (FILES, CHUNKS, SYMBOLS):
             if name not in listed or sha256_file(entry / name) != listed[name]:
                 raise ValueError(f"{name} is missing or does not match the manifest")
         data = json.loads((entry / FILES).read_text(encoding="utf-8"))
         if data.get("chunker") != CHUNKER_VERSION or data.get("symbols") != SYMBOLS_FORMAT:
             raise ValueError("built by another chunker or symbol-graph version")
-        rows = json.loads((entry / "chunks.json").read_text(encoding="utf-8"))
+        stored = read_chunks(entry, manifest.get("chunks"))
         digests: dict[str, str] = {}
         chunks: dict[str, list[Chunk]] = {}
         for path, (digest, first, count) in data["files"].items():
-            own = rows[first : first + count]
-            if first < 0 or len(own) != count or any(row[0] != path for row in own):
+            own = stored[first : first + count]
+            if first < 0 or len(own) != count or any(c.path != path for c in own):
                 raise ValueError(f"the chunk range of {path} is wrong")
             digests[path] = str(digest)
-            chunks[path] = [Chunk(p, s, e, text, sym, kind) for p, s, e, sym, kind, text in own]
+            chunks[path] = own
         records = SymbolGraph.load(entry).records()
         return cls(digests, chunks, records)
 
