@@ -80,6 +80,11 @@ def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path)
     vectors = OnnxEncoder(path, MODEL_DIR, threads=1).encode(TEXTS, batch_size=2)
     assert vectors.shape == (len(TEXTS), 384)
     np.testing.assert_allclose(np.sum(vectors * reference, axis=1), 1.0, atol=1e-4)
+    # batches run side by side on two threads land in their own rows
+    parallel = OnnxEncoder(path, MODEL_DIR, threads=2).encode(TEXTS * 3, batch_size=2)
+    np.testing.assert_allclose(
+        np.sum(parallel * np.tile(reference, (3, 1)), axis=1), 1.0, atol=1e-4
+    )
 
     # once exported, a job of any size in a fresh process runs on ONNX without torch
     assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
