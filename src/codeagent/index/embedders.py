@@ -193,14 +193,15 @@ class LocalEmbedder:
         return get_onnx_encoder(onnx_file, model_dir, DOC_TOKENS)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
-        if "local" not in _LOADED:  # torch not loaded yet: keep it that way if possible
-            encoder = self._onnx_encoder(export=len(texts) >= SMALL_JOB)
-            if encoder is not None:
-                self.path_used = "onnx"
-                return normalise(encoder.encode(texts, batch_size=ONNX_BATCH))
-            if len(texts) < SMALL_JOB and (numpy_encoder := _load_query_encoder()) is not None:
-                self.path_used = "numpy"
-                return normalise(numpy_encoder.encode(texts, max_tokens=DOC_TOKENS))
+        # ONNX whenever it can run (faster than torch even with torch loaded); a small job
+        # before the export exists on numpy, so that an edit never waits for torch
+        encoder = self._onnx_encoder(export=len(texts) >= SMALL_JOB)
+        if encoder is not None:
+            self.path_used = "onnx"
+            return normalise(encoder.encode(texts, batch_size=ONNX_BATCH))
+        if len(texts) < SMALL_JOB and (numpy_encoder := _load_query_encoder()) is not None:
+            self.path_used = "numpy"
+            return normalise(numpy_encoder.encode(texts, max_tokens=DOC_TOKENS))
         self.path_used = "torch"
         return self._torch_encode(texts, DOC_TOKENS)
 
