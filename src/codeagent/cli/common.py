@@ -167,8 +167,9 @@ def path_option(
 
 
 UNITS = {"chunking": "files", "embedding": "chunks"}
-# A rough CPU rate for the local embedder, for the estimate said before embedding starts.
-CHUNKS_PER_SECOND = 15
+# A rough CPU rate for the local embedder (int8, 128 tokens: 50-75 chunks/s on two cores,
+# docs/benchmarks.md; laptops vary), for the estimate said before embedding starts.
+CHUNKS_PER_SECOND = 40
 
 
 def _duration(seconds: float) -> str:
