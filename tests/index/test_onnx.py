@@ -120,3 +120,23 @@ def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_le
     # a question is read to the model's limit by the float32 numpy encoder
     question = embedder.embed_query(TEXTS[long_text])
     assert float(question @ full[long_text]) == pytest.approx(1.0, abs=1e-4)
+
+
+@pytest.mark.slow
+def test_without_onnxruntime_chunks_go_through_torch_at_doc_tokens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from codeagent.index import embedders
+
+    monkeypatch.setattr(embedders, "_onnx_ready", lambda: False)
+    reference = SentenceTransformer(str(MODEL_DIR), device="cpu")
+    reference.max_seq_length = embedders.DOC_TOKENS
+    expected = reference.encode(TEXTS, normalize_embeddings=True)
+
+    embedder = embedders.LocalEmbedder(models_dir=tmp_path / "models")
+    vectors = embedder.embed_documents(TEXTS * 8)  # large: no numpy shortcut
+    assert embedder.path_used == "torch"
+    np.testing.assert_allclose(np.sum(vectors[: len(TEXTS)] * expected, axis=1), 1.0, atol=1e-4)
+    assert embedder.model.max_seq_length == 256  # the shared model's setting is put back

@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Chunks are read up to DOC_TOKENS tokens by the int8 graph: 2.7x the chunks per second of
-# float32 at the model's 256, with recall@10 on the dev suites unchanged (docs/benchmarks.md).
+# Chunks are read up to DOC_TOKENS tokens by the int8 graph: 2.9x the chunks per second of
+# the raw model (torch, float32, 256 tokens), with recall@10 on the dev suites unchanged
+# (docs/benchmarks.md).
 # Questions are read to the model's limit. The id names what decides a chunk's vector, so a
 # change here re-embeds instead of mixing vectors of two settings in one cache.
 QUANTIZED = True
@@ -101,6 +103,7 @@ class HashEmbedder:
 
 
 _LOADED: dict[str, Any] = {}  # one model per process, shared by every LocalEmbedder
+_TORCH_LOCK = threading.Lock()
 
 
 def _load_local_model() -> Any:
@@ -207,18 +210,19 @@ class LocalEmbedder:
 
     def _torch_encode(self, texts: list[str], max_tokens: int | None) -> np.ndarray:
         model = self.model
-        full = model.max_seq_length
-        model.max_seq_length = min(full, max_tokens or full)
-        try:
-            vectors = model.encode(
-                texts,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        finally:
-            model.max_seq_length = full
+        with _TORCH_LOCK:  # the reading length is the shared model's setting
+            full = model.max_seq_length
+            model.max_seq_length = min(full, max_tokens or full)
+            try:
+                vectors = model.encode(
+                    texts,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            finally:
+                model.max_seq_length = full
         return normalise(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
