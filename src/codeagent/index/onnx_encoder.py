@@ -28,7 +28,7 @@ _LOCK = threading.Lock()
 
 
 def default_threads() -> int:
-    """Threads for one inference: the cores this process may use, at most 4."""
+    """Batches run at once, one thread each: the cores this process may use, at most 4."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
