@@ -97,3 +97,33 @@ def test_innermost_traceback_frame_and_mentioned_module(store) -> None:  # type:
 
 def test_a_file_without_any_evidence_is_not_ranked(store) -> None:  # type: ignore[no-untyped-def]
     assert "pkg/net/adapters.py" not in ranked(store, "separability matrix")
+
+
+USES_FILES = {
+    "pkg/dialect.py": "from pkg.grammar import Sequence\n\n\nclass SelectStatement:\n"
+    '    """The select statement."""\n\n    match_grammar = Sequence("select", "from")\n',
+    "pkg/grammar.py": "class Sequence:\n    def match(self, segments):\n        return segments\n",
+    "pkg/keywords.py": 'SELECT = "select"\nSTATEMENT_WORDS = ["select", "statement"]\n',
+    "pkg/printer.py": "def print_statement(statement):\n    print('select', statement)\n",
+}
+
+
+def test_the_definer_of_what_the_top_file_uses_is_lifted_below_it(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = load_or_build(git_repo(USES_FILES), Settings.load(embed="none"))
+    question = "how is the select statement grammar built?"
+    with_uses = dict(rank_files(store, question, analyze(question)).files)
+    monkeypatch.setattr("codeagent.index.evidence.W_USES", 0.0)
+    without = dict(rank_files(store, question, analyze(question)).files)
+    # pkg/dialect.py (first) calls Sequence, which pkg/grammar.py alone defines: one name,
+    # one definer, so grammar.py gains W_USES x 1/1 = 0.3; the others nothing
+    assert max(without, key=without.__getitem__) == "pkg/dialect.py"
+    assert with_uses["pkg/grammar.py"] - without["pkg/grammar.py"] == pytest.approx(0.3)
+    for path in ("pkg/dialect.py", "pkg/keywords.py", "pkg/printer.py"):
+        assert with_uses[path] == without[path]
+    # however strong, the lift stops just below the file that uses it
+    monkeypatch.setattr("codeagent.index.evidence.W_USES", 50.0)
+    strong = rank_files(store, question, analyze(question)).files
+    assert [p for p, _ in strong[:2]] == ["pkg/dialect.py", "pkg/grammar.py"]
+    assert strong[1][1] < strong[0][1]

@@ -14,7 +14,10 @@ assignments, which the graph does not hold, are read from the files' module chun
   followed: ``sympy.Matrix``, ``requests.Session.send``), or a class and one of its methods
   both named (``Session`` ... ``send``), points at the defining file;
 - :func:`mention_scores`: the question names the file's path, its dotted module, or a
-  traceback frame in it (the innermost frame of the project counts double).
+  traceback frame in it (the innermost frame of the project counts double);
+- :func:`use_scores`: the files that define what the best chunks of the top files call or
+  subclass (a SQL dialect's grammar built from ``Sequence`` and ``Ref`` points at the grammar
+  modules; a checker at its base checker): one step along the symbol graph, bounded.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ W_QUALIFIED = 0.0  # dotted names, Class + method pairs: off (no better on the t
 W_MODULE = 0.8
 W_PATH = 1.0
 W_FRAME = 0.6
+W_USES = 0.3  # the definers of what the top files' best chunks call or subclass
+USES_CAP = 2.0
+USES_MAX_DEFINERS = 3  # a name defined in more files than this is not followed
 USE_GRAPH = True  # definitions from the symbol graph (else from regular expressions)
 
 _DEFINED = re.compile(r"(?:def|class) +([A-Za-z_]\w*)")  # a store without a symbol graph
@@ -170,3 +176,28 @@ def mention_scores(
                 add(fid, W_MODULE)
                 break
     return scores
+
+
+def use_scores(
+    spans: Iterable[tuple[int, str, int, int]], table: Definers
+) -> dict[int, tuple[float, set[int]]]:
+    """For chunks ``(file id, path, start, end)`` of the top files: each name the chunk calls
+    or subclasses gives each of its definers (at most :data:`USES_MAX_DEFINERS`, the chunk's
+    own file left out) ``1 / number of definers``, summed over names and capped. Returns
+    ``{definer: (score, the top files it was reached from)}``."""
+    scores: dict[int, tuple[float, set[int]]] = {}
+    if table.graph is None or not W_USES:
+        return scores
+    names_of: dict[int, set[str]] = {}
+    for fid, path, start, end in spans:
+        names_of.setdefault(fid, set()).update(table.graph.used_names(path, start, end))
+    for own, names in names_of.items():
+        for name in names:
+            files = table.names.get(name)
+            if not files or len(files) > USES_MAX_DEFINERS:
+                continue
+            for fid in files:
+                if fid != own:
+                    value, sources = scores.get(fid, (0.0, set()))
+                    scores[fid] = (value + 1.0 / len(files), sources | {own})
+    return {fid: (W_USES * min(v, USES_CAP), src) for fid, (v, src) in scores.items()}

@@ -7,6 +7,8 @@ path it names, a traceback frame in the file. For every file of the index:
 - ``bm25``: its best chunk's BM25 score plus a share of its second best, over the best score
   of any file (0..1), over the whole index, not a shortlist;
 - ``dense``: its best chunk's cosine among the dense candidates, scaled to 0..1 over them;
+- ``file``: the cosine of the file-level vector (path, module docstring, what the file
+  defines: :mod:`codeagent.index.file_summary`), scaled to 0..1 over the best hundred files;
 - ``defines``: for each code name of the question that the file defines (a function, class,
   method or module-level name, read from the symbol graph), ``1 / number of files defining
   it``, summed and capped (a name defined everywhere says nothing); a dotted name or a
@@ -15,6 +17,8 @@ path it names, a traceback frame in the file. For every file of the index:
   it (the innermost frame counts double);
 
 (the last two in :mod:`codeagent.index.evidence`);
+- ``uses``: the file defines what the best chunks of the top five files call or subclass
+  (:func:`codeagent.index.evidence.use_scores`);
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
@@ -188,6 +192,10 @@ def _build_table(store: IndexStore) -> FileTable:
     )
 
 
+W_FILE = 0.3  # the file-level vector's cosine, scaled to 0..1 over the best FILE_DEPTH files
+FILE_DEPTH = 100
+USES_TOP = 5  # files whose best chunks' calls and bases are followed (evidence.use_scores)
+USES_CHUNKS = 2
 UNIQUE_TERMS = False  # count each query term once (worse on the tuning split)
 W_SYMBOL = 0.3  # a chunk whose own symbol the question names
 DENSE_DEPTH = 400
@@ -243,6 +251,33 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         score[fid] += value
     priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
     score += priors[table.kind_ids]
+    spans = _top_spans(store, table, score, chunk)
+    # lifted toward, never past, the best top file that uses it
+    lifts = evidence.use_scores(spans, table.defines)
+    ceiling = {fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()}
+    for fid, (value, _) in lifts.items():
+        score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
+    files = store.file_scores(question)
+    if files is not None and len(files) == n_files and n_files:
+        deep = np.sort(files)[::-1][: min(FILE_DEPTH, n_files)]
+        span = max(float(deep[0] - deep[-1]), 1e-6)
+        score += W_FILE * np.clip((files - deep[-1]) / span, 0.0, None)
     kept = (best > 0) | (score > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)
+
+
+def _top_spans(
+    store: IndexStore, table: FileTable, score: np.ndarray, chunk: np.ndarray
+) -> list[tuple[int, str, int, int]]:
+    """``(file id, path, start, end)`` of the best :data:`USES_CHUNKS` chunks of each of the
+    :data:`USES_TOP` best files so far (the code whose dependencies :func:`use_scores` follows)."""
+    import numpy as np
+
+    spans = []
+    for fid in np.argsort(-score, kind="stable")[:USES_TOP]:
+        ids = sorted(table.file_chunks[int(fid)], key=lambda i: -float(chunk[i]))[:USES_CHUNKS]
+        for i in ids:
+            c = store.chunks[i]
+            spans.append((int(fid), c.path, c.start_line, c.end_line))
+    return spans

@@ -30,6 +30,24 @@ class SymbolTables:
     # -- indexes (built on first use) --------------------------------------------------------
 
     @cached_property
+    def _calls_by_file(self) -> dict[str, list[tuple[int, str]]]:
+        out: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for name, flat in self.calls.items():
+            for k in range(0, len(flat), 3):
+                out[self.paths[flat[k]]].append((flat[k + 1], name))
+        return dict(out)
+
+    def used_names(self, path: str, start: int, end: int) -> set[str]:
+        """The names called on lines ``start``..``end`` of ``path``, and the bases (last
+        component) of the classes defined there: what that code builds on."""
+        names = {name for line, name in self._calls_by_file.get(path, ()) if start <= line <= end}
+        for row in self.files.get(path, {}).get("d", ()):
+            if start <= row[2] <= end:
+                names.update(base.rsplit(".", 1)[-1] for base in row[7] or ())
+        return names
+
+
+    @cached_property
     def _defs(self) -> list[Definition]:
         out: list[Definition] = []
         for path, rec in self.files.items():
