@@ -24,7 +24,6 @@ from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
-from codeagent.index.file_summary import file_summaries
 from codeagent.index.reuse import find_previous, save_files, text_digest
 from codeagent.index.symbol_extract import module_names
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
@@ -235,7 +234,7 @@ def _build(
     t1 = time.perf_counter()
     stats.seconds["chunk"] = t1 - t0
 
-    vectors = file_vectors = None
+    vectors = None
     if embedder is not None:
         with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
             stats.notices.extend(cache.notices)
@@ -245,26 +244,13 @@ def _build(
                 batch_size=settings.batch_size,
                 progress=progress,
             )
-            # one more vector per file: its path, docstring and definitions (file_summary)
-            file_vectors = cache.embed(
-                embedder,
-                file_summaries(chunks, symbols),
-                batch_size=settings.batch_size,
-                progress=progress,
-            ).vectors
         vectors = result.vectors
         stats.chunks_embedded = result.embedded
         stats.chunks_reused = result.reused
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
     store = IndexStore.build(
-        chunks,
-        embedder,
-        vectors,
-        dense=dense,
-        seconds=stats.seconds,
-        symbols=symbols,
-        file_vectors=file_vectors,
+        chunks, embedder, vectors, dense=dense, seconds=stats.seconds, symbols=symbols
     )
     return store, ranges
 

@@ -5,7 +5,6 @@ On disk (one directory per repository state)::
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
     dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
-    files.npy       one vector per file (index/file_summary.py; absent for BM25 only)
     symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
     files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
@@ -25,12 +24,11 @@ from typing import Any
 from codeagent.errors import IndexBuildError
 from codeagent.index.types import Chunk
 
-FORMAT = 3  # 2: symbols.json; 3: files.npy
+FORMAT = 2  # 2: symbols.json
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
 DENSE = "dense.faiss"
-FILE_VECTORS = "files.npy"
 
 
 class CorruptIndexError(IndexBuildError):

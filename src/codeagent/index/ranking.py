@@ -7,8 +7,6 @@ path it names, a traceback frame in the file. For every file of the index:
 - ``bm25``: its best chunk's BM25 score plus a share of its second best, over the best score
   of any file (0..1), over the whole index, not a shortlist;
 - ``dense``: its best chunk's cosine among the dense candidates, scaled to 0..1 over them;
-- ``file``: the cosine of the file-level vector (path, module docstring, what the file
-  defines: :mod:`codeagent.index.file_summary`), scaled to 0..1 over the best hundred files;
 - ``defines``: for each code name of the question that the file defines (a function, class,
   method or module-level name, read from the symbol graph), ``1 / number of files defining
   it``, summed and capped (a name defined everywhere says nothing); a dotted name or a
@@ -192,8 +190,6 @@ def _build_table(store: IndexStore) -> FileTable:
     )
 
 
-W_FILE = 0.3  # the file-level vector's cosine, scaled to 0..1 over the best FILE_DEPTH files
-FILE_DEPTH = 100
 USES_TOP = 5  # files whose best chunks' calls and bases are followed (evidence.use_scores)
 USES_CHUNKS = 2
 UNIQUE_TERMS = False  # count each query term once (worse on the tuning split)
@@ -254,14 +250,11 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     spans = _top_spans(store, table, score, chunk)
     # lifted toward, never past, the best top file that uses it
     lifts = evidence.use_scores(spans, table.defines)
-    ceiling = {fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()}
+    ceiling = {
+        fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()
+    }
     for fid, (value, _) in lifts.items():
         score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
-    files = store.file_scores(question)
-    if files is not None and len(files) == n_files and n_files:
-        deep = np.sort(files)[::-1][: min(FILE_DEPTH, n_files)]
-        span = max(float(deep[0] - deep[-1]), 1e-6)
-        score += W_FILE * np.clip((files - deep[-1]) / span, 0.0, None)
     kept = (best > 0) | (score > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)

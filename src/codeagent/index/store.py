@@ -24,7 +24,6 @@ from codeagent.index.dense import DEFAULT_BACKEND, DenseIndex, DenseIndexType, b
 from codeagent.index.entry_files import (
     BM25_DIR,
     DENSE,
-    FILE_VECTORS,
     CorruptIndexError,
     check_bm25_files,
     read_chunks,
@@ -89,7 +88,6 @@ class IndexStore:
         directory: Path | None = None,
         manifest: dict[str, Any] | None = None,
         symbols: SymbolGraph | None = None,
-        file_vectors: np.ndarray | None = None,
     ) -> None:
         self.chunks = chunks
         self.embedder = embedder
@@ -100,8 +98,6 @@ class IndexStore:
         self._dense_type = dense_type
         self._directory = directory
         self._symbols = symbols
-        self._file_vectors = file_vectors
-        self._query: tuple[str, np.ndarray] | None = None  # the last question's vector
 
     @classmethod
     def build(
@@ -113,10 +109,8 @@ class IndexStore:
         dense: DenseIndexType | None = None,
         seconds: dict[str, float] | None = None,
         symbols: SymbolGraph | None = None,
-        file_vectors: np.ndarray | None = None,
     ) -> IndexStore:
-        """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only;
-        ``file_vectors`` one row per file of :func:`~codeagent.index.file_summary.file_order`.
+        """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
 
         ``dense`` is the dense index class (default FAISS); ``seconds`` gets the time of
         the ``bm25`` and ``dense`` phases added.
@@ -134,9 +128,7 @@ class IndexStore:
             index = (dense or backend_class(DEFAULT_BACKEND))(embedder.dim)
             index.add(vectors)
         seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
-        return cls(
-            chunks, embedder, bm25=bm25, dense=index, symbols=symbols, file_vectors=file_vectors
-        )
+        return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
 
     @property
     def symbols(self) -> SymbolGraph:
@@ -178,43 +170,6 @@ class IndexStore:
                 self._dense = kind.load(path)
         return self._dense
 
-    @property
-    def file_vectors(self) -> np.ndarray | None:
-        """One vector per file (:mod:`codeagent.index.file_summary`), or None without them."""
-        if self._file_vectors is None and self._directory is not None:
-            path = self._directory / FILE_VECTORS
-            if path.is_file():
-                import numpy as np
-
-                try:
-                    self._file_vectors = np.load(path, allow_pickle=False)
-                except (OSError, ValueError) as exc:
-                    raise CorruptIndexError(
-                        f"index at {self._directory}: unreadable {FILE_VECTORS}: {exc}"
-                    ) from exc
-        return self._file_vectors
-
-    def query_vector(self, query: str) -> np.ndarray | None:
-        """The embedder's vector of ``query`` (the last one kept: the file and chunk sides of
-        one question share it); None without an embedder."""
-        if self.embedder is None:
-            return None
-        last = self._query
-        if last is not None and last[0] == query:
-            return last[1]
-        vector = self.embedder.embed_query(query)
-        self._query = (query, vector)
-        return vector
-
-    def file_scores(self, query: str) -> np.ndarray | None:
-        """The cosine of ``query`` with every file vector, in file order; None without them."""
-        vectors = self.file_vectors
-        if vectors is None or self.embedder is None:
-            return None
-        vector = self.query_vector(query)
-        assert vector is not None
-        return vectors @ vector.reshape(-1)
-
     def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
         """The BM25 score of every chunk for ``query``; None when no query term is indexed.
 
@@ -231,10 +186,10 @@ class IndexStore:
 
     def dense_scores(self, query: str, depth: int) -> list[tuple[int, float]]:
         """The ``depth`` nearest chunks to ``query`` with their cosine, best first (or [])."""
-        vector = self.query_vector(query)
-        if vector is None or self.dense is None:
+        if self.embedder is None or self.dense is None:
             return []
-        scores, ids = self.dense.search(vector.reshape(1, -1), min(depth, len(self.chunks)))
+        vector = self.embedder.embed_query(query).reshape(1, -1)
+        scores, ids = self.dense.search(vector, min(depth, len(self.chunks)))
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 
     def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
@@ -300,10 +255,6 @@ class IndexStore:
         self.symbols.save(directory)
         if self.dense is not None:
             self.dense.save(directory / DENSE)
-        if self.file_vectors is not None:
-            import numpy as np
-
-            np.save(directory / FILE_VECTORS, self.file_vectors, allow_pickle=False)
         fields = {
             "chunks": len(self.chunks),
             "embedder": self.embedder_id,

@@ -46,7 +46,6 @@ class SymbolTables:
                 names.update(base.rsplit(".", 1)[-1] for base in row[7] or ())
         return names
 
-
     @cached_property
     def _defs(self) -> list[Definition]:
         out: list[Definition] = []
