@@ -3,6 +3,7 @@ resolution through the repository's own imports (see :mod:`codeagent.index.symbo
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from functools import cached_property
 from typing import Any
@@ -30,17 +31,23 @@ class SymbolTables:
     # -- indexes (built on first use) --------------------------------------------------------
 
     @cached_property
-    def _calls_by_file(self) -> dict[str, list[tuple[int, str]]]:
-        out: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    def _calls_by_file(self) -> dict[str, tuple[list[int], list[str]]]:
+        """Each file's call sites as two lists, by line: the lines, the called names."""
+        rows: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for name, flat in self.calls.items():
             for k in range(0, len(flat), 3):
-                out[self.paths[flat[k]]].append((flat[k + 1], name))
-        return dict(out)
+                rows[self.paths[flat[k]]].append((flat[k + 1], name))
+        out = {}
+        for path, calls in rows.items():
+            calls.sort()
+            out[path] = ([line for line, _ in calls], [name for _, name in calls])
+        return out
 
     def used_names(self, path: str, start: int, end: int) -> set[str]:
         """The names called on lines ``start``..``end`` of ``path``, and the bases (last
         component) of the classes defined there: what that code builds on."""
-        names = {name for line, name in self._calls_by_file.get(path, ()) if start <= line <= end}
+        lines, called = self._calls_by_file.get(path, ([], []))
+        names = set(called[bisect_left(lines, start) : bisect_right(lines, end)])
         for row in self.files.get(path, {}).get("d", ()):
             if start <= row[2] <= end:
                 names.update(base.rsplit(".", 1)[-1] for base in row[7] or ())
