@@ -7,9 +7,8 @@ Usage::
 The chunks are those of the Python standard library (``Lib/``, tests included), repeated
 under renamed top folders until ``CHUNKS`` is reached, with the symbol graph of those files
 (definitions and call sites feed the ranking); the index is BM25 only (the dense side adds
-one FAISS search). The questions are the 38 issue
-reports of ``eval/swebench-loc.jsonl`` (long) and the questions of ``eval/stdlib.jsonl``
-(short). Measured: building the index, the
+one FAISS search). The questions are the 38 issue reports of ``eval/swebench-loc.jsonl``
+(long) and the questions of ``eval/stdlib.jsonl`` (short). Measured: building the index, the
 first question (the lazy per-index tables and bm25s' load are paid there), then the latency of
 :func:`codeagent.tools.rag_tool.retrieve` with ``k = 10``, p50 and p95. Prints Markdown.
 """
@@ -51,6 +50,7 @@ def stdlib_chunks(limit: int) -> tuple[list[Chunk], dict[str, Any]]:
             trees[rel] = tree
         base += chunk_file(rel, text, tree)
     chunks: list[Chunk] = []
+    own: dict[str, str] = {}  # path of each copy -> the stdlib file it copies
     copy = 0
     while len(chunks) < limit:
         prefix = f"copy{copy}/" if copy else ""
@@ -58,11 +58,9 @@ def stdlib_chunks(limit: int) -> tuple[list[Chunk], dict[str, Any]]:
             chunks.append(
                 Chunk(prefix + c.path, c.start_line, c.end_line, c.text, c.symbol, c.kind)
             )
+            own[prefix + c.path] = c.path
         copy += 1
-    copies = {
-        c.path: c.path.partition("/")[2] if c.path.startswith("copy") else c.path for c in chunks
-    }
-    return chunks, {path: trees[own] for path, own in copies.items() if own in trees}
+    return chunks, {path: trees[rel] for path, rel in own.items() if rel in trees}
 
 
 def questions() -> list[str]:
