@@ -207,9 +207,12 @@ class Ranking:
 
     def chunks_of(self, path: str) -> list[int]:
         """Chunk ids of ``path``, best first."""
-        fid = self.table.ids[path]
-        ids = self.table.file_chunks[fid]
-        return sorted(ids, key=lambda i: -float(self.chunk_scores[i]))
+        return _best_chunks(self.table, self.chunk_scores, self.table.ids[path])
+
+
+def _best_chunks(table: FileTable, chunk_scores: np.ndarray, fid: int) -> list[int]:
+    """Chunk ids of file ``fid``, best first."""
+    return sorted(table.file_chunks[fid], key=lambda i: -float(chunk_scores[i]))
 
 
 def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ranking:
@@ -248,7 +251,8 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
     score += priors[table.kind_ids]
     spans = _top_spans(store, table, score, chunk)
-    # lifted toward, never past, the best top file that uses it
+    # lifted toward, never past, the best top file that uses it; the ceilings come from the
+    # scores before any lift (a top file may itself be lifted by another)
     lifts = evidence.use_scores(spans, table.defines)
     ceiling = {
         fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()
@@ -269,8 +273,7 @@ def _top_spans(
 
     spans = []
     for fid in np.argsort(-score, kind="stable")[:USES_TOP]:
-        ids = sorted(table.file_chunks[int(fid)], key=lambda i: -float(chunk[i]))[:USES_CHUNKS]
-        for i in ids:
+        for i in _best_chunks(table, chunk, int(fid))[:USES_CHUNKS]:
             c = store.chunks[i]
             spans.append((int(fid), c.path, c.start_line, c.end_line))
     return spans
