@@ -54,6 +54,14 @@ def test_identifier_query_finds_its_definition_first() -> None:
     assert store.search("retry_with_backoff")[0].path == "app/retry.py"
 
 
+def test_an_inflected_word_meets_its_stem_in_the_code() -> None:
+    # "parsed" is nowhere in the code; only its stem matches parse_header (stemmed "pars").
+    store = IndexStore.build([CHUNKS[0], CHUNKS[3], CHUNKS[4]], None, None)
+    scores = store.bm25_scores("where are headers parsed")
+    assert scores is not None
+    assert scores[0] > 0 and scores[1] == 0 and scores[2] == 0
+
+
 def test_words_match_identifier_parts() -> None:
     hits = build().search("how does the http client send a request", k=2)
     assert hits[0].symbol == "HttpClient"

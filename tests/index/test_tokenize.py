@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeagent.index.tokenize import code_tokens
+from codeagent.index.tokenize import bm25_terms, code_tokens
 
 
 def test_snake_case_keeps_whole_identifier_and_parts() -> None:
@@ -29,3 +29,9 @@ def test_stopwords_dropped_and_lowercased() -> None:
 
 def test_paths_give_their_components() -> None:
     assert code_tokens("src/app/models.py") == ["src", "app", "models", "py"]
+
+
+def test_bm25_terms_are_snowball_stems_of_the_tokens() -> None:
+    # Stems from the Snowball English algorithm, checked by hand: -ing, plural -s, -ation.
+    assert bm25_terms("parsing Handlers configuration") == ["pars", "handler", "configur"]
+    assert bm25_terms("parse_headers") == ["parse_head", "pars", "header"]

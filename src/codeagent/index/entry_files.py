@@ -24,7 +24,7 @@ from typing import Any
 from codeagent.errors import IndexBuildError
 from codeagent.index.types import Chunk
 
-FORMAT = 2  # 2: symbols.json
+FORMAT = 4  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout)
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"

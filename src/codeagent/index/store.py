@@ -1,7 +1,8 @@
 """The searchable index of one repository state: BM25 + FAISS, fused by Reciprocal Rank Fusion.
 
-BM25 (bm25s) runs over code-aware tokens of each chunk's embedded text (its path, symbol and
-code); the dense side is an exact inner-product FAISS index over L2-normalised vectors.
+BM25 (bm25s) runs over code-aware, stemmed terms of each chunk's embedded text (its path,
+symbol and code); the dense side is an exact inner-product FAISS index over L2-normalised
+vectors.
 A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
 ``per_file`` chunks of any one file.
 
@@ -33,7 +34,7 @@ from codeagent.index.entry_files import (
     write_manifest,
 )
 from codeagent.index.symbols import SymbolGraph
-from codeagent.index.tokenize import code_tokens
+from codeagent.index.tokenize import bm25_terms
 from codeagent.index.types import Chunk, SearchHit
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ SYMBOL_BOOST = 2  # extra copies of the symbol's tokens: a definition outranks i
 
 def bm25_tokens(chunk: Chunk) -> list[str]:
     """BM25 terms of a chunk: its path, symbol and text, the symbol counted extra."""
-    return code_tokens(chunk.embed_text) + code_tokens(chunk.symbol) * SYMBOL_BOOST
+    return bm25_terms(chunk.embed_text) + bm25_terms(chunk.symbol) * SYMBOL_BOOST
 
 
 class IndexStore:
@@ -177,7 +178,7 @@ class IndexStore:
         """
         import numpy as np
 
-        tokens = [t for t in code_tokens(query) if t in self.bm25.vocab_dict]
+        tokens = [t for t in bm25_terms(query) if t in self.bm25.vocab_dict]
         if unique:
             tokens = list(dict.fromkeys(tokens))
         if not tokens:

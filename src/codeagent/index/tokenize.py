@@ -4,12 +4,17 @@
 matches best) plus its parts ``parse``, ``http``, ``response``, ``2`` (so a question in words
 still matches). Tokens are lower-cased; a short list of English and Python stopwords is
 dropped. Standard library only: cheap to import.
+
+BM25 indexes and queries :func:`bm25_terms`: the same tokens reduced to their English stems
+(Snowball, via PyStemmer), so a question's "parsing" meets the code's ``parse``/``parser``
+and "handlers" meets ``handler``. Measured against unstemmed terms in ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # Acronym before a capitalised word (HTTPResponse -> HTTP, Response), capitalised or
@@ -45,6 +50,25 @@ def code_tokens(text: str) -> list[str]:
     for word in _IDENTIFIER.findall(text):
         tokens.extend(_word_tokens(word))
     return tokens
+
+
+def bm25_terms(text: str) -> list[str]:
+    """The BM25 terms of ``text``: :func:`code_tokens`, each reduced to its English stem."""
+    stem = _stem
+    return [stem(token) for token in code_tokens(text)]
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _stem(token: str) -> str:
+    """The Snowball English stem of one lower-cased token (code repeats its words: remembered)."""
+    return _stemmer().stemWord(token)
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer  # PyStemmer: a C Snowball stemmer, loaded at the first BM25 term
+
+    return Stemmer.Stemmer("english")
 
 
 @functools.lru_cache(maxsize=1 << 16)
