@@ -25,6 +25,7 @@ REQUIRED = (
     "faiss",
     "numpy",
     "bm25s",
+    "Stemmer",
     "diskcache",
     "pydantic_settings",
     "rich",

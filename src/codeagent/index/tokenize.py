@@ -54,14 +54,17 @@ def code_tokens(text: str) -> list[str]:
 
 def bm25_terms(text: str) -> list[str]:
     """The BM25 terms of ``text``: :func:`code_tokens`, each reduced to its English stem."""
-    stem = _stem
-    return [stem(token) for token in code_tokens(text)]
+    terms: list[str] = []
+    for word in _IDENTIFIER.findall(text):
+        terms.extend(_word_terms(word))
+    return terms
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def _stem(token: str) -> str:
-    """The Snowball English stem of one lower-cased token (code repeats its words: remembered)."""
-    return _stemmer().stemWord(token)
+@functools.lru_cache(maxsize=1 << 16)
+def _word_terms(word: str) -> tuple[str, ...]:
+    """The stemmed tokens of one identifier (remembered, as :func:`_word_tokens` is)."""
+    stemmer = _stemmer()
+    return tuple(stemmer.stemWord(token) for token in _word_tokens(word))
 
 
 @functools.cache
