@@ -3,7 +3,7 @@
 ``parse_HTTPResponse2`` gives ``parse_httpresponse2`` (the whole identifier, so an exact name
 matches best) plus its parts ``parse``, ``http``, ``response``, ``2`` (so a question in words
 still matches). Tokens are lower-cased; a short list of English and Python stopwords is
-dropped. Standard library only: cheap to import.
+dropped. Standard library only at import (PyStemmer loads at the first BM25 term): cheap.
 
 BM25 indexes and queries :func:`bm25_terms`: the same tokens reduced to their English stems
 (Snowball, via PyStemmer), so a question's "parsing" meets the code's ``parse``/``parser``
