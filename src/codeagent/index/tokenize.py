@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
@@ -46,18 +47,20 @@ def identifier_parts(word: str) -> list[str]:
 
 def code_tokens(text: str) -> list[str]:
     """Split ``text`` into lower-cased search tokens: whole identifiers and their parts."""
-    tokens: list[str] = []
-    for word in _IDENTIFIER.findall(text):
-        tokens.extend(_word_tokens(word))
-    return tokens
+    return _per_word(text, _word_tokens)
 
 
 def bm25_terms(text: str) -> list[str]:
     """The BM25 terms of ``text``: :func:`code_tokens`, each reduced to its English stem."""
-    terms: list[str] = []
+    return _per_word(text, _word_terms)
+
+
+def _per_word(text: str, tokens_of: Callable[[str], tuple[str, ...]]) -> list[str]:
+    """The tokens that ``tokens_of`` gives each identifier or number of ``text``, in order."""
+    tokens: list[str] = []
     for word in _IDENTIFIER.findall(text):
-        terms.extend(_word_terms(word))
-    return terms
+        tokens.extend(tokens_of(word))
+    return tokens
 
 
 @functools.lru_cache(maxsize=1 << 16)
