@@ -86,3 +86,32 @@ def test_dotted_names_and_class_method_pairs(store, monkeypatch) -> None:  # typ
     # the class and one of its methods, both named: send of Session, not of Adapter
     question = "`Session` calls `send` twice"
     assert evidence.qualified_scores(analyze(question), table.defines, table.ids) == {sessions: 1.0}
+
+
+IMPORT_FILES = {
+    "app/__init__.py": "",
+    "app/cli.py": "import os\n\nfrom app import formatters\nfrom app.config import load\n",
+    "app/formatters.py": "from . import colours\n\n\ndef format_header(text):\n    return text\n",
+    "app/colours.py": "RED = 1\n",
+    "app/config.py": "import json\n\n\ndef load(path):\n    return json.load(path)\n",
+    "app/plugins.py": "import app.config\n",
+    "app/lonely.py": "import collections\n",
+}
+# written by hand from the import statements above: an edge per project module imported
+# (``from app import formatters`` is the module, ``from . import colours`` is relative),
+# each in both directions; ``os``, ``json`` and ``collections`` are not in the project
+IMPORT_EDGES = {
+    ("app/cli.py", "app/formatters.py"),
+    ("app/cli.py", "app/config.py"),
+    ("app/formatters.py", "app/colours.py"),
+    ("app/plugins.py", "app/config.py"),
+}
+
+
+def test_import_neighbours_follow_the_import_statements(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo(IMPORT_FILES), Settings.load(embed="none"))
+    table = file_table(store)
+    found = {(table.paths[a], table.paths[b]) for a, near in table.neighbours.items() for b in near}
+    expected = IMPORT_EDGES | {(b, a) for a, b in IMPORT_EDGES}
+    assert found == expected
+    assert evidence.import_neighbours(None, table.ids) == {}

@@ -127,3 +127,38 @@ def test_the_definer_of_what_the_top_file_uses_is_lifted_below_it(
     strong = rank_files(store, question, analyze(question)).files
     assert [p for p, _ in strong[:2]] == ["pkg/dialect.py", "pkg/grammar.py"]
     assert strong[1][1] < strong[0][1]
+
+
+NEIGHBOUR_FILES = {
+    "cli/__init__.py": "",
+    "cli/formatters.py": "def format_header(title):\n"
+    '    """Format the header of a lint report: the title, underlined."""\n'
+    "    return title + '\\n' + '=' * len(title)\n\n\n"
+    "def title_of(path):\n    return str(path)\n",
+    # imports the formatter module; says "header" once
+    "cli/commands.py": "from cli.formatters import title_of\n\n\ndef run(paths):\n"
+    "    # one header per path\n    return [title_of(p) for p in paths]\n",
+    # imports nothing, says "header" once too
+    "cli/table.py": "def render(rows):\n    # one header per row\n    return rows\n",
+    # imports the formatter, shares no word with the question: stays out
+    "cli/plugins.py": "import cli.formatters\n\n\nHOOKS = []\n",
+}
+
+
+def test_an_importer_of_the_top_file_is_lifted_below_it(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
+    question = "how is the header of the lint report formatted?"
+    lifted = dict(rank_files(store, question, analyze(question)).files)
+    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
+    plain = dict(rank_files(store, question, analyze(question)).files)
+    assert max(plain, key=plain.__getitem__) == "cli/formatters.py"
+    assert lifted["cli/commands.py"] > plain["cli/commands.py"]
+    assert lifted["cli/table.py"] == plain["cli/table.py"]  # not an import neighbour
+    assert "cli/plugins.py" not in lifted  # a neighbour without evidence is not ranked
+    # however strong, the lift stops just below the file it was reached from
+    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 50.0)
+    strong = rank_files(store, question, analyze(question)).files
+    assert [p for p, _ in strong[:2]] == ["cli/formatters.py", "cli/commands.py"]
+    assert strong[1][1] < strong[0][1]

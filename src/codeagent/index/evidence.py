@@ -17,7 +17,9 @@ assignments, which the graph does not hold, are read from the files' module chun
   traceback frame in it (the innermost frame of the project counts double);
 - :func:`use_scores`: the files that define what the best chunks of the top files call or
   subclass (a SQL dialect's grammar built from ``Sequence`` and ``Ref`` points at the grammar
-  modules; a checker at its base checker): one step along the symbol graph, bounded.
+  modules; a checker at its base checker): one step along the symbol graph, bounded;
+- :func:`import_neighbours`: the project files each file imports or is imported by (a
+  question about a formatter is often answered by the command that uses it too).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ W_FRAME = 0.6
 W_USES = 0.3  # the definers of what the top files' best chunks call or subclass
 USES_CAP = 2.0
 USES_MAX_DEFINERS = 3  # a name defined in more files than this is not followed
+W_NEIGHBOURS = 0.2  # the import neighbours of the top files
+NEIGHBOUR_TOP = 3
 USE_GRAPH = True  # definitions from the symbol graph (else from regular expressions)
 
 _DEFINED = re.compile(r"(?:def|class) +([A-Za-z_]\w*)")  # a store without a symbol graph
@@ -201,3 +205,22 @@ def use_scores(
                     value, sources = scores.get(fid, (0.0, set()))
                     scores[fid] = (value + 1.0 / len(files), sources | {own})
     return {fid: (W_USES * min(v, USES_CAP), src) for fid, (v, src) in scores.items()}
+
+
+def import_neighbours(graph: SymbolGraph | None, ids: dict[str, int]) -> dict[int, set[int]]:
+    """Each file's import neighbours, by file id: the project modules it imports (a
+    ``from package import module`` counts as the module) and the files that import it."""
+    found: dict[int, set[int]] = {}
+    if graph is None:
+        return found
+    for path in graph.files:
+        own = ids.get(path)
+        if own is None:
+            continue
+        for imp in graph.imports_of(path):
+            target = graph.modules.get(imp.target) or graph.modules.get(imp.module)
+            fid = ids.get(target) if target is not None else None
+            if fid is not None and fid != own:
+                found.setdefault(own, set()).add(fid)
+                found.setdefault(fid, set()).add(own)
+    return found

@@ -17,6 +17,8 @@ path it names, a traceback frame in the file. For every file of the index:
 (the last two in :mod:`codeagent.index.evidence`);
 - ``uses``: the file defines what the best chunks of the top five files call or subclass
   (:func:`codeagent.index.evidence.use_scores`);
+- ``neighbours``: the file imports, or is imported by, one of the top three files
+  (:func:`codeagent.index.evidence.import_neighbours`);
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
@@ -144,6 +146,7 @@ class FileTable:
     symbol_chunks: dict[str, list[int]]  # each part of a chunk's symbol -> chunk ids
     defines: Definers  # who defines which name
     modules: dict[str, int]  # dotted module (and every suffix of it) -> file id; -1 if ambiguous
+    neighbours: dict[int, set[int]]  # file id -> the files it imports or is imported by
 
 
 _TABLES: weakref.WeakKeyDictionary[IndexStore, FileTable] = weakref.WeakKeyDictionary()
@@ -178,6 +181,7 @@ def _build_table(store: IndexStore) -> FileTable:
     for fid, path in enumerate(paths):
         for dotted in module_names(path):
             modules[dotted] = -1 if modules.get(dotted, fid) != fid else fid
+    graph = getattr(store, "symbols", None)
     return FileTable(
         paths=paths,
         ids=ids,
@@ -185,8 +189,9 @@ def _build_table(store: IndexStore) -> FileTable:
         file_chunks=file_chunks,
         kind_ids=np.array([KINDS.index(path_kind(p)) for p in paths], dtype=np.int64),
         symbol_chunks=symbol_chunks,
-        defines=evidence.definers(store.chunks, ids, getattr(store, "symbols", None)),
+        defines=evidence.definers(store.chunks, ids, graph),
         modules=modules,
+        neighbours=evidence.import_neighbours(graph, ids),
     )
 
 
@@ -261,7 +266,25 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
     kept = (best > 0) | (score > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
+    if _lift_neighbours(table, score, kept, order[: evidence.NEIGHBOUR_TOP]):
+        order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)
+
+
+def _lift_neighbours(table: FileTable, score: np.ndarray, kept: np.ndarray, top: list[int]) -> bool:
+    """Lift each import neighbour of the ``top`` files by ``evidence.W_NEIGHBOURS``, toward
+    and never past the top file it neighbours; a file without evidence stays out. Returns
+    whether any score changed."""
+    if not evidence.W_NEIGHBOURS:
+        return False
+    before = score.copy()
+    for source in top:
+        ceiling = float(before[source]) - 1e-3
+        for fid in table.neighbours.get(source, ()):
+            if kept[fid]:
+                lifted = min(float(before[fid]) + evidence.W_NEIGHBOURS, ceiling)
+                score[fid] = max(float(score[fid]), lifted)
+    return bool((score != before).any())
 
 
 def _top_spans(
