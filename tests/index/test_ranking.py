@@ -162,3 +162,19 @@ def test_an_importer_of_the_top_file_is_lifted_below_it(
     strong = rank_files(store, question, analyze(question)).files
     assert [p for p, _ in strong[:2]] == ["cli/formatters.py", "cli/commands.py"]
     assert strong[1][1] < strong[0][1]
+
+
+def test_an_issue_report_lifts_no_import_neighbour(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
+    report = "The header of the lint report is formatted wrong. " + "It happens on every run. " * 15
+    assert analyze(report).issue_like
+    with_lift = dict(rank_files(store, report, analyze(report)).files)
+    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
+    assert dict(rank_files(store, report, analyze(report)).files) == with_lift
+    # the same words as a short question are lifted (the weight matters there)
+    short = "how is the header of the lint report formatted?"
+    unlifted = dict(rank_files(store, short, analyze(short)).files)
+    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.2)
+    assert dict(rank_files(store, short, analyze(short)).files) != unlifted
