@@ -99,6 +99,20 @@ def test_a_file_without_any_evidence_is_not_ranked(store) -> None:  # type: igno
     assert "pkg/net/adapters.py" not in ranked(store, "separability matrix")
 
 
+def file_scores(store, question: str) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    return dict(rank_files(store, question, analyze(question)).files)
+
+
+def assert_lifted_just_below(  # type: ignore[no-untyped-def]
+    store, question: str, weight: str, source: str, lifted: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However strong ``weight``, the ``lifted`` file stops just below its ``source``."""
+    monkeypatch.setattr(f"codeagent.index.evidence.{weight}", 50.0)
+    strong = rank_files(store, question, analyze(question)).files
+    assert [p for p, _ in strong[:2]] == [source, lifted]
+    assert strong[1][1] < strong[0][1]
+
+
 USES_FILES = {
     "pkg/dialect.py": "from pkg.grammar import Sequence\n\n\nclass SelectStatement:\n"
     '    """The select statement."""\n\n    match_grammar = Sequence("select", "from")\n',
@@ -113,20 +127,18 @@ def test_the_definer_of_what_the_top_file_uses_is_lifted_below_it(
 ) -> None:
     store, _ = load_or_build(git_repo(USES_FILES), Settings.load(embed="none"))
     question = "how is the select statement grammar built?"
-    with_uses = dict(rank_files(store, question, analyze(question)).files)
+    with_uses = file_scores(store, question)
     monkeypatch.setattr("codeagent.index.evidence.W_USES", 0.0)
-    without = dict(rank_files(store, question, analyze(question)).files)
+    without = file_scores(store, question)
     # pkg/dialect.py (first) calls Sequence, which pkg/grammar.py alone defines: one name,
     # one definer, so grammar.py gains W_USES x 1/1 = 0.3; the others nothing
     assert max(without, key=without.__getitem__) == "pkg/dialect.py"
     assert with_uses["pkg/grammar.py"] - without["pkg/grammar.py"] == pytest.approx(0.3)
     for path in ("pkg/dialect.py", "pkg/keywords.py", "pkg/printer.py"):
         assert with_uses[path] == without[path]
-    # however strong, the lift stops just below the file that uses it
-    monkeypatch.setattr("codeagent.index.evidence.W_USES", 50.0)
-    strong = rank_files(store, question, analyze(question)).files
-    assert [p for p, _ in strong[:2]] == ["pkg/dialect.py", "pkg/grammar.py"]
-    assert strong[1][1] < strong[0][1]
+    assert_lifted_just_below(
+        store, question, "W_USES", "pkg/dialect.py", "pkg/grammar.py", monkeypatch
+    )
 
 
 NEIGHBOUR_FILES = {
@@ -150,18 +162,16 @@ def test_an_importer_of_the_top_file_is_lifted_below_it(
 ) -> None:
     store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
     question = "how is the header of the lint report formatted?"
-    lifted = dict(rank_files(store, question, analyze(question)).files)
+    lifted = file_scores(store, question)
     monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
-    plain = dict(rank_files(store, question, analyze(question)).files)
+    plain = file_scores(store, question)
     assert max(plain, key=plain.__getitem__) == "cli/formatters.py"
     assert lifted["cli/commands.py"] > plain["cli/commands.py"]
     assert lifted["cli/table.py"] == plain["cli/table.py"]  # not an import neighbour
     assert "cli/plugins.py" not in lifted  # a neighbour without evidence is not ranked
-    # however strong, the lift stops just below the file it was reached from
-    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 50.0)
-    strong = rank_files(store, question, analyze(question)).files
-    assert [p for p, _ in strong[:2]] == ["cli/formatters.py", "cli/commands.py"]
-    assert strong[1][1] < strong[0][1]
+    assert_lifted_just_below(
+        store, question, "W_NEIGHBOURS", "cli/formatters.py", "cli/commands.py", monkeypatch
+    )
 
 
 def test_an_issue_report_lifts_no_import_neighbour(
@@ -170,11 +180,11 @@ def test_an_issue_report_lifts_no_import_neighbour(
     store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
     report = "The header of the lint report is formatted wrong. " + "It happens on every run. " * 15
     assert analyze(report).issue_like
-    with_lift = dict(rank_files(store, report, analyze(report)).files)
+    with_lift = file_scores(store, report)
     monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
-    assert dict(rank_files(store, report, analyze(report)).files) == with_lift
+    assert file_scores(store, report) == with_lift
     # the same words as a short question are lifted (the weight matters there)
     short = "how is the header of the lint report formatted?"
-    unlifted = dict(rank_files(store, short, analyze(short)).files)
+    unlifted = file_scores(store, short)
     monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.2)
-    assert dict(rank_files(store, short, analyze(short)).files) != unlifted
+    assert file_scores(store, short) != unlifted

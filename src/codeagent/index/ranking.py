@@ -268,8 +268,8 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     # a question often cites the modules around the one it is about; an issue report's fix
     # is rarely spread over them (the lift cost SWE-bench Acc@5 on the tuning split)
-    top = [] if analysis.issue_like else order[: evidence.NEIGHBOUR_TOP]
-    if _lift_neighbours(table, score, kept, top):
+    sources = [] if analysis.issue_like else order[: evidence.NEIGHBOUR_TOP]
+    if _lift_neighbours(table, score, kept, sources):
         order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)
 
