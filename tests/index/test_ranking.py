@@ -103,6 +103,15 @@ def file_scores(store, question: str) -> dict[str, float]:  # type: ignore[no-un
     return dict(rank_files(store, question, analyze(question)).files)
 
 
+def with_and_without(  # type: ignore[no-untyped-def]
+    store, question: str, weight: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, float], dict[str, float]]:
+    """The file scores for ``question`` as shipped, then with ``weight`` set to 0."""
+    shipped = file_scores(store, question)
+    monkeypatch.setattr(f"codeagent.index.evidence.{weight}", 0.0)
+    return shipped, file_scores(store, question)
+
+
 def assert_lifted_just_below(  # type: ignore[no-untyped-def]
     store, question: str, weight: str, source: str, lifted: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -127,9 +136,7 @@ def test_the_definer_of_what_the_top_file_uses_is_lifted_below_it(
 ) -> None:
     store, _ = load_or_build(git_repo(USES_FILES), Settings.load(embed="none"))
     question = "how is the select statement grammar built?"
-    with_uses = file_scores(store, question)
-    monkeypatch.setattr("codeagent.index.evidence.W_USES", 0.0)
-    without = file_scores(store, question)
+    with_uses, without = with_and_without(store, question, "W_USES", monkeypatch)
     # pkg/dialect.py (first) calls Sequence, which pkg/grammar.py alone defines: one name,
     # one definer, so grammar.py gains W_USES x 1/1 = 0.3; the others nothing
     assert max(without, key=without.__getitem__) == "pkg/dialect.py"
@@ -162,9 +169,7 @@ def test_an_importer_of_the_top_file_is_lifted_below_it(
 ) -> None:
     store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
     question = "how is the header of the lint report formatted?"
-    lifted = file_scores(store, question)
-    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
-    plain = file_scores(store, question)
+    lifted, plain = with_and_without(store, question, "W_NEIGHBOURS", monkeypatch)
     assert max(plain, key=plain.__getitem__) == "cli/formatters.py"
     assert lifted["cli/commands.py"] > plain["cli/commands.py"]
     assert lifted["cli/table.py"] == plain["cli/table.py"]  # not an import neighbour
@@ -180,9 +185,8 @@ def test_an_issue_report_lifts_no_import_neighbour(
     store, _ = load_or_build(git_repo(NEIGHBOUR_FILES), Settings.load(embed="none"))
     report = "The header of the lint report is formatted wrong. " + "It happens on every run. " * 15
     assert analyze(report).issue_like
-    with_lift = file_scores(store, report)
-    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.0)
-    assert file_scores(store, report) == with_lift
+    with_lift, without = with_and_without(store, report, "W_NEIGHBOURS", monkeypatch)
+    assert without == with_lift
     # the same words as a short question are lifted (the weight matters there)
     short = "how is the header of the lint report formatted?"
     unlifted = file_scores(store, short)

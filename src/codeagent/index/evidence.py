@@ -207,6 +207,20 @@ def use_scores(
     return {fid: (W_USES * min(v, USES_CAP), src) for fid, (v, src) in scores.items()}
 
 
+def neighbour_scores(
+    sources: Iterable[int], neighbours: dict[int, set[int]]
+) -> dict[int, tuple[float, set[int]]]:
+    """Each import neighbour of the ``sources`` (the top files) gains :data:`W_NEIGHBOURS`,
+    as ``{file: (value, the sources it neighbours)}`` (the shape of :func:`use_scores`)."""
+    scores: dict[int, tuple[float, set[int]]] = {}
+    if not W_NEIGHBOURS:
+        return scores
+    for source in sources:
+        for fid in neighbours.get(source, ()):
+            scores.setdefault(fid, (W_NEIGHBOURS, set()))[1].add(source)
+    return scores
+
+
 def import_neighbours(graph: SymbolGraph | None, ids: dict[str, int]) -> dict[int, set[int]]:
     """Each file's import neighbours, by file id: the project modules it imports (a
     ``from package import module`` counts as the module) and the files that import it."""

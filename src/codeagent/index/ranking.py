@@ -256,38 +256,29 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
     score += priors[table.kind_ids]
     spans = _top_spans(store, table, score, chunk)
-    # lifted toward, never past, the best top file that uses it; the ceilings come from the
-    # scores before any lift (a top file may itself be lifted by another)
-    lifts = evidence.use_scores(spans, table.defines)
-    ceiling = {
-        fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()
-    }
-    for fid, (value, _) in lifts.items():
-        score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
+    _lift(score, evidence.use_scores(spans, table.defines))
     kept = (best > 0) | (score > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     # a question often cites the modules around the one it is about; an issue report's fix
     # is rarely spread over them (the lift cost SWE-bench Acc@5 on the tuning split)
     sources = [] if analysis.issue_like else order[: evidence.NEIGHBOUR_TOP]
-    if _lift_neighbours(table, score, kept, sources):
+    near = evidence.neighbour_scores(sources, table.neighbours)
+    lifts = {fid: lift for fid, lift in near.items() if kept[fid]}  # no evidence: stays out
+    if lifts:
+        _lift(score, lifts)
         order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
     return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)
 
 
-def _lift_neighbours(table: FileTable, score: np.ndarray, kept: np.ndarray, top: list[int]) -> bool:
-    """Lift each import neighbour of the ``top`` files by ``evidence.W_NEIGHBOURS``, toward
-    and never past the top file it neighbours; a file without evidence stays out. Returns
-    whether any score changed."""
-    if not evidence.W_NEIGHBOURS:
-        return False
-    before = score.copy()
-    for source in top:
-        ceiling = float(before[source]) - 1e-3
-        for fid in table.neighbours.get(source, ()):
-            if kept[fid]:
-                lifted = min(float(before[fid]) + evidence.W_NEIGHBOURS, ceiling)
-                score[fid] = max(float(score[fid]), lifted)
-    return bool((score != before).any())
+def _lift(score: np.ndarray, lifts: dict[int, tuple[float, set[int]]]) -> None:
+    """Raise each file of ``lifts`` by its value toward, never past, the best of the files it
+    was reached from; the ceilings come from the scores before any lift (a source may itself
+    be lifted by another)."""
+    ceiling = {
+        fid: max(float(score[s]) for s in sources) - 1e-3 for fid, (_, sources) in lifts.items()
+    }
+    for fid, (value, _) in lifts.items():
+        score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
 
 
 def _top_spans(
