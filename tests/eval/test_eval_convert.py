@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +21,7 @@ def convert() -> ModuleType:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["convert_bench"] = module  # a worker process finds its functions by name
     spec.loader.exec_module(module)
     return module
 
@@ -41,6 +43,66 @@ def test_swe_qa_items(convert: ModuleType, tmp_path: Path) -> None:
     path = tmp_path / "swe-qa-req.jsonl"
     path.write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
     assert [i.id for i in load_suite(path)] == ["swe-qa-req-01", "swe-qa-req-02"]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
+def test_named_files_are_the_single_definers_of_the_answers_code_names(
+    convert: ModuleType, tmp_path: Path
+) -> None:
+    write(
+        tmp_path,
+        {
+            "src/tv/__init__.py": "",
+            "src/tv/hls.py": (
+                "class Segment:\n    pass\n\n"
+                "class SegmentPrefetch(Segment):\n"
+                "    class Tag:\n        pass\n\n"
+                "    def _get_streams(self):\n        pass\n\n"
+                "def parse_tag(text):\n    return text\n"
+            ),
+            "src/tv/plugins/__init__.py": "from tv.hls import *\n",
+            "src/tv/plugins/pluto.py": (
+                "class Segment:\n    pass\n\n"
+                "class Pluto:\n    def _get_streams(self):\n        pass\n"
+            ),
+            # not test_*.py: pytest's import hook would answer for it here
+            "tests/hls_cases.py": "class TestHLS:\n    def test_it(self):\n        pass\n",
+        },
+    )
+    defined, skipped = convert.definers(tmp_path)
+    assert skipped == 0
+    # Written out by hand from the files above: classes at any depth, module-level functions.
+    assert {name: sorted(files) for name, files in defined.items()} == {
+        "Segment": ["src/tv/hls.py", "src/tv/plugins/pluto.py"],
+        "SegmentPrefetch": ["src/tv/hls.py"],
+        "Tag": ["src/tv/hls.py"],
+        "parse_tag": ["src/tv/hls.py"],
+        "Pluto": ["src/tv/plugins/pluto.py"],
+        "TestHLS": ["tests/hls_cases.py"],
+    }
+    answer = (
+        "The handshake in TestHLS's test_it checks what the SegmentPrefetch class does with "
+        "a Segment (two files define one, so it points nowhere); `parse_tag` reads the tag, "
+        "and the Pluto class calls `_get_streams` (a method, not followed)."
+    )
+    assert convert.code_names(answer)[:3] == ["TestHLS", "test_it", "SegmentPrefetch"]
+    assert convert.named_files(answer, defined) == [
+        "tests/hls_cases.py",
+        "src/tv/hls.py",
+        "src/tv/plugins/pluto.py",
+    ]
+    records = [{"question": "q", "answer": answer}, {"question": "q", "answer": "See tv/x.py."}]
+    items = convert.swe_qa_items("tv", "https://github.com/o/tv", "abc1234", records, defined)
+    assert items[0]["expected_files"] == convert.named_files(answer, defined)
+    assert convert.NAMED_SOURCE in items[0]["source"]
+    # An answer that names a file keeps exactly the files it names.
+    assert items[1]["expected_files"] == ["tv/x.py"]
+    assert convert.NAMED_SOURCE not in items[1]["source"]
 
 
 def test_localization_item(convert: ModuleType) -> None:

@@ -27,8 +27,8 @@ def loc(repo: str, ranker: str, hits: tuple[int, int, int, int]) -> dict[str, An
 
 
 def qa(repo: str, ranker: str, r5: float, r10: float) -> dict[str, Any]:
-    return rec(f"swe-qa-{repo.split('/')[1]}", repo, ranker, cited_recall_at_5=r5,
-               cited_recall_at_10=r10)  # fmt: skip
+    return rec(f"swe-qa-{repo.split('/')[1]}", repo, ranker, recall_at_5=r5,
+               recall_at_10=r10)  # fmt: skip
 
 
 RECORDS = [
@@ -88,8 +88,8 @@ def test_rows_means_and_pooled() -> None:
     assert held["pooled"]["product"]["n"] == 3
     assert held["pooled"]["product"]["errors"] == 1
     qa_table = tables["heldout"]["swe-qa"]
-    assert qa_table["rows"]["psf/requests"]["product"]["cited_recall@5"] == pytest.approx(0.75)
-    assert qa_table["rows"]["psf/requests"]["baseline"]["cited_recall@10"] == pytest.approx(0.75)
+    assert qa_table["rows"]["psf/requests"]["product"]["recall@5"] == pytest.approx(0.75)
+    assert qa_table["rows"]["psf/requests"]["baseline"]["recall@10"] == pytest.approx(0.75)
     assert tables["tuning"]["swebench"]["rows"]["sympy/sympy"]["baseline"]["hit@10"] == 0.0
     assert list(tables["none"]["swebench"]["rows"]) == ["django/django"]
 

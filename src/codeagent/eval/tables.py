@@ -2,7 +2,9 @@
 
 Two benchmarks, each with its own metric: SWE-bench localization (suites ``swebench*``) with
 file Acc@1/3/5/10 (``hit@k``: an expected file among the top k ranked files), and SWE-QA
-(suites ``swe-qa*``) with cited-file recall@5/10. A row is one repository of one split; under
+(suites ``swe-qa*``) with the recall@5/10 of the expected files: the files the reference answer
+names, or for an answer that names none, the files defining the classes and functions it
+names (``eval/convert_bench.py``). A row is one repository of one split; under
 the rows come the mean over repositories (each counts once) and the mean over questions.
 Errored records are counted, not scored. Pure functions over the records.
 """
@@ -18,12 +20,12 @@ from codeagent.eval.splits import split_of
 
 BENCHMARKS = {
     "swebench": ("SWE-bench file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
-    "swe-qa": ("SWE-QA cited-file recall@k", ["cited_recall@5", "cited_recall@10"]),
+    "swe-qa": ("SWE-QA expected-file recall@k", ["recall@5", "recall@10"]),
 }
 HEADERS = {
     **{f"hit@{k}": f"Acc@{k}" for k in metrics.K_VALUES},
-    "cited_recall@5": "R@5",
-    "cited_recall@10": "R@10",
+    "recall@5": "R@5",
+    "recall@10": "R@10",
 }
 SPLIT_TITLES = {"tuning": "Tuning", "heldout": "Held-out", None: "In no split"}
 
