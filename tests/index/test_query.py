@@ -91,3 +91,39 @@ def test_looks_like_code() -> None:
     assert not looks_like_code("parse")
     assert looks_like_code("_private")
     assert not looks_like_code("__")
+
+
+ENV_REPORT = """Saving a figure drops the title.
+
+Calling `save_figure` loses it.
+
+### Environment
+- OS: Ubuntu 22.04
+- numpy: 1.26.4
+
+Traceback (most recent call last):
+  File "/site/pkg/figure.py", line 12, in save_figure
+ValueError: no title
+
+**Versions**
+
+python: 3.11.4 (main, Jun 7 2023)
+show_versions_helper()
+requests==2.31.0
+
+Python's own pickle is not involved.
+"""
+
+
+def test_a_pasted_environment_report_is_left_out() -> None:
+    from codeagent.index.query import strip_noise
+
+    kept = strip_noise(ENV_REPORT)
+    for gone in ("Ubuntu", "numpy", "1.26.4", "show_versions_helper", "requests==", "3.11.4"):
+        assert gone not in kept
+    for stays in ("save_figure", 'File "/site/pkg/figure.py", line 12', "ValueError: no title",
+                  "Python's own pickle"):  # fmt: skip
+        assert stays in kept
+    found = analyze(ENV_REPORT)
+    assert "show_versions_helper" not in found.identifiers
+    assert [f.function for f in found.frames] == ["save_figure"]

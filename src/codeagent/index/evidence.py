@@ -182,6 +182,28 @@ def mention_scores(
     return scores
 
 
+def mention_parts(
+    analysis: QueryAnalysis, paths: list[str], modules: dict[str, int]
+) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+    """The three parts of :func:`mention_scores` apart: the files whose path the question
+    names, whose dotted module it names, and the traceback-frame score of each file."""
+    named = {fid: 1.0 for w in analysis.paths if (fid := resolve_path(w, paths)) is not None}
+    frames: dict[int, float] = {}
+    found = [fid for f in analysis.frames if (fid := resolve_path(f.path, paths)) is not None]
+    for n, fid in enumerate(found, start=1):
+        frames[fid] = frames.get(fid, 0.0) + (2.0 if n == len(found) else 1.0)
+    dotted: dict[int, float] = {}
+    for name in analysis.dotted:
+        parts = name.split(".")
+        for end in range(len(parts), 1, -1):
+            fid = modules.get(".".join(parts[:end]))
+            if fid is not None:
+                if fid >= 0:
+                    dotted[fid] = 1.0
+                break
+    return named, dotted, frames
+
+
 def use_scores(
     spans: Iterable[tuple[int, str, int, int]], table: Definers
 ) -> dict[int, tuple[float, set[int]]]:

@@ -42,6 +42,45 @@ _DOCS = re.compile(
     r"\b(docs?|documentation|readme|changelog|tutorials?|docstring examples?|sphinx)\b",
     re.IGNORECASE,
 )
+# Pasted environment reports: a section under an "Environment" / "Versions" heading, version
+# lines ("numpy: 1.26.4", "Python 3.11.4 (main, …)"), pip freeze lines, show_versions() output.
+_NOISE_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*|\*\*)?(?:environment|versions?|system (?:info(?:rmation)?|details)|"
+    r"installed versions|dependencies|platform|your environment|output of [^\n]*versions?\W*)"
+    r"\s*(?:\*\*)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*$)")
+_VERSION_LINE = re.compile(
+    r"^\s*(?:[-*]\s*)?[\w .()/-]{1,40}\s*[:=]=?\s*v?\d+(?:\.\w+)+[^\s]*(?:\s.*)?$"
+    r"|^\s*(?:[-*]\s*)?(?:python|os|platform|machine|executable|sys\.version|blas|lapack)"
+    r"(?:\s+version)?\s*[:=]\s*\S[^\n]{0,100}$"
+    r"|^\s*(?:[-*]\s*)?python\s+v?\d+\.\d+\S*\s*(?:\(.*\))?\s*$",
+    re.IGNORECASE,
+)
+
+
+def strip_noise(question: str) -> str:
+    """``question`` without pasted environment reports: a section under an "Environment",
+    "Versions" (…) heading up to the next heading, and lines that only give a version
+    (``numpy: 1.26.4``, ``requests==2.31.0``, ``Python 3.11.4``). Traceback lines stay."""
+    kept: list[str] = []
+    skipping = skipped = False  # in a report's section; some of its lines already left out
+    for line in question.splitlines():
+        if _NOISE_HEADING.match(line):
+            skipping, skipped = True, False
+            continue
+        if skipping and (_HEADING.match(line) or (skipped and not line.strip())):
+            skipping = False
+        if _FRAME.search(line) or line.lstrip().startswith("Traceback"):
+            skipping = False
+        elif skipping or _VERSION_LINE.match(line):
+            skipped = skipped or bool(line.strip())
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
 _IGNORED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"self", "cls", "args", "kwargs"}
 
 
@@ -77,7 +116,10 @@ def looks_like_code(name: str) -> bool:
 
 
 def analyze(question: str) -> QueryAnalysis:
-    """The identifiers, paths and traceback frames of ``question``."""
+    """The identifiers, paths and traceback frames of ``question`` (its pasted environment
+    report left out: :func:`strip_noise`)."""
+    words = len(question.split())
+    question = strip_noise(question)
     names: dict[str, None] = {}
     weak: dict[str, None] = {}
     dotted: dict[str, None] = {}
@@ -119,7 +161,7 @@ def analyze(question: str) -> QueryAnalysis:
     for frame in frames:
         if frame.function and not frame.function.startswith("<"):
             add(frame.function)
-    issue_like = len(question.split()) > ISSUE_WORDS
+    issue_like = words > ISSUE_WORDS
     return QueryAnalysis(
         identifiers=tuple(names),
         weak=tuple(w for w in weak if w not in names),

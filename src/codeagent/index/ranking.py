@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from codeagent.index import evidence
+from codeagent.index import evidence, file_roles
 from codeagent.index.evidence import Definers
 from codeagent.index.query import QueryAnalysis
 
@@ -147,6 +147,15 @@ class FileTable:
     defines: Definers  # who defines which name
     modules: dict[str, int]  # dotted module (and every suffix of it) -> file id; -1 if ambiguous
     neighbours: dict[int, set[int]]  # file id -> the files it imports or is imported by
+    # per file, for the learned ranker's columns (codeagent.index.features)
+    vendored: np.ndarray
+    test_tree: np.ndarray
+    script: np.ndarray
+    init: np.ndarray
+    file_chunk_count: np.ndarray
+    file_lines: np.ndarray
+    depth: np.ndarray
+    importers: np.ndarray
 
 
 _TABLES: weakref.WeakKeyDictionary[IndexStore, FileTable] = weakref.WeakKeyDictionary()
@@ -182,6 +191,14 @@ def _build_table(store: IndexStore) -> FileTable:
         for dotted in module_names(path):
             modules[dotted] = -1 if modules.get(dotted, fid) != fid else fid
     graph = getattr(store, "symbols", None)
+    neighbours = evidence.import_neighbours(graph, ids)
+    found = file_roles.roles(paths, store.chunks)
+    lines = np.zeros(len(paths), dtype=np.float32)
+    np.maximum.at(lines, chunk_file, np.array([c.end_line for c in store.chunks], np.float32))
+
+    def floats(values: list[float]) -> np.ndarray:
+        return np.asarray(values, dtype=np.float32)
+
     return FileTable(
         paths=paths,
         ids=ids,
@@ -191,7 +208,15 @@ def _build_table(store: IndexStore) -> FileTable:
         symbol_chunks=symbol_chunks,
         defines=evidence.definers(store.chunks, ids, graph),
         modules=modules,
-        neighbours=evidence.import_neighbours(graph, ids),
+        neighbours=neighbours,
+        vendored=floats(found.vendored),
+        test_tree=floats(found.test_tree),
+        script=floats(found.script),
+        init=floats(found.init),
+        file_chunk_count=floats([len(c) for c in file_chunks]),
+        file_lines=lines,
+        depth=floats([p.count("/") for p in paths]),
+        importers=floats([len(neighbours.get(f, ())) for f in range(len(paths))]),
     )
 
 
@@ -199,7 +224,7 @@ USES_TOP = 5  # files whose best chunks' calls and bases are followed (evidence.
 USES_CHUNKS = 2
 UNIQUE_TERMS = False  # count each query term once (worse on the tuning split)
 W_SYMBOL = 0.3  # a chunk whose own symbol the question names
-DENSE_DEPTH = 400
+USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
 
 
 @dataclass
@@ -221,53 +246,26 @@ def _best_chunks(table: FileTable, chunk_scores: np.ndarray, fid: int) -> list[i
 
 
 def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ranking:
-    """Every file that has any evidence for ``question``, best first."""
+    """Every file that has any evidence for ``question``, best first: the learned model's
+    order over the first ranker's :data:`codeagent.index.features.POOL` best files, then the
+    rest in the first ranker's order."""
     import numpy as np
 
+    from codeagent.index import features, learned
+
     table = file_table(store)
-    n_files = len(table.paths)
-    chunk = np.zeros(len(store.chunks), dtype=np.float32)
-    bm25 = store.bm25_scores(question, unique=UNIQUE_TERMS)
-    if bm25 is not None and float(bm25.max()) > 0:
-        chunk += W_BM25 * bm25 / float(bm25.max())
-    dense = store.dense_scores(question, DENSE_DEPTH)
-    if dense:
-        top, low = dense[0][1], dense[-1][1]
-        span = max(top - low, 1e-6)
-        for i, cos in dense:
-            chunk[i] += W_DENSE * (cos - low) / span
-    for name in analysis.identifiers:
-        for i in table.symbol_chunks.get(name, ()):
-            chunk[i] += W_SYMBOL
-    best = np.zeros(n_files, dtype=np.float32)
-    np.maximum.at(best, table.chunk_file, chunk)
-    # the second best chunk of each file: the best once each file's best is set aside
-    is_best = chunk >= best[table.chunk_file]
-    rest = np.where(is_best, 0.0, chunk).astype(np.float32)
-    second = np.zeros(n_files, dtype=np.float32)
-    np.maximum.at(second, table.chunk_file, rest)
-    score = best + W_SECOND * second
-    for fid, value in evidence.define_scores(analysis, table.defines).items():
-        score[fid] += value
-    for fid, value in evidence.qualified_scores(analysis, table.defines, table.ids).items():
-        score[fid] += value
-    for fid, value in evidence.mention_scores(analysis, table.paths, table.modules).items():
-        score[fid] += value
-    priors = np.array([kind_prior(k, analysis) for k in KINDS], dtype=np.float32)
-    score += priors[table.kind_ids]
-    spans = _top_spans(store, table, score, chunk)
-    _lift(score, evidence.use_scores(spans, table.defines))
-    kept = (best > 0) | (score > priors[table.kind_ids])
-    order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
-    # a question often cites the modules around the one it is about; an issue report's fix
-    # is rarely spread over them (the lift cost SWE-bench Acc@5 on the tuning split)
-    sources = [] if analysis.issue_like else order[: evidence.NEIGHBOUR_TOP]
-    near = evidence.neighbour_scores(sources, table.neighbours)
-    lifts = {fid: lift for fid, lift in near.items() if kept[fid]}  # no evidence: stays out
-    if lifts:
-        _lift(score, lifts)
-        order = [int(f) for f in np.argsort(-score, kind="stable") if kept[f]]
-    return Ranking([(table.paths[f], float(score[f])) for f in order], chunk, table)
+    found = features.compute(store, table, question, analysis)
+    order = [int(f) for f in np.argsort(-found.stage1, kind="stable") if found.kept[f]]
+    model = learned.model_for(found.has_dense) if USE_MODEL else None
+    scores = found.stage1.astype(np.float64)
+    if model is not None and len(found.pool):
+        learned_scores = model.score(found.matrix)
+        head = [int(found.pool[i]) for i in np.argsort(-learned_scores, kind="stable")]
+        # shown scores: the model's, squashed to 0..1 and set above the rest of the files
+        floor = float(scores[order[len(head)]]) + 1.0 if len(order) > len(head) else 0.0
+        scores[found.pool] = floor + 1.0 / (1.0 + np.exp(-learned_scores))
+        order = head + order[len(head) :]
+    return Ranking([(table.paths[f], float(scores[f])) for f in order], found.chunk_scores, table)
 
 
 def _lift(score: np.ndarray, lifts: dict[int, tuple[float, set[int]]]) -> None:

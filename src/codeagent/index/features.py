@@ -1,0 +1,210 @@
+"""Every file's evidence for a question, as the columns of a feature matrix.
+
+The learned ranker (:mod:`codeagent.index.learned`) scores files from these columns; the
+hand-weighted sum of the first ranker (``stage1``, kept as a column and as the order of the
+candidate pool) is one of them. All columns are computed for every file at once with numpy;
+the matrix holds the :data:`POOL` best files by ``stage1`` (the learned model re-orders them,
+the rest keep their ``stage1`` order behind them).
+
+Columns (:data:`NAMES`), per file: BM25 best and second chunk (over the best file), its rank,
+the best raw score; the dense side's best and second chunk (scaled over the dense candidates),
+its rank and raw cosine, whether a dense index answered; chunks whose symbol the question
+names; definitions, path, module and traceback-frame mentions, what the top files use and
+import (:mod:`codeagent.index.evidence`); the file kind and roles
+(:mod:`codeagent.index.file_roles`); size (chunks, lines), depth, importers; the IDF-weighted
+share of the question's terms the file holds; the question's own shape (issue report, about
+tests or docs, length), and the products of a few of them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from codeagent.index import evidence
+from codeagent.index.query import QueryAnalysis
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codeagent.index.ranking import FileTable
+    from codeagent.index.store import IndexStore
+
+POOL = 300  # files the learned model re-orders
+DENSE_DEPTH = 400
+TERM_DF_SHARE = 0.05  # terms in more chunks than this share are left out of term_share
+
+NAMES = (
+    "bm25_best", "bm25_second", "bm25_rank", "bm25_raw",
+    "dense_best", "dense_second", "dense_rank", "dense_cos", "has_dense",
+    "symbol_hits", "defines", "path_mention", "module_mention", "frames", "uses", "neighbour",
+    "kind_code", "kind_tests", "kind_docs", "kind_config", "kind_other", "kind_junk",
+    "vendored", "test_tree", "script", "init",
+    "chunks", "lines", "depth", "importers", "term_share",
+    "stage1", "stage1_rank",
+    "q_issue", "q_tests", "q_docs", "q_words", "q_names",
+    "tests_x_wants", "tests_x_issue", "docs_x_wants", "neighbour_x_issue", "test_tree_x_issue",
+)  # fmt: skip
+
+
+@dataclass
+class Evidence:
+    """What :func:`compute` found: per chunk, per file, and the matrix of the pool."""
+
+    chunk_scores: np.ndarray  # per chunk: BM25 + dense (+ symbol) as the first ranker sums them
+    stage1: np.ndarray  # per file: the first ranker's score
+    kept: np.ndarray  # per file: has any evidence at all
+    pool: np.ndarray  # file ids of the matrix's rows, best stage1 first
+    matrix: np.ndarray  # (len(pool), len(NAMES)) float32
+    has_dense: bool
+
+
+def _second(values: np.ndarray, chunk_file: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Each file's second best chunk value (its best set aside)."""
+    import numpy as np
+
+    rest = np.where(values >= best[chunk_file], 0.0, values).astype(np.float32)
+    second = np.zeros_like(best)
+    np.maximum.at(second, chunk_file, rest)
+    return second
+
+
+def _per_file_best(values: np.ndarray, table: FileTable) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    best = np.zeros(len(table.paths), dtype=np.float32)
+    np.maximum.at(best, table.chunk_file, values)
+    return best, _second(values, table.chunk_file, best)
+
+
+def _inverse_rank(values: np.ndarray) -> np.ndarray:
+    """1 / (1 + rank) of each value among all (0 for a value of 0)."""
+    import numpy as np
+
+    order = np.argsort(-values, kind="stable")
+    rank = np.empty(len(values), dtype=np.float32)
+    rank[order] = np.arange(len(values), dtype=np.float32)
+    return np.where(values > 0, 1.0 / (1.0 + rank), 0.0).astype(np.float32)
+
+
+def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> np.ndarray:
+    """Per file, the IDF-weighted share of the question's distinct terms that its chunks hold
+    (terms in more than :data:`TERM_DF_SHARE` of the chunks count in the total only)."""
+    import numpy as np
+
+    share = np.zeros(len(table.paths), dtype=np.float32)
+    bm25: Any = store.bm25
+    vocab = bm25.vocab_dict
+    ids = [vocab[t] for t in dict.fromkeys(query_terms) if t in vocab]
+    scores = getattr(bm25, "scores", None)
+    if not ids or not isinstance(scores, dict) or "indptr" not in scores:
+        return share
+    indptr, indices = scores["indptr"], scores["indices"]
+    n = max(int(scores.get("num_docs", len(store.chunks))), 1)
+    limit = max(50, int(TERM_DF_SHARE * n))
+    total = 0.0
+    for t in ids:
+        df = int(indptr[t + 1] - indptr[t])
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        total += idf
+        if 0 < df <= limit:
+            files = np.unique(table.chunk_file[indices[indptr[t] : indptr[t + 1]]])
+            share[files] += idf
+    return share / total if total > 0 else share
+
+
+def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis) -> Evidence:
+    """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
+    import numpy as np
+
+    from codeagent.index import ranking
+    from codeagent.index.query import strip_noise
+    from codeagent.index.tokenize import bm25_terms
+
+    question = strip_noise(question)
+    n_files, n_chunks = len(table.paths), len(store.chunks)
+    bm25 = store.bm25_scores(question, unique=ranking.UNIQUE_TERMS)
+    bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
+    top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
+    bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
+    dense_chunk = np.zeros(n_chunks, dtype=np.float32)
+    cosine = np.zeros(n_chunks, dtype=np.float32)
+    dense = store.dense_scores(question, DENSE_DEPTH)
+    if dense:
+        top, low = dense[0][1], dense[-1][1]
+        span = max(top - low, 1e-6)
+        for i, cos in dense:
+            dense_chunk[i] = (cos - low) / span
+            cosine[i] = cos
+    symbol_chunk = np.zeros(n_chunks, dtype=np.float32)
+    for name in a.identifiers:
+        for i in table.symbol_chunks.get(name, ()):
+            symbol_chunk[i] += 1.0
+    chunk = (
+        ranking.W_BM25 * bm25_chunk
+        + ranking.W_DENSE * dense_chunk
+        + ranking.W_SYMBOL * symbol_chunk
+    ).astype(np.float32)
+    bm25_best, bm25_second = _per_file_best(bm25_chunk, table)
+    dense_best, dense_second = _per_file_best(dense_chunk, table)
+    cos_best, _ = _per_file_best(cosine, table)
+    symbols, _ = _per_file_best(symbol_chunk, table)
+    raw_best, _ = _per_file_best(bm25_raw, table)
+    best, second = _per_file_best(chunk, table)
+
+    def column(scores: dict[int, float]) -> np.ndarray:
+        out = np.zeros(n_files, dtype=np.float32)
+        for fid, value in scores.items():
+            out[fid] += value
+        return out
+
+    defines = column(evidence.define_scores(a, table.defines))
+    defines += column(evidence.qualified_scores(a, table.defines, table.ids))
+    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules)
+    path_m, module_m, frame_m = column(paths), column(modules), column(frames)
+    priors = np.array([ranking.kind_prior(k, a) for k in ranking.KINDS], dtype=np.float32)
+    stage1 = best + ranking.W_SECOND * second + defines
+    stage1 += column(evidence.mention_scores(a, table.paths, table.modules))
+    stage1 += priors[table.kind_ids]
+    spans = ranking._top_spans(store, table, stage1, chunk)
+    uses_lift = evidence.use_scores(spans, table.defines)
+    uses = column({fid: value for fid, (value, _) in uses_lift.items()})
+    ranking._lift(stage1, uses_lift)
+    kept = (best > 0) | (stage1 > priors[table.kind_ids])
+    order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
+    near = evidence.neighbour_scores(order[: evidence.NEIGHBOUR_TOP], table.neighbours)
+    neighbour = column({fid: 1.0 for fid in near})
+    lifts = {fid: lift for fid, lift in near.items() if kept[fid] and not a.issue_like}
+    if lifts:
+        ranking._lift(stage1, lifts)
+        order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
+    pool = np.array(order[:POOL], dtype=np.int64)
+    terms = bm25_terms(question)
+    share = term_share(store, table, terms)[pool] if len(pool) else np.zeros(0, np.float32)
+    words = len(question.split())
+    kinds = np.eye(len(ranking.KINDS), dtype=np.float32)[table.kind_ids[pool]]
+    neighbour_p = neighbour[pool]
+    q = [float(a.issue_like), float(a.wants_tests), float(a.wants_docs)]
+    columns = [
+        bm25_best[pool], bm25_second[pool], _inverse_rank(bm25_best)[pool],
+        np.log1p(raw_best[pool]),
+        dense_best[pool], dense_second[pool], _inverse_rank(dense_best)[pool], cos_best[pool],
+        np.full(len(pool), float(bool(dense))),
+        symbols[pool], defines[pool], path_m[pool], module_m[pool], frame_m[pool], uses[pool],
+        neighbour_p,
+        *kinds.T,
+        table.vendored[pool], table.test_tree[pool], table.script[pool], table.init[pool],
+        np.log1p(table.file_chunk_count[pool]), np.log1p(table.file_lines[pool]),
+        table.depth[pool], np.log1p(table.importers[pool]), share,
+        stage1[pool], 1.0 / (1.0 + np.arange(len(pool), dtype=np.float32)),
+        *(np.full(len(pool), v) for v in q),
+        np.full(len(pool), math.log1p(words)),
+        np.full(len(pool), math.log1p(len(a.identifiers))),
+        kinds[:, 1] * q[1], kinds[:, 1] * q[0], kinds[:, 2] * q[2], neighbour_p * q[0],
+        table.test_tree[pool] * q[0],
+    ]  # fmt: skip
+    matrix = np.stack(columns, axis=1).astype(np.float32) if len(pool) else np.zeros(
+        (0, len(NAMES)), dtype=np.float32
+    )
+    return Evidence(chunk, stage1, kept, pool, matrix, bool(dense))
