@@ -105,14 +105,14 @@ def test_cli_writes_tables(mirrors: tuple[Path, str], tmp_path: Path) -> None:
     args = ["eval-dev", str(suite), "--mirrors", str(root), "--embed", "none", "--out", str(out)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "#### Held-out: SWE-bench file Acc@k (%, product / baseline)" in result.output
+    assert "#### Fit: SWE-bench file Acc@k (%, product / baseline)" in result.output
     assert "| psf/requests | 1 |" in result.output
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    assert report["tables"]["heldout"]["swebench"]["rows"]["psf/requests"]["baseline"]["n"] == 1
+    assert report["tables"]["fit"]["swebench"]["rows"]["psf/requests"]["baseline"]["n"] == 1
     assert (out / "tables.md").is_file()
-    # The tuning split holds no question of this suite: one clear error.
-    result = CliRunner().invoke(cli, [*args, "--split", "tuning"])
+    # The sealed split holds no question of this suite: one clear error.
+    result = CliRunner().invoke(cli, [*args, "--split", "sealed"])
     assert isinstance(result.exception, EvalError)
-    assert "split 'tuning'" in str(result.exception)
+    assert "split 'sealed'" in str(result.exception)
     result = CliRunner().invoke(cli, [*args, "--ranker", "nope"])
     assert isinstance(result.exception, EvalError)

@@ -1,11 +1,11 @@
-"""The tuning / held-out protocol: split membership, selection and the commit sample."""
+"""The fit / choose / sealed protocol: split membership, selection and the commit sample."""
 
 from __future__ import annotations
 
 import pytest
 
 from codeagent.errors import EvalError
-from codeagent.eval.splits import HELDOUT, TUNING, sample_commits, select, split_of
+from codeagent.eval.splits import CHOOSE, FIT, SEALED, sample_commits, select, split_of
 from codeagent.eval.suite import SuiteItem
 
 
@@ -13,19 +13,26 @@ def item(ident: str, repo: str, commit: str | None, suite: str = "swebench-dev")
     return SuiteItem(id=ident, question="q", repo=repo, commit=commit, source="test", suite=suite)
 
 
-def test_no_repository_on_both_sides() -> None:
-    assert not TUNING & HELDOUT
-    # The protocol as eval/README.md states it.
-    assert {"sympy/sympy", "conan-io/conan", "sqlfluff/sqlfluff"} == TUNING
-    assert {"astropy/astropy", "pallets/flask", "psf/requests", "reflex-dev/reflex"} <= HELDOUT
+def test_no_repository_on_two_sides() -> None:
+    assert not FIT & CHOOSE
+    assert not FIT & SEALED
+    assert not CHOOSE & SEALED
+    # The protocol as eval/README.md states it: at least 8 sealed, 40 repositories mined.
+    assert len(SEALED) >= 8
+    assert len(FIT | CHOOSE | SEALED) >= 50
+    assert {"sympy/sympy", "psf/requests", "sqlfluff/sqlfluff"} <= FIT
+    assert {"astropy/astropy", "pallets/flask", "reflex-dev/reflex"} <= CHOOSE
+    # benchmark repositories outside ../shared/bench are in no split and no corpus
+    for outside in ("pytest-dev/pytest", "sphinx-doc/sphinx", "pydata/xarray"):
+        assert split_of(outside) is None
 
 
 @pytest.mark.parametrize(
     ("repo", "split"),
     [
-        ("https://github.com/sympy/sympy", "tuning"),
-        ("sympy/sympy", "tuning"),
-        ("https://github.com/PSF/requests.git", "heldout"),
+        ("https://github.com/sympy/sympy", "fit"),
+        ("sympy/sympy", "fit"),
+        ("https://github.com/pallets/flask.git", "choose"),
         ("https://github.com/django/django", None),
         ("stdlib:json", None),
     ],
@@ -37,13 +44,14 @@ def test_split_of(repo: str, split: str | None) -> None:
 def test_select() -> None:
     items = [
         item("a", "https://github.com/sympy/sympy", "aaaa"),
-        item("b", "https://github.com/psf/requests", "bbbb"),
+        item("b", "https://github.com/pallets/flask", "bbbb"),
         item("c", "https://github.com/django/django", "cccc"),
         item("d", "https://github.com/sqlfluff/sqlfluff", "dddd", suite="swe-qa-sqlfluff"),
     ]
-    assert [i.id for i in select(items, "tuning")] == ["a", "d"]
-    assert [i.id for i in select(items, "heldout")] == ["b"]
-    assert [i.id for i in select(items, "all")] == ["a", "b", "d"]
+    assert [i.id for i in select(items, "fit")] == ["a", "d"]
+    assert [i.id for i in select(items, "choose")] == ["b"]
+    assert [i.id for i in select(items, "dev")] == ["a", "b", "d"]
+    assert [i.id for i in select(items, "sealed")] == []
     with pytest.raises(EvalError, match="unknown split"):
         select(items, "test")
 

@@ -32,20 +32,20 @@ def qa(repo: str, ranker: str, r5: float, r10: float) -> dict[str, Any]:
 
 
 RECORDS = [
-    # requests (held-out): product hits at 1 once out of 2; baseline never at 1.
+    # requests (fit): product hits at 1 once out of 2; baseline never at 1.
     loc("psf/requests", "product", (1, 1, 1, 1)),
     loc("psf/requests", "baseline", (0, 1, 1, 1)),
     loc("psf/requests", "product", (0, 0, 1, 1)),
     loc("psf/requests", "baseline", (0, 0, 0, 1)),
-    # flask (held-out): one question, and one errored.
-    loc("pallets/flask", "product", (0, 0, 0, 0)),
-    loc("pallets/flask", "baseline", (1, 1, 1, 1)),
-    rec("swebench-dev", "pallets/flask", "product", error="CloneError: x"),
-    rec("swebench-dev", "pallets/flask", "baseline", error="CloneError: x"),
-    # sympy (tuning).
-    loc("sympy/sympy", "product", (1, 1, 1, 1)),
-    loc("sympy/sympy", "baseline", (0, 0, 0, 0)),
-    # SWE-QA, held-out: two questions on requests.
+    # pylint (fit): one question, and one errored.
+    loc("pylint-dev/pylint", "product", (0, 0, 0, 0)),
+    loc("pylint-dev/pylint", "baseline", (1, 1, 1, 1)),
+    rec("swebench-dev", "pylint-dev/pylint", "product", error="CloneError: x"),
+    rec("swebench-dev", "pylint-dev/pylint", "baseline", error="CloneError: x"),
+    # astropy (choose).
+    loc("astropy/astropy", "product", (1, 1, 1, 1)),
+    loc("astropy/astropy", "baseline", (0, 0, 0, 0)),
+    # SWE-QA, fit: two questions on requests.
     qa("psf/requests", "product", 0.5, 1.0),
     qa("psf/requests", "baseline", 0.0, 0.5),
     qa("psf/requests", "product", 1.0, 1.0),
@@ -65,16 +65,16 @@ def test_benchmark_of() -> None:
 
 def test_rows_means_and_pooled() -> None:
     tables = build_tables(RECORDS)
-    assert set(tables) == {"heldout", "tuning", "none"}
-    held = tables["heldout"]["swebench"]
-    assert list(held["rows"]) == ["pallets/flask", "psf/requests"]
+    assert set(tables) == {"fit", "choose", "none"}
+    held = tables["fit"]["swebench"]
+    assert list(held["rows"]) == ["psf/requests", "pylint-dev/pylint"]
     req = held["rows"]["psf/requests"]
     assert req["product"] == {
         "n": 2, "errors": 0, "hit@1": 0.5, "hit@3": 0.5, "hit@5": 1.0, "hit@10": 1.0
     }  # fmt: skip
     assert req["baseline"]["hit@1"] == 0.0
     assert req["baseline"]["hit@3"] == 0.5
-    flask = held["rows"]["pallets/flask"]
+    flask = held["rows"]["pylint-dev/pylint"]
     assert flask["product"]["n"] == 1
     assert flask["product"]["errors"] == 1
     assert flask["baseline"]["hit@1"] == 1.0
@@ -87,19 +87,19 @@ def test_rows_means_and_pooled() -> None:
     assert held["pooled"]["product"]["hit@5"] == pytest.approx(2 / 3)
     assert held["pooled"]["product"]["n"] == 3
     assert held["pooled"]["product"]["errors"] == 1
-    qa_table = tables["heldout"]["swe-qa"]
+    qa_table = tables["fit"]["swe-qa"]
     assert qa_table["rows"]["psf/requests"]["product"]["recall@5"] == pytest.approx(0.75)
     assert qa_table["rows"]["psf/requests"]["baseline"]["recall@10"] == pytest.approx(0.75)
-    assert tables["tuning"]["swebench"]["rows"]["sympy/sympy"]["baseline"]["hit@10"] == 0.0
+    assert tables["choose"]["swebench"]["rows"]["astropy/astropy"]["baseline"]["hit@10"] == 0.0
     assert list(tables["none"]["swebench"]["rows"]) == ["django/django"]
 
 
 def test_markdown() -> None:
     text = render_tables(build_tables(RECORDS))
-    assert "#### Held-out: SWE-bench file Acc@k (%, product / baseline)" in text
+    assert "#### Fit: SWE-bench file Acc@k (%, product / baseline)" in text
     assert "| psf/requests | 2 | 50.0 / 0.0 | 50.0 / 50.0 | 100.0 / 50.0 | 100.0 / 100.0 |" in text
-    assert "| pallets/flask | 1 (1 errors) | 0.0 / 100.0 |" in text
+    assert "| pylint-dev/pylint | 1 (1 errors) | 0.0 / 100.0 |" in text
     assert "| **mean over repositories** | 2 repos | 25.0 / 50.0 |" in text
     assert "| psf/requests | 2 | 75.0 / 50.0 | 100.0 / 75.0 |" in text
-    # Tuning comes before held-out.
-    assert text.index("#### Tuning") < text.index("#### Held-out")
+    # Fit comes before choose.
+    assert text.index("#### Fit") < text.index("#### Choose")

@@ -22,10 +22,10 @@ from codeagent.cli.eval_options import out_option, suites_argument
 )
 @click.option(
     "--split",
-    type=click.Choice(["tuning", "heldout", "all"]),
-    default="all",
+    type=click.Choice(["fit", "choose", "sealed", "dev"]),
+    default="dev",
     show_default=True,
-    help="Which repositories to run (eval/README.md gives the protocol).",
+    help="Which repositories to run: fit, choose, dev (both) or sealed (eval/README.md).",
 )
 @click.option(
     "--ranker",
@@ -62,13 +62,13 @@ def command(
     """Rank files for the suites' questions with the product and the plain baseline.
 
     Retrieval only (no router, no answer): each (repository, commit) is exported from its
-    mirror, indexed once, and searched by every ranker. Prints per-repository tables for the
-    tuning and held-out repositories; writes report.json and tables.md.
+    mirror, indexed once, and searched by every ranker. Prints per-repository tables for each
+    split (fit, choose, sealed); writes report.json and tables.md.
 
     \b
     Examples:
       codeagent eval-dev eval/swebench-dev.jsonl eval/swe-qa-*.jsonl \\
-          --mirrors PATH/TO/MIRRORS --embed none --split heldout
+          --mirrors PATH/TO/MIRRORS --embed none --split choose
     """
     from codeagent.cli.common import Progress
     from codeagent.config import Settings

@@ -1,8 +1,12 @@
-"""The dev/test protocol: which repositories constants may be tuned on, and which are held out.
+"""The dev/test protocol: which repositories the ranker is fitted on, which decide between
+models, and which are sealed until the one final run.
 
-A split is a set of repositories (``owner/name``); every suite's questions about a repository
-belong to that repository's split, so no repository is ever on both sides. ``eval/README.md``
-states the protocol. A repository in neither split is not run by ``codeagent eval-dev``.
+A split is a set of repositories (``owner/name``), read from ``corpus.json`` beside this
+module: ``fit`` (fitted on, with grouped cross-validation by repository), ``choose`` (model and
+feature choices) and ``sealed`` (run once, at the end, reported as it comes out). Every suite's
+questions about a repository belong to that repository's split, so no repository is ever on
+two sides. ``eval/README.md`` states the protocol. A repository in no split is not run by
+``codeagent eval-dev``.
 
 Sampling is by commit, because a commit is what costs (one checkout, one index): a suite's
 repository with more distinct commits than ``max_commits`` keeps the questions of a fixed
@@ -12,31 +16,34 @@ sample of its commits: the first ``max_commits`` of its sorted commit ids shuffl
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 from codeagent.errors import EvalError
 from codeagent.eval.repos import repo_key
 from codeagent.eval.suite import SuiteItem
 
-TUNING = frozenset({"sympy/sympy", "conan-io/conan", "sqlfluff/sqlfluff"})
-HELDOUT = frozenset(
-    {
-        "astropy/astropy",
-        "pylint-dev/pylint",
-        "psf/requests",
-        "mwaskom/seaborn",
-        "pallets/flask",
-        "reflex-dev/reflex",
-        "streamlink/streamlink",
+CORPUS = Path(__file__).with_name("corpus.json")
+
+
+def _load_splits() -> dict[str, frozenset[str]]:
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    bench = corpus.get("bench", {})
+    return {
+        name: frozenset(corpus[name]) | frozenset(bench.get(name, ()))
+        for name in ("fit", "choose", "sealed")
     }
-)
-SPLITS = {"tuning": TUNING, "heldout": HELDOUT}
-SPLIT_CHOICES = ("tuning", "heldout", "all")
+
+
+SPLITS = _load_splits()
+FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
+SPLIT_CHOICES = ("fit", "choose", "sealed", "dev")  # dev: fit and choose
 
 
 def split_of(repo: str) -> str | None:
-    """``tuning``, ``heldout`` or None for a suite's ``repo`` (URL or ``owner/name``)."""
+    """``fit``, ``choose``, ``sealed`` or None for a suite's ``repo`` (URL or ``owner/name``)."""
     key = repo_key(repo)
     for name, repos in SPLITS.items():
         if key in repos:
@@ -45,10 +52,10 @@ def split_of(repo: str) -> str | None:
 
 
 def select(items: Sequence[SuiteItem], split: str) -> list[SuiteItem]:
-    """The items whose repository is in ``split`` (``all``: in either split), in order."""
+    """The items whose repository is in ``split`` (``dev``: in fit or choose), in order."""
     if split not in SPLIT_CHOICES:
         raise EvalError(f"unknown split {split!r}: choose one of {', '.join(SPLIT_CHOICES)}")
-    wanted = {"tuning", "heldout"} if split == "all" else {split}
+    wanted = {"fit", "choose"} if split == "dev" else {split}
     return [item for item in items if split_of(item.repo) in wanted]
 
 

@@ -20,6 +20,7 @@ from codeagent.eval.splits import split_of
 
 BENCHMARKS = {
     "swebench": ("SWE-bench file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
+    "mined": ("Mined commits: file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
     "swe-qa": ("SWE-QA expected-file recall@k", ["recall@5", "recall@10"]),
 }
 HEADERS = {
@@ -27,7 +28,7 @@ HEADERS = {
     "recall@5": "R@5",
     "recall@10": "R@10",
 }
-SPLIT_TITLES = {"tuning": "Tuning", "heldout": "Held-out", None: "In no split"}
+SPLIT_TITLES = {"fit": "Fit", "choose": "Choose", "sealed": "Sealed", None: "In no split"}
 
 
 def benchmark_of(suite: str) -> str | None:
@@ -111,7 +112,7 @@ def _pct(value: float | None) -> str:
 def render_tables(tables: Mapping[str, Any]) -> str:
     """Markdown: one table per (split, benchmark); a cell shows each ranker's number, ``/``."""
     parts: list[str] = []
-    order = ["tuning", "heldout", "none"]
+    order = ["fit", "choose", "sealed", "none"]
     for split in sorted(tables, key=lambda s: order.index(s) if s in order else len(order)):
         for bench in BENCHMARKS:
             table = tables[split].get(bench)

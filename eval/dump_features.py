@@ -1,0 +1,164 @@
+"""Dump the learned ranker's feature matrices for suite questions (development time only).
+
+    PYTHONPATH=src python eval/dump_features.py SUITE.jsonl [...] --mirrors DIR --out DIR \
+        [--embed none|local] [--max-commits N] [--seed 0] [--workers 2] [--repos a/b,c/d]
+
+Each (repository, commit) of the suites is exported from its bare mirror and indexed through
+the product's own cached index (as ``codeagent eval-dev`` does); each question's candidate
+pool and feature matrix come from :func:`codeagent.index.features.compute`, exactly as the
+ranker computes them at run time. One pickle per checkout under ``--out``: per question, the
+matrix, the pool's paths, the expected files resolved at the commit, the first ranker's
+order, and the plain baseline's ranked files from the same chunks. A checkout already dumped
+is skipped, so a run can be stopped and resumed. ``eval/fit_ranker.py`` reads the dumps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def _suite_kind(item_id: str, source: str) -> str:
+    if source.startswith("mined"):
+        return "mined"
+    return "sweqa" if "SWE-QA" in source or item_id.startswith("swe-qa") else "swebench"
+
+
+def _git(*args: str, check: bool = True) -> str:
+    import subprocess
+
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=check).stdout
+
+
+def dump_repo(job: tuple[str, list[tuple[str, list[dict[str, object]]]], str, str, str]) -> str:
+    """Every commit of one repository, oldest first, checked out in turn in one clone (so the
+    index of each commit reuses the chunks of the files the previous one already parsed, as a
+    user's checkout does)."""
+    repo, commits, mirrors, out, embed = job
+    from codeagent.eval.mirrors import find_mirror
+
+    mirror = find_mirror(Path(mirrors), repo)
+    if mirror is None:
+        return f"{repo}: no mirror"
+    clone = Path(os.environ["CODEAGENT_HOME"]) / "clones" / repo.replace("/", "+")
+    if not (clone / ".git").is_dir():
+        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
+    dated = []
+    for commit, items in commits:
+        try:
+            stamp = int(_git("-C", str(clone), "log", "-1", "--format=%ct", commit).strip())
+        except Exception:
+            continue
+        dated.append((stamp, commit, items))
+    lines = []
+    for _, commit, items in sorted(dated):
+        lines.append(dump_commit(repo, clone, commit, items, out, embed))
+    return "\n".join(lines)
+
+
+def dump_commit(
+    repo: str, clone: Path, commit: str, items: list[dict[str, object]], out: str, embed: str
+) -> str:
+    from codeagent.config import Settings
+    from codeagent.eval import metrics
+    from codeagent.eval.baseline import BaselineRanker
+    from codeagent.eval.runner import default_index_builder
+    from codeagent.index import features, ranking
+    from codeagent.index.query import analyze
+    from codeagent.repo.listing import list_files
+
+    target = Path(out) / repo.replace("/", "+") / f"{commit}.pkl"
+    if target.exists():
+        return f"{repo}@{commit[:10]}: cached"
+    started = time.perf_counter()
+    # a blob the snapshot lacks (a large binary) fails the checkout of that file only
+    _git("-C", str(clone), "checkout", "-q", "-f", "--detach", commit, check=False)
+    if not _git("-C", str(clone), "rev-parse", "HEAD").startswith(commit):
+        return f"{repo}@{commit[:10]}: cannot check out"
+    _git("-C", str(clone), "clean", "-q", "-f", "-d", "-x")
+    root = clone
+    full = commit
+    settings = Settings.load(llm="none", embed=embed)
+    store, _ = default_index_builder(root, settings, progress=_Quiet())
+    built = time.perf_counter() - started
+    existing = list(list_files(root).paths)
+    table = ranking.file_table(store)
+    baseline = BaselineRanker(store.chunks)
+    rows = []
+    for item in items:
+        question = str(item["question"])
+        expected, _ = metrics.resolve_paths(item["expected_files"], existing)  # type: ignore[arg-type]
+        if not expected:
+            continue
+        found = features.compute(store, table, question, analyze(question))
+        order = [int(f) for f in (-found.stage1).argsort(kind="stable") if found.kept[f]]
+        rows.append({
+            "id": item["id"], "repo": repo, "commit": full,
+            "kind": _suite_kind(str(item["id"]), str(item.get("source", ""))),
+            "matrix": found.matrix, "pool": [table.paths[f] for f in found.pool],
+            "expected": expected,
+            "stage1": [table.paths[f] for f in order[:100]],
+            "baseline": baseline.rank(question, depth=20),
+            "words": len(question.split()),
+        })  # fmt: skip
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps({"names": features.NAMES, "rows": rows}))
+    tmp.replace(target)
+    return f"{repo}@{full[:10]}: {len(rows)} questions, {len(store.chunks)} chunks, {built:.1f}s"
+
+
+class _Quiet:
+    def task(self, *args: object, **kwargs: object) -> object:
+        import contextlib
+
+        return contextlib.nullcontext(lambda *a: None)
+
+    def __getattr__(self, name: str) -> object:
+        return lambda *a, **k: None
+
+
+def main() -> None:
+    from codeagent.eval.splits import sample_commits
+    from codeagent.eval.suite import load_suite
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("suites", nargs="+", type=Path)
+    parser.add_argument("--mirrors", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--embed", default="none")
+    parser.add_argument("--max-commits", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repos", default="")
+    args = parser.parse_args()
+    wanted = {r for r in args.repos.split(",") if r}
+    items = []
+    for suite in args.suites:
+        loaded = [i for i in load_suite(suite) if not wanted or i.repo in wanted]
+        items += sample_commits(loaded, args.max_commits, args.seed)
+    groups: dict[str, dict[str, list[dict[str, object]]]] = {}
+    for item in items:
+        if item.commit:
+            by_commit = groups.setdefault(item.repo, {})
+            by_commit.setdefault(item.commit, []).append(item.model_dump())
+    jobs = [
+        (repo, list(commits.items()), args.mirrors, args.out, args.embed)
+        for repo, commits in groups.items()
+    ]
+    jobs.sort(key=lambda job: -len(job[1]))
+    print(f"{len(items)} questions in {len(jobs)} repositories", file=sys.stderr, flush=True)
+    with multiprocessing.Pool(args.workers, maxtasksperchild=1) as pool:
+        for n, line in enumerate(pool.imap_unordered(dump_repo, jobs), start=1):
+            print(f"[{n}/{len(jobs)}]\n{line}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""Fit the learned file ranker on dumped features; grouped cross-validation by repository.
+
+    PYTHONPATH=src python eval/fit_ranker.py --dumps DIR [--dumps DIR2 …] --mode lexical|dense \
+        [--model linear|trees] [--write] [--report FILE.md]
+
+Development time only (needs the ``fit`` extra: scikit-learn, LightGBM). Reads the pickles of
+``eval/dump_features.py``; the splits are ``src/codeagent/eval/corpus.json``'s: ``fit``
+repositories (mined corpus + the public suites' fit repositories) are fitted on with
+GroupKFold by repository (every out-of-fold figure comes from a model that never saw that
+repository); ``choose`` repositories score the model fitted on all of ``fit`` and decide
+between models and features; the shipped model (``--write``) is fitted on ``fit`` + ``choose``.
+``sealed`` repositories are never read here.
+
+Every table has, per question kind (mined commits: Acc@1/5; SWE-bench: Acc@1/5; SWE-QA:
+recall@5/10) and as the mean over repositories, the plain BM25 baseline and the first ranker
+from the same dumps beside the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from codeagent.index.features import NAMES  # noqa: E402
+
+CORPUS = ROOT / "src/codeagent/eval/corpus.json"
+MODEL_FILE = ROOT / "src/codeagent/index/ranker.json"
+TRAIN_POOL = 100  # rows per question the model is fitted on (the first ranker's best)
+
+
+def load_rows(dirs: list[Path]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for directory in dirs:
+        for path in sorted(directory.rglob("*.pkl")):
+            data = pickle.loads(path.read_bytes())
+            if tuple(data["names"]) != NAMES:
+                raise SystemExit(f"{path}: dumped with other columns; dump again")
+            rows.extend(r for r in data["rows"] if len(r["pool"]))
+    return rows
+
+
+def splits() -> dict[str, set[str]]:
+    corpus = json.loads(CORPUS.read_text())
+    return {
+        "fit": set(corpus["fit"]) | set(corpus["bench"]["fit"]),
+        "choose": set(corpus["choose"]) | set(corpus["bench"]["choose"]),
+        "sealed": set(corpus["sealed"]),
+    }
+
+
+def labels(row: dict[str, Any]) -> np.ndarray:
+    expected = set(row["expected"])
+    return np.array([p in expected for p in row["pool"]], dtype=np.float64)
+
+
+def ranked(row: dict[str, Any], scores: np.ndarray | None) -> list[str]:
+    if scores is None:
+        return list(row["stage1"])
+    head = [row["pool"][i] for i in np.argsort(-scores, kind="stable")]
+    return head + [p for p in row["stage1"] if p not in set(head)]
+
+
+def metrics(row: dict[str, Any], files: list[str]) -> dict[str, float]:
+    expected = set(row["expected"])
+    if row["kind"] == "sweqa":
+        return {f"R@{k}": len(expected & set(files[:k])) / len(expected) for k in (5, 10)}
+    return {f"Acc@{k}": float(bool(expected & set(files[:k]))) for k in (1, 5)}
+
+
+def table(rows: list[dict[str, Any]], rankings: dict[str, list[list[str]]]) -> str:
+    """Per question kind: mean over repositories of each ranker's figures, with n."""
+    lines = []
+    for kind in ("mined", "swebench", "sweqa"):
+        picked = [i for i, r in enumerate(rows) if r["kind"] == kind]
+        if not picked:
+            continue
+        repos = sorted({rows[i]["repo"] for i in picked})
+        header = None
+        for name, lists in rankings.items():
+            per_repo: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+            for i in picked:
+                for key, value in metrics(rows[i], lists[i]).items():
+                    per_repo[rows[i]["repo"]][key].append(value)
+            keys = list(next(iter(per_repo.values())).keys())
+            means = {k: 100 * np.mean([np.mean(per_repo[r][k]) for r in repos]) for k in keys}
+            below = sum(
+                np.mean(per_repo[r][keys[-1]]) < np.mean(_base(rows, rankings, r, kind, keys[-1]))
+                for r in repos
+            )
+            if header is None:
+                header = f"| {kind} ({len(picked)} q., {len(repos)} repos) | " + " | ".join(keys)
+                lines += [header + " | repos below baseline |", "|---" * (len(keys) + 2) + "|"]
+            cells = " | ".join(f"{means[k]:.1f}" for k in keys)
+            lines.append(f"| {name} | {cells} | {below} |")
+    return "\n".join(lines)
+
+
+def _base(rows: list[dict[str, Any]], rankings: dict[str, list[list[str]]], repo: str,
+          kind: str, key: str) -> list[float]:  # fmt: skip
+    lists = rankings["baseline"]
+    return [
+        metrics(r, lists[i])[key] for i, r in enumerate(rows) if r["repo"] == repo and r["kind"] == kind
+    ]
+
+
+def training_set(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    xs, ys, groups = [], [], []
+    for row in rows:
+        n = min(TRAIN_POOL, len(row["pool"]))
+        y = labels(row)[:n]
+        if not y.any():
+            continue
+        xs.append(row["matrix"][:n])
+        ys.append(y)
+        groups.append(n)
+    return np.concatenate(xs), np.concatenate(ys), groups
+
+
+def fit(rows: list[dict[str, Any]], kind: str, columns: list[int]) -> Any:
+    x, y, groups = training_set(rows)
+    x = x[:, columns]
+    if kind == "linear":
+        from sklearn.linear_model import LogisticRegression
+
+        mean, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale == 0] = 1.0
+        weights = np.concatenate([np.full(g, 1.0 / g) for g in groups])  # each question counts once
+        model = LogisticRegression(C=1.0, max_iter=2000)
+        model.fit((x - mean) / scale, y, sample_weight=weights * len(groups))
+        return ("linear", mean, scale, model.coef_[0], float(model.intercept_[0]))
+    import lightgbm
+
+    model = lightgbm.LGBMRanker(
+        objective="lambdarank", n_estimators=150, learning_rate=0.05, num_leaves=15,
+        min_child_samples=40, subsample=0.8, subsample_freq=1, colsample_bytree=0.8,
+        lambdarank_truncation_level=20, verbose=-1, random_state=0,
+    )  # fmt: skip
+    model.fit(x, y, group=groups)
+    return ("trees", model)
+
+
+def predict(model: Any, row: dict[str, Any], columns: list[int]) -> np.ndarray:
+    x = row["matrix"][:, columns].astype(np.float64)
+    if model[0] == "linear":
+        _, mean, scale, weights, bias = model
+        return np.asarray(((x - mean) / scale) @ weights + bias)
+    return np.asarray(model[1].predict(x))
+
+
+def export(model: Any, columns: list[int]) -> dict[str, Any]:
+    names = [NAMES[c] for c in columns]
+    if model[0] == "linear":
+        _, mean, scale, weights, bias = model
+        return {
+            "kind": "linear", "features": names, "mean": [round(float(v), 6) for v in mean],
+            "scale": [round(float(v), 6) for v in scale],
+            "weights": [round(float(v), 6) for v in weights], "bias": round(bias, 6),
+        }  # fmt: skip
+    dump = model[1].booster_.dump_model()
+    trees = [_flatten(t["tree_structure"]) for t in dump["tree_info"]]
+    return {"kind": "trees", "features": names, "trees": trees, "base": 0.0}
+
+
+def _flatten(root: dict[str, Any]) -> dict[str, Any]:
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+
+    def walk(node: dict[str, Any], depth: int) -> tuple[int, int]:
+        me = len(feature)
+        feature.append(0)
+        threshold.append(0.0)
+        left.append(-1)
+        right.append(-1)
+        value.append(0.0)
+        if "leaf_value" in node:
+            value[me] = round(float(node["leaf_value"]), 7)
+            return me, depth
+        assert node["decision_type"] == "<=", node["decision_type"]
+        feature[me] = int(node["split_feature"])
+        threshold[me] = float(node["threshold"])
+        left[me], d1 = walk(node["left_child"], depth + 1)
+        right[me], d2 = walk(node["right_child"], depth + 1)
+        return me, max(d1, d2)
+
+    _, depth = walk(root, 0)
+    return {"feature": feature, "threshold": threshold, "left": left, "right": right,
+            "value": value, "depth": depth}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dumps", type=Path, action="append", required=True)
+    parser.add_argument("--mode", choices=("lexical", "dense"), default="lexical")
+    parser.add_argument("--model", choices=("linear", "trees"), default="trees")
+    parser.add_argument("--drop", default="", help="columns left out, comma-separated")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--report", type=Path, default=None)
+    args = parser.parse_args()
+    from sklearn.model_selection import GroupKFold
+
+    dropped = {d for d in args.drop.split(",") if d}
+    columns = [i for i, n in enumerate(NAMES) if n not in dropped]
+    split = splits()
+    rows = load_rows(args.dumps)
+    fit_rows = [r for r in rows if r["repo"] in split["fit"]]
+    choose_rows = [r for r in rows if r["repo"] in split["choose"]]
+    assert not any(r["repo"] in split["sealed"] for r in rows), "sealed repositories in the dumps"
+    out = []
+    # grouped cross-validation on fit
+    oof: list[np.ndarray | None] = [None] * len(fit_rows)
+    repos = np.array([r["repo"] for r in fit_rows])
+    for train, test in GroupKFold(n_splits=args.folds).split(fit_rows, groups=repos):
+        model = fit([fit_rows[i] for i in train], args.model, columns)
+        for i in test:
+            oof[i] = predict(model, fit_rows[i], columns)
+    rankings = {
+        "baseline": [list(r["baseline"]) for r in fit_rows],
+        "first ranker": [ranked(r, None) for r in fit_rows],
+        f"{args.model} (out of fold)": [ranked(r, s) for r, s in zip(fit_rows, oof, strict=True)],
+    }
+    out += [f"## fit, grouped {args.folds}-fold CV by repository ({args.mode})", "",
+            table(fit_rows, rankings), ""]  # fmt: skip
+    model = fit(fit_rows, args.model, columns)
+    rankings = {
+        "baseline": [list(r["baseline"]) for r in choose_rows],
+        "first ranker": [ranked(r, None) for r in choose_rows],
+        args.model: [ranked(r, predict(model, r, columns)) for r in choose_rows],
+    }
+    out += [f"## choose, fitted on fit ({args.mode})", "", table(choose_rows, rankings), ""]
+    text = "\n".join(out)
+    print(text)
+    if args.report:
+        args.report.write_text(text + "\n")
+    if args.write:
+        final = fit(fit_rows + choose_rows, args.model, columns)
+        data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
+        data = {"format": 1, "models": {**data.get("models", {}), args.mode: export(final, columns)}}
+        MODEL_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        print(f"wrote {args.mode} model to {MODEL_FILE} ({MODEL_FILE.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()
