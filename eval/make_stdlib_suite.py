@@ -19,7 +19,7 @@ import pyclbr
 import sys
 from pathlib import Path
 
-from stdlib_questions import CONCEPTUAL, STRUCTURAL
+from stdlib_questions import CONCEPTUAL, REPORTS, STRUCTURAL
 
 OUT = Path(__file__).resolve().parent / "stdlib.jsonl"
 LICENSE = "code: CPython standard library, PSF-2.0"
@@ -110,6 +110,21 @@ def main() -> None:
                 "reference_answer": None,
                 "source": f"hand-written, expected files hand-checked on Python {version}; "
                 f"{LICENSE}",
+            }
+        )
+    for number, (package, files, text) in enumerate(REPORTS, start=1):
+        lines.append(
+            {
+                "id": f"stdlib-r{number:02d}",
+                "question": text,
+                "repo": f"stdlib:{package}",
+                "expected_route": "rag",
+                "expected_files": files,
+                "expected_symbols": None,
+                "answer_must_contain": [],
+                "reference_answer": None,
+                "source": "hand-written issue report in the style of real bug reports, "
+                f"expected files hand-checked on Python {version}; {LICENSE}",
             }
         )
     OUT.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")

@@ -3,6 +3,10 @@
 STRUCTURAL: (package, file relative to the package, operation, class or None, question).
 CONCEPTUAL: (package, expected files, answer_must_contain, question); the expected files were
 chosen by reading the code of CPython 3.11: the file(s) holding the code that answers it.
+REPORTS: (package, expected files, text): issue reports written in the style of real bug
+reports (several paragraphs, a code block or a traceback, an Environment section), each
+containing a structural phrase ("classes that inherit from", "where is X defined", "who
+calls"); a router must search them, not send them to a structural tool.
 """
 
 # ruff: noqa: E501  (a table of questions: one question per line reads best)
@@ -55,6 +59,8 @@ STRUCTURAL: list[tuple[str, str, str, str | None, str]] = [
     ("concurrent", "futures/thread.py", "imports", None, "which imports does futures/thread.py have?"),
     ("email", "utils.py", "imports", None, "List the imports of utils.py"),
     ("urllib", "error.py", "imports", None, "what modules does error.py import?"),
+    ("json", "decoder.py", "classes", None, "which classes in decoder.py inherit from something?"),
+    ("email", "errors.py", "classes", None, "what in errors.py subclasses anything?"),
 ]  # fmt: skip
 
 CONCEPTUAL: list[tuple[str, list[str], list[str], str]] = [
@@ -86,4 +92,13 @@ CONCEPTUAL: list[tuple[str, list[str], list[str], str]] = [
     ("asyncio", ["taskgroups.py"], [], "When one task in a task group fails, how are the other tasks cancelled?"),
     ("asyncio", ["base_events.py", "events.py"], [], "How does the event loop schedule a callback to run after a delay?"),
     ("asyncio", ["streams.py"], [], "How does a stream reader find a separator in its buffer when reading until it?"),
+]  # fmt: skip
+
+REPORTS: list[tuple[str, list[str], str]] = [
+    ("json", ["encoder.py"], "json.dumps ignores default() for classes that inherit from dict\n\nI have a few classes that inherit from dict and carry extra attributes. I subclassed JSONEncoder and overrode default() to add those attributes, but default() is never called for them: they are written as plain objects.\n\n```python\nimport json\n\nclass Tagged(dict):\n    tag = \"x\"\n\nclass Enc(json.JSONEncoder):\n    def default(self, o):\n        return {\"tag\": o.tag, **o}\n\nprint(json.dumps(Tagged(a=1), cls=Enc))\n```\n\nExpected: `{\"tag\": \"x\", \"a\": 1}`\nActual: `{\"a\": 1}`" + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- Ubuntu 22.04"),
+    ("email", ["utils.py", "_parseaddr.py"], "parseaddr splits a quoted display name that contains a comma\n\nWhen a From header has a display name in quotes with a comma inside, getaddresses() returns two broken addresses. I tried to find where is parseaddr defined and which function does the real splitting, but the quoting rules are spread over several helpers.\n\n```python\nfrom email.utils import getaddresses\nprint(getaddresses(['\"Doe, Jane\" <jane@example.org>, bob@example.org']))\n```\n\nThe output has an address with an empty name and a second one with the name cut at the comma." + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- macOS 14.4"),
+    ("http", ["client.py"], "IncompleteRead on a chunked response whose last chunk has trailers\n\nA server that sends trailers after the last chunk makes HTTPResponse.read() fail. I looked at who calls _read_chunked and where the trailer lines are consumed, but the error comes before that.\n\n```\nTraceback (most recent call last):\n  File \"fetch.py\", line 9, in <module>\n    body = resp.read()\n  File \"/usr/lib/python3.11/http/client.py\", line 466, in read\n    return self._read_chunked(amt)\n  File \"/usr/lib/python3.11/http/client.py\", line 598, in _read_chunked\n    raise IncompleteRead(b''.join(value))\nhttp.client.IncompleteRead: IncompleteRead(1024 bytes read)\n```" + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- Debian 12"),
+    ("logging", ["handlers.py"], "RotatingFileHandler never rolls over when delay=True\n\nWith delay=True and maxBytes=1024 the log file grows past the limit until the process restarts. I went through the methods of class RotatingFileHandler and shouldRollover seems to return early when the stream is not open yet.\n\n```python\nimport logging.handlers\nh = logging.handlers.RotatingFileHandler(\"app.log\", maxBytes=1024, backupCount=3, delay=True)\nlog = logging.getLogger(\"app\")\nlog.addHandler(h)\nfor i in range(1000):\n    log.warning(\"line %d\", i)\n```\n\nExpected: app.log.1 to app.log.3 exist. Actual: one large app.log." + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- Windows 11"),
+    ("urllib", ["parse.py"], "urljoin drops the last path segment for a base without a trailing slash\n\nJoining a relative reference onto a base URL whose path does not end in a slash removes the last segment. I checked the list of functions in parse.py that urljoin uses (urlparse, urlunparse, the dot-segment removal) and I am not sure whether this is RFC 3986 behaviour or a bug.\n\n```python\nfrom urllib.parse import urljoin\nprint(urljoin(\"https://example.org/api/v1\", \"users\"))\n```\n\nExpected: https://example.org/api/v1/users\nActual: https://example.org/api/users" + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- Fedora 39"),
+    ("asyncio", ["tasks.py"], "wait_for leaves the inner task running after a timeout when it suppresses CancelledError\n\nWhere is wait_for defined, and what does it do when the awaited task swallows the cancellation? In our service the timeout fires, but the task keeps running and the TimeoutError is only raised after it finishes.\n\n```\nTraceback (most recent call last):\n  File \"service.py\", line 31, in handle\n    await asyncio.wait_for(worker(), timeout=2)\n  File \"/usr/lib/python3.11/asyncio/tasks.py\", line 479, in wait_for\n    raise exceptions.TimeoutError() from exc\nTimeoutError\n```" + "\n\n## Environment\n\n- Python 3.11.7 (CPython)\n- Ubuntu 24.04"),
 ]  # fmt: skip

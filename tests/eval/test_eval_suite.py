@@ -80,7 +80,7 @@ def test_load_suites_limit_and_name_clash(tmp_path: Path) -> None:
 
 
 CHECKED_IN = {
-    "stdlib.jsonl": 73,
+    "stdlib.jsonl": 81,
     "swe-qa-requests.jsonl": 48,
     "swe-qa-flask.jsonl": 48,
     "swe-qa-pylint.jsonl": 48,

@@ -1,6 +1,8 @@
 """Routing: the LLM router (structured output), the rule router as its fallback, and the
 check every decision passes before it is used (the chosen tool checks its arguments against
-the repository; arguments that do not hold up send the question to the tool's fallback).
+the repository; arguments that do not hold up send the question to the tool's fallback; a
+structural tool chosen for a text that is not a structural question, such as a long report,
+sends it to search).
 
 The router's schema and its prompt's tool list come from the tool registry.
 """
@@ -17,6 +19,7 @@ from codeagent.agent.state import RouteDecision, Turn
 from codeagent.errors import ToolError, one_line
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry
+from codeagent.tools.structural import not_a_question
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +40,15 @@ def route_question(
     """The route for ``question``: the LLM's when one is configured and answers validly,
     else the rule router's; either way checked against the repository."""
     if chat_model is None:
-        return validate(route_by_rules(question, ctx, registry), ctx, registry)
+        return validate(route_by_rules(question, ctx, registry), ctx, registry, question=question)
     try:
         decision = llm_route(question, history, registry, chat_model, timeout=timeout)
     except Exception as exc:  # any failure of the model, its output or its parsing
         log.info("LLM router failed: %s", exc)
         rules = route_by_rules(question, ctx, registry)
         reason = f"LLM router failed: {one_line(exc, 200)}; rules: {rules.reason}"
-        return validate(rules.model_copy(update={"reason": reason}), ctx, registry)
-    return validate(decision, ctx, registry)
+        decision = rules.model_copy(update={"reason": reason})
+    return validate(decision, ctx, registry, question=question)
 
 
 def llm_route(
@@ -67,22 +70,39 @@ def llm_route(
     parsed = schema.model_validate(data).model_dump()
     tool = parsed.pop("tool")
     reason = parsed.pop("reason") or ""
-    args = registry.args_of(tool, parsed).model_dump(mode="json")
+    filled = {k: v for k, v in parsed.items() if v is not None}  # empty: the tool's default
+    args = registry.args_of(tool, filled).model_dump(mode="json")
     return RouteDecision(tool=tool, args=args, reason=reason, decided_by="llm")
 
 
-def validate(decision: RouteDecision, ctx: ToolContext, registry: Registry) -> RouteDecision:
+def validate(
+    decision: RouteDecision,
+    ctx: ToolContext,
+    registry: Registry,
+    *,
+    question: str | None = None,
+) -> RouteDecision:
     """The decision with its arguments checked and normalised by its tool; arguments that do
-    not hold up send the question to the tool's fallback, the reason saying why."""
+    not hold up send the question to the tool's fallback, and a structural tool chosen for a
+    text that is not a structural question (``question``, by default the context's) sends it
+    to the default tool; the reason says why."""
     tool = registry[decision.tool]
+    who = "the LLM" if decision.decided_by == "llm" else "the rules"
     try:
         args = tool.check(registry.args_of(tool.name, decision.args), ctx)
     except ToolError as exc:
-        who = "the LLM" if decision.decided_by == "llm" else "the rules"
         target = tool.fallback or registry.default
         return RouteDecision(
             tool=target,
             reason=f"{who} chose {tool.name}, but {exc}: searching instead",
+            decided_by="fallback",
+        )
+    text = ctx.question if question is None else question
+    shape = not_a_question(text) if tool.structural and text.strip() else None
+    if shape is not None:
+        return RouteDecision(
+            tool=registry.default,
+            reason=f"{who} chose {tool.name}, but the text is {shape}: searching instead",
             decided_by="fallback",
         )
     return decision.model_copy(update={"args": args.model_dump(mode="json")})

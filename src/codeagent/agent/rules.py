@@ -1,20 +1,26 @@
 """The rule router: each registered tool's rule matcher is asked in turn; the first that
 claims the question routes it, else the default tool (search) takes it, with the first
-matcher's reason for declining."""
+matcher's reason for declining. A structural tool is not asked when the text is not shaped
+like a structural question (a long report, a multi-line text, a statement): the reason says
+which."""
 
 from __future__ import annotations
 
 from codeagent.agent.state import RouteDecision
 from codeagent.tools.base import Declined, ToolContext
 from codeagent.tools.registry import Registry
+from codeagent.tools.structural import not_a_question
 
 NO_MATCH = "no tool's rules matched: searching the repository"
 
 
 def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> RouteDecision:
     declined: list[Declined] = []
+    shape = not_a_question(question)
+    if shape is not None:
+        declined.append(Declined(f"{shape}: searching the repository"))
     for tool in registry.tools.values():
-        if tool.name == registry.default:
+        if tool.name == registry.default or (tool.structural and shape is not None):
             continue
         got = tool.match(question, ctx)
         if isinstance(got, Declined):

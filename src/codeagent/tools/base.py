@@ -129,6 +129,12 @@ class Tool(Protocol):
         """The tool that answers when this one fails (None: none)."""
         ...
 
+    @property
+    def structural(self) -> bool:
+        """It answers structural questions only: the router sends it a text only when
+        :func:`codeagent.tools.structural.not_a_question` finds it shaped like one."""
+        ...
+
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         """The rule router's question: the args when the rules say this tool, else None
         (or :class:`Declined` with why not)."""
@@ -153,6 +159,7 @@ class BaseTool:
     description: str
     args_model: type[BaseModel]
     fallback: str | None = "rag"
+    structural: bool = False
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return None

@@ -1,11 +1,13 @@
 """The AST tool's rule matcher: structural questions about one named Python file.
 
-The rule router asks it when no LLM is configured or the LLM router fails. It is
-conservative: only a short question whose main ask is structural ("list the classes in
-models.py", "methods of class Session in requests.models", "where is foo called in app.py")
-goes to the AST tool, and only when the file it names resolves to a Python file in the
-repository. Everything else (how / why questions, issue texts, no resolvable file) goes to
-RAG, with the reason recorded.
+The rule router asks it when no LLM is configured or the LLM router fails, and only with a
+text shaped like a structural question (short, one sentence, asked: see
+:mod:`codeagent.tools.structural`). It is conservative: only a question whose main ask is
+structural ("list the classes in models.py", "methods of class Session in requests.models",
+"where is foo called in app.py", "which classes in x.py inherit from something") goes to the
+AST tool, and only when the file it names resolves to a Python file in the repository.
+Everything else (how / why questions, no resolvable file) goes to RAG, with the reason
+recorded.
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from codeagent.tools.ast_tool.mentions import (
 )
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.base import Declined
-
-MAX_WORDS = 30  # longer texts (issue reports, pasted tracebacks) go to search
+from codeagent.tools.structural import is_placeholder
 
 _ID = r"`?@?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
 _KIND = r"(?:the\s+)?(?:(?:function|class|method|constant|variable|decorator)\s+)?"
@@ -104,7 +105,9 @@ _CATEGORIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "classes",
         re.compile(
-            r"\b(?:classes|exceptions|exception\s+classes|(?:every|each|all)\s+class)\b", _I
+            r"\b(?:classes|exceptions|exception\s+classes|(?:every|each|all)\s+class|"
+            r"sub-?class(?:es|ed)?|inherits?|derives?|extends|base\s+classes|bases)\b",
+            _I,
         ),
     ),
     (
@@ -158,7 +161,9 @@ def _symbol(
 ) -> str | None:
     def accept(sym: str, match: re.Match[str]) -> bool:
         lower = sym.lower()
-        if lower in QUESTION_STOPWORDS or sym in exclude or lower.endswith((".py", ".pyi")):
+        if lower in QUESTION_STOPWORDS or is_placeholder(sym) or sym in exclude:
+            return False
+        if lower.endswith((".py", ".pyi")):
             return False
         return not strict or _looks_like_code(match)
 
@@ -197,11 +202,14 @@ def _operation(text: str, exclude: set[str], listing: str) -> tuple[str | None, 
     return None, None
 
 
+def asks_how_or_why(question: str) -> bool:
+    """A conceptual question (how, why, what happens, ...): search answers it."""
+    return bool(_CONCEPTUAL.search(_POLITE.sub("", " ".join(question.split()))))
+
+
 def match_structural(question: str, root: Path) -> AstArgs | Declined:
     """The AST query ``question`` asks about the repository at ``root``, or why it is none."""
     text = _POLITE.sub("", " ".join(question.split()))
-    if len(text.split()) > MAX_WORDS or question.count("\n") > 2:
-        return Declined("a long free-text question: searching the repository")
     if _CONCEPTUAL.search(text):
         return Declined("a how/why question: searching the repository")
     rel, mentions, why_not = find_file(text, root)
@@ -232,7 +240,7 @@ def structural_without_file(question: str, root: Path) -> tuple[str, str] | None
     """(operation, symbol) of a definition / calls / methods question that names no file
     (the repository-wide symbol graph answers those), else None."""
     text = _POLITE.sub("", " ".join(question.split()))
-    if len(text.split()) > MAX_WORDS or question.count("\n") > 2 or _CONCEPTUAL.search(text):
+    if _CONCEPTUAL.search(text):
         return None
     named = named_files(text)
     rel, mentions, _why = find_file(text, root)

@@ -12,6 +12,7 @@ from codeagent.tools.ast_tool.ops import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.rules import match_structural
 from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
+from codeagent.tools.structural import is_placeholder
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
 
@@ -37,6 +38,7 @@ class AstTool(BaseTool):
     name = "ast"
     description = DESCRIPTION
     args_model = AstArgs
+    structural = True
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return match_structural(question, ctx.repo_root)
@@ -76,4 +78,4 @@ def _clean_symbol(symbol: str | None) -> str | None:
     if not symbol:
         return None
     cleaned = symbol.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
-    return cleaned or None
+    return None if not cleaned or is_placeholder(cleaned) else cleaned

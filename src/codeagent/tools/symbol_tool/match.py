@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from codeagent.tools.ast_tool.rules import first_name
+from codeagent.tools.structural import PLACEHOLDERS
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
@@ -44,11 +45,12 @@ _IMPORTS = [
         rf"\b(?:imports|dependencies)\s+(?:of|in|by)\s+(?:the\s+)?(?:module|package)\s+{_ID}", _I
     ),
 ]
-_STOP = frozenset(["the", "a", "an", "this", "that", "it", "module", "file", "package", "class"])
+_STOP = PLACEHOLDERS | {"the", "a", "an", "module", "file", "package", "class"}
 
 
 def match_symbol_question(text: str) -> SymbolArgs | None:
-    """Subclasses / importers / imports questions, with the name they ask about."""
+    """Subclasses / importers / imports questions, with the name they ask about (never a
+    placeholder: "which classes inherit from something in x.py" names no class)."""
     for operation, patterns in (
         ("subclasses", _SUBCLASSES),
         ("importers", _IMPORTERS),

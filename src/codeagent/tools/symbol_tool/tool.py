@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
+from codeagent.tools.structural import is_placeholder
 from codeagent.tools.symbol_tool.match import match_symbol_question
 from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
 from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
@@ -29,11 +30,14 @@ class SymbolTool(BaseTool):
         "the methods of a class including inherited ones."
     )
     args_model = SymbolArgs
+    structural = True
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         from codeagent.tools.ast_tool.mentions import find_file
-        from codeagent.tools.ast_tool.rules import structural_without_file
+        from codeagent.tools.ast_tool.rules import asks_how_or_why, structural_without_file
 
+        if asks_how_or_why(question):
+            return None
         wide = match_symbol_question(question)
         if wide is not None:
             if wide.operation == "imports" and find_file(question, ctx.repo_root)[0]:
@@ -44,6 +48,14 @@ class SymbolTool(BaseTool):
             return None
         operation, symbol = found
         return SymbolArgs.model_validate({"operation": _WIDE[operation], "name": symbol})
+
+    def check(self, args: BaseModel, ctx: ToolContext) -> SymbolArgs:
+        """A name that names something (not "something", "it", "these")."""
+        assert isinstance(args, SymbolArgs)
+        name = args.name.strip().strip("`'\"").removesuffix("()").strip()
+        if not name or is_placeholder(name):
+            raise SymbolToolError(f"{args.name!r} names no symbol")
+        return args.model_copy(update={"name": name})
 
     def describe(self, args: BaseModel) -> str:
         assert isinstance(args, SymbolArgs)
