@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +76,17 @@ def test_both_rankers_and_skips(mirrors: tuple[Path, str], tmp_path: Path) -> No
     # The baseline sees source .py files only: cookies.py holds every word, sessions.py none.
     assert baseline["ranked_files"] == ["pkg/cookies.py"]
     assert baseline["scores"]["hit@1"] == 1.0
+    # checkouts go by repository, each one's commits oldest first
     assert [(s["repo"], s["reason"]) for s in run.skipped] == [
-        ("psf/requests", "commit not in mirror"),
         ("acme/absent", "no mirror"),
+        ("psf/requests", "commit not in mirror"),
     ]
     assert run.groups[0]["commit"] == commit
     assert run.groups[0]["chunks"] >= 4
-    assert (tmp_path / "checkouts" / "psf+requests" / commit / "pkg" / "cookies.py").is_file()
+    clone = tmp_path / "checkouts" / "clones" / "psf+requests"
+    assert (clone / "pkg" / "cookies.py").is_file()
+    head = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True)
+    assert head.stdout.decode().strip() == commit
 
 
 def test_a_failed_index_fails_its_questions_only(mirrors: tuple[Path, str], tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ from codeagent.cli.eval_options import out_option, suites_argument
 @path_option(
     "--checkouts",
     kind="dir",
-    help="Where commits are exported (default: $CODEAGENT_HOME/checkouts).",
+    help="Where each repository is cloned and checked out (default: $CODEAGENT_HOME/checkouts).",
 )
 @out_option(Path("eval/out/dev"), "report.json and tables.md")
 def command(

@@ -28,7 +28,7 @@ from typing import Any
 from codeagent.config import Settings
 from codeagent.errors import CloneError, EvalError
 from codeagent.eval import metrics
-from codeagent.eval.mirrors import export_commit, find_mirror, resolve_commit
+from codeagent.eval.mirrors import checkout_commit, commit_time, find_mirror, resolve_commit
 from codeagent.eval.repos import repo_key
 from codeagent.eval.runner import (
     MIN_RANKED_FILES,
@@ -121,7 +121,7 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
     """One scored record per (question, ranker) of ``items``; skipped checkouts give none."""
     records: list[dict[str, Any]] = []
     builder = run.index_builder or default_index_builder
-    for (spec, commit), group in group_items(items).items():
+    for (spec, commit), group in _oldest_first(run, group_items(items)):
         repo = repo_key(spec)
         found = _mirror_commit(run, repo, commit)
         if found is None:
@@ -132,7 +132,7 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
         info: dict[str, Any] = {"repo": repo, "commit": full, "questions": len(group)}
         started = time.perf_counter()
         try:
-            root = export_commit(mirror, full, run.checkouts, repo)
+            root = checkout_commit(mirror, full, run.checkouts, repo)
             info["checkout_seconds"] = time.perf_counter() - started
             store, stats = builder(root, run.settings, progress=run.progress)
             info["index_seconds"] = time.perf_counter() - started - info["checkout_seconds"]
@@ -164,6 +164,20 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
         if run.after_checkout is not None:
             run.after_checkout(records)
     return records
+
+
+def _oldest_first(
+    run: DevRun, groups: dict[tuple[str, str | None], list[SuiteItem]]
+) -> list[tuple[tuple[str, str | None], list[SuiteItem]]]:
+    """The checkouts by repository, each repository's commits oldest first (one clone per
+    repository moves forward through them, as a user's checkout does)."""
+
+    def when(key: tuple[str, str | None]) -> tuple[str, int]:
+        repo = repo_key(key[0])
+        mirror = find_mirror(run.mirrors, repo)
+        return repo, commit_time(mirror, key[1]) if mirror is not None and key[1] else 0
+
+    return sorted(groups.items(), key=lambda pair: when(pair[0]))
 
 
 def _record(item: SuiteItem, ranker: str) -> dict[str, Any]:

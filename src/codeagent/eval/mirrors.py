@@ -1,4 +1,5 @@
-"""Commits of local bare mirrors, exported into a checkout cache: one directory per commit.
+"""Commits of local bare mirrors, exported into a checkout cache: one directory per commit, or
+checked out in turn in one clone per repository (:func:`checkout_commit`).
 
 A mirrors directory holds ``<owner>+<name>/repo`` (or ``<owner>+<name>`` itself) as a bare git
 repository for ``owner/name``. :func:`export_commit` writes the regular files of one commit's
@@ -121,3 +122,44 @@ def export_commit(mirror: Path, commit: str, cache: Path, key: str) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def commit_time(mirror: Path, commit: str) -> int:
+    """The committer timestamp of ``commit`` (0 when the mirror cannot tell)."""
+    try:
+        return int(_git(mirror, "log", "-1", "--format=%ct", commit) or 0)
+    except (CloneError, ValueError):
+        return 0
+
+
+def checkout_commit(mirror: Path, commit: str, cache: Path, key: str) -> Path:
+    """One clone of ``mirror`` per repository (``<cache>/clones/<owner>+<name>``, sharing the
+    mirror's objects), checked out at ``commit`` with nothing else in its work tree.
+
+    As a user's checkout moves from commit to commit, so does this one: an index of the next
+    commit reuses the chunks of every file the last one already parsed. A blob the mirror does
+    not hold fails the checkout of that file only (it is then missing from the work tree).
+    """
+    try:
+        full = resolve_commit(mirror, commit)
+    except CloneError as exc:
+        raise CloneError(f"commit {commit} is not in the mirror {mirror}") from exc
+    clone = cache / "clones" / mirror_name(key)
+    if not (clone / ".git").is_dir():
+        clone.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(clone, ignore_errors=True)
+        _run(["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone)])
+    _run(["git", "-C", str(clone), "checkout", "-q", "-f", "--detach", full], check=False)
+    head = _run(["git", "-C", str(clone), "rev-parse", "HEAD"]).strip()
+    if head != full:
+        raise CloneError(f"cannot check out {full} in {clone}")
+    _run(["git", "-C", str(clone), "clean", "-q", "-f", "-d", "-x"])
+    return clone
+
+
+def _run(args: list[str], *, check: bool = True) -> str:
+    done = subprocess.run(args, capture_output=True, text=True, check=False, timeout=GIT_TIMEOUT_S)
+    if check and done.returncode != 0:
+        message = (done.stderr.strip().splitlines() or ["git failed"])[-1]
+        raise CloneError(f"{' '.join(args[:4])}: {message}")
+    return done.stdout
