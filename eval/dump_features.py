@@ -31,44 +31,28 @@ def _suite_kind(item_id: str, source: str) -> str:
     return "sweqa" if "SWE-QA" in source or item_id.startswith("swe-qa") else "swebench"
 
 
-def _git(*args: str, check: bool = True) -> str:
-    import subprocess
-
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=check).stdout
-
-
 def dump_repo(job: tuple[str, list[tuple[str, list[dict[str, object]]]], str, str, str]) -> str:
     """Every commit of one repository, oldest first, checked out in turn in one clone (so the
     index of each commit reuses the chunks of the files the previous one already parsed, as a
-    user's checkout does)."""
+    user's checkout does: :func:`codeagent.eval.mirrors.checkout_commit`)."""
     repo, commits, mirrors, out, embed = job
-    from codeagent.eval.mirrors import find_mirror
+    from codeagent.eval.mirrors import commit_time, find_mirror
 
     mirror = find_mirror(Path(mirrors), repo)
     if mirror is None:
         return f"{repo}: no mirror"
-    clone = Path(os.environ["CODEAGENT_HOME"]) / "clones" / repo.replace("/", "+")
-    if not (clone / ".git").is_dir():
-        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
-    dated = []
-    for commit, items in commits:
-        try:
-            stamp = int(_git("-C", str(clone), "log", "-1", "--format=%ct", commit).strip())
-        except Exception:
-            continue
-        dated.append((stamp, commit, items))
-    lines = []
-    for _, commit, items in sorted(dated):
-        lines.append(dump_commit(repo, clone, commit, items, out, embed))
-    return "\n".join(lines)
+    dated = sorted((commit_time(mirror, commit), commit, items) for commit, items in commits)
+    return "\n".join(dump_commit(repo, mirror, c, items, out, embed) for _, c, items in dated)
 
 
 def dump_commit(
-    repo: str, clone: Path, commit: str, items: list[dict[str, object]], out: str, embed: str
+    repo: str, mirror: Path, commit: str, items: list[dict[str, object]], out: str, embed: str
 ) -> str:
     from codeagent.config import Settings
+    from codeagent.errors import CloneError
     from codeagent.eval import metrics
     from codeagent.eval.baseline import BaselineRanker
+    from codeagent.eval.mirrors import checkout_commit
     from codeagent.eval.runner import default_index_builder
     from codeagent.index import features, ranking
     from codeagent.index.query import analyze
@@ -78,12 +62,11 @@ def dump_commit(
     if target.exists():
         return f"{repo}@{commit[:10]}: cached"
     started = time.perf_counter()
-    # a blob the snapshot lacks (a large binary) fails the checkout of that file only
-    _git("-C", str(clone), "checkout", "-q", "-f", "--detach", commit, check=False)
-    if not _git("-C", str(clone), "rev-parse", "HEAD").startswith(commit):
-        return f"{repo}@{commit[:10]}: cannot check out"
-    _git("-C", str(clone), "clean", "-q", "-f", "-d", "-x")
-    root = clone
+    home = Path(os.environ["CODEAGENT_HOME"])
+    try:
+        root = checkout_commit(mirror, commit, home / "checkouts", repo)
+    except CloneError as exc:
+        return f"{repo}@{commit[:10]}: {exc}"
     full = commit
     settings = Settings.load(llm="none", embed=embed)
     store, _ = default_index_builder(root, settings, progress=_Quiet())

@@ -109,7 +109,9 @@ def _base(rows: list[dict[str, Any]], rankings: dict[str, list[list[str]]], repo
           kind: str, key: str) -> list[float]:  # fmt: skip
     lists = rankings["baseline"]
     return [
-        metrics(r, lists[i])[key] for i, r in enumerate(rows) if r["repo"] == repo and r["kind"] == kind
+        metrics(r, lists[i])[key]
+        for i, r in enumerate(rows)
+        if r["repo"] == repo and r["kind"] == kind
     ]
 
 
@@ -248,7 +250,10 @@ def main() -> None:
     if args.write:
         final = fit(fit_rows + choose_rows, args.model, columns)
         data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
-        data = {"format": 1, "models": {**data.get("models", {}), args.mode: export(final, columns)}}
+        data = {
+            "format": 1,
+            "models": {**data.get("models", {}), args.mode: export(final, columns)},
+        }
         MODEL_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n")
         print(f"wrote {args.mode} model to {MODEL_FILE} ({MODEL_FILE.stat().st_size} bytes)")
 

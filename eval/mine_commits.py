@@ -6,8 +6,8 @@ the commit's parent, with the source files the commit changed as the expected fi
 
 ``DIR`` holds one bare mirror per repository as ``OWNER+NAME/repo`` (the layout ``codeagent
 eval-dev --mirrors`` reads). The repositories are the ``fit``, ``choose`` and ``sealed`` lists
-of ``src/codeagent/eval/corpus.json``; none of them has SWE-bench (Lite, Verified or full) or SWE-QA items,
-so no benchmark's gold files leak into the corpus.
+of ``src/codeagent/eval/corpus.json``; none of them has SWE-bench (Lite, Verified or full) or
+SWE-QA items, so no benchmark's gold files leak into the corpus.
 
 A commit is an example when:
 
@@ -40,8 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from codeagent.eval.baseline import is_source_py  # noqa: E402
-from codeagent.eval.mirrors import find_mirror  # noqa: E402
+from codeagent.eval.baseline import is_source_py
+from codeagent.eval.mirrors import find_mirror
 
 MIN_WORDS = 12
 MAX_SOURCE_FILES = 3
@@ -85,9 +85,17 @@ def is_example(subject: str, message: str, author: str, changes: list[tuple[str,
 def _log(mirror: Path) -> str:
     done = subprocess.run(
         [
-            "git", "--git-dir", str(mirror), "log", "--no-merges", "--no-renames",
-            f"-n{HISTORY}", "--format=%x1e%H%x00%P%x00%an%x00%B%x00", "--name-status", "HEAD",
-        ],  # fmt: skip
+            "git",
+            "--git-dir",
+            str(mirror),
+            "log",
+            "--no-merges",
+            "--no-renames",
+            f"-n{HISTORY}",
+            "--format=%x1e%H%x00%P%x00%an%x00%B%x00",
+            "--name-status",
+            "HEAD",
+        ],
         capture_output=True,
         text=True,
         errors="replace",
@@ -146,7 +154,11 @@ def mine(mirror: Path, repo: str, per_repo: int, seed: int) -> list[dict[str, ob
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--mirrors", type=Path, required=True)
-    parser.add_argument("--repos", type=Path, default=Path(__file__).resolve().parents[1] / "src/codeagent/eval/corpus.json")
+    parser.add_argument(
+        "--repos",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / "src/codeagent/eval/corpus.json",
+    )
     parser.add_argument("--per-repo", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("eval/out/mined.jsonl"))
@@ -169,7 +181,9 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(e) + "\n" for e in examples))
     if args.commits is not None:
-        rows = [f"{e['repo']}\t{str(e['id']).rpartition('@')[2]}\t{e['commit']}\n" for e in examples]
+        rows = [
+            f"{e['repo']}\t{str(e['id']).rpartition('@')[2]}\t{e['commit']}\n" for e in examples
+        ]
         args.commits.write_text("repo\tcommit\tparent\n" + "".join(rows))
     print(f"{len(examples)} examples from {len(repos)} repositories -> {args.out}", file=sys.stderr)
 

@@ -11,7 +11,9 @@ def chunk(path: str, text: str, start: int = 1) -> Chunk:
 
 
 def test_testpaths_from_each_kind_of_configuration() -> None:
-    toml = chunk("pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["t", "src/pkg/suite"]\n')
+    toml = chunk(
+        "pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["t", "src/pkg/suite"]\n'
+    )
     ini = chunk("tox.ini", "[pytest]\ntestpaths =\n    checks\n    more/checks\naddopts = -ra\n")
     nested = chunk("sub/pyproject.toml", 'testpaths = ["not_root"]\n')  # only the root's count
     assert configured_test_dirs([toml]) == ("t", "src/pkg/suite")
@@ -23,7 +25,9 @@ def test_roles_of_each_file() -> None:
     chunks = [
         chunk("setup.cfg", "[tool:pytest]\ntestpaths = t\n"),
         chunk("t/helpers.py", "def helper():\n    pass\n"),
-        chunk("pkg/app.py", "# Copyright (c) 2024 the project, MIT License\ndef run():\n    pass\n"),
+        chunk(
+            "pkg/app.py", "# Copyright (c) 2024 the project, MIT License\ndef run():\n    pass\n"
+        ),
         chunk("pkg/__init__.py", "from pkg.app import run\n"),
         chunk("pkg/static/jquery-3.5.1.js", "var x = 1;\n"),
         chunk("pkg/theme/widget.js", "/*! widget v2 | (c) 2019 someone | MIT */\nvar w;\n"),

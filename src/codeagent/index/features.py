@@ -204,7 +204,9 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
         kinds[:, 1] * q[1], kinds[:, 1] * q[0], kinds[:, 2] * q[2], neighbour_p * q[0],
         table.test_tree[pool] * q[0],
     ]  # fmt: skip
-    matrix = np.stack(columns, axis=1).astype(np.float32) if len(pool) else np.zeros(
-        (0, len(NAMES)), dtype=np.float32
+    matrix = (
+        np.stack(columns, axis=1).astype(np.float32)
+        if len(pool)
+        else np.zeros((0, len(NAMES)), dtype=np.float32)
     )
     return Evidence(chunk, stage1, kept, pool, matrix, bool(dense))

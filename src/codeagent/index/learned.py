@@ -102,7 +102,9 @@ def load(path: Path = MODEL_FILE) -> dict[str, Model]:
             raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
         return {mode: _parse(spec, NAMES) for mode, spec in data["models"].items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-        log.warning("learned ranker %s not used (%s): files keep the first ranker's order", path, exc)
+        log.warning(
+            "learned ranker %s not used (%s): files keep the first ranker's order", path, exc
+        )
         return {}
 
 
