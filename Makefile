@@ -73,13 +73,13 @@ eval: install
 	$(BIN)/codeagent eval eval/swebench-loc.jsonl --llm none --embed $(EVAL_EMBED) $(REPO_MAP) \
 		--out eval/out/swebench-loc
 
-# The dev/test protocol (eval/README.md): per-repository tables of the product's ranking beside
-# the plain BM25 baseline, tuning and held-out repositories, retrieval only. EVAL_MIRRORS is a
+# The fit / choose / sealed protocol (eval/README.md): per-repository tables of the product's ranking beside
+# the plain BM25 baseline, per split (fit, choose, sealed), retrieval only. EVAL_MIRRORS is a
 # directory of bare mirrors, OWNER+NAME/repo each, e.g.
 # make eval-dev EVAL_MIRRORS=../mirrors EVAL_MAX_COMMITS=8
 EVAL_MIRRORS ?=
 EVAL_DEV_EMBED ?= none
-EVAL_SPLIT ?= all
+EVAL_SPLIT ?= dev
 EVAL_MAX_COMMITS ?= 8
 EVAL_SEED ?= 0
 EVAL_DEV_SUITES := eval/swebench-dev.jsonl $(sort $(wildcard eval/swe-qa-*.jsonl))

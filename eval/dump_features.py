@@ -1,7 +1,7 @@
 """Dump the learned ranker's feature matrices for suite questions (development time only).
 
     PYTHONPATH=src python eval/dump_features.py SUITE.jsonl [...] --mirrors DIR --out DIR \
-        [--embed none|local] [--max-commits N] [--seed 0] [--workers 2] [--repos a/b,c/d]
+        [--embed none|local] [--max-commits N] [--seed 0] [--first N] [--workers 2] [--repos a/b]
 
 Each (repository, commit) of the suites is exported from its bare mirror and indexed through
 the product's own cached index (as ``codeagent eval-dev`` does); each question's candidate
@@ -110,7 +110,7 @@ class _Quiet:
 
 def main() -> None:
     from codeagent.eval.splits import sample_commits
-    from codeagent.eval.suite import load_suite
+    from codeagent.eval.suite import SuiteItem, load_suite
 
     parser = argparse.ArgumentParser()
     parser.add_argument("suites", nargs="+", type=Path)
@@ -121,11 +121,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repos", default="")
+    parser.add_argument("--first", type=int, default=None, help="the first N items per repository")
     args = parser.parse_args()
     wanted = {r for r in args.repos.split(",") if r}
     items = []
     for suite in args.suites:
         loaded = [i for i in load_suite(suite) if not wanted or i.repo in wanted]
+        if args.first is not None:
+            kept: dict[str, list[SuiteItem]] = {}
+            for i in loaded:
+                kept.setdefault(i.repo, []).append(i)
+            loaded = [i for group in kept.values() for i in group[: args.first]]
         items += sample_commits(loaded, args.max_commits, args.seed)
     groups: dict[str, dict[str, list[dict[str, object]]]] = {}
     for item in items:
