@@ -4,7 +4,9 @@
 begins, and returns that update's number; any number of requests made while an update runs
 are served by the one update that follows it, so a burst of saves leads to one or two builds,
 not one per save. An update probes the repository first and builds nothing when the served
-index already matches; otherwise it goes through the cached build path
+index already matches; otherwise it waits until the repository has been still for ``SETTLE``
+seconds (two probes that agree, at most ``MAX_SETTLE`` s: an editor's burst of saves or a
+``git checkout`` writing many files is indexed once it is done, not halfway), then it goes through the cached build path
 (:func:`~codeagent.index.build.load_or_build`): files unchanged since an earlier state keep
 their chunks and symbols, only new chunks are embedded, BM25 and the symbol graph are made for
 the new state. The new index replaces the served one in one assignment; questions already
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.lazy import LazyIndex
+from codeagent.repo.probe import Probe
 from codeagent.server.freshness import SharedCheck, Snapshot
 
 if TYPE_CHECKING:
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SETTLE = 0.05
+MAX_SETTLE = 1.0
 Build = Callable[[bool], "tuple[IndexStore, IndexStats]"]  # force -> the index and its stats
 
 
@@ -110,9 +115,26 @@ class Updater:
             self._finished = max(self._finished, number)
             self._cond.notify_all()
 
+    def _settled(self, probe: Probe | None) -> Probe | None:
+        """The first of two probes ``SETTLE`` s apart that agree (or the last one after
+        ``MAX_SETTLE`` s); ``probe`` itself when it matches the served index."""
+        served = self.snapshot
+        if probe is None or (served is not None and served.probe == probe):
+            return probe
+        deadline = time.monotonic() + MAX_SETTLE
+        while time.monotonic() < deadline:
+            time.sleep(SETTLE)
+            again = self._check.get()
+            if again is None or again.key == probe.key:
+                break
+            probe = again
+        return probe
+
     def _update(self, number: int, *, force: bool, quiet: bool) -> Snapshot | None:
         """Index the repository's state now (``quiet``: a failure is logged, not raised)."""
         probe = self._check.get()  # taken after the request: it sees what the asker saw
+        if self.snapshot is not None and not force:
+            probe = self._settled(probe)
         with self._build_lock:
             current = self.snapshot
             if (
