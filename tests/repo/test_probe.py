@@ -84,7 +84,8 @@ def test_questions_that_arrive_together_share_one_probe(git_repo: Any) -> None:
         thread.start()
     for thread in threads:
         thread.join(30)
-    assert len(keys) == 8 and len(set(keys)) == 1
+    assert len(keys) == 8
+    assert len(set(keys)) == 1
     assert 1 <= check.probes - before <= 2  # one running when they came, one shared after
 
 

@@ -4,13 +4,13 @@
 begins, and returns that update's number; any number of requests made while an update runs
 are served by the one update that follows it, so a burst of saves leads to one or two builds,
 not one per save. An update probes the repository first and builds nothing when the served
-index already matches; otherwise it waits until the repository has been still for ``SETTLE``
-seconds (two probes that agree, at most ``MAX_SETTLE`` s: an editor's burst of saves or a
-``git checkout`` writing many files is indexed once it is done, not halfway), then it goes through the cached build path
-(:func:`~codeagent.index.build.load_or_build`): files unchanged since an earlier state keep
-their chunks and symbols, only new chunks are embedded, BM25 and the symbol graph are made for
-the new state. The new index replaces the served one in one assignment; questions already
-running finish on the index they started with.
+index already matches. Otherwise it waits until the repository has been still for ``SETTLE``
+seconds (two probes that agree; at most ``MAX_SETTLE`` s), so that an editor's burst of saves
+or a ``git checkout`` writing many files is indexed once it is done, not halfway. Then it goes
+through the cached build path (:func:`~codeagent.index.build.load_or_build`): files unchanged
+since an earlier state keep their chunks and symbols, only new chunks are embedded, BM25 and
+the symbol graph are made for the new state. The new index replaces the served one in one
+assignment; questions already running finish on the index they started with.
 """
 
 from __future__ import annotations
