@@ -175,7 +175,7 @@ class RepoBackend:
                 return Pinned(self._keyword_index())  # it adds its own notice when used
             return Pinned(self.updater.update_now(force=False).index)
         if probe is None or (served.probe is not None and probe.key == served.probe.key):
-            return Pinned(served.index)
+            return Pinned(served.index)  # current (or the repository cannot be looked at)
         if probe.key != self.updater.failed_key:  # a failed state is not retried per question
             wanted = self.updater.request()
             if self.updater.wait(wanted, self.settings.update_wait):

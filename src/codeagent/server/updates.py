@@ -161,6 +161,9 @@ class Updater:
                     return current
                 raise
             index = LazyIndex(self.root, self.settings, store=store, stats=stats)
+            after = self._check.get()
+            if probe is not None and (after is None or after.key != probe.key):
+                probe = None  # changed while it was read: the next question updates again
             self.snapshot = Snapshot(index, probe, number)
             if current is not None:
                 self.updates += 1
