@@ -153,7 +153,8 @@ class RepoBackend:
                 embedder = make_embedder(self.settings.embed, self.settings)
                 auto = embedder is None and self.settings.embed.strip() == "auto"
                 self._embedder = (embedder, [NO_EMBEDDER_NOTICE] if auto else [])
-        embedder, notices = self._embedder
+            embedder, notices = self._embedder
+            self._embedder = (embedder, [])  # said with the first index only
         store, stats = load_or_build(self.repo.root, self.settings, force=force, embedder=embedder)
         stats.notices[:0] = notices
         return store, stats
@@ -174,6 +175,7 @@ class RepoBackend:
             if self._dense_first and self.updater.running:
                 return Pinned(self._keyword_index())  # it adds its own notice when used
             return Pinned(self.updater.update_now(force=False).index)
+        self._keyword = None  # the stand-in is no longer needed once an index is served
         if probe is None or (served.probe is not None and probe.key == served.probe.key):
             return Pinned(served.index)  # current (or the repository cannot be looked at)
         if probe.key != self.updater.failed_key:  # a failed state is not retried per question
