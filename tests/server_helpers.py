@@ -106,3 +106,59 @@ def remote(token: str | None = None) -> dict[str, str]:
 
 def ndjson(response: httpx.Response) -> list[dict[str, Any]]:
     return [json.loads(line) for line in response.text.splitlines() if line.strip()]
+
+
+# -- freshness: answers from the repository's current state ----------------------------------
+
+CATCHING_UP = "the index is catching up"
+
+
+def ask_json(served: Served, question: str) -> dict[str, Any]:
+    """``POST /v1/ask`` (JSON): the result with its notices; fails on any error status."""
+    response = client.post(f"{served.url}/v1/ask", json={"question": question})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def repo_status(served: Served) -> dict[str, Any]:
+    response = client.get(f"{served.url}/v1/repos")
+    assert response.status_code == 200, response.text
+    status: dict[str, Any] = response.json()["repos"][0]
+    return status
+
+
+def wait_until_updated(served: Served, timeout: float = START_TIMEOUT) -> dict[str, Any]:
+    """The repository's status once no index update runs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = repo_status(served)
+        if not status["updating"] and status["index"] == "ready":
+            return status
+        assert time.monotonic() < deadline, f"the index update did not finish: {status}"
+        time.sleep(0.05)
+
+
+def catching_up(result: dict[str, Any]) -> bool:
+    return any(CATCHING_UP in notice for notice in result["notices"])
+
+
+def fresh_answer(served: Served, question: str) -> dict[str, Any]:
+    """The answer to ``question`` from the current state: the first one, or, when that one
+    says the index is catching up, the first one after the update (which must not say so)."""
+    result = ask_json(served, question)
+    if catching_up(result):
+        wait_until_updated(served)
+        result = ask_json(served, question)
+        assert not catching_up(result), result["notices"]
+    return result
+
+
+def state_of(root: Path) -> str:
+    """The state hash of ``root`` as it is now, for an index without embeddings (what
+    ``codeagent index --embed none`` keys its cache by)."""
+    from codeagent.index.build import fingerprint
+    from codeagent.repo.discover import discover
+    from codeagent.repo.state import state_hash
+
+    return state_hash(discover(root), fingerprint(None))

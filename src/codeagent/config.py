@@ -53,6 +53,13 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=4000, gt=0)
     history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
     batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")
+    update_wait: float = Field(
+        default=0.5,
+        ge=0,
+        le=60,
+        description="Seconds a server's question waits for the index of a changed repository"
+        " before it is answered from the last state, with a notice.",
+    )
 
     @field_validator("home", mode="before")
     @classmethod

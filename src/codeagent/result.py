@@ -20,6 +20,9 @@ class AskResult(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)
     notices: list[str] = Field(default_factory=list)
     unverified: list[str] = Field(default_factory=list)
+    # The state hash of the index the answer read (see codeagent.repo.state); None when it
+    # read none: an exact answer from one file's syntax tree, read from disk as it is now.
+    state: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``codeagent ask --json`` object."""
@@ -31,4 +34,5 @@ class AskResult(BaseModel):
             "sources": [s.model_dump() for s in self.sources],
             "tool_result": self.tool_result,
             "timings": self.timings,
+            "state": self.state,
         }

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -150,13 +150,26 @@ class Workspace:
         raise CodeAgentError("the agent produced no result")  # pragma: no cover
 
     def ask_stream(
-        self, question: str, conversation: Conversation | None = None
+        self,
+        question: str,
+        conversation: Conversation | None = None,
+        *,
+        index: LazyIndex | None = None,
+        notices: Sequence[str] = (),
     ) -> Iterator[Event]:
-        """Answer ``question``, yielding events as they happen; the result is always last."""
+        """Answer ``question``, yielding events as they happen; the result is always last.
+
+        ``index``: the index this one answer reads (the server pins one state per question);
+        ``notices``: what the answer must say besides (e.g. that the index is catching up).
+        The result's ``state`` is the state hash of the index the answer read, None when it
+        read none (an exact answer from one file's syntax tree, read from disk as it is).
+        """
         started = time.perf_counter()
-        cleaned, notices = sanitize_question(question, self.settings.max_question_chars)
+        cleaned, said = sanitize_question(question, self.settings.max_question_chars)
         if not cleaned:
             raise CodeAgentError("the question is empty")
+        notices = [*notices, *said]
+        index = index or self._index
         for notice in notices:
             yield NoticeEvent(text=notice)
         turns = self.settings.history_turns
@@ -167,7 +180,7 @@ class Workspace:
             "timings": {"route": 0.0, "retrieve": 0.0, "answer": 0.0},
         }
         run = RunContext(
-            tools=ToolContext(self.repo_root, self.settings, self._index, cleaned),
+            tools=ToolContext(self.repo_root, self.settings, index, cleaned),
             registry=self.registry,
             chat_model=self.chat_model,
         )
@@ -179,7 +192,7 @@ class Workspace:
                 yield chunk
             else:
                 final = chunk
-        result = _result(cleaned, final, started)
+        result = _result(cleaned, final, started, index.state)
         if conversation is not None:
             conversation.remember(result, turns)
         yield ResultEvent(result=result)
@@ -193,7 +206,7 @@ class Workspace:
             return self._graph
 
 
-def _result(question: str, final: dict[str, Any], started: float) -> AskResult:
+def _result(question: str, final: dict[str, Any], started: float, state: str | None) -> AskResult:
     timings = {k: round(v, 4) for k, v in final.get("timings", {}).items()}
     timings["total"] = round(time.perf_counter() - started, 4)
     tool_result = final.get("tool_result")
@@ -208,4 +221,5 @@ def _result(question: str, final: dict[str, Any], started: float) -> AskResult:
         timings=timings,
         notices=final.get("notices", []),
         unverified=final.get("unverified", []),
+        state=state,
     )

@@ -13,7 +13,9 @@ from codeagent.config import Settings
 from codeagent.workspace import Conversation, Workspace
 from streams import collect
 
-JSON_KEYS = ["question", "route", "fallback", "answer", "sources", "tool_result", "timings"]
+JSON_KEYS = [
+    "question", "route", "fallback", "answer", "sources", "tool_result", "timings", "state",
+]  # fmt: skip
 ROUTE_KEYS = {"tool", "file", "operation", "symbol", "decided_by", "reason"}
 
 
@@ -40,6 +42,7 @@ def test_an_ast_question_answers_exactly_and_never_loads_the_index(
     assert set(payload["route"]) == ROUTE_KEYS
     assert set(payload["timings"]) == {"route", "retrieve", "answer", "total"}
     assert payload["tool_result"]["operation"] == "calls"
+    assert payload["state"] is None  # read from the file itself: no index state
     json.dumps(payload)  # serialisable as it is
 
 
@@ -58,6 +61,8 @@ def test_a_rag_question_searches_the_index_once_per_session(
         assert 1 <= source.start_line <= source.end_line <= len(text)
         assert source.score is not None
     assert first.to_json()["tool_result"] is None
+    assert agent.index_stats is not None
+    assert first.state == agent.index_stats.state_hash != ""
     assert agent.index(force=True).files_indexed >= 4
     assert agent.get_store() is not store
 

@@ -13,12 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from codeagent.cli.main import cli
+from server_helpers import state_of
 
 FILES = {
     "geo/__init__.py": "",
     "geo/render.py": "def draw(shape):\n    print('drawing', shape.area())\n",
 }
-KEYS = ["question", "route", "fallback", "answer", "sources", "tool_result", "timings"]
+KEYS = ["question", "route", "fallback", "answer", "sources", "tool_result", "timings", "state"]
 
 
 @pytest.fixture
@@ -50,6 +51,7 @@ def test_json_for_an_ast_question(repo: Path) -> None:
     assert {s["path"] for s in payload["sources"]} == {"geo/shapes.py"}
     assert payload["tool_result"]["operation"] == "classes"
     assert set(payload["timings"]) == {"route", "retrieve", "answer", "total"}
+    assert payload["state"] is None  # an exact answer read the file, no index
     assert err == ""  # --llm none was asked for: nothing to remark on
 
 
@@ -62,6 +64,7 @@ def test_json_for_a_rag_question_with_k(repo: Path) -> None:
     assert len(payload["sources"]) == 1
     assert payload["sources"][0]["path"] == "geo/render.py"
     assert set(payload["sources"][0]) == {"path", "start_line", "end_line", "score"}
+    assert payload["state"] == state_of(repo)  # the index of the repository as it is
 
 
 def test_text_output_without_an_llm_lists_each_source_once(repo: Path) -> None:

@@ -27,13 +27,13 @@ def test_keyword_answers_while_the_dense_index_builds(git_repo: Any) -> None:
     settings = Settings.load(llm="none", embed="hash:16")  # a dense part, no model to load
     backend = RepoBackend(ServedRepo("geo", root), settings, None)
     release = threading.Event()
-    real_index = backend.workspace.index
+    real_build = backend.build_index
 
-    def slow_index(**kw: Any) -> Any:
+    def slow_build(force: bool) -> Any:
         assert release.wait(WAIT)
-        return real_index(**kw)
+        return real_build(force)
 
-    backend.workspace.index = slow_index  # type: ignore[method-assign]
+    backend.build_index = slow_build  # type: ignore[method-assign]
     backend.start_background_index()
     assert backend.status()["index"] == "building"
 
@@ -54,4 +54,5 @@ def test_keyword_answers_while_the_dense_index_builds(git_repo: Any) -> None:
     assert backend.status()["index"] == "ready"
     notices, result = answer(backend, "where is the area of a square computed?")
     assert not any(BM25 in n for n in notices)
-    assert backend.workspace.get_store().embedder is not None  # the dense index answers now
+    assert backend.served_store().embedder is not None  # the dense index answers now
+    assert result["state"] == backend.status()["state"]

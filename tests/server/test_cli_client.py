@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server_helpers import FILES
+from server_helpers import FILES, state_of
 
 HEAVY = {
     "langgraph",
@@ -124,6 +124,21 @@ def test_ask_json_through_the_server(served_repo: Any) -> None:
     data = json.loads(proc.stdout)
     assert data["route"]["tool"] == "ast"
     assert [s["path"] for s in data["sources"]] == ["geo/shapes.py", "geo/shapes.py"]
+
+
+def test_ask_json_names_the_same_state_in_process_and_through_the_server(
+    served_repo: Any,
+) -> None:
+    served, root = served_repo
+    question = "where is unit_square defined?"
+    via_server = run_cli("ask", "--json", "--repo", str(root), question, home=served.home)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []
+    flags = ("--no-server", "--llm", "none", "--embed", "none")
+    in_process = run_cli("ask", "--json", *flags, "--repo", str(root), question, home=served.home)
+    assert in_process.returncode == 0, in_process.stderr
+    state = json.loads(via_server.stdout)["state"]
+    assert state == json.loads(in_process.stdout)["state"] == state_of(root)
 
 
 def test_flags_the_server_was_not_started_with_mean_in_process(served_repo: Any) -> None:

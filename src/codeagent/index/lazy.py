@@ -23,18 +23,25 @@ class LazyIndex:
         *,
         store: IndexStore | None = None,
         progress: ProgressReporter | None = None,
+        stats: IndexStats | None = None,
     ) -> None:
         self.repo_root = repo_root
         self.settings = settings
         self.progress: ProgressReporter = progress or NullProgress()
-        self.stats: IndexStats | None = None
+        self.stats: IndexStats | None = stats  # given with ``store``: an index already built
         self._store = store
         self._lock = threading.RLock()
-        self._notices: list[str] = []
+        self._notices: list[str] = list(stats.notices) if stats is not None else []
 
     @property
     def loaded(self) -> bool:
         return self._store is not None
+
+    @property
+    def state(self) -> str | None:
+        """The state hash of the loaded index (None before it is loaded)."""
+        stats = self.stats
+        return stats.state_hash or None if stats is not None and self.loaded else None
 
     def get(self) -> IndexStore:
         """The index, built or loaded on first use, then reused."""

@@ -5,26 +5,37 @@ Every front end of the server (HTTP, SSE, NDJSON, MCP, the web page) goes throug
 are the workspace's events as JSON objects (``route``, ``notice``, ``sources``, ``token``,
 then ``result``, always last), plus ``error`` when an answer fails.
 
-While the dense (semantic) index of a repository is being built in the background, questions
-are answered by a second workspace over a keyword (BM25) index built in memory, with a notice
-saying so; the full index takes over as soon as it is ready.
+Every question is answered from the repository's current state: it starts with a cheap
+check of the repository (:mod:`codeagent.server.freshness`); when the repository changed, an
+index update is asked for (:mod:`codeagent.server.updates`) and waited for up to
+``settings.update_wait`` seconds; past that the question is answered from the last state with
+a notice naming what is out of date. Every answer carries the state hash of the index it came
+from (``state`` in the result).
+
+While the first dense (semantic) index of a repository is being built in the background,
+questions are answered from a keyword (BM25) index built in memory, with a notice saying so;
+the full index takes over as soon as it is ready.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Generator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.build import IndexStats
 from codeagent.index.lazy import LazyIndex
+from codeagent.server.freshness import SharedCheck, catching_up_notice
 from codeagent.server.repos import ServedRepo
+from codeagent.server.updates import Updater
 from codeagent.workspace import Workspace
 
 if TYPE_CHECKING:
+    from codeagent.index.embedders import Embedder
     from codeagent.index.store import IndexStore
 
 log = logging.getLogger(__name__)
@@ -61,19 +72,23 @@ class KeywordIndex(LazyIndex):
         self._used = threading.local()
 
     def load(self, *, force: bool) -> IndexStats:
+        from codeagent.index.build import fingerprint
         from codeagent.index.chunking import chunk_file
         from codeagent.index.store import IndexStore
         from codeagent.repo.discover import discover
+        from codeagent.repo.state import state_hash
 
         with self._lock:
             chunks = []
-            for file in discover(self.repo_root, max_bytes=self.settings.max_file_bytes).files:
+            discovery = discover(self.repo_root, max_bytes=self.settings.max_file_bytes)
+            for file in discovery.files:
                 try:
                     chunks.extend(chunk_file(file.path, file.read_text()))
                 except OSError:
                     continue
             self._store = IndexStore.build(chunks, None, None)
-            self.stats = IndexStats(repo=str(self.repo_root), chunks=len(chunks))
+            state = state_hash(discovery, fingerprint(None))
+            self.stats = IndexStats(repo=str(self.repo_root), chunks=len(chunks), state_hash=state)
             return self.stats
 
     def get(self) -> IndexStore:
@@ -88,18 +103,34 @@ class KeywordIndex(LazyIndex):
         return notices
 
 
+@dataclass
+class Pinned:
+    """The index one question is answered from, and what its answer must say about it."""
+
+    index: LazyIndex
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def state(self) -> str | None:
+        return self.index.state
+
+
 class RepoBackend:
-    """One served repository: a shared workspace, and questions as event streams."""
+    """One served repository: a shared workspace, its served index, and questions as event
+    streams."""
 
     def __init__(self, repo: ServedRepo, settings: Settings, chat_model: Any | None) -> None:
         self.repo = repo
         self.settings = settings
         self.workspace = Workspace(repo.root, settings, chat_model=chat_model)
-        self._chat_model = chat_model
-        self._keyword: Workspace | None = None
+        self.check = SharedCheck(repo.root)
+        self.updater = Updater(
+            repo.id, repo.root, settings, lambda force: self.build_index(force), self.check
+        )
+        self._keyword: KeywordIndex | None = None
         self._lock = threading.Lock()
-        self._building = False
-        self._error: str | None = None
+        self._dense_first = False
+        self._embedder: tuple[Embedder | None, list[str]] | None = None
         self._paths: tuple[Any, set[str]] | None = None
 
     # -- the index ---------------------------------------------------------------------------
@@ -107,61 +138,104 @@ class RepoBackend:
     def start_background_index(self) -> None:
         """Warm up in a thread: import the agent, build (or load) the index. Until an index
         with a dense part is ready, questions are answered from a keyword index."""
-        self._building = has_dense(self.settings)
-        threading.Thread(target=self._warm_up, name=f"index-{self.repo.id}", daemon=True).start()
+        self._dense_first = has_dense(self.settings)
+        threading.Thread(target=_import_agent, name="import-agent", daemon=True).start()
+        self.updater.request()
 
-    def _warm_up(self) -> None:
-        try:
-            import codeagent.agent.graph  # noqa: F401 - the first question need not pay it
+    def build_index(self, force: bool) -> tuple[IndexStore, IndexStats]:
+        """The index of the repository's current state, through the cache (one embedder for
+        the life of the server)."""
+        from codeagent.index.build import load_or_build
+        from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 
-            self.workspace.index()
-        except CodeAgentError as exc:
-            self._error = one_line(exc)
-            log.warning("indexing %s failed: %s", self.repo.id, self._error)
-        finally:
-            self._building = False
+        with self._lock:
+            if self._embedder is None:
+                embedder = make_embedder(self.settings.embed, self.settings)
+                auto = embedder is None and self.settings.embed.strip() == "auto"
+                self._embedder = (embedder, [NO_EMBEDDER_NOTICE] if auto else [])
+            embedder, notices = self._embedder
+            self._embedder = (embedder, [])  # said with the first index only
+        store, stats = load_or_build(self.repo.root, self.settings, force=force, embedder=embedder)
+        stats.notices[:0] = notices
+        return store, stats
 
     def index(self, *, force: bool) -> dict[str, Any]:
-        """Build or load the index now; its statistics."""
-        stats: dict[str, Any] = self.workspace.index(force=force).to_json()
+        """Build or load the index of the current state now; its statistics."""
+        snapshot = self.updater.update_now(force=force)
+        assert snapshot.index.stats is not None
+        stats: dict[str, Any] = snapshot.index.stats.to_json()
         return stats
 
-    def current(self) -> Workspace:
-        """The workspace that answers now: the keyword one while the full index builds."""
-        if not self._building or self.workspace.store_loaded:
-            return self.workspace
+    def pin(self) -> Pinned:
+        """The index a question that arrives now is answered from: the current state's (after
+        an update of at most ``settings.update_wait`` s), or the last one with a notice."""
+        probe = self.check.get()
+        served = self.updater.snapshot
+        if served is None:
+            if self._dense_first and self.updater.running:
+                return Pinned(self._keyword_index())  # it adds its own notice when used
+            return Pinned(self.updater.update_now(force=False).index)
+        self._keyword = None  # the stand-in is no longer needed once an index is served
+        if probe is None or (served.probe is not None and probe.key == served.probe.key):
+            return Pinned(served.index)  # current (or the repository cannot be looked at)
+        if probe.key != self.updater.failed_key:  # a failed state is not retried per question
+            wanted = self.updater.request()
+            if self.updater.wait(wanted, self.settings.update_wait):
+                newer = self.updater.snapshot
+                if newer is not None and newer.generation >= wanted:
+                    return Pinned(newer.index)
+            served = self.updater.snapshot or served
+        notice = catching_up_notice(self.repo.root, served, probe, self.updater.error)
+        return Pinned(served.index, [notice])
+
+    def _keyword_index(self) -> KeywordIndex:
         with self._lock:
             if self._keyword is None:
-                index = KeywordIndex(self.repo, self.settings)
-                self._keyword = Workspace(
-                    self.repo.root, self.settings, chat_model=self._chat_model, index=index
-                )
+                self._keyword = KeywordIndex(self.repo, self.settings)
             return self._keyword
 
-    def get_store(self, notify: Callable[[str], None]) -> IndexStore:
-        """The index the tools search (the keyword one, with a notice, while building)."""
-        workspace = self.current()
-        if workspace is not self.workspace:
-            notify(bm25_notice(self.repo.id))
-        return workspace.get_store()
+    def served_store(self) -> IndexStore:
+        """The index served now, without a check (the keyword one while the first builds)."""
+        served = self.updater.snapshot
+        if served is not None:
+            return served.index.get()
+        return self.pin().index.get()
 
     def indexed_paths(self) -> set[str]:
         """The files the index holds (the only ones ``/v1/file`` shows)."""
-        store = self.current().get_store()
+        store = self.served_store()
         if self._paths is None or self._paths[0] is not store:
             self._paths = (store, {chunk.path for chunk in store.chunks})
         return self._paths[1]
 
     def status(self) -> dict[str, Any]:
-        state = "building" if self._building else "ready" if self.workspace.store_loaded else ""
-        return {**self.repo.to_json(), "index": self._error or state or "not loaded"}
+        """The repository, its index, the state it answers from and whether an update runs."""
+        served = self.updater.snapshot
+        running = self.updater.running
+        state = "ready" if served is not None else "building" if running else ""
+        return {
+            **self.repo.to_json(),
+            "index": self.updater.error or state or "not loaded",
+            "state": served.state if served is not None else None,
+            "updating": running and served is not None,
+            "updates": self.updater.updates,
+        }
 
     # -- questions ---------------------------------------------------------------------------
 
     def ask_stream(self, question: str, cancel: threading.Event) -> Generator[Event, None, None]:
         """Answer ``question`` as JSON events; once ``cancel`` is set the answer stops at its
         next event (the workspace's stream is closed, which stops the graph)."""
-        stream = self.current().ask_stream(question)
+        try:
+            pinned = self.pin()
+        except CodeAgentError as exc:
+            yield {"type": "error", "message": one_line(exc)}
+            return
+        except Exception as exc:  # a bug: reported to the client, logged in full here
+            log.exception("indexing for %r failed", question)
+            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+            return
+        stream = self.workspace.ask_stream(question, index=pinned.index, notices=pinned.notices)
         try:
             for event in stream:
                 if cancel.is_set():
@@ -174,3 +248,7 @@ class RepoBackend:
             yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
         finally:
             stream.close()  # type: ignore[attr-defined]
+
+
+def _import_agent() -> None:
+    import codeagent.agent.graph  # noqa: F401 - the first question need not pay it

@@ -4,6 +4,10 @@
 carries one (``store.symbols``); without it they fall back to the indexed chunks: definitions
 from the chunker's qualified names, references from a whole-word text search (said so in the
 answer).
+
+Every result ends with a line ``state: <hash>``: the state hash of the index it came from
+(see ``codeagent.repo.state``), after a ``Notes:`` block that says when the index is catching
+up with the repository.
 """
 
 from __future__ import annotations
@@ -13,27 +17,31 @@ import threading
 from typing import Any
 
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.server.backend import RepoBackend
+from codeagent.server.backend import Pinned, RepoBackend
 
 MAX_REFERENCES = 100
 SNIPPET_LINES = 6
 
 
-def _store(backend: RepoBackend, notices: list[str] | None = None) -> Any:
-    return backend.get_store(notices.append if notices is not None else lambda _t: None)
+def _with_state(text: str, pinned: Pinned) -> str:
+    """``text``, then its notices, then a last line naming the state it came from."""
+    notes = [*pinned.notices, *pinned.index.take_notices()]
+    if notes:
+        text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
+    return _state_line(text, pinned.state)
 
 
-def _store_and_graph(backend: RepoBackend) -> tuple[Any, Any]:
-    """The index and its symbol graph (None when the index has none)."""
-    store = _store(backend)
-    return store, getattr(store, "symbols", None)
+def _state_line(text: str, state: str | None, why: str = "") -> str:
+    return f"{text}\n\nstate: {state}{why}" if state else text
 
 
 def ask(backend: RepoBackend, question: str) -> str:
-    """The answer text, its sources and its notices, as ``codeagent ask`` prints them."""
+    """The answer text, its sources and its notices, as ``codeagent ask`` prints them, and a
+    last line ``state: <hash>``: the state of the repository the answer came from."""
     answer: list[str] = []
     notices: list[str] = []
     sources: list[dict[str, Any]] = []
+    state = None
     for event in backend.ask_stream(question, threading.Event()):
         if event["type"] == "token":
             answer.append(event["text"])
@@ -43,6 +51,7 @@ def ask(backend: RepoBackend, question: str) -> str:
             raise CodeAgentError(event["message"])
         elif event["type"] == "result":
             sources = event["result"]["sources"]
+            state = event["result"].get("state")
     text = "".join(answer).rstrip()
     if sources:
         text += "\n\nSources:\n" + "\n".join(
@@ -50,33 +59,40 @@ def ask(backend: RepoBackend, question: str) -> str:
         )
     if notices:
         text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
-    return text
+    return _state_line(text, state)
 
 
 def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:
-    notices: list[str] = []
-    hits = _store(backend, notices).search(query, k=max(1, min(k, 50)))
+    pinned = backend.pin()
+    hits = pinned.index.get().search(query, k=max(1, min(k, 50)))
     if not hits:
-        return "no matches"
+        return _with_state("no matches", pinned)
     blocks = []
     for hit in hits:
         head = f"{hit.location}  {hit.symbol}".rstrip()
         body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
         blocks.append(f"{head}\n{body}")
-    return "\n\n".join(blocks + [f"({n})" for n in notices])
+    return _with_state("\n\n".join(blocks), pinned)
 
 
 def file_structure(backend: RepoBackend, path: str) -> str:
+    """The outline, read from the file as it is on disk now (not from the index)."""
     from codeagent.tools.ast_tool import AstToolError, run_ast_query
 
+    pinned = backend.pin()
     try:
-        return run_ast_query(backend.repo.root, path, "outline").render()
+        text = run_ast_query(backend.repo.root, path, "outline").render()
     except AstToolError as exc:
-        return f"cannot outline {path}: {one_line(exc)}"
+        text = f"cannot outline {path}: {one_line(exc)}"
+    # When the index lags behind, this outline does not: it was read from the file now.
+    why = " (the index is catching up; read from the file now)" if pinned.notices else ""
+    return _state_line(text, pinned.state, why)
 
 
 def find_definition(backend: RepoBackend, name: str) -> str:
-    store, graph = _store_and_graph(backend)
+    pinned = backend.pin()
+    store = pinned.index.get()
+    graph = getattr(store, "symbols", None)
     if graph is not None:
         found = [
             f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
@@ -84,7 +100,7 @@ def find_definition(backend: RepoBackend, name: str) -> str:
         ]
     else:
         found = _definitions_by_ast(backend, store, name)
-    return "\n".join(found) or f"no definition of {name} found"
+    return _with_state("\n".join(found) or f"no definition of {name} found", pinned)
 
 
 def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> list[str]:
@@ -107,7 +123,12 @@ def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> list[str
 
 
 def find_references(backend: RepoBackend, name: str) -> str:
-    store, graph = _store_and_graph(backend)
+    pinned = backend.pin()
+    return _with_state(_references(pinned.index.get(), name), pinned)
+
+
+def _references(store: Any, name: str) -> str:
+    graph = getattr(store, "symbols", None)
     if graph is not None:
         lines = [
             f"{c.path}:{c.line}: a call in {c.scope or '<module>'} (matched by name)"

@@ -1,0 +1,113 @@
+"""The cheap state probe: a change that alters the repository's state hash alters its key, an
+undone change gives the old key back, and the changed paths are named. Truth: the state hash
+(which reads every byte) and the files the test writes."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from codeagent.index.build import fingerprint
+from codeagent.repo.discover import discover
+from codeagent.repo.probe import Prober, changed_paths
+from codeagent.repo.state import state_hash
+from codeagent.server.freshness import SharedCheck
+from conftest import git
+
+
+def full_state(root: Path) -> str:
+    return state_hash(discover(root), fingerprint(None))
+
+
+def test_probe_follows_the_state_hash(git_repo: Any) -> None:
+    root = git_repo({"a.py": "x = 1\n", "pkg/b.py": "y = 2\n", ".gitignore": "*.log\n"})
+    prober = Prober(root)
+    first = prober.probe()
+    assert prober.probe().key == first.key  # nothing changed
+    seen = {first.key: full_state(root)}
+
+    def step(change: Any, expect: set[str]) -> None:
+        before = prober.probe()
+        change()
+        after = prober.probe()
+        assert after.key != before.key
+        assert set(changed_paths(root, before, after)) == expect
+        assert full_state(root) != seen.get(before.key)
+        seen[after.key] = full_state(root)
+
+    step(lambda: (root / "a.py").write_text("x = 10\n"), {"a.py"})
+    step(lambda: (root / "a.py").write_text("x = 11\n"), {"a.py"})  # dirty, dirty again
+    step(lambda: (root / "pkg/c.py").write_text("z = 3\n"), {"pkg/c.py"})
+    step(lambda: (root / "pkg/b.py").unlink(), {"pkg/b.py"})
+    step(lambda: git(root, "commit", "-qam", "two"), {"a.py", "pkg/b.py"})
+    step(lambda: git(root, "checkout", "-q", "HEAD~1"), {"a.py", "pkg/b.py"})
+
+    # Ignored files and a rewrite with the same bytes change nothing the index sees.
+    key = prober.probe().key
+    (root / "debug.log").write_text("noise\n")
+    assert prober.probe().key == key
+    # An undone edit gives the old key back (git compares the content).
+    (root / "a.py").write_text("changed\n")
+    assert prober.probe().key != key
+    git(root, "checkout", "-q", "--", "a.py")
+    assert prober.probe().key == key
+
+
+def test_probe_outside_git(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    prober = Prober(tmp_path)
+    first = prober.probe()
+    assert first.head is None
+    (tmp_path / "b.py").write_text("y = 1\n")
+    second = prober.probe()
+    assert second.key != first.key
+    assert changed_paths(tmp_path, first, second) == ["b.py"]
+
+
+def test_questions_that_arrive_together_share_one_probe(git_repo: Any) -> None:
+    root = git_repo({"a.py": "x = 1\n"})
+    check = SharedCheck(root)
+    check.get()
+    before = check.probes
+    barrier = threading.Barrier(8)
+    keys: list[str] = []
+
+    def ask() -> None:
+        barrier.wait()
+        probe = check.get()
+        assert probe is not None
+        keys.append(probe.key)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(keys) == 8
+    assert len(set(keys)) == 1
+    assert 1 <= check.probes - before <= 2  # one running when they came, one shared after
+
+
+def test_a_probe_never_predates_the_question(git_repo: Any) -> None:
+    """A change made before get() is called is always seen, even when another thread's probe
+    was already running."""
+    root = git_repo({"a.py": "x = 1\n"})
+    check = SharedCheck(root)
+    stop = threading.Event()
+
+    def hammer() -> None:
+        while not stop.is_set():
+            check.get()
+
+    other = threading.Thread(target=hammer)
+    other.start()
+    try:
+        for n in range(30):
+            (root / "a.py").write_text(f"x = {n + 2}\n")
+            probe = check.get()
+            assert probe is not None
+            assert probe.key == Prober(root).probe().key  # what a probe made now sees
+    finally:
+        stop.set()
+        other.join(30)
