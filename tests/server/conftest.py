@@ -56,7 +56,8 @@ def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served
     with (home / "serve.err").open("ab") as err:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
     address = wait_for_address(home, process.pid)
-    token = (home / "server.token").read_text().strip()
+    token_file = home / "server.token"  # absent with --token-file elsewhere
+    token = token_file.read_text().strip() if token_file.is_file() else ""
     url = f"http://127.0.0.1:{address['port']}"
     return Served(url, address["port"], token, home, process), process
 
