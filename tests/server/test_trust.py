@@ -162,7 +162,8 @@ def test_a_bad_allowed_value_is_one_error_line(env_setup: Path) -> None:
     assert proc.returncode != 0
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error: ") and "'x'" in lines[0]
+    assert lines[0].startswith("error: ")
+    assert "'x'" in lines[0]
 
 
 def test_require_token_on_loopback(git_repo: Any, serve_process: Any, tmp_path: Path) -> None:
