@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from codeagent import display
 from codeagent.display import safe_name, safe_text
 
 _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
@@ -37,7 +38,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def location(source: Any) -> str:
     """``path:start-end`` of a source, its path made safe."""
-    return f"{safe_name(source.path)}:{source.start_line}-{source.end_line}"
+    return display.location(source.path, source.start_line, source.end_line)
 
 
 def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
