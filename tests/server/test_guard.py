@@ -69,6 +69,8 @@ def test_split_host(value: str, want: object) -> None:
         # A wildcard bind is reached by the address the connection came in on.
         ("192.168.1.5:8765", ("192.168.1.5", PORT), True),
         ("192.168.1.5:8765", LOCAL, False),
+        ("192.168.1.5:8765", ("::ffff:192.168.1.5", PORT), True),  # dual-stack bind
+        ("[::ffff:192.168.1.5]:8765", ("::ffff:192.168.1.5", PORT), True),
         # A Unix socket has no port to compare.
         ("localhost", None, True),
         ("evil.example", None, False),

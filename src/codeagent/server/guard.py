@@ -108,7 +108,12 @@ def host_allowed(host: str | None, policy: Policy, local: tuple[str, int] | None
         return True
     if local is not None and port not in (None, local[1]):
         return False
-    return name in policy.names or (local is not None and name == _bare(local[0]))
+    if name in policy.names:
+        return True
+    if local is None:
+        return False
+    address = _bare(local[0])  # a dual-stack socket reports IPv4 as ::ffff:a.b.c.d
+    return name in (address, address.removeprefix("::ffff:"))
 
 
 def normal_origin(origin: str) -> str | None:

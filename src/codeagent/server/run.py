@@ -104,11 +104,11 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     async def published() -> AsyncIterator[None]:
         for backend in backends.values():
             backend.start_background_index()
-        write_address(settings.home, address)
-        if announce:
+        if announce:  # before the address file: whoever sees that finds this line written
             names = ", ".join(backends)
             url = page_url(address, token if token_needed(options) else None)
             click.echo(f"serving {names} on {url} (token file {token_file})", err=True)
+        write_address(settings.home, address)
         try:
             yield
         finally:
