@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     keep_states: int = Field(default=3, gt=0, description="Index states kept per repository.")
     llm_timeout: float = Field(default=120.0, gt=0, description="Seconds per LLM call.")
     router_timeout: float = Field(default=30.0, gt=0, description="Seconds for the LLM router.")
+    clone_timeout: float = Field(
+        default=900.0, gt=0, description="Seconds a clone (or fetch) of a URL may take in all."
+    )
     max_question_chars: int = Field(default=4000, gt=0)
     history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
     batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")

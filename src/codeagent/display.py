@@ -4,7 +4,8 @@ A repository (a cloned URL) controls its file names and contents; printed raw, a
 sequence in either could retitle the window, clear the screen or hide lines, and a newline
 in a name could forge a line of output. :func:`safe_text` (code and answer bodies: tabs and
 newlines kept) and :func:`safe_name` (one-line names: quoted when odd) show such characters
-as visible escapes instead. JSON output needs neither: ``json.dumps`` escapes them.
+as visible escapes instead; :func:`location` is the one way an answer prints where something
+is (``path:line`` or ``path:start-end``). JSON output needs none: ``json.dumps`` escapes them.
 """
 
 from __future__ import annotations
@@ -38,3 +39,10 @@ def safe_name(name: str) -> str:
     body = re.sub(r'[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"\\]',
                   lambda m: _NAMED.get(m.group(0)) or _escape_char(m), name)  # fmt: skip
     return f'"{body}"'
+
+
+def location(path: str, start: int, end: int | None = None) -> str:
+    """``path:start``, or ``path:start-end`` when ``end`` is given; the path through
+    :func:`safe_name`, so a name holding a newline cannot forge a line of an answer."""
+    where = f"{safe_name(path)}:{start}"
+    return where if end is None else f"{where}-{end}"

@@ -72,10 +72,16 @@ def test_a_home_that_is_not_a_directory_is_one_line(
     env = {"CODEAGENT_HOME": str(home)}
     result = codeagent("index", "--repo", str(root), "--embed", "none", env=env)
     one_error_line(result, "CODEAGENT_HOME", str(home), "is a file")
-    rag = codeagent("ask", "how is beta computed", "--repo", str(root), "--llm", "none",
-                    "--embed", "none", env=env)  # fmt: skip
-    assert "Traceback" not in rag.stderr
-    assert rag.returncode != 0
+    for extra in ([], ["--json"]):
+        rag = codeagent("ask", "how is beta computed", "--repo", str(root), "--llm", "none",
+                        "--embed", "none", *extra, env=env)  # fmt: skip
+        assert rag.returncode != 0
+        # The error is the only line: not after "searching the repository (...)", which
+        # would say the search was under way when it never started.
+        lines = rag.stderr.splitlines()
+        assert len(lines) == 1, rag.stderr
+        assert lines[0].startswith("error: cannot write the index under CODEAGENT_HOME")
+        assert rag.stdout == ""
     ast = codeagent("ask", "list the functions in pkg/core.py", "--repo", str(root),
                     "--llm", "none", "--embed", "none", env=env)  # fmt: skip
     assert ast.returncode == 0, ast.stderr

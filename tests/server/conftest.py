@@ -5,6 +5,7 @@ the queue and the idle timeout that do not depend on how fast anything runs)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -56,7 +57,8 @@ def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served
     with (home / "serve.err").open("ab") as err:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
     address = wait_for_address(home, process.pid)
-    token = (home / "server.token").read_text().strip()
+    token_file = home / "server.token"  # absent with --token-file elsewhere
+    token = token_file.read_text().strip() if token_file.is_file() else ""
     url = f"http://127.0.0.1:{address['port']}"
     return Served(url, address["port"], token, home, process), process
 
@@ -102,3 +104,48 @@ def app_server() -> Iterator[Any]:
     for server, thread in servers:
         server.should_exit = True
         thread.join(10)
+
+
+BROWSER_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def make_browser(tmp_path: Path) -> Iterator[Any]:
+    """Start headless Chromium through chromedriver: ``make_browser(*flags)``; the network log
+    (``driver.get_log("performance")``) records every response the browser received."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    driver_path = shutil.which("chromedriver")
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if driver_path is None or binary is None:
+        pytest.skip("chromium and chromium-driver are not installed (`make install-browser`)")
+    drivers: list[Any] = []
+
+    def start(*flags: str) -> Any:
+        options = webdriver.ChromeOptions()
+        options.binary_location = binary
+        profile = tmp_path / f"profile{len(drivers)}"
+        for flag in [*BROWSER_FLAGS, *flags, f"--user-data-dir={profile}"]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        drivers.append(driver)
+        return driver
+
+    yield start
+    for driver in drivers:
+        driver.quit()
+
+
+@pytest.fixture
+def browser(make_browser: Any) -> Any:
+    return make_browser()

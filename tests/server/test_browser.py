@@ -3,9 +3,6 @@ repository, ask, watch the answer stream in, click a citation and see the cited 
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,36 +10,6 @@ import pytest
 from server_helpers import client
 
 pytestmark = pytest.mark.browser
-
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    driver_path = shutil.which("chromedriver")
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    if driver_path is None or binary is None:
-        pytest.skip("chromium and chromium-driver are not installed (`make install-browser`)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def test_ask_and_open_a_citation(served_repo: Any, browser: Any) -> None:

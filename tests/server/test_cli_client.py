@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -257,6 +258,8 @@ def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
     assert started.returncode == 0, started.stderr
     assert "server started: http://127.0.0.1:" in started.stdout
     address = json.loads((env_setup / "server.json").read_text())
+    # The log holds the start line, which carries the token when one is needed.
+    assert stat.S_IMODE((env_setup / "server.log").stat().st_mode) == 0o600
     asked = run_cli("ask", "list the classes in geo/shapes.py", home=env_setup, cwd=root)
     assert "geo/shapes.py:9-14  class Square" in asked.stdout
     assert loaded(asked) == []

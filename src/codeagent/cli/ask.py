@@ -80,6 +80,7 @@ def command(
     if as_json and result is not None:
         from codeagent.cli.common import print_json
 
+        printer.flush_route()
         print_json(result.to_json())
         printer.finish_quietly()
 
@@ -96,7 +97,8 @@ def open_workspace(
     from codeagent.workspace import Workspace
 
     check_spec(settings.embed)  # a bad --embed fails now, not after the question is routed
-    workspace = Workspace.open(repo, settings, progress=Progress())
+    progress = Progress()
+    workspace = Workspace.open(repo, settings, progress=progress)
     llm = workspace.chat_model is not None
     auto_fallback = not llm and parse_spec(settings.llm)[0] == "auto"
     printer = AnswerPrinter(
@@ -104,4 +106,5 @@ def open_workspace(
         quiet_notice=NO_LLM_AUTO if auto_fallback else None,
         sources_limit=sources_limit or MAX_SOURCES_SHOWN,
     )
+    progress.before = printer.flush_route  # why it indexes, said before the indexing
     return workspace, printer

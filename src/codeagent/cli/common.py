@@ -199,6 +199,7 @@ class Progress:
         self.interval = interval
         self.clock = clock
         self.echo = echo or notice
+        self.before: Callable[[], None] | None = None  # called as a task starts
 
     def _announce(self, description: str, total: int | None) -> None:
         """Before the slow phase (embedding): how much, roughly how long, and that it is
@@ -214,6 +215,8 @@ class Progress:
 
     @contextmanager
     def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+        if self.before is not None:
+            self.before()
         self._announce(description, total)
         if not self.enabled:
             with self._lines(description, total) as advance:

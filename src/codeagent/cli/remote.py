@@ -57,15 +57,18 @@ def _print_events(events: Any, *, as_json: bool) -> None:
     :mod:`codeagent.cli.render` functions, so repository text is made safe the same way)."""
     from codeagent.cli.render import route_line, safe_text, source_lines
 
+    route_said: str | None = None  # said when the answer goes on; an error stands alone
     for event in events:
         kind = event.get("type")
+        if kind == "route":
+            route = event.get("route") or {}
+            route_said = route_line(SimpleNamespace(**route), event.get("fallback"))
+            continue
+        if route_said and kind != "error":
+            notice(route_said)
+        route_said = None
         if kind == "token" and not as_json:
             write_out(safe_text(event["text"]))
-        elif kind == "route":
-            route = event.get("route") or {}
-            line = route_line(SimpleNamespace(**route), event.get("fallback"))
-            if line:
-                notice(line)
         elif kind == "notice":
             notice(safe_text(event["text"]))
         elif kind == "error":

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from codeagent import display
 from codeagent.display import safe_name, safe_text
 
 _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
@@ -37,7 +38,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def location(source: Any) -> str:
     """``path:start-end`` of a source, its path made safe."""
-    return f"{safe_name(source.path)}:{source.start_line}-{source.end_line}"
+    return display.location(source.path, source.start_line, source.end_line)
 
 
 def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> list[str]:
@@ -110,20 +111,29 @@ class AnswerPrinter:
         self.terminal = sys.stdout.isatty() if terminal is None else terminal
         self.sources_limit = sources_limit
         self._pending = quiet_notice
+        self._route: str | None = None
         self._words: set[str] = set()
         self._open_line = False
 
     def start(self, question: str) -> None:
         """A new question: its words are highlighted in a deterministic answer."""
+        self._route = None
         if not self.llm and self.terminal:
             from codeagent.tools.rag_render import query_tokens
 
             self._words = query_tokens(question)
 
     def route(self, route: Any, fallback: dict[str, str] | None = None) -> None:
-        line = route_line(route, fallback)
-        if line:
-            self._notice(line)
+        """Keep the route line until the answer goes on (the next event, or indexing starts:
+        :meth:`flush_route`): an error before then, such as an unusable CODEAGENT_HOME when
+        the index opens, is then the only line."""
+        self._route = route_line(route, fallback)
+
+    def flush_route(self) -> None:
+        """Print the route line kept by :meth:`route`, once."""
+        if self._route:
+            self._notice(self._route)
+        self._route = None
 
     def notice(self, text: str) -> None:
         if text.startswith("AST tool failed"):
@@ -151,6 +161,7 @@ class AnswerPrinter:
 
     def finish_quietly(self) -> None:
         """After a ``--json`` answer: only the pending notice."""
+        self.flush_route()
         if self._pending:
             self._notice(self._pending)
             self._pending = None
@@ -160,7 +171,9 @@ class AnswerPrinter:
         kind = event.type
         if kind == "route":
             self.route(event.route, event.fallback)
-        elif kind == "notice":
+            return None
+        self.flush_route()
+        if kind == "notice":
             self.notice(event.text)
         elif kind == "token":
             self.token(event.text)

@@ -63,7 +63,29 @@ LOG_NAME = "server.log"
     "cors_origins",
     multiple=True,
     metavar="ORIGIN",
-    help="Allow browser calls from ORIGIN (repeatable; default: none).",
+    help="Allow browser calls from ORIGIN, with CORS headers (repeatable; default: none).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME[:PORT]",
+    help="Also answer requests whose Host is NAME (a reverse proxy's name; repeatable)."
+    " Default: 127.0.0.1, localhost, [::1] and the --host address.",
+)
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Also accept requests whose Origin is ORIGIN, e.g. https://code.example.com"
+    " (repeatable). Default: only the server's own.",
+)
+@click.option(
+    "--require-token",
+    is_flag=True,
+    help="Require the bearer token from loopback clients too (the start line prints the"
+    " page's URL with it).",
 )
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
 @click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
@@ -78,6 +100,9 @@ def serve_command(
     max_queue: int,
     idle_timeout: float,
     cors_origins: tuple[str, ...],
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
+    require_token: bool,
     no_mcp: bool,
     background: bool,
     llm: str | None,
@@ -86,7 +111,10 @@ def serve_command(
     """Serve repositories over HTTP (JSON / SSE / NDJSON), MCP (/mcp) and a web page (/).
 
     Only the repositories given here can be asked about. Clients other than loopback need
-    the bearer token. `codeagent ask` uses a running server by itself.
+    the bearer token (CODEAGENT_HOME/server.token); with --require-token, every client does.
+    Requests are refused whose Host is not one of the server's names (DNS rebinding), whose
+    Origin is another site's, or whose POST body is not application/json. `codeagent ask`
+    uses a running server by itself.
 
     \b
     Examples:
@@ -110,6 +138,9 @@ def serve_command(
         max_queue=max_queue,
         idle_timeout=idle_timeout,
         cors_origins=list(cors_origins),
+        allowed_hosts=list(allowed_hosts),
+        allowed_origins=list(allowed_origins),
+        require_token=require_token,
         mcp=not no_mcp,
     )
     serve(options, settings)
@@ -122,7 +153,10 @@ def _start_background(home: Path) -> None:
     args = [a for a in sys.argv[1:] if a != "--background"]
     home.mkdir(parents=True, exist_ok=True)
     log_path = home / LOG_NAME
-    with log_path.open("ab") as log:
+    # The log holds the start line, which may carry the token: readable by this user only.
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.chmod(log_path, 0o600)
+    with os.fdopen(fd, "ab") as log:
         child = subprocess.Popen(
             [sys.executable, "-m", "codeagent", *args],
             stdin=subprocess.DEVNULL,

@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import shutil
+import time
 import uuid
 from pathlib import Path
 
@@ -30,6 +31,10 @@ from codeagent.repo.git import git_text
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_S = 600
+# A server that stops sending: git gives up after LOW_SPEED_TIME s below LOW_SPEED_LIMIT B/s
+# (http and https); every transport is held to ``Settings.clone_timeout`` in all.
+LOW_SPEED_LIMIT = 1000
+LOW_SPEED_TIME = 30
 _SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:")
 _SCHEMES = ("https://", "http://", "ssh://", "git://", "file://")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -106,6 +111,7 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
     """Create or update the clone of ``source`` in ``repos_dir/slug`` under a file lock."""
     repos = settings.repos_dir
     dest = repos / slug
+    limit = _Limit(settings.clone_timeout)
     try:
         with writing(settings.home, "a clone"):
             make_private_dir(repos)
@@ -117,10 +123,10 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
                 log.info("updating %s in %s", source, dest)
                 for name in ("index.lock", "shallow.lock"):  # left by a killed git
                     (dest / ".git" / name).unlink(missing_ok=True)
-                _checkout(dest, commit)
+                _checkout(dest, commit, limit)
             else:
                 shutil.rmtree(dest, ignore_errors=True)
-                _fresh_clone(source, dest, commit)
+                _fresh_clone(source, dest, commit, limit)
     except CloneError as exc:
         raise CloneError(f"cannot clone {source}: {exc}") from exc
     except Timeout as exc:
@@ -133,62 +139,94 @@ def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) 
     return dest.resolve()
 
 
-def _fresh_clone(source: str, dest: Path, commit: str | None) -> None:
+class _Limit:
+    """The time left for one clone or update, shared by its git commands."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def left(self) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self.exceeded()
+        return left
+
+    def exceeded(self) -> CloneError:
+        return CloneError(
+            f"the server did not finish within {self.seconds:g} s"
+            " (CODEAGENT_CLONE_TIMEOUT sets the limit)"
+        )
+
+
+def _fresh_clone(source: str, dest: Path, commit: str | None, limit: _Limit) -> None:
     tmp = dest.parent / f".tmp-{dest.name}-{uuid.uuid4().hex[:8]}"
     log.info("cloning %s into %s", source, dest)
     try:
         tmp.mkdir()
-        _git(tmp, "init", "-q")
-        _git(tmp, "remote", "add", "origin", source)
-        _checkout(tmp, commit)
+        _git(tmp, limit, "init", "-q")
+        _git(tmp, limit, "remote", "add", "origin", source)
+        _checkout(tmp, commit, limit)
         os.replace(tmp, dest)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _checkout(clone: Path, commit: str | None) -> None:
+def _checkout(clone: Path, commit: str | None, limit: _Limit) -> None:
     """Fetch what is wanted (HEAD of origin, or ``commit``) shallowly; check it out detached."""
     depth = ["--depth", "1"]
     if commit is None:
-        _git(clone, "fetch", "-q", *depth, "origin", "HEAD")
+        _git(clone, limit, "fetch", "-q", *depth, "origin", "HEAD")
         target = "FETCH_HEAD"
     else:
-        target = _local_commit(clone, commit) or _fetch_commit(clone, commit, depth)
-    _git(clone, "-c", "advice.detachedHead=false", "checkout", "-q", "-f", "--detach", target)
-    _git(clone, "clean", "-ffdq")
+        target = _local_commit(clone, commit, limit) or _fetch_commit(clone, commit, depth, limit)
+    checkout = ("-c", "advice.detachedHead=false", "checkout", "-q", "-f", "--detach", target)
+    _git(clone, limit, *checkout)
+    _git(clone, limit, "clean", "-ffdq")
 
 
-def _local_commit(clone: Path, commit: str) -> str | None:
+def _local_commit(clone: Path, commit: str, limit: _Limit) -> str | None:
     try:
-        return _git(clone, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
+        return _git(clone, limit, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
     except GitError:
         return None
 
 
-def _fetch_commit(clone: Path, commit: str, depth: list[str]) -> str:
+def _fetch_commit(clone: Path, commit: str, depth: list[str], limit: _Limit) -> str:
     try:
-        _git(clone, "fetch", "-q", *depth, "origin", commit)
+        _git(clone, limit, "fetch", "-q", *depth, "origin", commit)
         return "FETCH_HEAD"
     except GitError as exc:
         # Servers refuse abbreviated (and some unadvertised) shas: fetch the history instead.
         log.info("fetching %s by sha failed (%s); fetching full history", commit, exc.stderr)
-    shallow = _git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    shallow = _git(clone, limit, "rev-parse", "--is-shallow-repository") == "true"
     refs = "+refs/heads/*:refs/remotes/origin/*"
-    _git(clone, "fetch", "-q", "--tags", *(["--unshallow"] if shallow else []), "origin", refs)
-    found = _local_commit(clone, commit)
+    unshallow = ["--unshallow"] if shallow else []
+    _git(clone, limit, "fetch", "-q", "--tags", *unshallow, "origin", refs)
+    found = _local_commit(clone, commit, limit)
     if found is None:
         raise CloneError(f"commit {commit} not found in the repository")
     return found
 
 
-def _git(clone: Path, *args: str) -> str:
-    """git in a clone of codeagent's: no time limit (a fetch may be long), SSH never prompts,
-    and Git LFS (when installed) does not download what the repository's attributes ask for."""
-    env = {"GIT_LFS_SKIP_SMUDGE": "1"}
+def _git(clone: Path, limit: _Limit, *args: str) -> str:
+    """git in a clone of codeagent's: within the time ``limit`` leaves (a server that stops
+    answering is given up on), SSH never prompts, and Git LFS (when installed) does not
+    download what the repository's attributes ask for."""
+    env = {
+        "GIT_LFS_SKIP_SMUDGE": "1",
+        "GIT_HTTP_LOW_SPEED_LIMIT": str(LOW_SPEED_LIMIT),  # http.lowSpeedLimit
+        "GIT_HTTP_LOW_SPEED_TIME": str(LOW_SPEED_TIME),  # http.lowSpeedTime
+    }
     if "GIT_SSH_COMMAND" not in os.environ:
         env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
-    return git_text(clone, *args, timeout=None, env=env)
+    try:
+        return git_text(clone, *args, timeout=limit.left(), env=env)
+    except GitError as exc:
+        if exc.status is None and time.monotonic() >= limit.deadline:
+            raise limit.exceeded() from exc  # killed at the time limit
+        raise
 
 
 def _is_clone(dest: Path) -> bool:

@@ -19,6 +19,7 @@ class ServerAddress:
     pid: int
     host: str
     port: int
+    token_file: str | None = None  # where a client finds the token (``--token-file``)
 
     @property
     def url(self) -> str:
@@ -57,8 +58,12 @@ def read_address(home: Path, *, check_pid: bool = True) -> ServerAddress | None:
     is gone (``check_pid``)."""
     try:
         data = json.loads(address_file(home).read_text(encoding="utf-8"))
+        token_file = data.get("token_file")
         address = ServerAddress(
-            pid=int(data["pid"]), host=str(data["host"]), port=int(data["port"])
+            pid=int(data["pid"]),
+            host=str(data["host"]),
+            port=int(data["port"]),
+            token_file=str(token_file) if token_file else None,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

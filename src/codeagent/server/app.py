@@ -28,6 +28,7 @@ from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.guard import RequestGuard, make_policy
 from codeagent.server.limits import (
     BUSY_MESSAGE,
     RETRY_AFTER_SECONDS,
@@ -56,7 +57,10 @@ class ServerConfig:
     cors_origins: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # llm, embed, k: for clients to match
     mcp: bool = False  # mount the MCP tools at /mcp, under the same admission and caps
-    host: str = "127.0.0.1"  # the address listened on (MCP's DNS-rebinding protection uses it)
+    host: str = "127.0.0.1"  # the address listened on: a name the Host header may carry
+    allowed_hosts: list[str] = field(default_factory=list)  # more names (`name` or `name:port`)
+    allowed_origins: list[str] = field(default_factory=list)  # origins besides the server's own
+    require_token: bool = False  # the token on loopback too
 
 
 def error(message: str, status: int, **headers: str) -> JSONResponse:
@@ -64,16 +68,18 @@ def error(message: str, status: int, **headers: str) -> JSONResponse:
 
 
 class BearerAuth:
-    """ASGI middleware: a non-loopback client must send ``Authorization: Bearer <token>``."""
+    """ASGI middleware: a client must send ``Authorization: Bearer <token>`` unless it is on
+    loopback and the token is not required there (``require_token``)."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, require_token: bool = False) -> None:
         self.app = app
         self.token = token
+        self.require_token = require_token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] not in PUBLIC_PATHS:
             client = scope.get("client")
-            if not is_loopback(client[0] if client else None):
+            if self.require_token or not is_loopback(client[0] if client else None):
                 headers = dict(scope["headers"])
                 auth = headers.get(b"authorization", b"").decode("latin-1")
                 if not token_matches(auth, self.token):
@@ -183,7 +189,7 @@ def create_app(
         mcp = build_mcp(
             config.backends, admission=admission, max_question_chars=config.max_question_chars
         )
-        mcp_routes, session_lifespan = http_routes(mcp, config.host)
+        mcp_routes, session_lifespan = http_routes(mcp)
         routes.extend(mcp_routes)
         lifespans.insert(0, session_lifespan)  # MCP sessions run as long as the app
 
@@ -196,10 +202,16 @@ def create_app(
                 await stack.enter_async_context(make())
             yield
 
-    middleware = [Middleware(BearerAuth, token=config.token)]
+    policy = make_policy(
+        config.host, config.allowed_hosts, [*config.allowed_origins, *config.cors_origins]
+    )
+    middleware = [
+        Middleware(RequestGuard, policy=policy),  # first: Host, Origin, content type
+        Middleware(BearerAuth, token=config.token, require_token=config.require_token),
+    ]
     if config.cors_origins:
         middleware.insert(
-            0,
+            1,
             Middleware(
                 CORSMiddleware,
                 allow_origins=config.cors_origins,

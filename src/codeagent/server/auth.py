@@ -50,17 +50,23 @@ def read_token(path: Path) -> str:
 
 
 def is_loopback(host: str | None) -> bool:
+    """Whether a client address is this machine's loopback: ``127.0.0.0/8``, ``::1``, or an
+    IPv4 loopback address mapped into IPv6 (``::ffff:127.0.0.1``, what a dual-stack socket
+    reports). No address (a Unix socket, a transport that does not say) is not loopback."""
     if not host:
         return False
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 def token_matches(authorization: str | None, token: str) -> bool:
-    """Whether an ``Authorization`` header carries ``Bearer <token>`` (constant-time compare)."""
-    scheme, _, given = (authorization or "").partition(" ")
+    """Whether an ``Authorization`` header is ``Bearer <token>``: the scheme in any case
+    (RFC 9110), no other scheme; the token compared in constant time."""
+    scheme, _, given = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer":
         return False
     return hmac.compare_digest(given.strip().encode(), token.encode())

@@ -89,8 +89,10 @@ def connect(home: Path) -> ServerClient:
     address = read_address(home)
     if address is None:
         raise NoServer("no server recorded")
-    try:  # needed only when the server listens on a non-loopback address alone
-        token = (home / TOKEN_FILE).read_text(encoding="utf-8").strip() or None
+    # Needed with --require-token, or when the server listens on a non-loopback address alone.
+    path = Path(address.token_file) if address.token_file else home / TOKEN_FILE
+    try:
+        token = path.read_text(encoding="utf-8").strip() or None
     except OSError:
         token = None
     return ServerClient(address, token)

@@ -129,9 +129,15 @@ def build_mcp(
     return server
 
 
-def http_routes(
-    server: Any, host: str
-) -> tuple[list[Any], Callable[[], AbstractAsyncContextManager[Any]]]:
-    """The Streamable HTTP routes (at ``/mcp``) and the session manager to run in the lifespan."""
-    app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+def http_routes(server: Any) -> tuple[list[Any], Callable[[], AbstractAsyncContextManager[Any]]]:
+    """The Streamable HTTP routes (at ``/mcp``) and the session manager to run in the lifespan.
+
+    The SDK's own ``Host``/``Origin`` check is off: :mod:`codeagent.server.guard` checks every
+    route of the server, ``/mcp`` included, with the same ``--allowed-host`` and
+    ``--allowed-origin`` (the SDK's would refuse those, and allow any loopback port's origin).
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    off = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    app = server.streamable_http_app(streamable_http_path="/mcp", transport_security=off)
     return list(app.routes), server.session_manager.run

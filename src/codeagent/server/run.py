@@ -10,12 +10,14 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from codeagent.config import Settings
 from codeagent.errors import ConfigError
 from codeagent.server.address import ServerAddress, read_address, remove_address, write_address
-from codeagent.server.auth import default_token_file, load_or_create_token
+from codeagent.server.auth import default_token_file, is_loopback, load_or_create_token
 from codeagent.server.backend import RepoBackend
+from codeagent.server.guard import make_policy
 from codeagent.server.repos import make_ids, serve_roots
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,9 @@ class ServeOptions:
     max_queue: int = 6
     idle_timeout: float = 30.0
     cors_origins: list[str] = field(default_factory=list)
+    allowed_hosts: list[str] = field(default_factory=list)
+    allowed_origins: list[str] = field(default_factory=list)
+    require_token: bool = False
     mcp: bool = True
 
 
@@ -43,6 +48,20 @@ def make_backends(specs: list[str], settings: Settings) -> dict[str, RepoBackend
         log.warning("answers without an LLM: %s", reason)
     served = make_ids(serve_roots(specs))
     return {repo.id: RepoBackend(repo, settings, model) for repo in served}
+
+
+def token_needed(options: ServeOptions) -> bool:
+    """Whether the page's user needs the token: required everywhere, or the server listens
+    beyond loopback (where a browser on another machine needs it)."""
+    return options.require_token or not (options.host == "localhost" or is_loopback(options.host))
+
+
+def page_url(address: ServerAddress, token: str | None) -> str:
+    """The web page's address; with ``?token=`` for the page to keep and send (it removes it
+    from the address bar), as Jupyter prints its own."""
+    host = address.connect_host
+    url = f"http://{f'[{host}]' if ':' in host else host}:{address.port}/"
+    return f"{url}?token={quote(token, safe='')}" if token else url
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -70,21 +89,26 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
             f"a server is already running (pid {running.pid}, {running.url}):"
             " `codeagent stop` first"
         )
+    origins = [*options.allowed_origins, *options.cors_origins]
+    make_policy(options.host, options.allowed_hosts, origins)  # a bad value: one error line
     token_file = options.token_file or default_token_file(settings.home)
     settings.home.mkdir(parents=True, exist_ok=True)
     token = load_or_create_token(token_file)
     backends = make_backends(options.repos, settings)
     sock = bind(options.host, options.port)
-    address = ServerAddress(os.getpid(), options.host, sock.getsockname()[1])
+    address = ServerAddress(
+        os.getpid(), options.host, sock.getsockname()[1], str(token_file.resolve())
+    )
 
     @asynccontextmanager
     async def published() -> AsyncIterator[None]:
         for backend in backends.values():
             backend.start_background_index()
-        write_address(settings.home, address)
-        if announce:
+        if announce:  # before the address file: whoever sees that finds this line written
             names = ", ".join(backends)
-            click.echo(f"serving {names} on {address.url} (token file {token_file})", err=True)
+            url = page_url(address, token if token_needed(options) else None)
+            click.echo(f"serving {names} on {url} (token file {token_file})", err=True)
+        write_address(settings.home, address)
         try:
             yield
         finally:
@@ -99,6 +123,9 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         idle_timeout=options.idle_timeout,
         max_question_chars=settings.max_question_chars,
         cors_origins=options.cors_origins,
+        allowed_hosts=options.allowed_hosts,
+        allowed_origins=options.allowed_origins,
+        require_token=options.require_token,
         settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
         mcp=options.mcp,
         host=options.host,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from codeagent.display import safe_name
+from codeagent.display import location
 from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
 from codeagent.index.types import SearchHit
 
@@ -64,7 +64,7 @@ def render_hits(hits: list[SearchHit], question: str) -> str:
     out = [f"Most relevant code ({len(hits)} source{'s' if len(hits) != 1 else ''}):"]
     for rank, hit in enumerate(hits, 1):
         symbol = f" ({hit.symbol})" if hit.symbol and hit.symbol != "<module>" else ""
-        where = f"{safe_name(hit.path)}:{hit.start_line}-{hit.end_line}"
+        where = location(hit.path, hit.start_line, hit.end_line)
         out.append(f"{rank}. {where}{symbol}")
         lines = hit.text.splitlines()
         numbers = [n for n in relevant_lines(hit, tokens) if 0 <= n - hit.start_line < len(lines)]

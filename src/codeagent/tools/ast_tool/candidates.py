@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from codeagent.display import safe_name
 from codeagent.tools.base import Source
 
 
@@ -17,7 +18,7 @@ class CandidatesResult:
 
     def render(self) -> str:
         lines = [f"{self.name} matches {len(self.candidates)} files in the repository:"]
-        lines += [f"  {path}" for path in self.candidates]
+        lines += [f"  {safe_name(path)}" for path in self.candidates]
         lines.append("Which one do you mean? Ask again with its path.")
         return "\n".join(lines)
 

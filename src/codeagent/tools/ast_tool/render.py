@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from codeagent.display import location, safe_name
 from codeagent.tools.ast_tool.models import (
     CallSite,
     ClassInfo,
@@ -51,7 +52,7 @@ def _cond(condition: str | None) -> str | None:
 
 
 def _span(path: str, start: int, end: int) -> str:
-    return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
+    return location(path, start, None if start == end else end)
 
 
 def _items(r: AstResult, kind: type[T]) -> list[T]:
@@ -83,11 +84,11 @@ def _listing(items: Sequence[object], empty: str, head: str, lines: Iterable[str
 def _functions(r: AstResult) -> list[str]:
     items = _items(r, FunctionInfo)
     head = (
-        f"Top-level functions in {r.path}: {_counted(items, 'definition')}. "
+        f"Top-level functions in {safe_name(r.path)}: {_counted(items, 'definition')}. "
         "Methods are listed with their classes, nested functions in the outline."
     )
     lines = (_function_line(r.path, f) for f in items)
-    return _listing(items, f"No top-level functions in {r.path}.", head, lines)
+    return _listing(items, f"No top-level functions in {safe_name(r.path)}.", head, lines)
 
 
 def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
@@ -102,16 +103,16 @@ def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
 def _classes(r: AstResult) -> list[str]:
     items = _items(r, ClassInfo)
     head = (
-        f"Top-level classes in {r.path}: {_counted(items, 'definition')}. "
+        f"Top-level classes in {safe_name(r.path)}: {_counted(items, 'definition')}. "
         "Methods and nested classes are listed under their class."
     )
     lines = (line for c in items for line in _class_lines(r.path, c))
-    return _listing(items, f"No top-level classes in {r.path}.", head, lines)
+    return _listing(items, f"No top-level classes in {safe_name(r.path)}.", head, lines)
 
 
 def _methods(r: AstResult) -> list[str]:
     items = _items(r, FunctionInfo)
-    head = f"Methods of class {r.symbol} in {r.path}: {_counted(items, 'definition')}"
+    head = f"Methods of class {r.symbol} in {safe_name(r.path)}: {_counted(items, 'definition')}"
     return [head, *(_function_line(r.path, m) for m in items)]
 
 
@@ -131,9 +132,9 @@ def _import_line(path: str, i: ImportInfo) -> str:
 
 def _imports(r: AstResult) -> list[str]:
     items = _items(r, ImportInfo)
-    head = f"Imports in {r.path}: {_count(len(items), 'statement')}"
+    head = f"Imports in {safe_name(r.path)}: {_count(len(items), 'statement')}"
     lines = (_import_line(r.path, i) for i in items)
-    return _listing(items, f"No imports in {r.path}.", head, lines)
+    return _listing(items, f"No imports in {safe_name(r.path)}.", head, lines)
 
 
 def _variable_line(path: str, v: VariableInfo) -> str:
@@ -145,29 +146,31 @@ def _variable_line(path: str, v: VariableInfo) -> str:
 
 def _variables(r: AstResult) -> list[str]:
     items = _items(r, VariableInfo)
-    head = f"Module-level variables in {r.path}: {_counted(items, 'assignment')}"
+    head = f"Module-level variables in {safe_name(r.path)}: {_counted(items, 'assignment')}"
     lines = (_variable_line(r.path, v) for v in items)
-    return _listing(items, f"No module-level variables in {r.path}.", head, lines)
+    return _listing(items, f"No module-level variables in {safe_name(r.path)}.", head, lines)
 
 
 def _decorators(r: AstResult) -> list[str]:
     items = _items(r, DecoratorUse)
     distinct = len({d.name for d in items})
-    head = f"Decorators in {r.path}: {_count(len(items), 'use')} of {distinct} distinct"
-    lines = (f"{r.path}:{d.line}  @{d.expression}  on {d.target_kind} {d.target}" for d in items)
-    return _listing(items, f"No decorators in {r.path}.", head, lines)
+    head = f"Decorators in {safe_name(r.path)}: {_count(len(items), 'use')} of {distinct} distinct"
+    lines = (
+        f"{location(r.path, d.line)}  @{d.expression}  on {d.target_kind} {d.target}" for d in items
+    )
+    return _listing(items, f"No decorators in {safe_name(r.path)}.", head, lines)
 
 
 def _calls(r: AstResult) -> list[str]:
     items = _items(r, CallSite)
-    head = f"Calls to {r.symbol} in {r.path}: {len(items)}"
+    head = f"Calls to {r.symbol} in {safe_name(r.path)}: {len(items)}"
     lines = (f"{_span(r.path, c.line, c.end_line)}  {c.text}  in {c.scope}" for c in items)
-    return _listing(items, f"No calls to {r.symbol!s} in {r.path}.", head, lines)
+    return _listing(items, f"No calls to {r.symbol!s} in {safe_name(r.path)}.", head, lines)
 
 
 def _definition(r: AstResult) -> list[str]:
     items = _items(r, Definition)
-    out = [f"Definition of {r.symbol} in {r.path}: {len(items)}"]
+    out = [f"Definition of {r.symbol} in {safe_name(r.path)}: {len(items)}"]
     width = len(str(max((d.end_line for d in items), default=1)))
     for d in items:
         tags = _tags(d.symbol_kind, "overload stub" if d.is_overload else None, _cond(d.condition))
@@ -182,7 +185,9 @@ def _definition(r: AstResult) -> list[str]:
 
 def _outline(r: AstResult) -> list[str]:
     items = _items(r, OutlineEntry)
-    head = f"Outline of {r.path} ({_count(r.line_count, 'line')}): {len(items)} definitions"
+    head = (
+        f"Outline of {safe_name(r.path)} ({_count(r.line_count, 'line')}): {len(items)} definitions"
+    )
     spans = [_span(r.path, e.start_line, e.end_line) for e in items]
     width = max((len(s) for s in spans), default=0)
     out = [head]

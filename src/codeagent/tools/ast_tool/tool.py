@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from codeagent.display import safe_name
 from codeagent.tools.ast_tool.candidates import CandidatesResult
 from codeagent.tools.ast_tool.errors import InvalidQueryError
 from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
@@ -30,7 +31,7 @@ class AstToolResult(ModelToolResult):
 
     def context(self) -> str:
         r = self.result
-        title = f"Exact facts about {r.path} from its syntax tree ({r.operation})"
+        title = f"Exact facts about {safe_name(r.path)} from its syntax tree ({r.operation})"
         return f"{title}:\n\n{r.render()}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codeagent.display import location, safe_name
 from codeagent.errors import ToolError
 from codeagent.index.symbols import Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
@@ -47,9 +48,9 @@ def run_symbol_query(
         modules = graph.modules_named(name)
         path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
         if path is None or (len(modules) > 1 and name not in graph.files):
-            found = ", ".join(graph.modules[m] for m in modules) or "none"
+            found = ", ".join(safe_name(graph.modules[m]) for m in modules) or "none"
             raise SymbolToolError(f"{name} names no single module of the repository ({found})")
-        subject = f"{graph.files[path]['m']} ({path})"
+        subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
         items = _import_items(graph.imports_of(path))
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
     return _methods(graph, name)
@@ -98,7 +99,7 @@ def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult:
     classes = [d for d in graph.definitions(name) if d.kind == "class"]
     if len({d.full_name for d in classes}) > 1:
-        where = ", ".join(f"{d.path}:{d.line}" for d in classes)
+        where = ", ".join(location(d.path, d.line) for d in classes)
         raise SymbolToolError(f"several classes are named {name}: {where}")
     found = graph.subclasses(name, transitive=transitive)
     if not found and not classes:
@@ -115,13 +116,13 @@ def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
     if not classes:
         raise SymbolToolError(f"no class named {name} in the repository")
     if len(classes) > 1:
-        where = ", ".join(f"{d.path}:{d.line}" for d in classes)
+        where = ", ".join(location(d.path, d.line) for d in classes)
         raise SymbolToolError(f"several classes are named {name}: {where}")
     cls = classes[0]
     items = [
         _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)
     ]
-    subject = f"`{cls.full_name}` ({cls.path}:{cls.line})"
+    subject = f"`{cls.full_name}` ({cls.path}:{cls.line})"  # shown through safe_name
     return SymbolResult(operation="methods", name=name, subject=subject, items=items)
 
 

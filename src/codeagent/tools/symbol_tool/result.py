@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from codeagent.display import location, safe_name
+
 SymbolOperation = Literal["definition", "callers", "subclasses", "importers", "imports", "methods"]
 SYMBOL_OPERATIONS: tuple[str, ...] = SymbolOperation.__args__  # type: ignore[attr-defined]
 MAX_LISTED = 200  # items shown in the text answer (the result keeps them all)
@@ -97,7 +99,8 @@ class SymbolResult(BaseModel):
     # -- rendering helpers --------------------------------------------------------------------
 
     def _head(self) -> str:
-        n, what = len(self.items), self.subject or self.name
+        # A qualified name holds its module's path (``new\nline.f``): shown as a name is.
+        n, what = len(self.items), safe_name(self.subject or self.name)
         if self.operation == "definition":
             if self.ambiguous:
                 return f"`{self.name}` names {n} definitions in the repository:"
@@ -119,25 +122,25 @@ class SymbolResult(BaseModel):
 
     def _line(self, item: SymbolItem) -> str:
         if self.operation == "callers":
-            return f"  {item.path}:{item.start_line}  {item.detail}  in {item.name or '<module>'}"
+            where = location(item.path, item.start_line)
+            return f"  {where}  {item.detail}  in {safe_name(item.name) or '<module>'}"
         if self.operation in ("importers", "imports"):
-            return f"  {item.path}:{item.start_line}  {item.detail}"
-        text = f"  {_span(item)}  {item.kind} {item.name}"
+            return f"  {location(item.path, item.start_line)}  {item.detail}"
+        text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
         if item.detail and self.operation != "definition":
             text = f"  {_span(item)}  {item.detail}"
         elif item.detail:
             text += f"  {item.detail}"
         if item.via:
-            text += f"  [inherited from {item.via}]"
+            text += f"  [inherited from {safe_name(item.via)}]"
         if item.doc and self.operation == "definition" and not self.ambiguous:
             text += f"\n  {item.doc}"
         return text
 
 
 def _span(item: SymbolItem) -> str:
-    if item.start_line == item.end_line:
-        return f"{item.path}:{item.start_line}"
-    return f"{item.path}:{item.start_line}-{item.end_line}"
+    end = None if item.start_line == item.end_line else item.end_line
+    return location(item.path, item.start_line, end)
 
 
 def _plural(n: int, word: str) -> str:
