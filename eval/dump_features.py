@@ -109,6 +109,7 @@ class _Quiet:
 
 
 def main() -> None:
+    from codeagent.eval.repos import repo_key
     from codeagent.eval.splits import sample_commits
     from codeagent.eval.suite import SuiteItem, load_suite
 
@@ -136,7 +137,7 @@ def main() -> None:
     groups: dict[str, dict[str, list[dict[str, object]]]] = {}
     for item in items:
         if item.commit:
-            by_commit = groups.setdefault(item.repo, {})
+            by_commit = groups.setdefault(repo_key(item.repo), {})
             by_commit.setdefault(item.commit, []).append(item.model_dump())
     jobs = [
         (repo, list(commits.items()), args.mirrors, args.out, args.embed)

@@ -1,4 +1,7 @@
-"""File-level ranking: path kinds, module names, and evidence on a real (small) index."""
+"""File-level ranking: path kinds, module names, and the first ranker's evidence on a real
+(small) index. The first ranker's order is the learned model's candidate pool and one of its
+columns (``stage1``); these tests read it with the model switched off, and
+``tests/index/test_learned.py`` tests what the model does with it."""
 
 from __future__ import annotations
 
@@ -61,6 +64,11 @@ FILES = {
     "pkg/net/adapters.py": "class Adapter:\n    def send(self, prepared):\n        raise OSError\n",
     "CHANGES.rst": "separability matrix fixed\n" * 5,
 }
+
+
+@pytest.fixture(autouse=True)
+def first_ranker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
 
 
 @pytest.fixture

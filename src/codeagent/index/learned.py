@@ -110,5 +110,5 @@ def load(path: Path = MODEL_FILE) -> dict[str, Model]:
 
 def model_for(has_dense: bool) -> Model | None:
     """The model for an index with (or without) a dense side, if one is shipped."""
-    models = load()
+    models = load(MODEL_FILE)
     return models.get("dense" if has_dense else "lexical")

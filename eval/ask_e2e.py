@@ -1,0 +1,109 @@
+"""Ask each question of a suite as a user would: a fresh ``codeagent ask --json`` process per
+question, in a clone checked out at the question's commit; score the files of its sources.
+
+    PYTHONPATH=src python eval/ask_e2e.py SUITE.jsonl --mirrors DIR [--embed none|local] \
+        [--max-commits N] [--seed 0] [--split sealed] [--out FILE.json]
+
+The clone is ``$CODEAGENT_HOME/checkouts/clones/OWNER+NAME`` (the one ``codeagent eval-dev``
+moves through, so an index it built is found in the cache, as it would be for a user who asked
+before). Each question runs ``codeagent ask QUESTION --json --llm none -k 10 --no-server
+--embed E`` in that directory; the ranked files are the ``sources`` in order. Per repository,
+Acc@1/5/10 of the product beside the plain baseline over the same checkout, and the wall time
+of each process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def main() -> None:
+    from codeagent.config import Settings
+    from codeagent.eval import metrics
+    from codeagent.eval.baseline import BaselineRanker
+    from codeagent.eval.mirrors import checkout_commit, commit_time, find_mirror
+    from codeagent.eval.repos import repo_key
+    from codeagent.eval.splits import sample_commits, select
+    from codeagent.eval.suite import load_suite
+    from codeagent.index.build import load_or_build
+    from codeagent.repo.listing import list_files
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("suite", type=Path)
+    parser.add_argument("--mirrors", type=Path, required=True)
+    parser.add_argument("--embed", default="none")
+    parser.add_argument("--max-commits", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--split", default="sealed")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    items = sample_commits(select(load_suite(args.suite), args.split), args.max_commits, args.seed)
+    home = Path(os.environ.get("CODEAGENT_HOME", "~/.codeagent")).expanduser()
+    dated = []
+    for item in items:
+        mirror = find_mirror(args.mirrors, repo_key(item.repo))
+        if mirror is not None and item.commit:
+            dated.append((repo_key(item.repo), commit_time(mirror, item.commit), item, mirror))
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    walls: list[float] = []
+    records = []
+    for repo, _, item, mirror in sorted(dated, key=lambda d: (d[0], d[1])):
+        assert item.commit is not None
+        root = checkout_commit(mirror, item.commit, home / "checkouts", repo)
+        existing = list(list_files(root).paths)
+        expected, _ = metrics.resolve_paths(item.expected_files, existing)
+        if not expected:
+            continue
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "codeagent", "ask", item.question, "--json", "--llm", "none",
+             "-k", "10", "--no-server", "--embed", args.embed],
+            cwd=root, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        walls.append(time.perf_counter() - started)
+        try:
+            data = json.loads(done.stdout)
+            ranked = metrics.dedupe(s["path"] for s in data.get("sources") or [])
+            route = (data.get("route") or {}).get("tool")
+        except json.JSONDecodeError:
+            ranked, route = [], f"error: {done.stderr.strip()[-200:]}"
+        store, _ = load_or_build(root, Settings.load(llm="none", embed="none"))
+        baseline = BaselineRanker(store.chunks).rank(item.question, depth=20)
+        for name, files in (("product", ranked), ("baseline", baseline)):
+            for k in (1, 5, 10):
+                scores[repo][f"{name} Acc@{k}"].append(metrics.hit_at_k(files, expected, k))
+        records.append({"id": item.id, "route": route, "ranked": ranked, "expected": expected,
+                        "baseline": baseline, "seconds": walls[-1]})  # fmt: skip
+        print(f"{item.id}: {route} {walls[-1]:.1f}s", file=sys.stderr, flush=True)
+    keys = [f"{n} Acc@{k}" for n in ("product", "baseline") for k in (1, 5, 10)]
+    print("| repository | n | " + " | ".join(keys) + " |")
+    print("|---" * (len(keys) + 2) + "|")
+    for repo in sorted(scores):
+        cells = " | ".join(f"{100 * statistics.mean(scores[repo][k]):.1f}" for k in keys)
+        print(f"| {repo} | {len(scores[repo][keys[0]])} | {cells} |")
+    means = " | ".join(
+        f"{100 * statistics.mean(statistics.mean(scores[r][k]) for r in scores):.1f}" for k in keys
+    )
+    print(
+        f"| **mean over repositories** | {sum(len(scores[r][keys[0]]) for r in scores)} | {means} |"
+    )
+    if walls:
+        walls.sort()
+        p95 = walls[min(len(walls) - 1, int(0.95 * len(walls)))]
+        print(f"\nwall per question: median {statistics.median(walls):.2f} s, p95 {p95:.2f} s")
+    if args.out:
+        args.out.write_text(json.dumps(records, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""The learned ranker's data file, evaluated with numpy: linear and tree models by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codeagent.config import Settings
+from codeagent.index import learned
+from codeagent.index.build import load_or_build
+from codeagent.index.features import NAMES
+from codeagent.index.query import analyze
+from codeagent.index.ranking import rank_files
+from conftest import GitRepoFactory
+
+
+def write(tmp_path: Path, models: dict[str, object], fmt: int = learned.FORMAT) -> Path:
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps({"format": fmt, "models": models}))
+    learned.load.cache_clear()
+    return path
+
+
+def matrix(**columns: list[float]) -> np.ndarray:
+    rows = len(next(iter(columns.values())))
+    out = np.zeros((rows, len(NAMES)), dtype=np.float32)
+    for name, values in columns.items():
+        out[:, NAMES.index(name)] = values
+    return out
+
+
+def test_a_linear_model_standardises_then_weighs(tmp_path: Path) -> None:
+    spec = {"kind": "linear", "features": ["defines", "bm25_best"], "mean": [1.0, 0.5],
+            "scale": [2.0, 0.25], "weights": [3.0, -1.0], "bias": 0.5}  # fmt: skip
+    model = learned.load(write(tmp_path, {"lexical": spec}))["lexical"]
+    got = model.score(matrix(defines=[1.0, 3.0], bm25_best=[0.5, 1.0]))
+    # row 0: 3*0 - 1*0 + 0.5; row 1: 3*(2/2) - 1*(0.5/0.25) + 0.5
+    assert got.tolist() == pytest.approx([0.5, 1.5])
+
+
+def test_trees_go_left_at_or_below_the_threshold_and_add_up(tmp_path: Path) -> None:
+    # tree 1: defines <= 0.5 ? (bm25_best <= 0.25 ? -1 : 2) : 5 ; tree 2: a single leaf 0.25
+    tree1 = {"feature": [0, 1, 0, 0, 0], "threshold": [0.5, 0.25, 0, 0, 0],
+             "left": [1, 3, -1, -1, -1], "right": [2, 4, -1, -1, -1],
+             "value": [0, 0, 5.0, -1.0, 2.0], "depth": 2}  # fmt: skip
+    tree2 = {"feature": [0], "threshold": [0], "left": [-1], "right": [-1], "value": [0.25],
+             "depth": 0}  # fmt: skip
+    spec = {"kind": "trees", "features": ["defines", "bm25_best"], "trees": [tree1, tree2]}
+    model = learned.load(write(tmp_path, {"dense": spec}))["dense"]
+    got = model.score(matrix(defines=[0.0, 0.5, 0.6, 0.0], bm25_best=[0.25, 0.9, 0.0, 0.125]))
+    assert got.tolist() == pytest.approx([-0.75, 2.25, 5.25, -0.75])
+
+
+@pytest.mark.parametrize(
+    "models",
+    [
+        {
+            "lexical": {
+                "kind": "linear",
+                "features": ["no_such_column"],
+                "mean": [0],
+                "scale": [1],
+                "weights": [1],
+                "bias": 0,
+            }
+        },
+        {"lexical": {"kind": "forest"}},
+    ],
+)
+def test_an_unusable_file_is_no_model(tmp_path: Path, models: dict[str, object]) -> None:
+    assert learned.load(write(tmp_path, models)) == {}
+    assert learned.load(write(tmp_path, {}, fmt=learned.FORMAT + 1)) == {}
+    assert learned.load(tmp_path / "missing.json") == {}
+
+
+def test_the_shipped_model_is_small_and_reads_known_columns() -> None:
+    learned.load.cache_clear()
+    assert learned.MODEL_FILE.stat().st_size <= 1_000_000
+    data = json.loads(learned.MODEL_FILE.read_text())
+    assert set(data["models"]) == {"lexical", "dense"}
+    models = learned.load()
+    assert set(models) == {"lexical", "dense"}
+    for spec in data["models"].values():
+        assert set(spec["features"]) <= set(NAMES)
+
+
+REPO = {
+    "pkg/short.py": "def parse_header(line):\n    return line\n",
+    "pkg/long.py": "def header_table(rows):\n"
+    + "    rows = rows  # header\n" * 30
+    + "    return rows\n",
+    "pkg/middle.py": "def read(header):\n" + "    header = header\n" * 10 + "    return header\n",
+    "pkg/other.py": "def unrelated(x):\n    return x\n",
+}
+
+
+def test_the_model_orders_the_pool(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model that only counts a file's lines ranks the files with evidence longest first;
+    a file without evidence stays out; switched off, the first ranker's order comes back."""
+    store, _ = load_or_build(git_repo(REPO), Settings.load(embed="none"))
+    spec = {"kind": "linear", "features": ["lines"], "mean": [0.0], "scale": [1.0],
+            "weights": [1.0], "bias": 0.0}  # fmt: skip
+    monkeypatch.setattr(learned, "MODEL_FILE", write(tmp_path, {"lexical": spec}))
+    question = "how is the header parsed?"
+    files = rank_files(store, question, analyze(question)).files
+    lines = {path: text.count("\n") for path, text in REPO.items()}
+    assert [p for p, _ in files] == sorted(
+        ["pkg/short.py", "pkg/long.py", "pkg/middle.py"], key=lambda p: -lines[p]
+    )
+    scores = [score for _, score in files]
+    assert scores == sorted(scores, reverse=True)
+    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
+    first = [p for p, _ in rank_files(store, question, analyze(question)).files]
+    assert first[0] == "pkg/short.py"  # defines parse_header, the first ranker's best
