@@ -66,17 +66,20 @@ def command(
 
     setup_logging_here()
 
+    from codeagent.cancel import cancellable
+
     settings = Settings.load(llm=llm, embed=embed, k=k)
     workspace, printer = open_workspace(repo, settings)
     printer.start(question)
     result = None
-    for event in workspace.ask_stream(question):
-        if as_json and event.type == "token":
-            continue
-        if as_json and event.type == "result":
-            result = event.result
-            continue
-        printer.event(event)
+    with cancellable():  # Ctrl-C stops an index build within a second, not at its end
+        for event in workspace.ask_stream(question):
+            if as_json and event.type == "token":
+                continue
+            if as_json and event.type == "result":
+                result = event.result
+                continue
+            printer.event(event)
     if as_json and result is not None:
         from codeagent.cli.common import print_json
 

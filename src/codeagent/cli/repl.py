@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from codeagent.cancel import cancellable
 from codeagent.cli.common import embed_option, k_option, llm_option, repo_option, write_out
+from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -103,9 +105,10 @@ class Repl:
         question = self._followup(question)
         printer.start(question)
         try:
-            for event in self.workspace.ask_stream(question, self.conversation):
-                printer.event(event)
-        except KeyboardInterrupt:
+            with cancellable():  # Ctrl-C stops an index build too, within a second
+                for event in self.workspace.ask_stream(question, self.conversation):
+                    printer.event(event)
+        except (KeyboardInterrupt, Cancelled):
             self.out("\ncancelled\n")
             return
         except CodeAgentError as exc:
@@ -150,8 +153,9 @@ class Repl:
                 self.out(_describe_route(last) + "\n")
         elif name == "/reindex":
             try:
-                stats = self.workspace.index(force=True)
-            except KeyboardInterrupt:
+                with cancellable():
+                    stats = self.workspace.index(force=True)
+            except (KeyboardInterrupt, Cancelled):
                 self.out("cancelled\n")
                 return True
             files = getattr(stats, "files_indexed", "?")
