@@ -90,6 +90,23 @@ def confirm(question: str) -> bool:
     return line.strip().lower() in ("y", "yes")
 
 
+def confirm_folder(folder: Path) -> None:
+    """Go on when ``folder`` is in a git repository or the user agrees to index it."""
+    from codeagent.cli.render import safe_name
+    from codeagent.errors import ConfigError
+    from codeagent.repo.git import git_toplevel
+
+    if git_toplevel(folder) is not None:
+        return
+    name = safe_name(str(folder))
+    if not sys.stdin.isatty():
+        raise ConfigError(
+            f"{name} is not a git repository; pass --repo PATH, or --yes to index it anyway"
+        )
+    if not confirm(f"{name} is not a git repository. Index everything under it?"):
+        raise click.Abort
+
+
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
 

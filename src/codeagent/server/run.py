@@ -99,7 +99,13 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         idle_timeout=options.idle_timeout,
         max_question_chars=settings.max_question_chars,
         cors_origins=options.cors_origins,
-        settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
+        # llm_found: whether --llm found a model (with auto, a client says when it did not)
+        settings={
+            "llm": settings.llm,
+            "embed": settings.embed,
+            "k": settings.k,
+            "llm_found": any(b.workspace.chat_model is not None for b in backends.values()),
+        },
         mcp=options.mcp,
         host=options.host,
     )
