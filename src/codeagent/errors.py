@@ -14,7 +14,8 @@
     │   └── ModelMissingError        the server answers but lacks the model
     ├── ToolError              a tool failed; the agent may fall back
     │   └── AstToolError           (see codeagent.tools.ast_tool.errors)
-    └── EvalError              a suite cannot be read or run
+    ├── EvalError              a suite cannot be read or run
+    └── Cancelled              long work (indexing) stopped on request (Ctrl-C)
 
 Every error carries a message that is complete on one line: what failed and, where there
 is one, what to do about it.
@@ -92,3 +93,9 @@ def one_line(exc: BaseException, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         return text[: limit - 3] + "..."
     return text
+
+
+class Cancelled(CodeAgentError):
+    """Work stopped because its :class:`codeagent.cancel.CancelToken` was cancelled."""
+
+    exit_code = 130

@@ -210,8 +210,25 @@ def test_off_a_terminal_progress_is_a_line_every_few_seconds() -> None:
     assert lines[0].startswith("indexing: embedding 300 chunks, roughly")
     assert "later runs reuse the index" in lines[0]
     assert lines[1] == "embedding: 50/300 chunks, 10.0/s, about 25 s left"
-    assert len(lines) == 1 + 6 + 1  # announced, one line every 5 s, the end
+    assert len(lines) == 1 + 5 + 1  # announced, one line every 5 s but at the end, the end
     assert lines[-1] == "embedding: 300/300 chunks in 30 s"
+
+
+def test_time_left_follows_the_measured_rate_not_the_warm_up() -> None:
+    # 20 s pass before the first batch (the model loads or is exported), then 10 chunks a
+    # second: the time left is the rest at 10 a second, not at the average since the start.
+    now = [0.0]
+    lines: list[str] = []
+    progress = Progress(enabled=False, interval=5, clock=lambda: now[0], echo=lines.append)
+    with progress.task("embedding", total=1000) as advance:
+        now[0] = 20.0
+        advance(10)
+        for _ in range(10):
+            now[0] += 1.0
+            advance(10)
+    assert lines[1] == "embedding: 10/1,000 chunks"  # no rate measured yet
+    assert lines[2] == "embedding: 60/1,000 chunks, 10.0/s, about 2 min left"  # 94 s
+    assert lines[3] == "embedding: 110/1,000 chunks, 10.0/s, about 89 s left"
 
 
 def test_the_first_index_says_how_long_before_it_starts(repo: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from codeagent.cli.render import NO_LLM_AUTO
 from server_helpers import FILES, state_of
 
 HEAVY = {
@@ -267,3 +268,22 @@ def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
     assert stopped.returncode == 0, stopped.stderr
     assert f"stopped the server (pid {address['pid']})" in stopped.stdout
     assert not (env_setup / "server.json").exists()
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_no_llm_found_is_said_through_the_server_as_in_process(
+    git_repo: Any, serve_process: Any, as_json: bool
+) -> None:
+    root = git_repo(FILES, name="geo")
+    served = serve_process("--repo", str(root), "--llm", "auto")  # no Ollama answers here
+    question = ["ask", "where is the area computed?", *(["--json"] if as_json else [])]
+    via_server = run_cli(*question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []  # the server answered
+    in_process = run_cli(
+        *question, "--no-server", "--llm", "auto", "--embed", "none", home=served.home, cwd=root
+    )
+    assert in_process.returncode == 0, in_process.stderr
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert said(in_process)[-1] == NO_LLM_AUTO  # said once, last
+    assert said(via_server) == said(in_process)

@@ -3,6 +3,7 @@ Streamable HTTP at /mcp of a running `codeagent serve`."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import sys
@@ -32,9 +33,9 @@ def text(result: Any) -> str:
 
 
 async def exercise(session: ClientSession, repo_id: str) -> dict[str, Any]:
-    await session.initialize()
+    init = await session.initialize()
     listed = await session.list_tools()
-    out: dict[str, Any] = {"tools": {t.name: t for t in listed.tools}}
+    out: dict[str, Any] = {"tools": {t.name: t for t in listed.tools}, "init": init}
     calls = {
         "repos": ("list_repositories", {}),
         "definition": ("find_definition", {"name": "Square.area"}),
@@ -43,6 +44,7 @@ async def exercise(session: ClientSession, repo_id: str) -> dict[str, Any]:
         "search": ("search_code", {"query": "side times side", "k": 2}),
         "ask": ("ask", {"question": "list the classes in geo/shapes.py", "repo": repo_id}),
         "bad_repo": ("ask", {"question": "hi", "repo": "../etc"}),
+        "missing_file": ("file_structure", {"path": "geo/nothere.py"}),
     }
     for key, (name, args) in calls.items():
         out[key] = await session.call_tool(name, args)
@@ -67,6 +69,10 @@ def check(out: dict[str, Any], root: Path) -> None:
     assert "geo/shapes.py:4-6  class Shape" in text(out["ask"])
     assert out["bad_repo"].is_error
     assert "served repository" in text(out["bad_repo"])
+    assert out["missing_file"].is_error  # no outline of a file that is not there
+    assert "cannot outline geo/nothere.py" in text(out["missing_file"])
+    assert out["init"].server_info.name == "codeagent"
+    assert out["init"].server_info.version == importlib.metadata.version("codeagent")
 
 
 def test_mcp_over_stdio(git_repo: Any, env_setup: Path) -> None:

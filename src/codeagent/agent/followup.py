@@ -1,9 +1,15 @@
-"""Follow-up questions without an LLM: "it", "its", "that file" read as the last question's
-file and symbol, when the last question named them (an AST route) and the reference is
-unambiguous; otherwise the caller is told that such a follow-up needs an LLM.
+"""Follow-up questions without an LLM: "it", "its", "that file" read as the symbol and the
+file of the conversation's focus, which the last exact answers set (:func:`focus_after`);
+a follow-up that cannot be resolved that way is declined, never searched as written.
 
-    >>> resolve_followup("what are its methods?", last_route)   # last: class Circle in geo.py
-    Followup(question='what are the methods of Circle in geo.py', needs_llm=None)
+The focus comes from the AST tool (the file the user named, and the symbol) and from the
+symbol tool (the symbol, and its file when the answer located one definition), so
+``where is Client.send defined?`` → ``who calls it?`` → ``list the functions in that file``
+reads as ``who calls Client.send`` (repository-wide) and ``list the functions in
+pkg/client.py``.
+
+    >>> resolve_followup("what are its methods?", Focus("Circle", "geo.py", named_file=True))
+    Followup(question='what are the methods of Circle in geo.py', declined=None)
 """
 
 from __future__ import annotations
@@ -13,27 +19,41 @@ from dataclasses import dataclass
 from typing import Any
 
 NEEDS_LLM = (
-    "follow-ups like this need an LLM (--llm ollama:MODEL); without one, name the file or"
-    " the symbol in the question"
+    "not answered: follow-ups like this need an LLM (--llm ollama:MODEL); without one, name"
+    " the file or the symbol in the question"
 )
 
 _FILE_REF = re.compile(r"\b(?:that|this|the same) (?:file|module)\b", re.IGNORECASE)
 _SYMBOL_REF = re.compile(r"\b(?:that|this|the same) (?:class|function|method)\b", re.IGNORECASE)
 _ITS = re.compile(r"\bits\b", re.IGNORECASE)
-_IT = re.compile(r"\b(?:it|them|there)\b", re.IGNORECASE)
-# References the last route cannot resolve: another class than the one named, "the ones".
+_IT = re.compile(r"\b(?:it|them)\b|(?<=\bin )there\b|(?<=\bfrom )there\b", re.IGNORECASE)
+# References the focus cannot resolve: another class than the one named, "the ones".
 _UNRESOLVABLE = re.compile(
     r"\b(?:base|parent|super|sub|child|derived)[ -]?class(?:es)?\b|\bsuperclass|\bthe ones\b"
     r"|\bthe others?\b|\bthe (?:previous|other) (?:one|answer)\b|\bthose\b",
     re.IGNORECASE,
 )
 _REFERENCES = (_FILE_REF, _SYMBOL_REF, _ITS, _IT, _UNRESOLVABLE)
+# Questions about call sites: answered over the whole repository unless a file is named.
+_CALLERS = re.compile(
+    r"\b(?:callers?|calls|called|call sites?|invokes?|invoked|invocations?|uses|used)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What "it" and "that file" mean now: a symbol, its file, or both."""
+
+    symbol: str | None = None
+    file: str | None = None
+    named_file: bool = False  # the user named the file (an AST question about it)
 
 
 @dataclass(frozen=True)
 class Followup:
     question: str  # the question to ask: rewritten when a reference was resolved
-    needs_llm: str | None = None  # why it could not be resolved
+    declined: str | None = None  # why it cannot be answered without an LLM (not asked)
 
 
 def is_followup(question: str) -> bool:
@@ -41,38 +61,62 @@ def is_followup(question: str) -> bool:
     return any(pattern.search(question) for pattern in _REFERENCES)
 
 
-def resolve_followup(question: str, last_route: Any | None) -> Followup:
-    """``question`` with its references to the last question replaced by the last route's
-    file and symbol; unchanged (with ``needs_llm`` set) when they cannot be resolved."""
-    if last_route is None or not is_followup(question):
+def focus_after(previous: Focus | None, result: Any) -> Focus | None:
+    """The focus once ``result`` (an :class:`~codeagent.result.AskResult`) is answered: its
+    symbol and file when it is an exact answer (AST or symbol tool); none after a search."""
+    route = result.route
+    args = route.args if isinstance(route.args, dict) else {}
+    if route.tool == "ast" and not result.fallback and args.get("file"):
+        file = str(args["file"])
+        symbol = args.get("symbol")
+        if not symbol and previous is not None and previous.file == file:
+            symbol = previous.symbol  # "list the functions in that file" keeps the symbol
+        return Focus(str(symbol) if symbol else None, file, named_file=True)
+    if route.tool == "symbols" and not result.fallback and args.get("name"):
+        name = str(args["name"])
+        found = _defined_in(result.tool_result)
+        if found is None and previous is not None and previous.symbol == name:
+            found = previous.file  # "who calls it?" keeps the file the definition was found in
+        return Focus(name, found)
+    return None
+
+
+def _defined_in(tool_result: Any) -> str | None:
+    """The file of the one definition a symbol answer located (None: several, or none)."""
+    if not isinstance(tool_result, dict) or tool_result.get("operation") != "definition":
+        return None
+    items = tool_result.get("items") or []
+    if tool_result.get("ambiguous") or len(items) != 1:
+        return None
+    path = items[0].get("path")
+    return str(path) if path else None
+
+
+def resolve_followup(question: str, focus: Focus | None) -> Followup:
+    """``question`` with its references replaced by the focus's symbol and file; declined
+    (``declined`` set) when it refers back to something the focus does not hold."""
+    if not is_followup(question):
         return Followup(question)
-    file = _arg(last_route, "file") if last_route.tool == "ast" else None
-    if not file or _UNRESOLVABLE.search(question):
-        return Followup(question, needs_llm=NEEDS_LLM)
-    symbol = _arg(last_route, "symbol")
-    text = _FILE_REF.sub(file, question)
+    if focus is None or _UNRESOLVABLE.search(question):
+        return Followup(question, declined=NEEDS_LLM)
+    symbol, file = focus.symbol, focus.file
+    if _FILE_REF.search(question) and file is None:
+        return Followup(question, declined=NEEDS_LLM)
+    text = _FILE_REF.sub(file, question) if file else question
+    owner = symbol or file
+    if owner is None or (_SYMBOL_REF.search(text) and symbol is None):
+        return Followup(question, declined=NEEDS_LLM)
     if symbol:
         text = _SYMBOL_REF.sub(symbol, text)
-        text = _ITS.sub(lambda m: "the", text)
-        text = _rewrite_its(question, text, symbol)
-        text = _IT.sub(symbol, text)
-    else:
-        if _SYMBOL_REF.search(text):
-            return Followup(question, needs_llm=NEEDS_LLM)
-        text = _ITS.sub("the", text)
-        text = _rewrite_its(question, text, file)
-        text = _IT.sub(file, text)
+    text = _ITS.sub("the", text)
+    text = _rewrite_its(question, text, owner)
+    text = _IT.sub(owner, text)
     text = text.rstrip(" ?.!")
-    if file not in text:
+    # the file the user named earlier still holds the question (but call sites are looked
+    # for across the repository unless this question names a file)
+    if file and focus.named_file and file not in text and not _CALLERS.search(question):
         text += f" in {file}"
     return Followup(text)
-
-
-def _arg(route: Any, name: str) -> str | None:
-    """The route's ``file`` / ``symbol``: an attribute, or an entry of its ``args``."""
-    args = getattr(route, "args", None)
-    value = args.get(name) if isinstance(args, dict) else getattr(route, name, None)
-    return str(value) if value else None
 
 
 def _rewrite_its(original: str, text: str, owner: str) -> str:

@@ -52,6 +52,8 @@ def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if decision.notice:
         write(NoticeEvent(text=decision.notice))
         update["notices"] = [decision.notice]
+    if decision.fallback:  # the tool meant for the question could not take it
+        update["fallback"] = decision.fallback
     return update
 
 

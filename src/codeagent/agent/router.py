@@ -96,6 +96,7 @@ def validate(
             tool=target,
             reason=f"{who} chose {tool.name}, but {exc}: searching instead",
             decided_by="fallback",
+            fallback={"from": tool.name, "reason": str(exc)},
         )
     text = ctx.question if question is None else question
     shape = not_a_question(text) if tool.structural and text.strip() else None

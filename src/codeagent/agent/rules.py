@@ -16,6 +16,7 @@ NO_MATCH = "no tool's rules matched: searching the repository"
 
 def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> RouteDecision:
     declined: list[Declined] = []
+    failed: dict[str, str] | None = None
     shape = not_a_question(question)
     if shape is not None:
         declined.append(Declined(f"{shape}: searching the repository"))
@@ -25,6 +26,8 @@ def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> Route
         got = tool.match(question, ctx)
         if isinstance(got, Declined):
             declined.append(got)
+            if got.failure and failed is None:
+                failed = {"from": tool.name, "reason": got.failure}
         elif got is not None:
             return RouteDecision(
                 tool=tool.name,
@@ -34,4 +37,6 @@ def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> Route
             )
     reason = declined[0].reason if declined else NO_MATCH
     notice = next((d.notice for d in declined if d.notice), None)
-    return RouteDecision(tool=registry.default, reason=reason, decided_by="rules", notice=notice)
+    return RouteDecision(
+        tool=registry.default, reason=reason, decided_by="rules", notice=notice, fallback=failed
+    )

@@ -30,6 +30,9 @@ class RouteDecision(BaseModel):
     reason: str = ""
     decided_by: DecidedBy = "rules"
     notice: str | None = None  # said with the answer (e.g. a named file does not exist)
+    # {from: tool, reason}: the tool the question was meant for could not take it (a named
+    # file that does not exist); the answer's fallback, as when a tool fails while running
+    fallback: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``tool``, the tool's arguments as top-level keys, ``decided_by``, ``reason``."""

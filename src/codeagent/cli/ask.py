@@ -7,6 +7,7 @@ running server answers loads none of them (nor rich, nor logging).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 @click.option(
     "--no-server", is_flag=True, help="Answer in this process even when a server is running."
 )
+@click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
 def command(
     question: str,
     repo: str,
@@ -37,6 +39,7 @@ def command(
     k: int | None,
     as_json: bool,
     no_server: bool,
+    yes: bool = False,
 ) -> None:
     """Answer QUESTION about a repository, citing `path:line` sources.
 
@@ -61,22 +64,29 @@ def command(
 
         if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
             return
+    from codeagent.cli.common import confirm_folder
     from codeagent.cli.logs import setup_logging_here
     from codeagent.config import Settings
 
     setup_logging_here()
+    ctx = click.get_current_context()
+    if not yes and ctx.get_parameter_source("repo") is click.core.ParameterSource.DEFAULT:
+        confirm_folder(Path.cwd())  # a folder that is no git repository: asked first
+
+    from codeagent.cancel import cancellable
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
     workspace, printer = open_workspace(repo, settings)
     printer.start(question)
     result = None
-    for event in workspace.ask_stream(question):
-        if as_json and event.type == "token":
-            continue
-        if as_json and event.type == "result":
-            result = event.result
-            continue
-        printer.event(event)
+    with cancellable():  # Ctrl-C stops an index build within a second, not at its end
+        for event in workspace.ask_stream(question):
+            if as_json and event.type == "token":
+                continue
+            if as_json and event.type == "result":
+                result = event.result
+                continue
+            printer.event(event)
     if as_json and result is not None:
         from codeagent.cli.common import print_json
 

@@ -90,6 +90,23 @@ def confirm(question: str) -> bool:
     return line.strip().lower() in ("y", "yes")
 
 
+def confirm_folder(folder: Path) -> None:
+    """Go on when ``folder`` is in a git repository or the user agrees to index it."""
+    from codeagent.cli.render import safe_name
+    from codeagent.errors import ConfigError
+    from codeagent.repo.git import git_toplevel
+
+    if git_toplevel(folder) is not None:
+        return
+    name = safe_name(str(folder))
+    if not sys.stdin.isatty():
+        raise ConfigError(
+            f"{name} is not a git repository; pass --repo PATH, or --yes to index it anyway"
+        )
+    if not confirm(f"{name} is not a git repository. Index everything under it?"):
+        raise click.Abort
+
+
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
 
@@ -248,25 +265,30 @@ class Progress:
         unit = UNITS.get(description, "items")
         started = last = self.clock()
         done = said = 0
+        first: tuple[float, int] | None = None  # (when, done) at the first advance
 
         def line(now: float) -> str:
-            elapsed = max(now - started, 1e-9)
-            rate = done / elapsed
             text = f"{description}: {done:,}" + (f"/{total:,}" if total else "") + f" {unit}"
-            text += f", {rate:,.1f}/s"
-            if total and rate > 0 and done < total:
-                text += f", about {_duration((total - done) / rate)} left"
+            # The rate is measured from the first step on, as rich's bar measures it: the
+            # time before it (loading, or exporting, the model) says nothing of the rest.
+            if first is not None and now > first[0] and done > first[1]:
+                rate = (done - first[1]) / (now - first[0])
+                text += f", {rate:,.1f}/s"
+                if total and done < total:
+                    text += f", about {_duration((total - done) / rate)} left"
             return text
 
         def advance(n: int) -> None:
-            nonlocal done, last, said
+            nonlocal done, last, said, first
             done += n
             now = self.clock()
-            if now - last >= self.interval:
+            if first is None:
+                first = (now, done)
+            if now - last >= self.interval and not (total and done >= total):
                 last, said = now, said + 1
-                self.echo(line(now))
+                self.echo(line(now))  # (the last step is said by the line at the end)
 
         yield advance
-        if said:
+        if said or self.clock() - started >= self.interval:
             took = _duration(self.clock() - started)
             self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")

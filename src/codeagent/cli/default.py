@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from codeagent.cli.common import embed_option, k_option, llm_option
+from codeagent.cli.common import confirm_folder, embed_option, k_option, llm_option
 
 
 @click.command("default", hidden=True)
@@ -37,7 +37,7 @@ def command(
     if repo is None:
         repo = "."
         if not yes:
-            _confirm_folder(Path.cwd())
+            confirm_folder(Path.cwd())
     options = {"repo": repo, "llm": llm, "embed": embed, "k": k}
     if question:
         from codeagent.cli import ask  # it sets logging up when it answers in this process
@@ -49,23 +49,3 @@ def command(
 
         setup_logging_here()
         ctx.invoke(repl.command, **options)
-
-
-def _confirm_folder(folder: Path) -> None:
-    """Go on when ``folder`` is in a git repository or the user agrees to index it."""
-    import sys
-
-    from codeagent.cli.common import confirm
-    from codeagent.cli.render import safe_name
-    from codeagent.errors import ConfigError
-    from codeagent.repo.git import git_toplevel
-
-    if git_toplevel(folder) is not None:
-        return
-    name = safe_name(str(folder))
-    if not sys.stdin.isatty():
-        raise ConfigError(
-            f"{name} is not a git repository; pass --repo PATH, or --yes to index it anyway"
-        )
-    if not confirm(f"{name} is not a git repository. Index everything under it?"):
-        raise click.Abort

@@ -36,6 +36,21 @@ class LazyGroup(click.Group):
         return command
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one insertion, deletion, substitution or swap of two
+    neighbouring letters."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        i = diff[0] if len(diff) == 2 else -1
+        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 class DefaultGroup(LazyGroup):
     """A group that hands anything that is not one of its commands to ``default``.
 
@@ -55,8 +70,25 @@ class DefaultGroup(LazyGroup):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         if args and args[0] not in self.commands and args[0] not in self.lazy_commands:
+            typo = self._mistyped(args)
+            if typo is not None:
+                from codeagent.errors import ConfigError
+
+                raise ConfigError(f"no such command: {args[0]} (did you mean {typo}?)")
             args = [self.default_name, *args]
         return super().resolve_command(ctx, args)
+
+    def _mistyped(self, args: list[str]) -> str | None:
+        """The command ``args[0]`` misspells (one letter added, dropped, changed, or two
+        swapped) when a question follows it (``codeagent aks "how ..."``), else None."""
+        question = len(args) > 1 and not args[1].startswith("-")
+        question = question or any(" " in a.strip() or a.endswith("?") for a in args[1:])
+        if not question or args[0].startswith("-"):
+            return None
+        word = args[0].lower()
+        names = [n for n in self.lazy_commands if n != self.default_name]
+        close = [n for n in sorted(names) if n != word and _one_edit(word, n)]
+        return close[0] if close else None
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[OPTIONS] [QUESTION] | COMMAND [ARGS]...")

@@ -39,7 +39,10 @@ def command(
 
     settings = Settings.load(embed=embed, max_file_bytes=max_file_bytes)
     root = resolve_repo(repo, settings)
-    _store, stats = load_or_build(root, settings, force=force, progress=Progress())
+    from codeagent.cancel import cancellable
+
+    with cancellable():  # Ctrl-C stops the embedding within a second
+        _store, stats = load_or_build(root, settings, force=force, progress=Progress())
     for line in stats.notices:
         notice(line)
     if as_json:

@@ -19,7 +19,7 @@ import click
 
 from codeagent import __version__
 from codeagent.cli.group import DefaultGroup
-from codeagent.errors import CodeAgentError
+from codeagent.errors import Cancelled, CodeAgentError
 
 # name -> "module:attribute", imported when the command runs.
 COMMANDS = {
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(130)
         click.echo("aborted", err=True)  # a question left unanswered (stdin at its end)
         sys.exit(1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Cancelled):
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:

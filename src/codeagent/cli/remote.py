@@ -43,7 +43,13 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
                 "the server at %s does not serve %s with these settings", client.address.url, root
             )
             return False
+        settings = client.get("/v1/repos").get("settings", {})
+        no_llm = str(settings.get("llm", "")).strip() == "auto" and not settings.get("llm_found")
         _print_events(client.ask_events(repo_id, question), as_json=as_json)
+        if no_llm:
+            from codeagent.cli.render import NO_LLM_AUTO
+
+            notice(NO_LLM_AUTO)  # after the answer, once, as an answer in-process says it
         return True
     except NoServer as exc:
         _info("the server at %s did not answer (%s): answering here", client.address.url, exc)

@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from codeagent.cancel import cancellable
 from codeagent.cli.common import embed_option, k_option, llm_option, repo_option, write_out
+from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from codeagent.agent.followup import Focus
     from codeagent.cli.render import AnswerPrinter
 
 HELP = """\
@@ -28,7 +31,7 @@ Ask a question about the repository, or use a command:
   /route     how the last question was routed (tool, file, operation, who decided, why)
   /reindex   rebuild the index from the repository's current state
   /clear     forget the conversation (follow-ups see the last turns; without an LLM,
-             "it", "its" and "that file" mean the last question's symbol and file)
+             "it", "its" and "that file" mean the last exact answer's symbol and file)
   /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress"""
 
 
@@ -74,6 +77,7 @@ class Repl:
 
         self.workspace = workspace
         self.conversation = Conversation()
+        self.focus: Focus | None = None  # what "it" and "that file" mean (without an LLM)
         self.history_file = history_file
         self.stdin = stdin or sys.stdin
         self.out = out or write_out
@@ -100,31 +104,39 @@ class Repl:
         from codeagent.errors import CodeAgentError
 
         printer = self.printer
-        question = self._followup(question)
-        printer.start(question)
+        resolved = self._followup(question)
+        if resolved is None:
+            return
+        printer.start(resolved)
         try:
-            for event in self.workspace.ask_stream(question, self.conversation):
-                printer.event(event)
-        except KeyboardInterrupt:
+            with cancellable():  # Ctrl-C stops an index build too, within a second
+                for event in self.workspace.ask_stream(resolved, self.conversation):
+                    printer.event(event)
+        except (KeyboardInterrupt, Cancelled):
             self.out("\ncancelled\n")
             return
         except CodeAgentError as exc:
             self.out(f"error: {safe_text(str(exc))}\n")
             return
+        if self.conversation.last is not None:
+            from codeagent.agent.followup import focus_after
 
-    def _followup(self, question: str) -> str:
-        """Without an LLM, a follow-up's "it" / "its" / "that file" read as the last
-        question's symbol and file (said in a dim line), or a note that it needs an LLM."""
-        if self.printer.llm:
-            return question
+            self.focus = focus_after(self.focus, self.conversation.last)
+
+    def _followup(self, question: str) -> str | None:
+        """Without an LLM, a follow-up's "it" / "its" / "that file" read as the symbol and
+        file of the last exact answers (said in a dim line); one that cannot be read so is
+        declined in one line (None: not asked)."""
+        if self.printer.llm or self.conversation.last is None:
+            return question  # a first question has nothing earlier to refer to
         from codeagent.agent.followup import resolve_followup
         from codeagent.cli.common import notice
 
-        last = self.conversation.last
-        followup = resolve_followup(question, last.route if last is not None else None)
-        if followup.needs_llm:
-            notice(followup.needs_llm)
-        elif followup.question != question:
+        followup = resolve_followup(question, self.focus)
+        if followup.declined:
+            notice(followup.declined)
+            return None
+        if followup.question != question:
             notice(f"read as: {followup.question}")
         return followup.question
 
@@ -150,8 +162,9 @@ class Repl:
                 self.out(_describe_route(last) + "\n")
         elif name == "/reindex":
             try:
-                stats = self.workspace.index(force=True)
-            except KeyboardInterrupt:
+                with cancellable():
+                    stats = self.workspace.index(force=True)
+            except (KeyboardInterrupt, Cancelled):
                 self.out("cancelled\n")
                 return True
             files = getattr(stats, "files_indexed", "?")
@@ -159,6 +172,7 @@ class Repl:
             self.out(f"reindexed: {files} files, {chunks} chunks\n")
         elif name == "/clear":
             self.conversation.clear()
+            self.focus = None
             self.out("conversation cleared\n")
         else:
             self.out(f"unknown command {name}; /help lists them\n")

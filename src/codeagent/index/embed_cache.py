@@ -2,7 +2,8 @@
 
 Shared by every repository and every state of it, so re-indexing after an edit, or at another
 commit, embeds only texts never seen before. Each batch is written as soon as it is embedded:
-an interrupted build keeps its finished batches and the next run reuses them.
+an interrupted build (Ctrl-C, or its :mod:`codeagent.cancel` token cancelled, checked between
+batches) keeps its finished batches and the next run reuses them.
 
 A database that sqlite cannot read (garbled, truncated) is moved aside to
 ``cache.db.corrupt`` and a new one started; :attr:`EmbedCache.notices` says so. A write that
@@ -121,7 +122,10 @@ class EmbedCache:
         """Vectors for ``texts``: cached ones read, the rest embedded in batches and stored."""
         import numpy as np
 
+        from codeagent.cancel import current
+
         progress = progress or NullProgress()
+        token = current()  # checked between batches: Ctrl-C stops within one batch
         keys = [text_key(embedder.id, text) for text in texts]
         found = self.get_many(list(dict.fromkeys(keys)))
         vectors: dict[str, np.ndarray] = {}
@@ -140,6 +144,7 @@ class EmbedCache:
         order = sorted(missing, key=lambda k: len(missing[k]), reverse=True)
         with progress.task("embedding", total=len(order)) as advance:
             for start in range(0, len(order), batch_size):
+                token.check()
                 batch = order[start : start + batch_size]
                 embedded = embedder.embed_documents([missing[k] for k in batch])
                 if embedded.shape != (len(batch), embedder.dim):

@@ -3,7 +3,8 @@
 Runs the graph :mod:`codeagent.index.onnx_export` writes (BERT + mean pooling + L2 norm) on
 the CPU. Texts are tokenised by the model's own ``tokenizer.json`` and batched by length
 (longest first) so a batch pads little; each batch is cut to its longest text and holds at
-most ``MAX_BATCH_TOKENS`` padded tokens. Importing
+most ``MAX_BATCH_TOKENS`` padded tokens (a fraction of a second per run, so a cancelled job,
+see :mod:`codeagent.cancel`, stops within one run). Importing
 onnxruntime and opening the session takes a fraction of a second, against seconds for torch.
 """
 
@@ -20,8 +21,10 @@ from codeagent.index.minilm import load_tokenizer
 
 # Padded tokens per batch. On two cores, 8 texts of 256 tokens a batch embedded 400 chunks as
 # fast as 16 and 17 % faster than 32, at 411 MiB peak against 1,033 MiB for 32
-# (docs/benchmarks.md): the attention's activations grow with rows x width^2.
-MAX_BATCH_TOKENS = 2048
+# (docs/benchmarks.md): the attention's activations grow with rows x width^2. 1,024 (8 chunks
+# of 128 tokens) embedded 128 chunks as fast as 2,048 and keeps one run near a quarter of a
+# second on two busy cores, so Ctrl-C stops the embedding within a second.
+MAX_BATCH_TOKENS = 1024
 
 _SESSIONS: dict[str, OnnxEncoder] = {}
 _LOCK = threading.Lock()
@@ -77,10 +80,14 @@ class OnnxEncoder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
+        from codeagent.cancel import current
+
+        token = current()  # checked before each run: a cancelled job stops within one run
         self.tokenizer.no_padding()
         tokens = [e.ids for e in self.tokenizer.encode_batch(texts)]
 
         def run(rows: list[int]) -> None:
+            token.check()
             width = len(tokens[rows[0]])
             ids = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)

@@ -20,9 +20,12 @@ import logging
 import os
 import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from codeagent.cancel import check
 from codeagent.errors import BackendUnavailableError
 
 log = logging.getLogger(__name__)
@@ -112,6 +115,52 @@ def _quantize(source: Path, dest: Path) -> None:
     )
 
 
+class _DropLibraryRecords(logging.Filter):
+    """Drops records logged from the files of ``packages`` (onnxruntime's quantizer logs its
+    advice through the root logger, so no logger of its own can be quietened)."""
+
+    def __init__(self, *packages: str) -> None:
+        super().__init__()
+        self.parts = tuple(f"{os.sep}{name}{os.sep}" for name in packages)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not any(part in record.pathname for part in self.parts)
+
+
+@contextmanager
+def _quiet_libraries() -> Iterator[None]:
+    """transformers' progress bars and notes, and onnxruntime's quantization advice ("Please
+    consider to run pre-processing ..."), kept off stderr during the export unless debug
+    logging is on (``-vv``)."""
+    root = logging.getLogger()
+    if root.isEnabledFor(logging.DEBUG):
+        yield
+        return
+    hf: Any = None  # transformers' logging module: its functions carry no annotations
+    with suppress(ImportError):  # without transformers the export says what is missing
+        from transformers.utils import logging as hf
+    if hf is not None:
+        bars, verbosity = hf.is_progress_bar_enabled(), hf.get_verbosity()
+        hf.disable_progress_bar()
+        hf.set_verbosity_error()
+    drop = _DropLibraryRecords("onnxruntime", "onnx")
+    # logging.warning() on a root logger without handlers would add one for good
+    placeholder = logging.NullHandler() if not root.handlers else None
+    if placeholder is not None:
+        root.addHandler(placeholder)
+    root.addFilter(drop)
+    try:
+        yield
+    finally:
+        root.removeFilter(drop)
+        if placeholder is not None:
+            root.removeHandler(placeholder)
+        if hf is not None:
+            hf.set_verbosity(verbosity)
+            if bars:
+                hf.enable_progress_bar()
+
+
 def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
     """The exported model file in ``models_dir``, exported now if absent (needs torch once).
 
@@ -132,11 +181,13 @@ def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
         os.close(fd)
         tmp = Path(tmp_name)
         try:
+            check()  # a cancelled job does not start an export (seconds, not stoppable)
             log.info("exporting %s to %s", model_dir, dest)
-            if source is not None:
-                _quantize(source, tmp)
-            else:
-                _export_float(model_dir, tmp)
+            with _quiet_libraries():
+                if source is not None:
+                    _quantize(source, tmp)
+                else:
+                    _export_float(model_dir, tmp)
             tmp.chmod(0o644)  # mkstemp makes it private; the model is not a secret
             os.replace(tmp, dest)
         except ImportError as exc:

@@ -10,6 +10,8 @@ graph built from all of them):
 - ``i``: imports ``[line, module, name, alias]``, relative imports already made absolute
   (``from .utils import x`` in ``pkg/mod.py`` -> ``pkg.utils``); ``name`` is ``None`` for
   ``import a.b [as c]``.
+- ``a`` (only when the module sets it to literals: assignments and ``+=`` of lists or
+  tuples of strings): its ``__all__``, which decides what ``from module import *`` takes.
 - ``c``: call sites ``[line, name, scope]``: ``name`` is the called name after aliases are
   undone (``self.send()`` -> ``send``; ``from m import f as g; g()`` -> ``f``;
   ``import m as n; n.f()`` -> ``f``), ``scope`` the index in ``d`` of the enclosing function
@@ -69,7 +71,41 @@ def extract(tree: ast.Module, module: str, is_package: bool) -> dict[str, Any]:
     """The symbols of one parsed file whose dotted name is ``module``."""
     visitor = _Visitor(module, is_package)
     visitor.visit(tree)
-    return {"d": visitor.defs, "i": visitor.imports, "c": visitor.calls}
+    record: dict[str, Any] = {"d": visitor.defs, "i": visitor.imports, "c": visitor.calls}
+    exported = module_all(tree)
+    if exported is not None:
+        record["a"] = exported
+    return record
+
+
+def module_all(tree: ast.Module) -> list[str] | None:
+    """The module's literal ``__all__`` (``None`` when it sets none, or computes it)."""
+    names: list[str] | None = None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, ast.AugAssign | ast.AnnAssign):
+            targets = [stmt.target]
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            continue
+        literal = _literal_names(stmt.value)
+        if literal is None:
+            return None
+        names = [*(names or []), *literal] if isinstance(stmt, ast.AugAssign) else literal
+    return names
+
+
+def _literal_names(node: ast.expr | None) -> list[str] | None:
+    if not isinstance(node, ast.List | ast.Tuple):
+        return None
+    out = []
+    for element in node.elts:
+        if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+            return None
+        out.append(element.value)
+    return out
 
 
 def absolute_module(module: str, is_package: bool, level: int, target: str | None) -> str:

@@ -110,11 +110,28 @@ class SymbolTables:
             if module not in self.modules:
                 continue
             head, rest = parts[cut], parts[cut + 1 :]
-            for imp in self._imports[self.modules[module]]:
-                if imp.bound == head and imp.name != "*" and hops < MAX_HOPS:
+            if hops >= MAX_HOPS:
+                return None
+            imports = self._imports[self.modules[module]]
+            for imp in imports:
+                if imp.bound == head and imp.name != "*":
                     return self.resolve(".".join([imp.target, *rest]), hops + 1)
+            for imp in reversed(imports):  # the last star import binding the name wins
+                if imp.name == "*" and self._star_exports(imp.module, head):
+                    found = self.resolve(".".join([imp.module, head, *rest]), hops + 1)
+                    if found is not None:
+                        return found
             return None
         return None
+
+    def _star_exports(self, module: str, name: str) -> bool:
+        """Whether ``from module import *`` binds ``name``: listed in the module's literal
+        ``__all__``, or, without one, a public name (resolution then checks it is there)."""
+        path = self.modules.get(module)
+        if path is None:
+            return False
+        exported = self.files[path].get("a")
+        return name in exported if exported is not None else not name.startswith("_")
 
     def resolved_bases(self, cls: Definition) -> list[str]:
         """``cls``'s bases as full names: the repository class when resolvable, else as

@@ -6,7 +6,9 @@ Python file, built at index time from the chunker's ``ast`` trees and saved as `
     graph.callers("send")                     # by name: see below
 
 Names resolve through the repository's own imports: ``from .models import Request`` in
-``requests/__init__.py`` makes ``requests.Request`` the class in ``requests/models.py``, and a
+``requests/__init__.py`` makes ``requests.Request`` the class in ``requests/models.py``, as
+``from ._auth import *`` does when ``_auth`` lists ``Auth`` in its ``__all__`` (or has none
+and ``Auth`` is public), and a
 class base written ``logging.Handler`` or ``Mixin`` (imported) resolves to the defining class
 when it is in the repository (else it stays as written, e.g. ``Exception``).
 
@@ -32,7 +34,7 @@ __all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
-FORMAT = 2  # 2: call sites grouped by name
+FORMAT = 3  # 2: call sites grouped by name; 3: a module's literal __all__ ("a")
 log = logging.getLogger(__name__)
 
 

@@ -20,6 +20,7 @@ from typing import Annotated, Any
 import anyio
 from pydantic import Field
 
+from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server import tools
 from codeagent.server.backend import RepoBackend
@@ -49,7 +50,7 @@ def build_mcp(
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    server = MCPServer("codeagent", instructions=INSTRUCTIONS)
+    server = MCPServer("codeagent", instructions=INSTRUCTIONS, version=__version__)
     served = {k: b.repo for k, b in backends.items()}
     busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
 

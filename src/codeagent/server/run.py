@@ -126,7 +126,13 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         allowed_hosts=options.allowed_hosts,
         allowed_origins=options.allowed_origins,
         require_token=options.require_token,
-        settings={"llm": settings.llm, "embed": settings.embed, "k": settings.k},
+        # llm_found: whether --llm found a model (with auto, a client says when it did not)
+        settings={
+            "llm": settings.llm,
+            "embed": settings.embed,
+            "k": settings.k,
+            "llm_found": any(b.workspace.chat_model is not None for b in backends.values()),
+        },
         mcp=options.mcp,
         host=options.host,
     )

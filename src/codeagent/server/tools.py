@@ -16,7 +16,7 @@ import re
 import threading
 from typing import Any
 
-from codeagent.errors import CodeAgentError, one_line
+from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
 
 MAX_REFERENCES = 100
@@ -82,8 +82,8 @@ def file_structure(backend: RepoBackend, path: str) -> str:
     pinned = backend.pin()
     try:
         text = run_ast_query(backend.repo.root, path, "outline").render()
-    except AstToolError as exc:
-        text = f"cannot outline {path}: {one_line(exc)}"
+    except AstToolError as exc:  # a missing or unreadable file: an error result, not an outline
+        raise ToolError(f"cannot outline {path}: {one_line(exc)}") from None
     # When the index lags behind, this outline does not: it was read from the file now.
     why = " (the index is catching up; read from the file now)" if pinned.notices else ""
     return _state_line(text, pinned.state, why)

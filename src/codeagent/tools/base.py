@@ -65,6 +65,9 @@ class Declined:
 
     reason: str
     notice: str | None = None
+    # A failure of the tool's own that the answer reports as its fallback (a named file that
+    # does not exist), not merely a question that is not the tool's.
+    failure: str | None = None
 
 
 @runtime_checkable

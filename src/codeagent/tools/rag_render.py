@@ -41,7 +41,7 @@ def relevant_lines(hit: SearchHit, tokens: set[str], n: int = LINES_PER_SOURCE) 
 
     With no token in any line: the chunk's first non-blank line (its ``def`` / ``class``).
     """
-    lines = hit.text.splitlines()
+    lines = hit.text.split("\n")  # as the chunker counts lines (splitlines() ends one at \f)
     scored: list[tuple[int, int]] = []
     for offset, line in enumerate(lines):
         lower = line.lower()
@@ -66,7 +66,7 @@ def render_hits(hits: list[SearchHit], question: str) -> str:
         symbol = f" ({hit.symbol})" if hit.symbol and hit.symbol != "<module>" else ""
         where = location(hit.path, hit.start_line, hit.end_line)
         out.append(f"{rank}. {where}{symbol}")
-        lines = hit.text.splitlines()
+        lines = hit.text.split("\n")
         numbers = [n for n in relevant_lines(hit, tokens) if 0 <= n - hit.start_line < len(lines)]
         shown = [lines[n - hit.start_line].rstrip().expandtabs(4) for n in numbers]
         indent = min((len(t) - len(t.lstrip()) for t in shown if t.strip()), default=0)

@@ -79,7 +79,9 @@ def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
     """(resolved file, the mentions it came from, why not) for the question's file mention.
 
     When nothing resolves, a dotted name may be a module followed by one of its symbols
-    (``email.utils.parseaddr``): its longest prefix that resolves is taken.
+    (``email.utils.parseaddr``): its longest prefix that resolves is taken, when that file
+    defines the symbol. A name it only imports (``pkg.Auth`` re-exported by ``from ._auth
+    import *`` in ``pkg/__init__.py``) names no file: the symbol graph follows the import.
     """
     rel, names, why = _find_file(file_mentions(question), root)
     if rel is None and not names:
@@ -89,8 +91,34 @@ def find_file(question: str, root: Path) -> tuple[str | None, list[str], str]:
                 prefix = ".".join(parts[:end])
                 found, _why = resolve_python_file(root, prefix)
                 if found is not None:
-                    return found, [prefix], ""
+                    if not _only_imports(root / found, parts[end]):
+                        return found, [prefix], ""
+                    break
     return rel, names, why
+
+
+def _only_imports(path: Path, name: str) -> bool:
+    """Whether the module at ``path`` binds ``name`` at its top level by an import (or a star
+    import) and never defines it there; False when it cannot be read or parsed."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return False
+    imported = False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return False
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return False
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            bound = [a.asname or a.name.split(".")[0] for a in node.names]
+            imported = imported or name in bound or "*" in bound
+    return imported
 
 
 def _find_file(mentions: list[str], root: Path) -> tuple[str | None, list[str], str]:

@@ -178,7 +178,7 @@ def _definition(r: AstResult) -> list[str]:
         if d.symbol_kind != "variable":
             out += ["Docstring:" + (" none" if d.docstring is None else "")]
             out += [f"    {line}".rstrip() for line in (d.docstring or "").splitlines()]
-        lines = d.source.splitlines()
+        lines = d.source.removesuffix("\n").split("\n")  # a form feed ends no line
         out += [f"{d.start_line + n:>{width}} | {line}".rstrip() for n, line in enumerate(lines)]
     return out
 

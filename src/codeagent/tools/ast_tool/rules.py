@@ -228,6 +228,7 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
             return Declined(
                 f"structural question ({operation}) but {why_not}: searching instead",
                 notice=f"{missing[0]} does not exist in the repository: searching instead",
+                failure=f"{missing[0]} does not exist in the repository",
             )
         return Declined(f"structural question ({operation}) but {why_not}: searching instead")
     for name in mentions:  # `email.utils.parseaddr` in email/utils.py is `parseaddr`

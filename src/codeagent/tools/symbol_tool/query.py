@@ -169,7 +169,8 @@ def _line_text(root: Path | None, path: str, line: int, cache: dict[str, list[st
         return ""
     if path not in cache:
         try:
-            cache[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+            cache[path] = text.split("\n")  # as ast counts lines: a form feed ends none
         except OSError:
             cache[path] = []
     text = cache[path][line - 1].strip() if 0 < line <= len(cache[path]) else ""
@@ -183,7 +184,7 @@ def _source(root: Path | None, d: Definition) -> list[str]:
         text = (root / d.path).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    lines = text.splitlines()[d.start_line - 1 : d.end_line]
+    lines = text.split("\n")[d.start_line - 1 : d.end_line]  # not splitlines(): see above
     if len(lines) > MAX_SOURCE_LINES:
         lines = [*lines[:MAX_SOURCE_LINES], "..."]
     return lines

@@ -1,0 +1,52 @@
+"""codeagent.cancel: Ctrl-C inside cancellable() cancels the work's token, then interrupts;
+the token reaches threads started in a copy of the context; outside, nothing is cancelled."""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import signal
+import threading
+
+import pytest
+
+from codeagent.cancel import CancelToken, cancellable, check, current
+from codeagent.errors import Cancelled
+
+
+def press_ctrl_c_inside(tokens: list[CancelToken]) -> None:
+    with cancellable() as token:
+        tokens.append(token)
+        assert not token.cancelled
+        os.kill(os.getpid(), signal.SIGINT)
+        threading.Event().wait(1)  # the handler runs in this wait
+
+
+def test_ctrl_c_cancels_the_token_then_interrupts_and_the_handler_is_restored() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    tokens: list[CancelToken] = []
+    with pytest.raises(KeyboardInterrupt):
+        press_ctrl_c_inside(tokens)
+    assert tokens[0].cancelled
+    assert signal.getsignal(signal.SIGINT) is before
+    check()  # outside: the current token is never cancelled
+    assert not current().cancelled
+
+
+def test_a_worker_in_a_copied_context_sees_the_cancellation() -> None:
+    seen: list[BaseException] = []
+    with cancellable() as token:
+        context = contextvars.copy_context()
+        token.cancel()
+
+    def work() -> None:
+        try:
+            context.run(check)
+        except Cancelled as exc:
+            seen.append(exc)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    assert len(seen) == 1
+    assert seen[0].exit_code == 130
