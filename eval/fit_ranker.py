@@ -202,6 +202,19 @@ def _flatten(root: dict[str, Any]) -> dict[str, Any]:
             "value": value, "depth": depth}  # fmt: skip
 
 
+def check_export(model: Any, columns: list[int], rows: list[dict[str, Any]]) -> None:
+    """The exported JSON, evaluated by the product's numpy code, scores every row as the
+    fitted model does (a failed export is never shipped)."""
+    from codeagent.index.learned import _parse
+
+    shipped = _parse(export(model, columns), NAMES)
+    for row in rows:
+        want = predict(model, row, columns)
+        got = shipped.score(row["matrix"])
+        if not np.allclose(want, got, atol=1e-5):
+            raise SystemExit(f"the exported model scores {row['id']} differently: not written")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dumps", type=Path, action="append", required=True)
@@ -249,6 +262,7 @@ def main() -> None:
         args.report.write_text(text + "\n")
     if args.write:
         final = fit(fit_rows + choose_rows, args.model, columns)
+        check_export(final, columns, fit_rows + choose_rows)
         data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
         data = {
             "format": 1,

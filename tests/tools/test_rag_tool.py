@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.types import SearchHit
@@ -58,8 +60,30 @@ def test_an_issue_mentioning_tests_in_passing_still_gets_code_first(
     assert len(issue.split()) > 60
     order = [h.path for h in retrieve(store, issue, 4)]
     assert order[0] == "pkg/header.py"
-    assert order.index("tests/test_header.py") < order.index("CHANGES.rst")
     assert retrieve(store, "which tests cover parse_header?", 1)[0].path == "tests/test_header.py"
+
+
+def test_the_first_ranker_puts_a_test_above_a_changelog_for_an_issue(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first ranker's priors (its order is the learned model's pool): for an issue report,
+    a test above the changelog. The model orders the files that are not the answer as it
+    learned; only the answer's place is asserted for it (above)."""
+    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
+    root = git_repo(
+        {
+            "pkg/header.py": "def parse_header(value):\n    return value.split(',')\n",
+            "tests/test_header.py": "from pkg.header import parse_header\n\n"
+            "def test_parse_header():\n    # a header with a comma\n"
+            "    assert parse_header('a,b') == ['a', 'b']\n",
+            "CHANGES.rst": "Parsing a header with a comma is fixed.\n" * 3,
+            "setup.cfg": "[metadata]\nname = header comma parse\n",
+        }
+    )
+    store, _ = load_or_build(root, Settings.load(embed="none"))
+    issue = "`parse_header` fails on a comma. " * 12 + "The tests and docs do not cover it."
+    order = [h.path for h in retrieve(store, issue, 4)]
+    assert order.index("tests/test_header.py") < order.index("CHANGES.rst")
 
 
 def test_neighbouring_chunks_of_a_file_become_one_window(git_repo: GitRepoFactory) -> None:

@@ -256,7 +256,11 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     table = file_table(store)
     found = features.compute(store, table, question, analysis)
     order = [int(f) for f in np.argsort(-found.stage1, kind="stable") if found.kept[f]]
-    model = learned.model_for(found.has_dense) if USE_MODEL else None
+    # the model learned from questions answered by source files (commits, issues, SWE-QA):
+    # a short question about the tests or the docs is outside what it saw, so the first
+    # ranker, whose priors turn toward tests and docs for it, keeps its order
+    off_corpus = analysis.wants_tests or analysis.wants_docs
+    model = learned.model_for(found.has_dense) if USE_MODEL and not off_corpus else None
     scores = found.stage1.astype(np.float64)
     if model is not None and len(found.pool):
         learned_scores = model.score(found.matrix)
