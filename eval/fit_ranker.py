@@ -151,7 +151,22 @@ def fit(rows: list[dict[str, Any]], kind: str, columns: list[int]) -> Any:
     return ("trees", model)
 
 
+BLEND = 0.0  # --blend-stage1: the first ranker's weight beside the model (learned.py)
+
+
+def _z(values: np.ndarray) -> np.ndarray:
+    values = values.astype(np.float64)
+    return np.asarray((values - values.mean()) / (values.std() + 1e-9))
+
+
 def predict(model: Any, row: dict[str, Any], columns: list[int]) -> np.ndarray:
+    raw = _predict(model, row, columns)
+    if not BLEND:
+        return raw
+    return _z(raw) + BLEND * _z(row["matrix"][:, NAMES.index("stage1")])
+
+
+def _predict(model: Any, row: dict[str, Any], columns: list[int]) -> np.ndarray:
     x = row["matrix"][:, columns].astype(np.float64)
     if model[0] == "linear":
         _, mean, scale, weights, bias = model
@@ -170,7 +185,10 @@ def export(model: Any, columns: list[int]) -> dict[str, Any]:
         }  # fmt: skip
     dump = model[1].booster_.dump_model()
     trees = [_flatten(t["tree_structure"]) for t in dump["tree_info"]]
-    return {"kind": "trees", "features": names, "trees": trees, "base": 0.0}
+    spec = {"kind": "trees", "features": names, "trees": trees, "base": 0.0}
+    if BLEND:
+        spec["blend_stage1"] = BLEND
+    return spec
 
 
 def _flatten(root: dict[str, Any]) -> dict[str, Any]:
@@ -223,23 +241,40 @@ def main() -> None:
     parser.add_argument("--drop", default="", help="columns left out, comma-separated")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--blend-stage1", type=float, default=0.0)
+    parser.add_argument(
+        "--train-dumps",
+        type=Path,
+        action="append",
+        default=[],
+        help="more dumps fitted on, never scored (e.g. lexical rows for the dense model)",
+    )
     parser.add_argument("--report", type=Path, default=None)
     args = parser.parse_args()
     from sklearn.model_selection import GroupKFold
 
+    global BLEND
+    BLEND = args.blend_stage1
     dropped = {d for d in args.drop.split(",") if d}
     columns = [i for i, n in enumerate(NAMES) if n not in dropped]
     split = splits()
     rows = load_rows(args.dumps)
     fit_rows = [r for r in rows if r["repo"] in split["fit"]]
     choose_rows = [r for r in rows if r["repo"] in split["choose"]]
+    extra = load_rows(args.train_dumps) if args.train_dumps else []
+    assert not any(r["repo"] in split["sealed"] for r in extra), "sealed repositories in the dumps"
+
+    def with_extra(scored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        repos = {r["repo"] for r in scored}
+        return scored + [r for r in extra if r["repo"] in repos]
+
     assert not any(r["repo"] in split["sealed"] for r in rows), "sealed repositories in the dumps"
     out = []
     # grouped cross-validation on fit
     oof: list[np.ndarray | None] = [None] * len(fit_rows)
     repos = np.array([r["repo"] for r in fit_rows])
     for train, test in GroupKFold(n_splits=args.folds).split(fit_rows, groups=repos):
-        model = fit([fit_rows[i] for i in train], args.model, columns)
+        model = fit(with_extra([fit_rows[i] for i in train]), args.model, columns)
         for i in test:
             oof[i] = predict(model, fit_rows[i], columns)
     rankings = {
@@ -249,7 +284,7 @@ def main() -> None:
     }
     out += [f"## fit, grouped {args.folds}-fold CV by repository ({args.mode})", "",
             table(fit_rows, rankings), ""]  # fmt: skip
-    model = fit(fit_rows, args.model, columns)
+    model = fit(with_extra(fit_rows), args.model, columns)
     rankings = {
         "baseline": [list(r["baseline"]) for r in choose_rows],
         "first ranker": [ranked(r, None) for r in choose_rows],
@@ -261,7 +296,7 @@ def main() -> None:
     if args.report:
         args.report.write_text(text + "\n")
     if args.write:
-        final = fit(fit_rows + choose_rows, args.model, columns)
+        final = fit(with_extra(fit_rows + choose_rows), args.model, columns)
         check_export(final, columns, fit_rows + choose_rows)
         data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
         data = {

@@ -11,6 +11,11 @@ the columns of :data:`codeagent.index.features.NAMES`, and is one of:
   ``left``, ``right``, ``value``; a leaf has ``left == -1``), a row going left when
   ``x[feature] <= threshold``.
 
+A model may also name ``blend_stage1``: its scores and the first ranker's (the ``stage1``
+column), each standardised over the question's pool, are added with that weight on the
+first ranker's (the dense model: the data with dense vectors was too small to drop the hand
+weights whose dense side was tuned on more).
+
 No training library is needed at run time. A file that is missing, of another format, or that
 names a column the features do not have is logged once and the first ranker's order is kept.
 """
@@ -42,6 +47,15 @@ class Model:
     params: dict[str, Any]
 
     def score(self, matrix: np.ndarray) -> np.ndarray:
+        out = self._score(matrix)
+        blend = self.params.get("blend_stage1")
+        if blend:
+            from codeagent.index.features import NAMES
+
+            out = _standardised(out) + blend * _standardised(matrix[:, NAMES.index("stage1")])
+        return out
+
+    def _score(self, matrix: np.ndarray) -> np.ndarray:
         import numpy as np
 
         x = matrix[:, self.columns].astype(np.float64)
@@ -60,6 +74,13 @@ class Model:
                 node = np.where(inner, np.where(go_left, left[node], right[node]), node)
             out += value[node]
         return out
+
+
+def _standardised(values: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    values = values.astype(np.float64)
+    return np.asarray((values - values.mean()) / (values.std() + 1e-9))
 
 
 def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
@@ -88,6 +109,8 @@ def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
         params = {"trees": trees, "base": float(spec.get("base", 0.0))}
     else:
         raise ValueError(f"unknown model kind {kind!r}")
+    if spec.get("blend_stage1"):
+        params["blend_stage1"] = float(spec["blend_stage1"])
     return Model(kind, columns, params)
 
 
