@@ -117,3 +117,15 @@ def test_the_model_orders_the_pool(
     monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
     first = [p for p, _ in rank_files(store, question, analyze(question)).files]
     assert first[0] == "pkg/short.py"  # defines parse_header, the first ranker's best
+
+
+def test_a_blend_adds_the_standardised_first_ranker(tmp_path: Path) -> None:
+    spec = {"kind": "linear", "features": ["defines"], "mean": [0.0], "scale": [1.0],
+            "weights": [1.0], "bias": 0.0, "blend_stage1": 1.0}  # fmt: skip
+    model = learned.load(write(tmp_path, {"dense": spec}))["dense"]
+    got = model.score(matrix(defines=[3.0, 0.0, 0.0], stage1=[1.0, 2.0, 3.0]))
+    # z([3, 0, 0]) = [2, -1, -1] / sqrt(2); z([1, 2, 3]) = [-1, 0, 1] / sqrt(2/3)
+    root2, root23 = 2**0.5, (2 / 3) ** 0.5
+    assert got.tolist() == pytest.approx(
+        [2 / root2 - 1 / root23, -1 / root2, -1 / root2 + 1 / root23]
+    )
