@@ -45,16 +45,18 @@ def load_rows(dirs: list[Path]) -> list[dict[str, Any]]:
             data = pickle.loads(path.read_bytes())
             if tuple(data["names"]) != NAMES:
                 raise SystemExit(f"{path}: dumped with other columns; dump again")
-            rows.extend(r for r in data["rows"] if len(r["pool"]))
+            for row in data["rows"]:
+                if len(row["pool"]):
+                    row["repo"] = row["repo"].lower()  # as the splits spell it
+                    rows.append(row)
     return rows
 
 
 def splits() -> dict[str, set[str]]:
     corpus = json.loads(CORPUS.read_text())
     return {
-        "fit": set(corpus["fit"]) | set(corpus["bench"]["fit"]),
-        "choose": set(corpus["choose"]) | set(corpus["bench"]["choose"]),
-        "sealed": set(corpus["sealed"]),
+        name: {r.lower() for r in (*corpus[name], *corpus["bench"].get(name, ()))}
+        for name in ("fit", "choose", "sealed")
     }
 
 

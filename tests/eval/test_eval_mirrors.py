@@ -37,6 +37,9 @@ def test_find_mirror_layouts(mirror: tuple[Path, str, str], tmp_path: Path) -> N
     flat.mkdir()
     git(tmp_path, "clone", "-q", "--bare", str(mirrors / "acme+tool" / "repo"), str(flat / "a+b"))
     assert find_mirror(flat, "a/b") == flat / "a+b"
+    # GitHub names ignore case: a suite's pycqa/flake8 is the mirror PyCQA+flake8
+    git(tmp_path, "clone", "-q", "--bare", str(flat / "a+b"), str(flat / "PyCQA+flake8"))
+    assert find_mirror(flat, "pycqa/flake8") == flat / "PyCQA+flake8"
 
 
 def test_export_each_commit(mirror: tuple[Path, str, str], tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def test_no_repository_on_two_sides() -> None:
         ("https://github.com/sympy/sympy", "fit"),
         ("sympy/sympy", "fit"),
         ("https://github.com/pallets/flask.git", "choose"),
+        ("PyCQA/flake8", "sealed"),  # a name with capitals: GitHub names ignore case
         ("https://github.com/django/django", None),
         ("stdlib:json", None),
     ],

@@ -30,6 +30,9 @@ def mirror_name(key: str) -> str:
 def find_mirror(mirrors: Path, key: str) -> Path | None:
     """The bare repository of ``owner/name`` under ``mirrors``, or None when there is none."""
     base = mirrors / mirror_name(key)
+    if not base.exists() and mirrors.is_dir():  # GitHub names are case-insensitive
+        wanted = mirror_name(key).lower()
+        base = next((p for p in mirrors.iterdir() if p.name.lower() == wanted), base)
     for candidate in (base / "repo", base):
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate

@@ -31,8 +31,9 @@ CORPUS = Path(__file__).with_name("corpus.json")
 def _load_splits() -> dict[str, frozenset[str]]:
     corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
     bench = corpus.get("bench", {})
+    # owner/name as repo_key spells it (lower case), whatever the case of the list
     return {
-        name: frozenset(corpus[name]) | frozenset(bench.get(name, ()))
+        name: frozenset(repo.lower() for repo in (*corpus[name], *bench.get(name, ())))
         for name in ("fit", "choose", "sealed")
     }
 
