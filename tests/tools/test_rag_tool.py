@@ -42,23 +42,24 @@ def test_retrieve_on_a_real_index(git_repo: GitRepoFactory) -> None:
     assert retrieve(store, "test for backoff_delay", 1)[0].path == "tests/test_retry.py"
 
 
+HEADER_FILES = {
+    "pkg/header.py": "def parse_header(value):\n    return value.split(',')\n",
+    "tests/test_header.py": "from pkg.header import parse_header\n\n"
+    "def test_parse_header():\n    # a header with a comma\n"
+    "    assert parse_header('a,b') == ['a', 'b']\n",
+    "CHANGES.rst": "Parsing a header with a comma is fixed.\n" * 3,
+    "setup.cfg": "[metadata]\nname = header comma parse\n",
+}
+HEADER_ISSUE = "`parse_header` fails on a comma. " * 12 + "The tests and docs do not cover it."
+
+
 def test_an_issue_mentioning_tests_in_passing_still_gets_code_first(
     git_repo: GitRepoFactory,
 ) -> None:
-    root = git_repo(
-        {
-            "pkg/header.py": "def parse_header(value):\n    return value.split(',')\n",
-            "tests/test_header.py": "from pkg.header import parse_header\n\n"
-            "def test_parse_header():\n    # a header with a comma\n"
-            "    assert parse_header('a,b') == ['a', 'b']\n",
-            "CHANGES.rst": "Parsing a header with a comma is fixed.\n" * 3,
-            "setup.cfg": "[metadata]\nname = header comma parse\n",
-        }
-    )
+    root = git_repo(HEADER_FILES)
     store, _ = load_or_build(root, Settings.load(embed="none"))
-    issue = "`parse_header` fails on a comma. " * 12 + "The tests and docs do not cover it."
-    assert len(issue.split()) > 60
-    order = [h.path for h in retrieve(store, issue, 4)]
+    assert len(HEADER_ISSUE.split()) > 60
+    order = [h.path for h in retrieve(store, HEADER_ISSUE, 4)]
     assert order[0] == "pkg/header.py"
     assert retrieve(store, "which tests cover parse_header?", 1)[0].path == "tests/test_header.py"
 
@@ -70,19 +71,9 @@ def test_the_first_ranker_puts_a_test_above_a_changelog_for_an_issue(
     a test above the changelog. The model orders the files that are not the answer as it
     learned; only the answer's place is asserted for it (above)."""
     monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
-    root = git_repo(
-        {
-            "pkg/header.py": "def parse_header(value):\n    return value.split(',')\n",
-            "tests/test_header.py": "from pkg.header import parse_header\n\n"
-            "def test_parse_header():\n    # a header with a comma\n"
-            "    assert parse_header('a,b') == ['a', 'b']\n",
-            "CHANGES.rst": "Parsing a header with a comma is fixed.\n" * 3,
-            "setup.cfg": "[metadata]\nname = header comma parse\n",
-        }
-    )
+    root = git_repo(HEADER_FILES)
     store, _ = load_or_build(root, Settings.load(embed="none"))
-    issue = "`parse_header` fails on a comma. " * 12 + "The tests and docs do not cover it."
-    order = [h.path for h in retrieve(store, issue, 4)]
+    order = [h.path for h in retrieve(store, HEADER_ISSUE, 4)]
     assert order.index("tests/test_header.py") < order.index("CHANGES.rst")
 
 
