@@ -121,3 +121,24 @@ def test_cli_writes_tables(mirrors: tuple[Path, str], tmp_path: Path) -> None:
     assert "split 'sealed'" in str(result.exception)
     result = CliRunner().invoke(cli, [*args, "--ranker", "nope"])
     assert isinstance(result.exception, EvalError)
+
+
+def test_the_first_ranker_is_the_product_without_its_model(
+    mirrors: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, commit = mirrors
+    settings = Settings.load(embed="none", k=10)
+    run = DevRun(settings, root, tmp_path / "co", rankers=parse_rankers("first,product"))
+    records = {r["ranker"]: r for r in run_dev([item("a", commit)], run)}
+    assert set(records) == {"first", "product"}
+    from codeagent.eval.dev import product_ranking
+    from codeagent.index import ranking
+    from codeagent.index.build import load_or_build
+
+    assert ranking.USE_MODEL is True  # the run put the switch back as it found it
+
+    store, _ = load_or_build(tmp_path / "co" / "clones" / "psf+requests", settings)
+    question = item("a", commit).question
+    assert records["product"]["ranked_files"] == product_ranking(store, question, 10)
+    monkeypatch.setattr(ranking, "USE_MODEL", False)
+    assert records["first"]["ranked_files"] == product_ranking(store, question, 10)

@@ -32,7 +32,8 @@ from codeagent.cli.eval_options import out_option, suites_argument
     "ranker_spec",
     default="product,baseline",
     show_default=True,
-    help="Rankers to score, comma-separated: product, baseline.",
+    help="Rankers to score, comma-separated: product, baseline, first (the product without its "
+    "learned model: the first ranker's hand-set weights).",
 )
 @embed_option
 @number_option(

@@ -46,7 +46,8 @@ from codeagent.repo.listing import list_files
 
 log = logging.getLogger(__name__)
 
-RANKERS = ("product", "baseline")
+RANKERS = ("product", "baseline", "first")  # first: the product without its learned model
+DEFAULT_RANKERS = ("product", "baseline")
 DEPTH = 20  # files kept per ranking
 
 FileRanker = Callable[[str], list[str]]  # question -> ranked files
@@ -79,7 +80,7 @@ class DevRun:
     settings: Settings
     mirrors: Path
     checkouts: Path
-    rankers: tuple[str, ...] = RANKERS
+    rankers: tuple[str, ...] = DEFAULT_RANKERS
     index_builder: IndexBuilder | None = None
     progress: ProgressReporter = field(default_factory=NullProgress)
     groups: list[dict[str, Any]] = field(default_factory=list)  # one per checkout
@@ -92,14 +93,23 @@ def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
     def product(question: str) -> list[str]:
         return product_ranking(store, question, run.settings.k)
 
-    found: dict[str, FileRanker] = {}
+    def first(question: str) -> list[str]:
+        from codeagent.index import ranking
+
+        saved, ranking.USE_MODEL = ranking.USE_MODEL, False
+        try:
+            return product_ranking(store, question, run.settings.k)
+        finally:
+            ranking.USE_MODEL = saved
+
+    found: dict[str, FileRanker] = {"first": first}
     if "product" in run.rankers:
         found["product"] = product
     if "baseline" in run.rankers:
         from codeagent.eval.baseline import BaselineRanker
 
         found["baseline"] = functools.partial(BaselineRanker(store.chunks).rank, depth=DEPTH)
-    return {name: found[name] for name in run.rankers}
+    return {name: found[name] for name in run.rankers}  # ``first`` only when asked for
 
 
 def _skip(run: DevRun, repo: str, commit: str | None, group: list[SuiteItem], why: str) -> None:
