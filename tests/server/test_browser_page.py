@@ -137,7 +137,7 @@ def test_enter_asks_and_shift_enter_makes_a_new_line(served_repo: Any, make_brow
     assert asked == []
     assert driver.find_element(By.ID, "answer").get_attribute("textContent") == ""
 
-    assert driver.find_element(By.ID, "status").text == "1 repositories"
+    assert driver.find_element(By.ID, "status").text == "1 repository"  # not asked yet
 
     box.send_keys(Keys.ENTER)
     WebDriverWait(driver, 60).until(ec.text_to_be_present_in_element((By.ID, "status"), "answered"))
