@@ -29,6 +29,7 @@ Failures, each for the next request to ``path`` (default ``/api/chat``)::
     stub.drop_after(2, "one two three")     # two NDJSON chunks, then the connection is cut
     stub.delay(3.0)                         # wait 3 s before answering (client timeouts)
     stub.error_in_stream(1, "oops")         # one chunk, then {"error": "oops"} as Ollama does
+    stub.script(Reply(text="a b c", pace=0.5))  # 0.5 s between streamed chunks
 
 Any other combination: ``stub.script(Reply(...), path="/api/embed")``. Unscripted chat
 requests answer ``stub.default_text``; a request for a model not in ``models`` gets the 404 a

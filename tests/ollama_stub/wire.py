@@ -27,6 +27,7 @@ class Reply:
     drop_after: int | None = None
     error_after: int | None = None
     delay: float = 0.0
+    pace: float = 0.0  # seconds between streamed chunks (a model that takes its time)
     not_found: bool = False
 
 
@@ -221,6 +222,8 @@ class StubHandler(BaseHTTPRequestHandler):
             if reply.error_after is not None and i >= reply.error_after:
                 self._write_chunk({"error": reply.error})
                 break
+            if i and reply.pace and self.stub._stopping.wait(reply.pace):
+                return
             content = {"role": "assistant", "content": part}
             self._write_chunk({**base, "message": content, "done": False})
         else:

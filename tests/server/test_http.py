@@ -110,6 +110,18 @@ def test_file_lines_are_the_files_lines(served_repo: Any) -> None:
     assert got["lines"] == (root / "geo/shapes.py").read_text().splitlines()[8:14]
 
 
+def test_the_page_and_its_icon(served_repo: Any) -> None:
+    served, _root = served_repo
+    page = client.get(f"{served.url}/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<link rel="icon" href="/favicon.ico"' in page.text
+    icon = client.get(f"{served.url}/favicon.ico")
+    assert icon.status_code == 200
+    assert icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+
+
 def test_index_endpoint_builds_the_named_repository(served_repo: Any) -> None:
     served, root = served_repo
     stats = client.post(f"{served.url}/v1/index", json={"repo": "geo-repo"}, timeout=60).json()

@@ -164,8 +164,12 @@ def create_app(
         return JSONResponse(read_lines(repo, q.get("path"), start, end, indexed))
 
     async def page(_request: Request) -> Response:
-        html = resources.files("codeagent.server").joinpath("static/index.html").read_text("utf-8")
+        html = _static("index.html")
         return HTMLResponse(html, headers={"Content-Security-Policy": _CSP})
+
+    async def favicon(_request: Request) -> Response:
+        headers = {"Cache-Control": "max-age=86400"}
+        return Response(_static("favicon.svg"), media_type="image/svg+xml", headers=headers)
 
     async def on_request_error(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestError)
@@ -176,6 +180,7 @@ def create_app(
 
     routes: list[BaseRoute] = [
         Route("/", page),
+        Route("/favicon.ico", favicon),
         Route("/v1/health", health),
         Route("/v1/repos", repos),
         Route("/v1/ask", ask, methods=["POST"]),
@@ -228,6 +233,10 @@ def create_app(
 
 
 _CSP = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+
+
+def _static(name: str) -> str:
+    return resources.files("codeagent.server").joinpath("static", name).read_text("utf-8")
 
 
 def _retry_after() -> dict[str, str]:
