@@ -167,17 +167,17 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     stage1 = best + ranking.W_SECOND * second + defines
     stage1 += column(evidence.mention_scores(a, table.paths, table.modules))
     stage1 += priors[table.kind_ids]
-    spans = ranking._top_spans(store, table, stage1, chunk)
+    spans = ranking.top_spans(store, table, stage1, chunk)
     uses_lift = evidence.use_scores(spans, table.defines)
     uses = column({fid: value for fid, (value, _) in uses_lift.items()})
-    ranking._lift(stage1, uses_lift)
+    ranking.lift_toward(stage1, uses_lift)
     kept = (best > 0) | (stage1 > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
     near = evidence.neighbour_scores(order[: evidence.NEIGHBOUR_TOP], table.neighbours)
     neighbour = column({fid: 1.0 for fid in near})
     lifts = {fid: lift for fid, lift in near.items() if kept[fid] and not a.issue_like}
     if lifts:
-        ranking._lift(stage1, lifts)
+        ranking.lift_toward(stage1, lifts)
         order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
     pool = np.array(order[:POOL], dtype=np.int64)
     terms = bm25_terms(question)

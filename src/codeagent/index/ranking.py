@@ -23,7 +23,10 @@ path it names, a traceback frame in the file. For every file of the index:
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
 
-The weights were set on the tuning repositories only (see ``eval/README.md``).
+Summed with hand-set weights (set in earlier rounds on a few repositories), this is the
+**first ranker**: its best :data:`codeagent.index.features.POOL` files are re-ordered by a model
+fitted across many repositories (:mod:`codeagent.index.learned`), which reads this evidence
+column by column (:mod:`codeagent.index.features`) with the first ranker's score as one column.
 """
 
 from __future__ import annotations
@@ -272,7 +275,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     return Ranking([(table.paths[f], float(scores[f])) for f in order], found.chunk_scores, table)
 
 
-def _lift(score: np.ndarray, lifts: dict[int, tuple[float, set[int]]]) -> None:
+def lift_toward(score: np.ndarray, lifts: dict[int, tuple[float, set[int]]]) -> None:
     """Raise each file of ``lifts`` by its value toward, never past, the best of the files it
     was reached from; the ceilings come from the scores before any lift (a source may itself
     be lifted by another)."""
@@ -283,7 +286,7 @@ def _lift(score: np.ndarray, lifts: dict[int, tuple[float, set[int]]]) -> None:
         score[fid] = max(score[fid], min(score[fid] + value, ceiling[fid]))
 
 
-def _top_spans(
+def top_spans(
     store: IndexStore, table: FileTable, score: np.ndarray, chunk: np.ndarray
 ) -> list[tuple[int, str, int, int]]:
     """``(file id, path, start, end)`` of the best :data:`USES_CHUNKS` chunks of each of the
