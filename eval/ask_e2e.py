@@ -1,5 +1,6 @@
 """Ask each question of a suite as a user would: a fresh ``codeagent ask --json`` process per
-question, in a clone checked out at the question's commit; score the files of its sources.
+question (the ``codeagent`` command beside this Python), in a clone checked out at the
+question's commit; score the files of its sources.
 
     PYTHONPATH=src python eval/ask_e2e.py SUITE.jsonl --mirrors DIR [--embed none|local] \
         [--max-commits N] [--seed 0] [--split sealed] [--out FILE.json]
@@ -66,7 +67,8 @@ def main() -> None:
             continue
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "codeagent", "ask", item.question, "--json", "--llm", "none",
+            [str(Path(sys.executable).with_name("codeagent")), "ask", item.question, "--json",
+             "--llm", "none",
              "-k", "10", "--no-server", "--embed", args.embed],
             cwd=root, capture_output=True, text=True, check=False,
         )  # fmt: skip
