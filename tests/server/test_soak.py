@@ -186,6 +186,8 @@ def rss_bytes(pid: int) -> int:
 
 
 @pytest.mark.slow
+# the soak itself, plus the server's start, the last answers in flight and the checks after
+@pytest.mark.timeout(SOAK_SECONDS + 300)
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads RSS from /proc")
 def test_answers_follow_a_repository_that_keeps_changing(
     git_repo: Any, serve_process: Any, monkeypatch: pytest.MonkeyPatch
