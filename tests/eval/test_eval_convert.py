@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from codeagent.eval.suite import load_suite
+from eval_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "eval" / "convert_bench.py"
 
 
 @pytest.fixture(scope="module")
 def convert() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("convert_bench", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["convert_bench"] = module  # a worker process finds its functions by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("convert_bench")
 
 
 def test_swe_qa_items(convert: ModuleType, tmp_path: Path) -> None:

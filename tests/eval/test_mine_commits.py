@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from conftest import GitRepoFactory
+from eval_scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "eval" / "mine_commits.py"
 LONG = "Make the retry loop honour the backoff factor when the server sends Retry-After"
 
 
 @pytest.fixture(scope="module")
 def mine_commits() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mine_commits", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mine_commits"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("mine_commits")
 
 
 def commit(root: Path, message: str, files: dict[str, str], author: str = "Dev") -> str:
