@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-llamacpp install-system install-browser demo test test-slow test-browser test-all lint typecheck check bench eval eval-dev clean-cache clean
+.PHONY: install install-llamacpp install-system install-browser demo test test-slow test-browser test-all mutate lint typecheck check bench eval eval-dev clean-cache clean
 
 # The venv, CPU torch (a plain `torch` pulls a multi-GB CUDA build), then the project.
 $(BIN)/codeagent: pyproject.toml
@@ -49,6 +49,15 @@ test-browser: install-browser
 
 test-all: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Mutation testing (mutmut) of the modules in tests/mutation/modules.toml, each against its own
+# test files, one mutant at a time at low priority. By default only the modules changed since
+# main (and not already run as they are); ALL=1 runs every module, MODULE=src/... just one.
+# Not part of `make test`. Results: .mutate/results.json; survivors: docs/testing.md.
+ALL ?=
+MODULE ?=
+mutate: install
+	nice -n 10 $(BIN)/python tests/mutation/run.py $(if $(ALL),--all) $(if $(MODULE),--module $(MODULE))
 
 lint: install
 	$(BIN)/ruff check src tests bench eval
@@ -93,4 +102,4 @@ clean-cache:
 	rm -rf "$${CODEAGENT_HOME:-$$HOME/.codeagent}/cache"
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .mutate mutants

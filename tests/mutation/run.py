@@ -1,0 +1,218 @@
+"""`make mutate`: mutation testing (mutmut 3) of the modules listed in ``modules.toml``.
+
+Each module runs alone, against only the test files mapped to it, in its own work folder
+``.mutate/<module>/`` (git-ignored): ``src``, ``tests`` and ``prompts`` there are links to this
+checkout, so the mutants are made from the working tree as it is now; mutmut copies them into
+``.mutate/<module>/mutants/`` and runs the tests there. ``PYTHONPATH`` points at the mutated
+copy, so a test that starts ``python -m codeagent`` as a process runs the mutant too.
+
+By default only the modules that changed (the module or one of its test files) since the merge
+base with ``main`` run, and none whose code and tests are exactly those of its last recorded run
+(``.mutate/results.json``); ``--all`` runs every module. One mutant runs at a time.
+
+The kill rate of a module is killed / (all mutants − those named equivalent in modules.toml);
+a mutant no test reaches counts as surviving. Exit status 1 when a module is under ``--min``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT / ".mutate"
+RESULTS = WORK / "results.json"
+MODULES = Path(__file__).with_name("modules.toml")
+MARKERS = "not slow and not ollama and not llamacpp and not browser"
+KILLED = {"killed", "timeout", "caught by type check"}
+
+
+@dataclass
+class Module:
+    path: str
+    tests: list[str]
+    equivalent: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+
+
+def load_modules() -> list[Module]:
+    data = tomllib.loads(MODULES.read_text(encoding="utf-8"))
+    return [
+        Module(path, list(entry["tests"]), dict(entry.get("equivalent", {})))
+        for path, entry in data["modules"].items()
+    ]
+
+
+def fingerprint(module: Module) -> str:
+    """A hash of the module's code, its test files, and the shared test helpers."""
+    digest = hashlib.sha256()
+    shared = [*(ROOT / "tests").glob("*.py"), *(ROOT / "tests").rglob("conftest.py"), MODULES]
+    for rel in [module.path, *module.tests, *sorted(rel_path(p) for p in shared)]:
+        path = ROOT / rel
+        digest.update(rel.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"<absent>")
+    return digest.hexdigest()
+
+
+def rel_path(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def changed_since(base: str) -> set[str]:
+    """Paths that differ between ``base``'s merge base and the working tree (untracked too)."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout if done.returncode == 0 else ""
+
+    merge_base = git("merge-base", "HEAD", base).strip()
+    if not merge_base:
+        return set()
+    names = git("diff", "--name-only", merge_base) + git("ls-files", "-o", "--exclude-standard")
+    return {line for line in names.splitlines() if line}
+
+
+Recorded = dict[str, dict[str, object]]
+
+
+def select(modules: list[Module], args: argparse.Namespace, recorded: Recorded) -> list[Module]:
+    if args.module:
+        wanted = set(args.module)
+        unknown = wanted - {m.path for m in modules}
+        if unknown:
+            sys.exit(f"error: not in {MODULES.name}: {', '.join(sorted(unknown))}")
+        return [m for m in modules if m.path in wanted]
+    if args.all:
+        return modules
+    changed = changed_since(args.base)
+    chosen = []
+    for module in modules:
+        touched = {module.path, *module.tests, rel_path(MODULES)} & changed
+        last = recorded.get(module.path, {})
+        if touched and last.get("fingerprint") != fingerprint(module):
+            chosen.append(module)
+    return chosen
+
+
+def prepare(module: Module) -> Path:
+    """The module's work folder: links to the checkout and a pyproject naming the module."""
+    work = WORK / module.slug
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("src", "tests", "prompts"):
+        link = work / name
+        if not link.is_symlink():
+            link.symlink_to(ROOT / name, target_is_directory=True)
+    # Copies of the tests from an earlier run would hide tests that were since removed.
+    shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    pyproject += "\n" + "\n".join(
+        [
+            "[tool.mutmut]",
+            'source_paths = ["src"]',
+            f"only_mutate = [{json.dumps(module.path)}]",
+            'also_copy = ["prompts"]',
+            f"pytest_add_cli_args = {json.dumps(['-m', MARKERS, '-p', 'no:cacheprovider', '-q'])}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(module.tests)}",
+            "",
+        ]
+    )
+    (work / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    # PYTHONPATH names this folder: it must exist when Python starts, or the import system
+    # caches it as absent and the tests import the unmutated package instead.
+    (work / "mutants" / "src").mkdir(parents=True, exist_ok=True)
+    return work
+
+
+def mutmut(work: Path, *args: str, quiet: bool = False) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(work / "mutants" / "src")}
+    env.pop("COVERAGE_PROCESS_START", None)
+    command = [sys.executable, "-m", "mutmut", *args]
+    if quiet:
+        return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
+    return subprocess.run(command, cwd=work, env=env, text=True, stdout=sys.stderr)
+
+
+def outcome(work: Path, module: Module) -> dict[str, object]:
+    listing = mutmut(work, "results", "--all", "true", quiet=True).stdout
+    prefix = module.slug + "."
+    statuses: dict[str, str] = {}
+    for line in listing.splitlines():
+        match = re.match(r"\s*(\S+): (.+)$", line)
+        if match and match.group(1).startswith(prefix):
+            statuses[match.group(1).removeprefix(prefix)] = match.group(2).strip()
+    equivalent = {name for name in module.equivalent if name in statuses}
+    counted = {name: s for name, s in statuses.items() if name not in equivalent}
+    killed = sum(1 for s in counted.values() if s in KILLED)
+    survivors = sorted(name for name, s in counted.items() if s not in KILLED)
+    return {
+        "mutants": len(statuses),
+        "equivalent": len(equivalent),
+        "killed": killed,
+        "kill_rate": round(100.0 * killed / len(counted), 1) if counted else 100.0,
+        "survivors": {name: counted[name] for name in survivors},
+        "stale_equivalent": sorted(set(module.equivalent) - equivalent),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="every module, changed or not")
+    parser.add_argument("--module", action="append", help="only this module (repeatable)")
+    parser.add_argument("--base", default="main", help="the branch changes are counted from")
+    parser.add_argument("--min", type=float, default=90.0, help="the kill rate a module needs")
+    parser.add_argument("--list", action="store_true", help="print the modules that would run")
+    args = parser.parse_args()
+
+    WORK.mkdir(exist_ok=True)
+    recorded: Recorded = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+    chosen = select(load_modules(), args, recorded)
+    if args.list or not chosen:
+        print("\n".join(m.path for m in chosen) or "no module changed: nothing to mutate (--all)")
+        return 0
+    failing = []
+    for module in chosen:
+        print(f"== {module.path} ({len(module.tests)} test files)", file=sys.stderr)
+        work = prepare(module)
+        started = time.monotonic()
+        run = mutmut(work, "run", "--max-children", "1")
+        if run.returncode != 0:
+            print(f"error: mutmut failed on {module.path} (exit {run.returncode})")
+            failing.append(module.path)
+            continue
+        result = outcome(work, module)
+        result["seconds"] = round(time.monotonic() - started)
+        result["date"] = time.strftime("%Y-%m-%d")
+        result["fingerprint"] = fingerprint(module)
+        recorded[module.path] = result
+        RESULTS.write_text(json.dumps(recorded, indent=2) + "\n")
+        print(
+            f"{module.path}: {result['killed']}/{result['mutants'] - result['equivalent']} killed"
+            f" ({result['kill_rate']} %), {result['equivalent']} equivalent,"
+            f" {result['seconds']} s"
+        )
+        for name, status in result["survivors"].items():  # type: ignore[attr-defined]
+            print(f"    {status}: {name}   (mutmut show {module.slug}.{name}, in {work})")
+        for name in result["stale_equivalent"]:  # type: ignore[attr-defined]
+            print(f"    named equivalent but no longer a mutant: {name}")
+        if result["kill_rate"] < args.min:  # type: ignore[operator]
+            failing.append(module.path)
+    if failing:
+        print(f"under {args.min} % or failed: {', '.join(failing)}")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
