@@ -64,6 +64,25 @@ def wait_for_address(home: Path, pid: int) -> dict[str, Any]:
     raise AssertionError("the server did not write its address file")
 
 
+def wait_until_serving(url: str, process: subprocess.Popen[bytes], err: Path) -> None:
+    """Poll ``/v1/health`` until the server answers (any HTTP status: a 401 is an answer too),
+    within START_TIMEOUT. The address file is written as the socket is bound; on a loaded
+    machine the first request can still come before the server accepts, so wait for one."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            tail = err.read_text(errors="replace")[-2000:] if err.is_file() else ""
+            code = process.returncode
+            raise AssertionError(f"the server exited ({code}) before serving:\n{tail}")
+        try:
+            httpx.get(f"{url}/v1/health", timeout=5.0)
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server did not answer at {url}") from None
+            time.sleep(0.05)
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)

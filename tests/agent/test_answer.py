@@ -176,3 +176,25 @@ def test_without_an_llm_the_rag_answer_lists_sources_with_their_best_lines(
     assert "exponential backoff between retries" in lines[2] + lines[3] + lines[4]
     assert "2. shop/models.py:30-31 (apply_tax)" in lines
     assert [s.path for s in result.sources] == ["shop/payments.py", "shop/models.py"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a = 1\nb = 2\nc = 3", "a = 1\nb = 2\nc = 3\n", "only = 1", "one\n\n\nfour"],
+)
+def test_the_last_line_counts_with_or_without_a_final_newline(tmp_path: Path, text: str) -> None:
+    (tmp_path / "m.py").write_bytes(text.encode())
+    lines = len(text.splitlines())  # the count a reader sees, from Python's own splitter
+    checker = CitationChecker(tmp_path)
+    (last,) = find_citations(f"m.py:{lines}")
+    assert checker.problem(last) is None
+    (whole,) = find_citations(f"m.py:1-{lines}")
+    assert checker.problem(whole) is None
+    (past,) = find_citations(f"m.py:{lines + 1}")
+    assert checker.problem(past) == f"the file has only {lines} lines"
+
+
+def test_an_empty_file_has_no_line_to_cite(tmp_path: Path) -> None:
+    (tmp_path / "empty.py").write_bytes(b"")
+    (cite,) = find_citations("empty.py:1")
+    assert CitationChecker(tmp_path).problem(cite) == "the file has only 0 lines"

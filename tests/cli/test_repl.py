@@ -71,7 +71,9 @@ def test_a_scripted_session(repo: Path) -> None:
     assert "Top-level functions in geo/render.py" not in out
     # /sources lists locations that really exist
     sources_block = out.split("decided by: rules", 1)[1]
-    for path, start, end in re.findall(r"^(geo/\w+\.py):(\d+)-(\d+)$", sources_block, re.M):
+    listed = re.findall(r"^(geo/\w+\.py):(\d+)-(\d+)$", sources_block, re.M)
+    assert listed, sources_block
+    for path, start, end in listed:
         lines = (repo / path).read_text().splitlines()
         assert 1 <= int(start) <= int(end) <= len(lines)
     # --llm none was asked for: never remarked on; the search says why it searched

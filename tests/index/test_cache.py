@@ -63,3 +63,19 @@ def test_empty_cache_lists_nothing() -> None:
     assert cache.list_repos(settings) == []
     assert cache.prune(settings) == 0
     assert cache.clear(settings, embeddings=True) == (0, 0)
+
+
+def test_an_unfinished_build_is_not_a_state(git_repo: GitRepoFactory) -> None:
+    """A ``tmp-*`` folder (a build still running, or one cut off) is never listed, counted or
+    served as a state, however recent."""
+    settings = Settings.load(embed="none")
+    root = git_repo({"a.py": "x = 1\n"})
+    _, stats = load_or_build(root, settings)
+    repo_dir = Path(stats.cache_path).parent
+    os.utime(stats.cache_path, (1_000_000, 1_000_000))
+    unfinished = repo_dir / "tmp-0123abcd"
+    (unfinished / "bm25").mkdir(parents=True)  # newer than the finished state
+    assert [p.name for p in cache.states(repo_dir)] == [stats.state_hash]
+    (listed,) = cache.list_repos(settings)
+    assert listed.states == 1
+    assert unfinished.is_dir()  # listing removes nothing

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
 from codeagent.index.types import Chunk
+from conftest import GitRepoFactory
 
 SAMPLE = '''"""Sample module."""
 
@@ -106,9 +109,23 @@ def assert_covers_every_line(path: str, text: str, chunks: list[Chunk]) -> None:
     assert missing == []
 
 
-def test_version_is_a_nonempty_string() -> None:
-    assert isinstance(CHUNKER_VERSION, str)
-    assert CHUNKER_VERSION
+def test_a_new_chunker_version_builds_a_new_state(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chunks cut by another chunker are never served: the version is part of the state and
+    of the per-file reuse record, so a change rebuilds instead of reading the old entry."""
+    root = git_repo({"a.py": "def a():\n    return 1\n"})
+    settings = Settings.load(embed="none")
+    _, first = load_or_build(root, settings)
+    _, again = load_or_build(root, settings)
+    assert again.cache_hit
+    assert again.state_hash == first.state_hash
+    for module in ("codeagent.index.build", "codeagent.index.reuse"):
+        monkeypatch.setattr(f"{module}.CHUNKER_VERSION", CHUNKER_VERSION + ".next")
+    _, bumped = load_or_build(root, settings)
+    assert not bumped.cache_hit
+    assert bumped.state_hash != first.state_hash
+    assert bumped.files_reused == 0
 
 
 def test_golden_sample() -> None:

@@ -200,3 +200,58 @@ def test_an_issue_report_lifts_no_import_neighbour(
     unlifted = file_scores(store, short)
     monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.2)
     assert file_scores(store, short) != unlifted
+
+
+def with_and_without_prior(  # type: ignore[no-untyped-def]
+    store, question: str, prior: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, float], dict[str, float]]:
+    """The file scores for ``question`` as shipped, then with the prior constant ``prior`` 0."""
+    shipped = file_scores(store, question)
+    monkeypatch.setattr(f"codeagent.index.ranking.{prior}", 0.0)
+    return shipped, file_scores(store, question)
+
+
+# The design's priors (docs/index.md): a test file -0.35, a changelog -1.0, both doubled for an
+# issue report; a question about tests takes the tests' prior away. Written out here, not read
+# from the code under test.
+PRIORS = {"PRIOR_TESTS": ("tests/test_matrix.py", -0.35), "PRIOR_JUNK": ("CHANGES.rst", -1.0)}
+PLAIN = "`separability_matrix` gives a wrong separability matrix"
+ABOUT_TESTS = "which test checks separability_matrix?"
+REPORT = (
+    "`separability_matrix` gives a wrong separability matrix for nested models. "
+    + "It happens whenever the models are nested more than one level deep. " * 8
+)
+
+
+@pytest.mark.parametrize("prior", sorted(PRIORS))
+def test_a_prior_moves_its_files_by_exactly_its_value(  # type: ignore[no-untyped-def]
+    store, prior: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, value = PRIORS[prior]
+    analysis = analyze(PLAIN)
+    assert not analysis.issue_like
+    assert not analysis.wants_tests
+    shipped, without = with_and_without_prior(store, PLAIN, prior, monkeypatch)
+    assert shipped[path] - without[path] == pytest.approx(value)
+    for other in set(shipped) - {path}:
+        assert shipped[other] == pytest.approx(without[other]), other
+
+
+def test_a_question_about_tests_takes_the_tests_prior_away(  # type: ignore[no-untyped-def]
+    store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert analyze(ABOUT_TESTS).wants_tests
+    shipped, without = with_and_without_prior(store, ABOUT_TESTS, "PRIOR_TESTS", monkeypatch)
+    assert shipped["tests/test_matrix.py"] == pytest.approx(without["tests/test_matrix.py"])
+
+
+@pytest.mark.parametrize("prior", sorted(PRIORS))
+def test_an_issue_report_doubles_the_prior(  # type: ignore[no-untyped-def]
+    store, prior: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, value = PRIORS[prior]
+    analysis = analyze(REPORT)
+    assert analysis.issue_like
+    assert not analysis.wants_tests  # "test" is not asked about in a report
+    shipped, without = with_and_without_prior(store, REPORT, prior, monkeypatch)
+    assert shipped[path] - without[path] == pytest.approx(2 * value)

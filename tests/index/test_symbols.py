@@ -252,3 +252,47 @@ def test_subclasses_match_the_imported_classes(package: str) -> None:
         assert got == want, key
         checked += len(want)
     assert checked > 5
+
+
+SUFFIXES = {
+    "errs/__init__.py": "",
+    # outside classes whose names end alike: Exception / BaseException / MyException
+    "errs/kinds.py": (
+        "class Plain(Exception):\n    pass\n\n\n"
+        "class Fatal(BaseException):\n    pass\n\n\n"
+        "class Mine(MyException):\n    pass\n\n\n"
+        "class Both(ValueError, Exception):\n    pass\n"
+    ),
+    # a class of the repository whose name ends another's: Error and AppError
+    "errs/base.py": (
+        "class Error(Exception):\n    pass\n\n\n"
+        "class AppError(Exception):\n    pass\n\n\n"
+        "class Disk(Error):\n    pass\n\n\n"
+        "class Net(AppError):\n    pass\n"
+    ),
+}
+
+
+def test_subclass_lookup_matches_whole_names_only(tmp_path: Path) -> None:
+    """A base is matched by its whole name: ``Exception`` is not ``BaseException``, ``Error``
+    is not ``AppError``. Truth: the bases as ``pyclbr`` reads them from the same files."""
+    trees = {}
+    for rel, text in SUFFIXES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+        trees[rel] = parse_python(rel, text)
+    graph = SymbolGraph.build(trees, root=tmp_path)
+
+    def base_names(cls: pyclbr.Class) -> set[str]:
+        return {b if isinstance(b, str) else b.name for b in cls.super}
+
+    read = {
+        f"errs.{module}.{name}": base_names(obj)
+        for module in ("kinds", "base")
+        for name, obj in pyclbr.readmodule_ex(f"errs.{module}", [str(tmp_path)]).items()
+        if isinstance(obj, pyclbr.Class)
+    }
+    for base in ("Exception", "BaseException", "MyException", "Error", "AppError"):
+        expected = sorted(full for full, bases in read.items() if base in bases)
+        assert expected, base
+        assert sorted(d.full_name for d in graph.subclasses(base)) == expected, base

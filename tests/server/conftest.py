@@ -20,7 +20,14 @@ import uvicorn
 
 from codeagent.server.app import ServerConfig, create_app
 from conftest import git
-from server_helpers import FILES, START_TIMEOUT, Served, stop, wait_for_address
+from server_helpers import (
+    FILES,
+    START_TIMEOUT,
+    Served,
+    stop,
+    wait_for_address,
+    wait_until_serving,
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -60,6 +67,7 @@ def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served
     token_file = home / "server.token"  # absent with --token-file elsewhere
     token = token_file.read_text().strip() if token_file.is_file() else ""
     url = f"http://127.0.0.1:{address['port']}"
+    wait_until_serving(url, process, home / "serve.err")
     return Served(url, address["port"], token, home, process), process
 
 

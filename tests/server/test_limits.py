@@ -4,6 +4,7 @@ disconnects, 429 with Retry-After past the queue, and the idle timeout on a stre
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,19 @@ def test_disconnecting_client_cancels_the_answer(app_server: Any, tmp_path: Path
         ) as response:
             next(response.iter_lines())  # the answer has started
         assert backend.cancelled.wait(WAIT), accept
-    # The slot came back: the server still answers.
-    health = httpx.get(f"{url}/v1/health").json()
-    assert health["load"]["running"] in (0, 1)  # 1 only while the last worker winds down
+        # The slot comes back once the worker has wound down: not one is leaked.
+        assert wait_for_load(url, running=0), accept
+
+
+def wait_for_load(url: str, **want: int) -> bool:
+    """Whether ``/v1/health`` reports the load ``want`` (e.g. ``running=0``) within WAIT."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        load = httpx.get(f"{url}/v1/health").json()["load"]
+        if all(load[key] == value for key, value in want.items()):
+            return True
+        time.sleep(0.01)
+    return False
 
 
 def test_busy_server_answers_429_with_retry_after(app_server: Any, tmp_path: Path) -> None:
