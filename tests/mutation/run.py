@@ -124,6 +124,8 @@ def prepare(module: Module) -> Path:
             'source_paths = ["src"]',
             f"only_mutate = [{json.dumps(module.path)}]",
             'also_copy = ["prompts"]',
+            # a mutant that makes the tests hang is stopped at 5x their usual time (killed)
+            "timeout_multiplier = 5.0",
             f"pytest_add_cli_args = {json.dumps(['-m', MARKERS, '-p', 'no:cacheprovider', '-q'])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(module.tests)}",
             "",

@@ -116,3 +116,20 @@ def test_the_length_cap_refuses_past_the_limit_only() -> None:
     )
     with pytest.raises(RequestError, match=r"^the question has 1 characters"):
         check_length("x", 0)
+
+
+def test_the_queue_counts_every_waiter() -> None:
+    async def scenario() -> None:
+        admission = Admission(max_concurrent=1, max_queue=2)
+        await admission.acquire()
+        waiters = [asyncio.create_task(admission.acquire()) for _ in range(2)]
+        await asyncio.sleep(0)
+        assert load(admission) == (1, 2)
+        with pytest.raises(Busy):
+            await admission.acquire()
+        for waiter in waiters:
+            admission.release()
+            await asyncio.wait_for(waiter, 5)
+        assert load(admission) == (1, 0)
+
+    asyncio.run(scenario())

@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from codeagent.errors import ConfigError
-from codeagent.server.auth import MIN_TOKEN_CHARS, load_or_create_token, read_token
+from codeagent.server.auth import (
+    MIN_TOKEN_CHARS,
+    default_token_file,
+    load_or_create_token,
+    read_token,
+)
 
 
 @pytest.fixture
@@ -30,7 +35,7 @@ def test_a_new_token_file_is_private_and_holds_the_token(tmp_path: Path, open_um
     token = load_or_create_token(path)
     assert mode(path) == 0o600
     assert path.read_bytes() == token.encode() + b"\n"
-    assert len(token) >= 40  # 32 random bytes, URL-safe base64
+    assert len(token) == 43  # 32 random bytes, URL-safe base64 without padding
     assert set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert load_or_create_token(path) == token  # the second call reads it back
     assert load_or_create_token(tmp_path / "other.token") != token
@@ -68,3 +73,7 @@ def test_a_missing_token_file_is_one_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "none.token"
     with pytest.raises(ConfigError, match=f"cannot read token file {path}: No such file"):
         read_token(path)
+
+
+def test_the_token_file_lives_in_the_home(tmp_path: Path) -> None:
+    assert default_token_file(tmp_path) == tmp_path / "server.token"
