@@ -34,6 +34,7 @@ WORK = ROOT / ".mutate"
 RESULTS = WORK / "results.json"
 MODULES = Path(__file__).with_name("modules.toml")
 MARKERS = "not slow and not ollama and not llamacpp and not browser"
+LOG_CALL = r"\blog\.(debug|info|warning|error|exception)\("
 KILLED = {"killed", "timeout", "caught by type check"}
 
 
@@ -126,6 +127,8 @@ def prepare(module: Module) -> Path:
             'also_copy = ["prompts"]',
             # a mutant that makes the tests hang is stopped at 5x their usual time (killed)
             "timeout_multiplier = 5.0",
+            # log calls: their words guard nothing (docs/testing.md)
+            f"do_not_mutate_patterns = {json.dumps([LOG_CALL])}",
             f"pytest_add_cli_args = {json.dumps(['-m', MARKERS, '-p', 'no:cacheprovider', '-q'])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(module.tests)}",
             "",
