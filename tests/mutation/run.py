@@ -42,7 +42,8 @@ KILLED = {"killed", "timeout", "caught by type check"}
 class Module:
     path: str
     tests: list[str]
-    equivalent: dict[str, str] = field(default_factory=dict)
+    equivalent: dict[str, str] = field(default_factory=dict)  # not counted: reason
+    harmless: dict[str, str] = field(default_factory=dict)  # counted as surviving: reason
 
     @property
     def slug(self) -> str:
@@ -52,7 +53,12 @@ class Module:
 def load_modules() -> list[Module]:
     data = tomllib.loads(MODULES.read_text(encoding="utf-8"))
     return [
-        Module(path, list(entry["tests"]), dict(entry.get("equivalent", {})))
+        Module(
+            path,
+            list(entry["tests"]),
+            dict(entry.get("equivalent", {})),
+            dict(entry.get("harmless", {})),
+        )
         for path, entry in data["modules"].items()
     ]
 
@@ -172,6 +178,33 @@ def outcome(work: Path, module: Module) -> dict[str, object]:
     }
 
 
+def report(modules: list[Module], recorded: Recorded) -> str:
+    """A table of kill rates, then every surviving and every equivalent mutant with its reason."""
+    lines = [
+        "| module | mutants | equivalent | killed | kill rate | date |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    notes: list[str] = []
+    for module in modules:
+        result = recorded.get(module.path)
+        if result is None:
+            lines.append(f"| `{module.path}` | not measured | | | | |")
+            continue
+        counted = int(result["mutants"]) - int(result["equivalent"])  # type: ignore[call-overload]
+        lines.append(
+            f"| `{module.path}` | {result['mutants']} | {result['equivalent']} |"
+            f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']} |"
+        )
+        survivors: dict[str, str] = result["survivors"]  # type: ignore[assignment]
+        entries = [
+            f"- `{name}` ({status}): {module.harmless.get(name, 'NO REASON GIVEN YET')}"
+            for name, status in survivors.items()
+        ] + [f"- `{name}` (equivalent): {why}" for name, why in module.equivalent.items()]
+        if entries:
+            notes += ["", f"`{module.path}` (mutmut show {module.slug}.NAME):", "", *entries]
+    return "\n".join(lines + notes)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="every module, changed or not")
@@ -179,10 +212,16 @@ def main() -> int:
     parser.add_argument("--base", default="main", help="the branch changes are counted from")
     parser.add_argument("--min", type=float, default=90.0, help="the kill rate a module needs")
     parser.add_argument("--list", action="store_true", help="print the modules that would run")
+    parser.add_argument(
+        "--report", action="store_true", help="the recorded results as Markdown (docs/testing.md)"
+    )
     args = parser.parse_args()
 
     WORK.mkdir(exist_ok=True)
     recorded: Recorded = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+    if args.report:
+        print(report(load_modules(), recorded))
+        return 0
     chosen = select(load_modules(), args, recorded)
     if args.list or not chosen:
         print("\n".join(m.path for m in chosen) or "no module changed: nothing to mutate (--all)")
