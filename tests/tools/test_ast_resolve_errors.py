@@ -1,0 +1,114 @@
+"""Every way a file name fails to resolve: the error's type, its one line, and the path it
+names (what the fallback to search and the eval read)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codeagent.tools.ast_tool import (
+    AmbiguousFileError,
+    AstToolError,
+    FileNotFoundInRepoError,
+    NotAFileError,
+    NotPythonError,
+    OutsideRepoError,
+)
+from codeagent.tools.ast_tool.resolve import relative_path
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="symlinks and FIFOs")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    for rel in ("a/mod.py", "b/mod.py", "pkg/only.py", "README.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "outside.py").write_text("secret = 1\n", encoding="utf-8")
+    (root / "loop.py").symlink_to(root / "loop.py")
+    (root / "out.py").symlink_to(tmp_path / "outside.py")
+    (root / "pkgdir").symlink_to(root / "pkg", target_is_directory=True)
+    os.mkfifo(root / "pipe.py")
+    return root
+
+
+def failure(repo: Path, name: str) -> AstToolError:
+    with pytest.raises(AstToolError) as caught:
+        relative_path(repo, name)
+    return caught.value
+
+
+def test_a_symlink_loop(repo: Path) -> None:
+    error = failure(repo, "loop.py")
+    assert type(error) is NotAFileError
+    assert str(error).startswith("loop.py is a symlink that cannot be resolved: ")
+    assert error.path == "loop.py"
+    absolute = str(repo / "loop.py")
+    error = failure(repo, absolute)
+    assert type(error) is NotAFileError
+    assert str(error).startswith(f"{absolute!r} cannot be resolved: ")
+    assert error.path == absolute
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "message", "path"),
+    [
+        ("out.py", OutsideRepoError, "refusing out.py: a symlink leading outside the repository",
+         "out.py"),
+        ("pkgdir", NotAFileError, "pkgdir is a directory, not a file", "pkgdir"),
+        ("pipe.py", NotAFileError, "pipe.py is not a regular file", "pipe.py"),
+        ("pkg", NotAFileError, "pkg is a directory, not a file", "pkg"),
+        ("nowhere.py", FileNotFoundInRepoError, "no file matching 'nowhere.py' in the repository",
+         "nowhere.py"),
+        ("  ", FileNotFoundInRepoError, "no file name given", None),
+        ("../x.py", OutsideRepoError, "refusing '../x.py': it leads outside the repository",
+         None),
+    ],
+)  # fmt: skip
+def test_each_failure_names_its_path(
+    repo: Path, name: str, kind: type[AstToolError], message: str, path: str | None
+) -> None:
+    error = failure(repo, name)
+    assert type(error) is kind
+    assert str(error) == message
+    assert error.path == path
+
+
+def test_not_python(repo: Path) -> None:
+    error = failure(repo, "README.md")
+    assert type(error) is NotPythonError
+    assert str(error).startswith("README.md is not a Python file (.py")
+    assert error.path == "README.md"
+
+
+def test_an_absolute_path_that_does_not_exist(repo: Path) -> None:
+    absolute = str(repo / "pkg" / "gone.py")
+    error = failure(repo, absolute)
+    assert type(error) is FileNotFoundInRepoError
+    assert str(error) == f"file {absolute!r} does not exist"
+    assert error.path == absolute
+
+
+def test_ambiguity_lists_every_candidate(repo: Path) -> None:
+    error = failure(repo, "mod.py")
+    assert isinstance(error, AmbiguousFileError)
+    assert error.candidates == ["a/mod.py", "b/mod.py"]
+    assert str(error) == (
+        "file name 'mod.py' is ambiguous: 2 files match (a/mod.py, b/mod.py); give more of the path"
+    )
+
+
+def test_more_than_ten_candidates_are_cut_in_the_message(tmp_path: Path) -> None:
+    for n in range(12):
+        (tmp_path / f"d{n:02}").mkdir()
+        (tmp_path / f"d{n:02}" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    error = failure(tmp_path, "m.py")
+    assert isinstance(error, AmbiguousFileError)
+    assert len(error.candidates) == 12
+    shown = ", ".join(f"d{n:02}/m.py" for n in range(10))
+    assert str(error) == (
+        f"file name 'm.py' is ambiguous: 12 files match ({shown}, ...); give more of the path"
+    )
