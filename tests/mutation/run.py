@@ -122,8 +122,12 @@ def prepare(module: Module) -> Path:
         link = work / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name, target_is_directory=True)
-    # Copies of the tests from an earlier run would hide tests that were since removed.
+    # Copies of the tests from an earlier run would hide tests that were since removed, and
+    # mutmut keeps a surviving mutant's verdict even when new tests would now kill it: every
+    # mutant of a module that runs again is judged again.
     shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
+    for meta in (work / "mutants").rglob("*.meta"):
+        meta.unlink()
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     pyproject += "\n" + "\n".join(
         [
