@@ -126,8 +126,9 @@ def prepare(module: Module) -> Path:
     # mutmut keeps a surviving mutant's verdict even when new tests would now kill it: every
     # mutant of a module that runs again is judged again.
     shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
-    for meta in (work / "mutants").rglob("*.meta"):
-        meta.unlink()
+    # (the module's mutated copy and its verdicts go; mutmut makes them anew)
+    for stale in (work / "mutants" / module.path, work / "mutants" / f"{module.path}.meta"):
+        stale.unlink(missing_ok=True)
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     pyproject += "\n" + "\n".join(
         [
