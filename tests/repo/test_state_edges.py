@@ -118,3 +118,26 @@ def test_a_plain_folder_is_hashed_without_asking_git(
     with caplog.at_level(logging.INFO, logger="codeagent.repo"):
         current(tmp_path)
     assert caplog.records == []
+
+
+def test_hashing_runs_no_filter_command_of_the_repository(git_repo: GitRepoFactory) -> None:
+    """A clean filter in the repository's config is a command: hashing the work tree must not
+    run it (the hash comes from git's diff with every filter emptied)."""
+    root = git_repo({"a.py": "a = 1\n", ".gitattributes": "*.py filter=spy\n"})
+    ran = root.parent / f"{root.name}-filter-ran"
+    git(root, "config", "filter.spy.clean", f"touch {ran}; cat")
+    (root / "a.py").write_text("a = 2\n")
+    before = current(root)
+    (root / "a.py").write_text("a = 3\n")
+    assert current(root) != before
+    assert not ran.exists()
+
+
+def test_a_repository_git_cannot_diff_is_hashed_from_its_files(git_repo: GitRepoFactory) -> None:
+    root = git_repo({"a.py": "a = 1\n"})
+    discovery = discover(root)
+    (root / ".git" / "index").write_bytes(b"not an index")  # rev-parse works, diff fails
+    before = state_hash(discovery, FP)
+    assert state_hash(discovery, FP) == before
+    (root / "a.py").write_text("a = 2\n")
+    assert state_hash(discovery, FP) != before
