@@ -80,7 +80,7 @@ def test_each_failure_names_its_path(
 def test_not_python(repo: Path) -> None:
     error = failure(repo, "README.md")
     assert type(error) is NotPythonError
-    assert str(error).startswith("README.md is not a Python file (.py")
+    assert str(error) == "README.md is not a Python file (.py, .pyi, .pyw)"
     assert error.path == "README.md"
 
 
@@ -112,3 +112,15 @@ def test_more_than_ten_candidates_are_cut_in_the_message(tmp_path: Path) -> None
     assert str(error) == (
         f"file name 'm.py' is ambiguous: 12 files match ({shown}, ...); give more of the path"
     )
+
+
+def test_a_windows_style_name_resolves_by_suffix(repo: Path) -> None:
+    assert relative_path(repo, "pkg\\only.py") == "pkg/only.py"
+    assert relative_path(repo, "pkg\\only") == "pkg/only.py"
+
+
+def test_a_name_with_a_slash_is_a_path_never_a_dotted_module(repo: Path) -> None:
+    """``pkg.only`` is the module pkg/only.py; ``x/pkg.only`` is a path and names nothing."""
+    assert relative_path(repo, "pkg.only") == "pkg/only.py"
+    error = failure(repo, "a/pkg.only")
+    assert type(error) is FileNotFoundInRepoError
