@@ -16,7 +16,7 @@ from codeagent.tools.ast_tool import (
     NotPythonError,
     OutsideRepoError,
 )
-from codeagent.tools.ast_tool.resolve import relative_path
+from codeagent.tools.ast_tool.resolve import relative_path, repo_files
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="symlinks and FIFOs")
 
@@ -123,4 +123,32 @@ def test_a_name_with_a_slash_is_a_path_never_a_dotted_module(repo: Path) -> None
     """``pkg.only`` is the module pkg/only.py; ``x/pkg.only`` is a path and names nothing."""
     assert relative_path(repo, "pkg.only") == "pkg/only.py"
     error = failure(repo, "a/pkg.only")
+    assert type(error) is FileNotFoundInRepoError
+
+
+@pytest.mark.parametrize(("count", "tail"), [(10, ""), (11, ", ...")])
+def test_ten_candidates_are_shown_in_full_eleven_are_cut(
+    tmp_path: Path, count: int, tail: str
+) -> None:
+    for n in range(count):
+        (tmp_path / f"d{n:02}").mkdir()
+        (tmp_path / f"d{n:02}" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    error = failure(tmp_path, "m.py")
+    shown = ", ".join(f"d{n:02}/m.py" for n in range(10))
+    assert str(error) == (
+        f"file name 'm.py' is ambiguous: {count} files match ({shown}{tail}); give more of the path"
+    )
+
+
+def test_a_dangling_link_found_by_suffix_is_not_a_file(repo: Path) -> None:
+    (repo / "pkg" / "dangle.py").symlink_to(repo / "pkg" / "missing.py")
+    error = failure(repo, "dangle")
+    assert type(error) is NotAFileError
+    assert str(error) == "pkg/dangle.py is not a regular file"
+
+
+def test_a_root_that_is_gone_lists_nothing(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    assert repo_files(gone) == ()
+    error = failure(gone, "x.py")
     assert type(error) is FileNotFoundInRepoError
