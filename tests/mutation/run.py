@@ -169,7 +169,8 @@ def outcome(work: Path, module: Module) -> dict[str, object]:
         match = re.match(r"\s*(\S+): (.+)$", line)
         if match and match.group(1).startswith(prefix):
             statuses[match.group(1).removeprefix(prefix)] = match.group(2).strip()
-    equivalent = {name for name in module.equivalent if name in statuses}
+    # a mutant named equivalent that a test kills after all counts as killed
+    equivalent = {n for n in module.equivalent if n in statuses and statuses[n] not in KILLED}
     counted = {name: s for name, s in statuses.items() if name not in equivalent}
     killed = sum(1 for s in counted.values() if s in KILLED)
     survivors = sorted(name for name, s in counted.items() if s not in KILLED)
@@ -179,7 +180,7 @@ def outcome(work: Path, module: Module) -> dict[str, object]:
         "killed": killed,
         "kill_rate": round(100.0 * killed / len(counted), 1) if counted else 100.0,
         "survivors": {name: counted[name] for name in survivors},
-        "stale_equivalent": sorted(set(module.equivalent) - equivalent),
+        "stale_equivalent": sorted(set(module.equivalent) - equivalent),  # gone or killed
     }
 
 
@@ -255,7 +256,7 @@ def main() -> int:
         for name, status in result["survivors"].items():  # type: ignore[attr-defined]
             print(f"    {status}: {name}   (mutmut show {module.slug}.{name}, in {work})")
         for name in result["stale_equivalent"]:  # type: ignore[attr-defined]
-            print(f"    named equivalent but no longer a mutant: {name}")
+            print(f"    named equivalent but killed or no longer a mutant: {name}")
         if result["kill_rate"] < args.min:  # type: ignore[operator]
             failing.append(module.path)
     if failing:

@@ -152,3 +152,40 @@ def test_a_root_that_is_gone_lists_nothing(tmp_path: Path) -> None:
     assert repo_files(gone) == ()
     error = failure(gone, "x.py")
     assert type(error) is FileNotFoundInRepoError
+
+
+def test_the_file_list_is_reused_until_the_root_changes_or_ages(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list is read once per root and reused (it is what makes a lookup cheap); a change
+    of the root folder, an explicit fresh read or 30 s make it read again."""
+    from codeagent.tools.ast_tool import resolve
+
+    listed: list[Path] = []
+    real = resolve.list_files
+
+    def counting(root: Path) -> object:
+        listed.append(root)
+        return real(root)
+
+    clock = [1000.0]
+    monkeypatch.setattr(resolve, "list_files", counting)
+    monkeypatch.setattr(resolve.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(resolve, "_listings", {})
+    assert relative_path(repo, "only") == "pkg/only.py"
+    assert relative_path(repo, "only") == "pkg/only.py"
+    assert repo_files(repo) == repo_files(repo)
+    assert len(listed) == 1
+    repo_files(repo, fresh=True)
+    assert len(listed) == 2
+    clock[0] += 29.0
+    repo_files(repo)
+    assert len(listed) == 2
+    clock[0] += 1.0  # 30 s after the last read
+    repo_files(repo)
+    assert len(listed) == 3
+    (repo / "new.py").write_text("x = 1\n", encoding="utf-8")  # the root folder changes
+    os.utime(repo, (clock[0] + 5, clock[0] + 5))
+    assert "new.py" in repo_files(repo)
+    assert len(listed) == 4
+    assert listed == [repo.resolve()] * 4
