@@ -233,7 +233,9 @@ def main() -> int:
         print("\n".join(m.path for m in chosen) or "no module changed: nothing to mutate (--all)")
         return 0
     failing = []
-    for module in chosen:
+    for chosen_module in chosen:
+        # read the list again: tests mapped while a long run goes are taken up by it
+        module = next((m for m in load_modules() if m.path == chosen_module.path), chosen_module)
         print(f"== {module.path} ({len(module.tests)} test files)", file=sys.stderr)
         work = prepare(module)
         started = time.monotonic()

@@ -1,0 +1,89 @@
+"""The listing's rules one by one: junk folders (outside git, and untracked inside it),
+``.gitignore`` at every depth with negation, links listed but never entered, unsafe and
+undecodable names. Truth for git repositories: ``git ls-files`` run by the test itself."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codeagent.repo.listing import list_files, untracked_files
+from conftest import GitRepoFactory, git
+
+# The junk folders the design names, written out here (not read from the code under test).
+JUNK = [
+    ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", ".eggs",
+]  # fmt: skip
+
+
+def write(root: Path, *rels: str) -> None:
+    for rel in rels:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x = 1\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("junk", JUNK)
+def test_a_junk_folder_is_skipped_outside_git(tmp_path: Path, junk: str) -> None:
+    write(tmp_path, "keep.py", f"{junk}/x.py", f"sub/{junk}/y.py", f"{junk}x/z.py")
+    listing = list_files(tmp_path)
+    assert listing.paths == tuple(sorted(["keep.py", f"{junk}x/z.py"]))  # a look-alike stays
+    assert not listing.is_git
+
+
+@pytest.mark.parametrize("junk", [j for j in JUNK if j != ".git"])
+def test_an_untracked_junk_folder_is_skipped_in_git_a_tracked_one_kept(
+    git_repo: GitRepoFactory, junk: str
+) -> None:
+    root = git_repo({"keep.py": "x = 1\n", f"tracked/{junk}/t.py": "t = 1\n"})
+    write(root, f"{junk}/x.py", f"sub/{junk}/y.py", "new.py")
+    listing = list_files(root)
+    assert listing.is_git
+    assert listing.paths == ("keep.py", "new.py", f"tracked/{junk}/t.py")
+    assert untracked_files(root) == {"new.py"}
+    # git itself, without the junk rules, would list the junk too
+    everything = git(root, "ls-files", "-co", "--exclude-standard").split()
+    assert f"{junk}/x.py" in everything
+
+
+def test_gitignore_rules_at_every_depth_with_negation(tmp_path: Path) -> None:
+    write(tmp_path, "a.py", "a.log", "keep.log", "sub/b.py", "sub/b.tmp", "sub/deep/c.tmp",
+          "sub/deep/d.py", "build/out.py", "sub/build/out.py")  # fmt: skip
+    (tmp_path / ".gitignore").write_text("*.log\n!keep.log\n/build/\n", encoding="utf-8")
+    (tmp_path / "sub" / ".gitignore").write_text("*.tmp\n", encoding="utf-8")
+    (tmp_path / "sub" / "deep" / ".gitignore").write_text("!c.tmp\n", encoding="utf-8")
+    expected = {
+        ".gitignore", "a.py", "keep.log", "sub/.gitignore", "sub/b.py", "sub/deep/.gitignore",
+        "sub/deep/c.tmp", "sub/deep/d.py", "sub/build/out.py",
+    }  # fmt: skip
+    assert set(list_files(tmp_path).paths) == expected
+    # the same tree in git: git's own answer agrees
+    git(tmp_path, "init", "-q")
+    assert set(git(tmp_path, "ls-files", "-co", "--exclude-standard").split()) == expected
+    assert set(list_files(tmp_path).paths) == expected
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_linked_folder_is_listed_never_entered(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py")
+    write(tmp_path, "elsewhere/secret.py")
+    (root / "link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (root / ".gitignore").symlink_to(tmp_path / "elsewhere" / "secret.py")  # a link: not read
+    assert list_files(root).paths == (".gitignore", "a.py", "link")
+
+
+def test_a_gitignore_that_is_a_folder_is_no_rule(tmp_path: Path) -> None:
+    write(tmp_path, "a.py", ".gitignore/inside.py")
+    assert list_files(tmp_path).paths == (".gitignore/inside.py", "a.py")
+
+
+def test_paths_are_sorted_and_relative_to_the_resolved_root(tmp_path: Path) -> None:
+    write(tmp_path, "b.py", "a/z.py", "a/b.py", "C.py")
+    (tmp_path / "alias").symlink_to(tmp_path, target_is_directory=True)
+    listing = list_files(tmp_path / "alias" / ".")
+    assert listing.root == tmp_path.resolve()
+    assert listing.paths == ("C.py", "a/b.py", "a/z.py", "alias", "b.py")
+    assert listing.bad_names == 0
