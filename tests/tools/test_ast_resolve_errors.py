@@ -17,6 +17,7 @@ from codeagent.tools.ast_tool import (
     OutsideRepoError,
 )
 from codeagent.tools.ast_tool.resolve import relative_path, repo_files
+from conftest import GitRepoFactory
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="symlinks and FIFOs")
 
@@ -189,3 +190,33 @@ def test_the_file_list_is_reused_until_the_root_changes_or_ages(
     assert "new.py" in repo_files(repo)
     assert len(listed) == 4
     assert listed == [repo.resolve()] * 4
+
+
+def test_a_package_folder_given_as_its_exact_path_names_its_init(tmp_path: Path) -> None:
+    write_tree(tmp_path, "app/views/__init__.py", "app/views/list.py", "a/b/c.py")
+    assert relative_path(tmp_path, "app/views") == "app/views/__init__.py"
+    assert relative_path(tmp_path, "a.b.c") == "a/b/c.py"  # a dotted module name
+    error = failure(tmp_path, "x/a.b.c")  # a path with a dot is not a module name
+    assert type(error) is FileNotFoundInRepoError
+
+
+def test_a_windows_style_exact_path_to_an_ignored_file(git_repo: GitRepoFactory) -> None:
+    """The exact path is tried first, backslashes and all: an ignored file (which the suffix
+    search never sees) is still found by its exact path."""
+    root = git_repo({".gitignore": "build/\n", "pkg/mod.py": "x = 1\n"})
+    write_tree(root, "build/gen.py")
+    assert relative_path(root, "build\\gen.py") == "build/gen.py"
+    assert relative_path(root, "build/gen.py") == "build/gen.py"
+
+
+def test_an_absolute_path_outside_says_so(repo: Path) -> None:
+    outside = str(repo.parent / "outside.py")
+    error = failure(repo, outside)
+    assert type(error) is OutsideRepoError
+    assert str(error) == f"refusing {outside!r}: it is outside the repository"
+
+
+def write_tree(root: Path, *rels: str) -> None:
+    for rel in rels:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x = 1\n", encoding="utf-8")
