@@ -87,3 +87,23 @@ def test_paths_are_sorted_and_relative_to_the_resolved_root(tmp_path: Path) -> N
     assert listing.root == tmp_path.resolve()
     assert listing.paths == ("C.py", "a/b.py", "a/z.py", "alias", "b.py")
     assert listing.bad_names == 0
+
+
+def test_folder_rules_and_negation_as_git_reads_them(tmp_path: Path) -> None:
+    """A folder rule (``name/``) matches folders only; a file under an excluded folder cannot
+    be re-included (git-scm gitignore docs); a rule with a slash inside is anchored."""
+    write(tmp_path, "build/keep.py", "build/other.py", "sub/out", "sub/gen/g.py", "sub/x.py",
+          "other/sub/gen/h.py")  # fmt: skip
+    (tmp_path / ".gitignore").write_text(
+        "/build/\n!/build/keep.py\nout/\nsub/gen/\n", encoding="utf-8"
+    )
+    expected = {".gitignore", "other/sub/gen/h.py", "sub/out", "sub/x.py"}
+    assert set(list_files(tmp_path).paths) == expected
+    git(tmp_path, "init", "-q")
+    assert set(git(tmp_path, "ls-files", "-co", "--exclude-standard").split()) == expected
+
+
+def test_a_gitignore_that_is_not_utf8_still_applies(tmp_path: Path) -> None:
+    write(tmp_path, "a.py", "a.log")
+    (tmp_path / ".gitignore").write_bytes(b"# caf\xe9\n*.log\n")
+    assert list_files(tmp_path).paths == (".gitignore", "a.py")
