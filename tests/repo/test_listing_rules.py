@@ -107,3 +107,27 @@ def test_a_gitignore_that_is_not_utf8_still_applies(tmp_path: Path) -> None:
     write(tmp_path, "a.py", "a.log")
     (tmp_path / ".gitignore").write_bytes(b"# caf\xe9\n*.log\n")
     assert list_files(tmp_path).paths == (".gitignore", "a.py")
+
+
+def test_no_listed_path_leaves_the_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the file source yields, a path that is empty, absolute or climbs with ``..``
+    never reaches the list (nothing outside the repository is ever read)."""
+    hostile = ["", "/etc/passwd", "../x.py", "a/../../y.py", "a/..", "..", "ok.py", "a/b.py",
+               "a/..b.py", "..c.py"]  # fmt: skip
+    monkeypatch.setattr("codeagent.repo.listing._git_files", lambda _base: hostile)
+    assert list_files(tmp_path).paths == ("..c.py", "a/..b.py", "a/b.py", "ok.py")
+
+
+def test_untracked_files_leave_out_the_ignored(git_repo: GitRepoFactory) -> None:
+    root = git_repo({".gitignore": "*.log\n", "a.py": "a = 1\n"})
+    write(root, "new.py", "debug.log", "sub/more.py")
+    expected = set(git(root, "ls-files", "-o", "--exclude-standard").split())
+    assert expected == {"new.py", "sub/more.py"}
+    assert untracked_files(root) == expected
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_folders_after_a_link_are_still_walked(tmp_path: Path) -> None:
+    write(tmp_path, "elsewhere/x.py", "root/b/y.py", "root/c.py")
+    (tmp_path / "root" / "a_link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    assert list_files(tmp_path / "root").paths == ("a_link", "b/y.py", "c.py")
