@@ -4,6 +4,7 @@ codeagent did not make, a repository whose index is being built)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -15,6 +16,8 @@ from filelock import FileLock
 
 from codeagent.config import Settings
 from codeagent.index import cache
+from codeagent.index.build import load_or_build
+from conftest import GitRepoFactory
 
 
 def make_repo(settings: Settings, name: str, states: dict[str, float], repo: str = "") -> Path:
@@ -134,3 +137,67 @@ def test_a_repository_being_built_is_skipped_by_prune_and_clear(
     assert cache.prune(settings) == 0  # keep_states (3) of busy-1's three: none go
     assert cache.clear(settings) == (1, 0)
     assert not busy.exists()
+
+
+def test_a_repository_folder_that_cannot_be_written_is_a_permission_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(root writes anywhere, so the read-only mount is stood in for by os.access)"""
+    repo_dir = Settings.load().cache_dir / "ro-1"
+    monkeypatch.setattr("codeagent.index.cache.os.access", lambda _path, _mode: False)
+    with pytest.raises(PermissionError) as refused:
+        cache.make_repo_dir(repo_dir)
+    assert refused.value.errno == errno.EACCES
+    assert refused.value.strerror == "Permission denied"
+    assert refused.value.filename == str(repo_dir)
+
+
+def test_opening_an_entry(git_repo: GitRepoFactory, caplog: pytest.LogCaptureFixture) -> None:
+    settings = Settings.load(embed="none")
+    store, stats = load_or_build(git_repo({"a.py": "def a():\n    return 1\n"}), settings)
+    entry = Path(stats.cache_path)
+    opened = cache.open_entry(entry, None)
+    assert opened is not None
+    assert [c.path for c in opened.chunks] == [c.path for c in store.chunks]
+    assert cache.open_entry(entry.parent / "no-such-state", None) is None
+    (entry / "manifest.json").write_text("{}", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        assert cache.open_entry(entry, None) is None
+    assert caplog.records[-1].getMessage() == f"index at {entry} is incomplete; rebuilding it"
+
+
+def test_touch_marks_an_entry_as_just_used(tmp_path: Path) -> None:
+    entry = tmp_path / "state"
+    entry.mkdir()
+    os.utime(entry, (1_000_000, 1_000_000))
+    cache.touch(entry)
+    assert entry.stat().st_mtime > time.time() - 60
+    cache.touch(tmp_path / "gone")  # a state pruned meanwhile: nothing to do, no error
+
+
+def test_leftovers_that_cannot_be_deleted_do_not_stop_a_prune(tmp_path: Path) -> None:
+    settings = Settings.load(keep_states=1)
+    repo_dir = make_repo(settings, "r-1", {"old": 1.0, "older": 0.5, "new": 2.0})
+    (repo_dir / "tmp-stray").write_text("a file, not a build folder")
+    (tmp_path / "elsewhere").mkdir()
+    (repo_dir / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    os.utime(repo_dir / "linked", (0.1, 0.1), follow_symlinks=False)
+    os.utime(tmp_path / "elsewhere", (0.1, 0.1))
+    (repo_dir / "new" / "dangling").symlink_to(tmp_path / "nothing")  # a size of nothing
+    cache.prune(settings)  # keep_states=1: only the newest stays
+    assert "new" in states_of(repo_dir)
+    assert not (repo_dir / "old").exists()
+    assert not (repo_dir / "older").exists()
+    assert (tmp_path / "elsewhere").is_dir()  # a link is never followed to delete
+    (listed,) = cache.list_repos(settings)
+    assert listed.size == sum(
+        p.stat().st_size for p in repo_dir.rglob("*") if p.is_file() and not p.is_symlink()
+    )
+
+
+def test_a_manifest_without_a_repository_names_none(tmp_path: Path) -> None:
+    settings = Settings.load()
+    repo_dir = make_repo(settings, "r-1", {"s": 1.0})
+    (repo_dir / "s" / "manifest.json").write_text("{}", encoding="utf-8")
+    (listed,) = cache.list_repos(settings)
+    assert listed.repo == ""
