@@ -215,7 +215,8 @@ class SymbolGraph(SymbolTables):
     ) -> list[tuple[Definition, str | None]]:
         """The class's own methods ``(d, None)``, then, when ``inherited``, those it inherits
         from classes of the repository and does not override ``(d, base full name)``, in
-        method-resolution order (breadth first, left to right, each base once)."""
+        Python's method-resolution order (C3) over the repository's classes; breadth first,
+        left to right, each base once, where no such order exists."""
         classes = [d for d in self.definitions(class_name) if d.kind == "class"]
         if not classes:
             return []
@@ -231,6 +232,50 @@ class SymbolGraph(SymbolTables):
         return out
 
     def _mro(self, cls: Definition, seen: set[str]) -> list[tuple[Definition, str | None]]:
+        linear = self._c3(cls, frozenset())
+        if linear is not None:
+            seen.update(d.full_name for d in linear)
+            return [(cls, None)] + [(d, d.full_name) for d in linear[1:]]
+        return self._breadth_first(cls, seen)
+
+    def _repo_bases(self, cls: Definition) -> list[Definition]:
+        found = (self._by_full.get(base) for base in self.resolved_bases(cls))
+        return [d for d in found if d is not None and d.kind == "class"]
+
+    def _c3(self, cls: Definition, active: frozenset[str]) -> list[Definition] | None:
+        """``cls`` and its repository bases in C3 order (``type.mro``); None for a cycle or
+        bases no such order exists for (Python refuses those classes)."""
+        if cls.full_name in active:
+            return None
+        bases = self._repo_bases(cls)
+        seqs: list[list[Definition]] = []
+        for base in bases:
+            linear = self._c3(base, active | {cls.full_name})
+            if linear is None:
+                return None
+            seqs.append(linear)
+        seqs.append(bases)
+        out = [cls]
+        seqs = [seq for seq in seqs if seq]
+        while seqs:
+            head = next(
+                (
+                    seq[0]
+                    for seq in seqs
+                    if not any(seq[0].full_name in (d.full_name for d in s[1:]) for s in seqs)
+                ),
+                None,
+            )
+            if head is None:
+                return None
+            out.append(head)
+            seqs = [s[1:] if s[0].full_name == head.full_name else s for s in seqs]
+            seqs = [seq for seq in seqs if seq]
+        return out
+
+    def _breadth_first(
+        self, cls: Definition, seen: set[str]
+    ) -> list[tuple[Definition, str | None]]:
         out: list[tuple[Definition, str | None]] = [(cls, None)]
         seen.add(cls.full_name)
         todo = [cls]
