@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from codeagent.index.ranking import module_names, path_kind
+from codeagent.index.query import analyze
+from codeagent.index.ranking import kind_prior, module_names, path_kind
 
 CODE = "py pyi pyx js jsx mjs ts tsx go rs java kt scala c h cc cpp hpp cs rb php swift m sh lua r jl ex exs erl hs ml clj sql"  # noqa: E501
 CONFIG_FILES = [
@@ -66,3 +67,28 @@ def test_path_kind(path: str, kind: str) -> None:
 )
 def test_module_names(path: str, names: list[str]) -> None:
     assert module_names(path) == names
+
+
+# The priors as docs/index.md states them: code 0, tests -0.35, docs and examples -0.45,
+# other text -0.4, configuration -0.6, changelogs and catalogs -1; a short question about
+# tests takes the tests' prior to 0, one about docs moves docs to -0.4 and other text to -0.1;
+# an issue report doubles them all.
+PRIORS = {"code": 0.0, "tests": -0.35, "docs": -0.45, "other": -0.4, "config": -0.6, "junk": -1.0}
+ABOUT_TESTS = {**PRIORS, "tests": 0.0}
+ABOUT_DOCS = {**PRIORS, "docs": -0.4, "other": -0.1}
+REPORT = "The parser fails on nested input. " + "It fails every time we run it on a file. " * 8
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how is the header parsed?", PRIORS),
+        ("which test checks the header parser?", ABOUT_TESTS),
+        ("where is the parser documented in the docs?", ABOUT_DOCS),
+        (REPORT, {kind: 2 * value for kind, value in PRIORS.items()}),
+    ],
+)
+def test_the_prior_of_each_kind(question: str, expected: dict[str, float]) -> None:
+    analysis = analyze(question)
+    for kind in ("code", "tests", "docs", "other", "config", "junk"):
+        assert kind_prior(kind, analysis) == pytest.approx(expected[kind]), kind
