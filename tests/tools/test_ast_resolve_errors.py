@@ -196,7 +196,7 @@ def test_a_package_folder_given_as_its_exact_path_names_its_init(tmp_path: Path)
     write_tree(tmp_path, "app/views/__init__.py", "app/views/list.py", "a/b/c.py")
     assert relative_path(tmp_path, "app/views") == "app/views/__init__.py"
     assert relative_path(tmp_path, "a.b.c") == "a/b/c.py"  # a dotted module name
-    error = failure(tmp_path, "x/a.b.c")  # a path with a dot is not a module name
+    error = failure(tmp_path, "a/b.c")  # a path with a dot is not a module name
     assert type(error) is FileNotFoundInRepoError
 
 
