@@ -201,3 +201,17 @@ def test_a_manifest_without_a_repository_names_none(tmp_path: Path) -> None:
     (repo_dir / "s" / "manifest.json").write_text("{}", encoding="utf-8")
     (listed,) = cache.list_repos(settings)
     assert listed.repo == ""
+
+
+def test_an_entry_opens_with_the_embedder_it_was_built_with(git_repo: GitRepoFactory) -> None:
+    from codeagent.index.embedders import make_embedder
+
+    settings = Settings.load(embed="hash:16")
+    _, stats = load_or_build(git_repo({"a.py": "def a():\n    return 1\n"}), settings)
+    entry = Path(stats.cache_path)
+    embedder = make_embedder("hash:16", settings)
+    assert embedder is not None
+    opened = cache.open_entry(entry, embedder)
+    assert opened is not None
+    assert opened.embedder is embedder
+    assert cache.open_entry(entry, None) is None  # built with vectors: not a BM25-only entry
