@@ -235,3 +235,18 @@ def test_records_give_each_file_its_own_call_sites(graph: SymbolGraph) -> None:
     ]
     rebuilt = SymbolGraph.build({}, root=Path("."), reused=records)
     assert rebuilt.callers("check") == graph.callers("check")
+
+
+def test_a_deeply_nested_expression_is_read_with_a_deeper_stack(tmp_path: Path) -> None:
+    """2,000 chained ``+`` nest deeper than the default recursion limit allows a tree walk:
+    the file is read again with a deeper stack (and the limit is put back)."""
+    body = " + ".join(["h(1)"] * 2000)
+    text = f"def f():\n    return g({body})\n\n\ndef g(x):\n    return x\n"
+    limit = sys.getrecursionlimit()
+    graph = SymbolGraph.build({"deep.py": parse_python("deep.py", text)}, root=tmp_path)
+    assert sys.getrecursionlimit() == limit
+    assert names(graph.definitions_in("deep.py")) == ["deep.f", "deep.g"]
+    calls = graph.callers("h")
+    assert len(calls) == text.count("h(1)")
+    assert {(c.path, c.line, c.scope) for c in calls} == {("deep.py", 2, "f")}
+    assert [(c.line, c.scope) for c in graph.callers("g")] == [(2, "f")]
