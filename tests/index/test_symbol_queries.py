@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.index.chunking import parse_python
-from codeagent.index.symbols import SymbolGraph
+from codeagent.index.symbols import SymbolGraph, extract_record
 
 REPO = {
     "app/__init__.py": "",
@@ -250,3 +250,23 @@ def test_a_deeply_nested_expression_is_read_with_a_deeper_stack(tmp_path: Path) 
     assert len(calls) == text.count("h(1)")
     assert {(c.path, c.line, c.scope) for c in calls} == {("deep.py", 2, "f")}
     assert [(c.line, c.scope) for c in graph.callers("g")] == [(2, "f")]
+
+
+def test_a_reused_record_is_checked_against_its_module_name(
+    graph: SymbolGraph, tmp_path: Path
+) -> None:
+    records = graph.records()
+    records["app/util.py"] = {**records["app/util.py"], "m": "elsewhere.util"}
+    expected = "app/util.py: reused symbols are for module elsewhere.util"
+    with pytest.raises(ValueError, match=f"^{expected}$"):
+        SymbolGraph.build({}, root=Path("."), reused=records)
+
+
+def test_a_record_names_its_module_from_the_folders_on_disk(tmp_path: Path) -> None:
+    """pkg/__init__.py exists (empty, so never indexed): pkg/mod.py is the module pkg.mod."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    text = "import os\n\n\ndef f():\n    return os.sep\n"
+    record = extract_record(parse_python("pkg/mod.py", text), "pkg/mod.py", tmp_path)
+    assert record["m"] == "pkg.mod"
+    assert [row[0] for row in record["d"]] == ["f"]
