@@ -124,6 +124,10 @@ def test_importers_of_a_module_and_of_a_name(graph: SymbolGraph) -> None:
     assert graph.importers("Mixin") == ["app/models.py"]
     assert graph.importers("nothing") == []
     assert graph.importers("other.Base") == []  # another module's Base is not this one
+    assert graph.importers("util") == ["app/models.py", "scripts/run.py"]  # module and name
+    assert graph.importers("Cart") == ["scripts/run.py"]
+    assert graph.importers("app.util.check") == []  # check itself is never imported
+    assert graph.importers("check") == []
     sites = [(i.path, i.line) for i in graph.import_sites("app.util")]
     assert sites == [("app/models.py", 2), ("scripts/run.py", 1)]
 
