@@ -4,6 +4,8 @@ files' own text and paths."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from codeagent.config import Settings
@@ -60,3 +62,28 @@ def test_lines_and_depth_per_file(table) -> None:  # type: ignore[no-untyped-def
         assert t.depth[fid] == path.count("/"), path
     assert t.file_lines.dtype.name == "float32"
     assert t.depth.dtype.name == "float32"
+
+
+def test_shown_scores_follow_the_order_past_the_learned_pool(
+    git_repo: GitRepoFactory,
+) -> None:
+    """With more candidates than the learned model re-orders (POOL), the model's files come
+    first and every shown score is at least the next one's: a listing never shows a file
+    below one that scored higher."""
+    from codeagent.index import features
+    from codeagent.index.query import analyze
+    from codeagent.index.ranking import USE_MODEL, rank_files
+
+    assert USE_MODEL
+    count = features.POOL + 20
+    files = {
+        f"pkg/m{n:03}.py": f"def parse_header_{n}(raw):\n    return raw  # parse the header\n"
+        for n in range(count)
+    }
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    question = "how is the header parsed?"
+    ranked = rank_files(store, question, analyze(question)).files
+    assert len(ranked) == count
+    scores = [score for _, score in ranked]
+    assert all(a >= b for a, b in itertools.pairwise(scores))
+    assert min(scores[: features.POOL]) > max(scores[features.POOL :])
