@@ -188,9 +188,10 @@ def test_classes_python_refuses_fall_back_to_breadth_first(tmp_path: Path) -> No
     assert [(d.full_name, via) for d, via in graph.methods("D")] == [("m.D.d", None)]
 
 
-
 def test_a_class_with_a_base_outside_the_repository(tmp_path: Path) -> None:
-    text = "class E(Exception):\n    def e(self):\n        pass\n\n\nclass F(E, KeyError):\n    pass\n"
+    text = (
+        "class E(Exception):\n    def e(self):\n        pass\n\n\nclass F(E, KeyError):\n    pass\n"
+    )
     graph = SymbolGraph.build({"m.py": parse_python("m.py", text)}, root=tmp_path)
     assert [(d.full_name, via) for d, via in graph.methods("E")] == [("m.E.e", None)]
     assert [(d.full_name, via) for d, via in graph.methods("F")] == [("m.E.e", "m.E")]
