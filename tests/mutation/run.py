@@ -203,7 +203,7 @@ def report(modules: list[Module], recorded: Recorded) -> str:
         )
         survivors: dict[str, str] = result["survivors"]  # type: ignore[assignment]
         entries = [
-            f"- `{name}` ({status}): {module.harmless.get(name, 'NO REASON GIVEN YET')}"
+            f"- `{name}` ({status}): {module.harmless.get(name, 'not killed yet: a test is owed')}"
             for name, status in survivors.items()
         ] + [f"- `{name}` (equivalent): {why}" for name, why in module.equivalent.items()]
         if entries:
