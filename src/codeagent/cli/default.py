@@ -48,4 +48,4 @@ def command(
         from codeagent.cli.logs import setup_logging_here
 
         setup_logging_here()
-        ctx.invoke(repl.command, **options)
+        ctx.invoke(repl.command, yes=True, **options)  # the folder was agreed to above

@@ -43,16 +43,27 @@ SOURCES_SHOWN = 5  # under each answer; /sources lists all
 @llm_option
 @embed_option
 @k_option
-def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> None:
+@click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
+def command(repo: str, llm: str | None, embed: str | None, k: int | None, yes: bool) -> None:
     """Ask questions interactively; follow-up questions see the last few turns.
+
+    Without --repo, a folder that is not a git repository is indexed only after you agree
+    (or with --yes), as `codeagent ask` does.
 
     \b
     Examples:
       codeagent
       codeagent repl --repo ~/src/project --llm ollama:qwen2.5-coder:7b
     """
+    from pathlib import Path
+
     from codeagent.cli.ask import open_workspace
+    from codeagent.cli.common import confirm_folder
     from codeagent.config import Settings
+
+    ctx = click.get_current_context()
+    if not yes and ctx.get_parameter_source("repo") is click.core.ParameterSource.DEFAULT:
+        confirm_folder(Path.cwd())  # a folder that is no git repository: asked first
 
     settings = Settings.load(llm=llm, embed=embed, k=k)
     workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
