@@ -156,11 +156,13 @@ class Workspace:
         *,
         index: LazyIndex | None = None,
         notices: Sequence[str] = (),
+        k: int | None = None,
     ) -> Iterator[Event]:
         """Answer ``question``, yielding events as they happen; the result is always last.
 
         ``index``: the index this one answer reads (the server pins one state per question);
-        ``notices``: what the answer must say besides (e.g. that the index is catching up).
+        ``notices``: what the answer must say besides (e.g. that the index is catching up);
+        ``k``: sources for this answer (the settings' ``k`` when None).
         The result's ``state`` is the state hash of the index the answer read, None when it
         read none (an exact answer from one file's syntax tree, read from disk as it is).
         """
@@ -170,6 +172,9 @@ class Workspace:
             raise CodeAgentError("the question is empty")
         notices = [*notices, *said]
         index = index or self._index
+        settings = self.settings
+        if k is not None and k != settings.k:
+            settings = settings.model_copy(update={"k": k})  # k: checked by whoever sent it
         for notice in notices:
             yield NoticeEvent(text=notice)
         turns = self.settings.history_turns
@@ -180,7 +185,7 @@ class Workspace:
             "timings": {"route": 0.0, "retrieve": 0.0, "answer": 0.0},
         }
         run = RunContext(
-            tools=ToolContext(self.repo_root, self.settings, index, cleaned),
+            tools=ToolContext(self.repo_root, settings, index, cleaned),
             registry=self.registry,
             chat_model=self.chat_model,
         )

@@ -45,7 +45,7 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
             return False
         settings = client.get("/v1/repos").get("settings", {})
         no_llm = str(settings.get("llm", "")).strip() == "auto" and not settings.get("llm_found")
-        _print_events(client.ask_events(repo_id, question), as_json=as_json)
+        _print_events(client.ask_events(repo_id, question, flags.get("k")), as_json=as_json)
         if no_llm:
             from codeagent.cli.render import NO_LLM_AUTO
 

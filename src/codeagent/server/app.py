@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -91,6 +92,38 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
+class AskRequest(BaseModel):
+    """The body of ``POST /v1/ask``; a field it does not name is refused (422), not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str
+    repo: str | None = None
+    k: int | None = Field(default=None, gt=0, le=100)  # sources for this answer
+
+
+class IndexRequest(BaseModel):
+    """The body of ``POST /v1/index``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    repo: str | None = None
+    force: bool = False
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_body(model: type[M], data: dict[str, Any]) -> M:
+    """``data`` as ``model``; :class:`RequestError` 422 naming the first wrong field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise RequestError(f"`{where}`: {first['msg']}", status=422) from None
+
+
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     """The request's JSON object, refused past ``limit`` bytes (checked while reading)."""
     declared = request.headers.get("content-length")
@@ -126,17 +159,17 @@ def create_app(
         return JSONResponse({"repos": listing, "settings": config.settings})
 
     async def ask(request: Request) -> Response:
-        body = await read_json(request, config.max_body_bytes)
-        backend = config.backends[pick(served, body.get("repo")).id]
-        question = body.get("question")
-        if not isinstance(question, str) or not question.strip():
+        body = parse_body(AskRequest, await read_json(request, config.max_body_bytes))
+        backend = config.backends[pick(served, body.repo).id]
+        question = body.question
+        if not question.strip():
             raise RequestError("`question` must be a non-empty string")
         check_length(question, config.max_question_chars)  # as sent: before any sanitizing
         try:
             await admission.acquire()
         except Busy:
             return error(BUSY_MESSAGE, 429, **_retry_after())
-        answer = Answer(backend, question, admission.release)
+        answer = Answer(backend, question, admission.release, k=body.k)
         accept = request.headers.get("accept", "")
         if "text/event-stream" in accept:
             return EventSourceResponse(_sse(answer, config.idle_timeout), ping=15)
@@ -145,9 +178,9 @@ def create_app(
         return await _json(answer, config.idle_timeout)
 
     async def index(request: Request) -> Response:
-        body = await read_json(request, config.max_body_bytes)
-        backend = config.backends[pick(served, body.get("repo")).id]
-        force = bool(body.get("force", False))
+        body = parse_body(IndexRequest, await read_json(request, config.max_body_bytes))
+        backend = config.backends[pick(served, body.repo).id]
+        force = body.force
         stats = await anyio.to_thread.run_sync(lambda: backend.index(force=force))
         return JSONResponse(stats)
 

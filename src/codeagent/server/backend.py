@@ -223,9 +223,12 @@ class RepoBackend:
 
     # -- questions ---------------------------------------------------------------------------
 
-    def ask_stream(self, question: str, cancel: threading.Event) -> Generator[Event, None, None]:
-        """Answer ``question`` as JSON events; once ``cancel`` is set the answer stops at its
-        next event (the workspace's stream is closed, which stops the graph)."""
+    def ask_stream(
+        self, question: str, cancel: threading.Event, *, k: int | None = None
+    ) -> Generator[Event, None, None]:
+        """Answer ``question`` as JSON events (``k`` sources, the settings' when None); once
+        ``cancel`` is set the answer stops at its next event (the workspace's stream is
+        closed, which stops the graph)."""
         try:
             pinned = self.pin()
         except CodeAgentError as exc:
@@ -235,7 +238,9 @@ class RepoBackend:
             log.exception("indexing for %r failed", question)
             yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
             return
-        stream = self.workspace.ask_stream(question, index=pinned.index, notices=pinned.notices)
+        stream = self.workspace.ask_stream(
+            question, index=pinned.index, notices=pinned.notices, k=k
+        )
         try:
             for event in stream:
                 if cancel.is_set():
