@@ -170,13 +170,15 @@ class Workspace:
         cleaned, said = sanitize_question(question, self.settings.max_question_chars)
         if not cleaned:
             raise CodeAgentError("the question is empty")
-        notices = [*notices, *said]
         index = index or self._index
         settings = self.settings
         if k is not None and k != settings.k:
             settings = settings.model_copy(update={"k": k})  # k: checked by whoever sent it
-        for notice in notices:
-            yield NoticeEvent(text=notice)
+        for notice in notices:  # the caller's: about the index this answer reads
+            yield NoticeEvent(kind="index", text=notice)
+        for notice in said:
+            yield NoticeEvent(kind="question", text=notice)
+        notices = [*notices, *said]
         turns = self.settings.history_turns
         state: AgentState = {
             "question": cleaned,
@@ -219,7 +221,7 @@ def _result(question: str, final: dict[str, Any], started: float, state: str | N
     return AskResult(
         question=question,
         route=final["route"],
-        fallback=dict(fallback) if fallback else None,
+        fallback=fallback,
         answer=final.get("answer", ""),
         sources=final.get("sources", []),
         tool_result=tool_result.to_json() if tool_result is not None else None,

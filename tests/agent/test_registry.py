@@ -100,8 +100,14 @@ def test_the_toy_tool_falls_back_to_search_when_it_fails(
     result = got.result
     assert result.route.tool == "lines"
     reason = "no file 'shop/ghost.py' in the repository"
-    assert result.fallback == {"from": "lines", "reason": reason}
-    assert any(n.startswith("LINES tool failed") for n in got.notices)
+    assert result.fallback is not None
+    assert result.fallback.to_json() == {"from": "lines", "to": "rag", "reason": reason}
+    assert got.notices == []  # the fallback is said once, by the route event's line
+    lines = [e.line for e in got.events if e.type == "route"]
+    assert lines == [
+        None,
+        f"searching the repository instead: the LINES tool could not answer ({reason})",
+    ]
     assert fake_store.queries == ["how many lines in shop/ghost.py?"]
     assert result.answer.startswith("Most relevant code")
     assert result.tool_result is None

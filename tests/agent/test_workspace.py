@@ -82,13 +82,14 @@ def test_an_ast_failure_falls_back_to_search_with_the_reason_kept(
     result, notices = got.result, got.notices
     assert result.route.tool == "ast"
     assert result.fallback is not None
-    assert result.fallback["from"] == "ast"
-    assert reason in result.fallback["reason"]
-    failed = [n for n in notices if n.startswith("AST tool failed (")]
-    assert len(failed) == 1  # shown once
-    assert "answering from search instead" in failed[0]
+    assert (result.fallback.from_, result.fallback.to) == ("ast", "rag")
+    assert reason in result.fallback.reason
+    assert not any(reason in n for n in notices)  # said once: by the route event's line
+    lines = [e.line for e in got.events if e.type == "route" and e.line]
+    said = f"the AST tool could not answer ({result.fallback.reason})"
+    assert lines == [f"searching the repository instead: {said}"]
     assert result.answer.startswith("Most relevant code")
-    assert result.to_json()["fallback"] == result.fallback
+    assert result.to_json()["fallback"] == result.fallback.to_json()
     assert result.tool_result is None
 
 

@@ -319,3 +319,44 @@ def test_no_llm_found_is_said_through_the_server_as_in_process(
     assert "codeagent.agent.graph" in loaded(in_process)
     assert said(in_process)[-1] == NO_LLM_AUTO  # said once, last
     assert said(via_server) == said(in_process)
+
+
+GOLDEN_QUESTIONS = [
+    "list the classes in geo/shapes.py",  # exact: one file's syntax tree
+    "where is unit_square defined?",  # exact: the symbol graph
+    "how are squares made",  # search, with the route's line
+    "list the methods of Circle in geo/shapes.py",  # the AST tool fails: a fallback
+    "who calls nobody_calls_this",  # the symbol tool fails: a fallback
+    "list the classes in geo/nothere.py",  # a named file that is not there
+]
+
+
+GOLDEN_FALLBACKS = set(GOLDEN_QUESTIONS[3:])
+
+
+@pytest.mark.parametrize("question", GOLDEN_QUESTIONS)
+def test_golden_the_server_prints_exactly_what_in_process_prints(
+    served_repo: Any, question: str
+) -> None:
+    """The same question through a real `codeagent serve` and in this process: the same
+    stdout, the same stderr, line for line; a fallback is said in one line."""
+    served, root = served_repo
+    via_server = run_cli("ask", question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []  # the server answered
+    flags = ("--no-server", "--llm", "none", "--embed", "none")
+    in_process = run_cli("ask", *flags, question, home=served.home, cwd=root)
+    assert in_process.returncode == 0, in_process.stderr
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert via_server.stdout == in_process.stdout
+    assert said(via_server) == said(in_process)
+    failed = [line for line in said(in_process) if "could not answer" in line]
+    data = json.loads(run_cli("ask", "--json", question, home=served.home, cwd=root).stdout)
+    assert (data["fallback"] is not None) == (question in GOLDEN_FALLBACKS)
+    if data["fallback"] is None:
+        assert failed == []
+    else:  # one line names the tool that failed and why; nothing else repeats the reason
+        tool, reason = data["fallback"]["from"], data["fallback"]["reason"]
+        assert failed == [f"searching the repository instead: the {tool.upper()} tool could"
+                          f" not answer ({reason})"]  # fmt: skip
+        assert sum(reason in line for line in said(in_process)) == 1

@@ -15,7 +15,7 @@ from typing import Any
 
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.rules import route_by_rules
-from codeagent.agent.state import RouteDecision, Turn
+from codeagent.agent.state import Fallback, RouteDecision, Turn
 from codeagent.errors import ToolError, one_line
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry
@@ -94,16 +94,16 @@ def validate(
         target = tool.fallback or registry.default
         return RouteDecision(
             tool=target,
-            reason=f"{who} chose {tool.name}, but {exc}: searching instead",
+            reason=f"{who} chose {tool.name}, but {exc}",
             decided_by="fallback",
-            fallback={"from": tool.name, "reason": str(exc)},
+            fallback=Fallback(from_=tool.name, to=target, reason=str(exc)),
         )
     text = ctx.question if question is None else question
     shape = not_a_question(text) if tool.structural and text.strip() else None
     if shape is not None:
         return RouteDecision(
             tool=registry.default,
-            reason=f"{who} chose {tool.name}, but the text is {shape}: searching instead",
+            reason=f"{who} chose {tool.name}, but the text is {shape}",
             decided_by="fallback",
         )
     return decision.model_copy(update={"args": args.model_dump(mode="json")})

@@ -233,8 +233,8 @@ def _describe_route(result: Any) -> str:
     parts.append(f"decided by: {route.decided_by} ({safe_text(route.reason)})")
     lines = [", ".join(parts)]
     if result.fallback:
-        reason = safe_text(result.fallback["reason"])
-        lines.append(f"fallback from {result.fallback['from']}: {reason}")
+        reason = safe_text(result.fallback.reason)
+        lines.append(f"fallback from {result.fallback.from_}: {reason}")
     timings = ", ".join(f"{k} {v:.3f}s" for k, v in result.timings.items())
     lines.append(f"timings: {timings}")
     return "\n".join(lines)

@@ -133,6 +133,17 @@ class Tool(Protocol):
         ...
 
     @property
+    def label(self) -> str:
+        """What the tool is, in a few words (the web page shows it with the route)."""
+        ...
+
+    @property
+    def announce(self) -> str | None:
+        """The line said when this tool answers, e.g. ``searching the repository`` (None:
+        nothing is said: the answer shows what the tool did)."""
+        ...
+
+    @property
     def structural(self) -> bool:
         """It answers structural questions only: the router sends it a text only when
         :func:`codeagent.tools.structural.not_a_question` finds it shaped like one."""
@@ -163,6 +174,11 @@ class BaseTool:
     args_model: type[BaseModel]
     fallback: str | None = "rag"
     structural: bool = False
+    announce: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return None

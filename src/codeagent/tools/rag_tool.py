@@ -124,6 +124,12 @@ class RagResult:
     def to_json(self) -> dict[str, Any] | None:
         return None  # the sources say it all
 
+    def terms(self) -> set[str]:
+        """The question's words the rendered lines were chosen by (a terminal highlights them)."""
+        from codeagent.tools.rag_render import query_tokens
+
+        return query_tokens(self.question)
+
 
 class RagTool(BaseTool):
     name = "rag"
@@ -132,6 +138,8 @@ class RagTool(BaseTool):
   questions about more than one file."""
     args_model = RagArgs
     fallback = None
+    label = "search"
+    announce = "searching the repository"
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
         return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))

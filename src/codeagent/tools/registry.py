@@ -11,7 +11,7 @@ back to. Adding a tool = its module + one line in :func:`default_registry` + its
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -36,6 +36,9 @@ __all__ = [
     "ToolResult",
     "default_registry",
 ]
+
+if TYPE_CHECKING:
+    from codeagent.agent.state import Fallback, RouteDecision
 
 RESERVED = frozenset({"tool", "reason", "decided_by"})  # router fields no tool arg may take
 
@@ -108,6 +111,28 @@ class Registry:
     def prompt_tools(self) -> str:
         """The Markdown tool list of the router prompt (``$tools``)."""
         return "\n".join(f"- `{tool.name}`: {tool.description}" for tool in self.tools.values())
+
+    def label(self, name: str) -> str:
+        """What tool ``name`` is, in a few words."""
+        return self.tools[name].label if name in self.tools else name
+
+    def route_line(self, route: RouteDecision, fallback: Fallback | None = None) -> str | None:
+        """The one line a front end says about a route: the answering tool's ``announce``
+        with the route's reason, or, after a fallback, with what failed and why (None:
+        nothing to say, as when a structural tool answers)."""
+        if fallback is not None:
+            why = f" ({fallback.reason})" if fallback.reason else ""
+            failed = f"the {fallback.from_.upper()} tool could not answer{why}"
+            target = self.tools.get(fallback.to) if fallback.to else None
+            if target is None:
+                return f"answering without a tool: {failed}"
+            if target.announce:
+                return f"{target.announce} instead: {failed}"
+            return f"answering with the {target.name.upper()} tool instead: {failed}"
+        announce = self.tools[route.tool].announce if route.tool in self.tools else None
+        if not announce:
+            return None
+        return f"{announce} ({route.reason})" if route.reason else announce
 
     def args_of(self, name: str, values: dict[str, Any]) -> BaseModel:
         """Tool ``name``'s args from a flat dict that may carry other tools' fields too."""

@@ -40,6 +40,7 @@ class AstTool(BaseTool):
     description = DESCRIPTION
     args_model = AstArgs
     structural = True
+    label = "one file's syntax tree"
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return match_structural(question, ctx.repo_root)

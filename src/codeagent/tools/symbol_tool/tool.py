@@ -31,6 +31,7 @@ class SymbolTool(BaseTool):
     )
     args_model = SymbolArgs
     structural = True
+    label = "the symbol graph"
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         from codeagent.tools.ast_tool.mentions import find_file
