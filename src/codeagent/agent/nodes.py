@@ -74,7 +74,9 @@ def tool_node(tool: Tool) -> ToolNode:
         try:
             result = tool.run(run.registry.args_of(tool.name, values), run.tools)
         except ToolError as err:  # said once: by the route event's line
-            fallback = Fallback(from_=tool.name, to=tool.fallback, reason=str(err))
+            fallback = Fallback(
+                from_=tool.name, to=run.registry.fallback_of(tool.name), reason=str(err)
+            )
             write(route_event(run, decision, fallback))
             return {
                 "fallback": fallback,

@@ -59,7 +59,11 @@ def llm_route(
 
     previous = history[-1]["question"] if history else "(none)"
     prompt = render_prompt(
-        "router", tools=registry.prompt_tools(), question=question, previous=previous
+        "router",
+        tools=registry.prompt_tools(),
+        examples=registry.prompt_examples(),
+        question=question,
+        previous=previous,
     )
     schema = registry.router_schema()
     structured = chat_model.with_structured_output(schema, method="json_schema")
@@ -91,7 +95,7 @@ def validate(
     try:
         args = tool.check(registry.args_of(tool.name, decision.args), ctx)
     except ToolError as exc:
-        target = tool.fallback or registry.default
+        target = registry.fallback_of(tool.name) or registry.default
         return RouteDecision(
             tool=target,
             reason=f"{who} chose {tool.name}, but {exc}",

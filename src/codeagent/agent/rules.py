@@ -27,7 +27,7 @@ def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> Route
         if isinstance(got, Declined):
             declined.append(got)
             if got.failure and failed is None:
-                to = tool.fallback or registry.default
+                to = registry.fallback_of(tool.name) or registry.default
                 failed = Fallback(from_=tool.name, to=to, reason=got.failure)
         elif got is not None:
             return RouteDecision(

@@ -131,6 +131,15 @@ def embed_option(func: F) -> F:
     )(func)
 
 
+def dense_option(func: F) -> F:
+    return click.option(
+        "--dense",
+        default=None,
+        metavar="NAME[:ARG]",
+        help="Dense index backend (default: faiss; env CODEAGENT_DENSE).",
+    )(func)
+
+
 def llm_option(func: F) -> F:
     return click.option(
         "--llm",

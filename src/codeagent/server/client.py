@@ -102,7 +102,8 @@ def connect(home: Path) -> ServerClient:
     return ServerClient(address, token)
 
 
-MATCHED_FLAGS = ("llm", "embed")  # fixed when the server starts; ``k`` is sent per question
+# Fixed when the server starts; ``k`` is sent with each question.
+MATCHED_FLAGS = ("llm", "embed", "dense")
 
 
 def flag_matches(name: str, value: str | None, settings: dict[str, Any]) -> bool:

@@ -69,6 +69,7 @@ def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) ->
     return {
         "llm": settings.llm,
         "embed": settings.embed,
+        "dense": settings.dense,
         "k": settings.k,
         "llm_found": found,
         "effective": {"llm": effective_llm, "embed": embed},

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from codeagent.index.types import SearchHit
-from codeagent.tools.base import BaseTool, Source, ToolContext
+from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
 
 if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
@@ -140,6 +140,19 @@ class RagTool(BaseTool):
     fallback = None
     label = "search"
     announce = "searching the repository"
+    examples = (
+        RouteExample(
+            "how does the retry logic decide when to give up?",
+            {},
+            "a how question about behaviour, no single file",
+        ),
+        RouteExample(
+            "Sending a request with a timeout of 0 hangs forever in adapters.py, the function"
+            " send never returns. Steps to reproduce: ...",
+            {},
+            "a bug report, not a structural question",
+        ),
+    )
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
         return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))
