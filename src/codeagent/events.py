@@ -45,9 +45,8 @@ class RouteEvent(_Event):
 
 
 # index: about the index (built, updated, catching up); question: the question was changed
-# (cut, control tokens removed); route: said by the route; llm: the chat model failed;
-# workspace: said when the workspace opened (no LLM found).
-NoticeKind = Literal["index", "question", "route", "llm", "workspace"]
+# (cut, control tokens removed); route: said by the route; llm: the chat model failed.
+NoticeKind = Literal["index", "question", "route", "llm"]
 
 
 class NoticeEvent(_Event):

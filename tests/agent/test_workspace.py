@@ -194,3 +194,16 @@ def test_two_threads_on_one_workspace_get_the_sequential_answers(
     assert out["a"] == sequential
     assert out["b"] == list(reversed(sequential[: len(QUESTIONS)])) * 2
     assert len(loads) == 1  # the index was built once, not once per thread
+
+
+def test_notices_say_their_kind(sample_repo: Path, settings: Settings) -> None:
+    """A front end tells notices apart by ``kind``, never by their words."""
+    short = settings.model_copy(update={"max_question_chars": 40})
+    question = "list the classes in shop/models.py and please also tell me more"
+    got = collect(Workspace(sample_repo, short), question, None)
+    notices = [(e.kind, e.text) for e in got.events if e.type == "notice"]
+    cut = f"question cut to its first 40 of {len(question)} characters (max_question_chars)"
+    assert notices == [("question", cut)]
+    given = Workspace(sample_repo, settings).ask_stream("hi there", notices=["catching up"])
+    first = next(iter(given))
+    assert (first.type, first.kind, first.text) == ("notice", "index", "catching up")
