@@ -282,7 +282,7 @@ async def _guarded(answer: Answer, idle_timeout: float) -> AsyncIterator[Event]:
         async for event in answer.events(idle_timeout):
             yield event
     except IdleTimeout as exc:
-        yield {"type": "error", "message": str(exc)}
+        yield {"type": "error", "kind": "timeout", "message": str(exc)}
 
 
 async def _sse(answer: Answer, idle_timeout: float) -> AsyncIterator[dict[str, str]]:
@@ -303,6 +303,5 @@ async def _json(answer: Answer, idle_timeout: float) -> Response:
         elif event["type"] == "result":
             return JSONResponse({**event["result"], "notices": notices})
         elif event["type"] == "error":
-            timed_out = event["message"].startswith("no progress")
-            return error(event["message"], 504 if timed_out else 500)
+            return error(event["message"], 504 if event.get("kind") == "timeout" else 500)
     return error("the answer stopped without a result", 500)

@@ -232,11 +232,15 @@ class RepoBackend:
         try:
             pinned = self.pin()
         except CodeAgentError as exc:
-            yield {"type": "error", "message": one_line(exc)}
+            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
             return
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("indexing for %r failed", question)
-            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+            yield {
+                "type": "error",
+                "kind": "internal",
+                "message": f"internal error: {one_line(exc)}",
+            }
             return
         stream = self.workspace.ask_stream(
             question, index=pinned.index, notices=pinned.notices, k=k
@@ -247,12 +251,20 @@ class RepoBackend:
                     return
                 yield event.to_json()
         except CodeAgentError as exc:
-            yield {"type": "error", "message": one_line(exc)}
+            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r failed", question)
-            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+            yield {
+                "type": "error",
+                "kind": "internal",
+                "message": f"internal error: {one_line(exc)}",
+            }
         finally:
             stream.close()  # type: ignore[attr-defined]
+
+
+def _internal_error(exc: Exception) -> Event:
+    return {"type": "error", "kind": "internal", "message": f"internal error: {one_line(exc)}"}
 
 
 def _import_agent() -> None:
