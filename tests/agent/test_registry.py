@@ -208,19 +208,27 @@ def test_mcp_lists_and_runs_the_toy_tool(
     backend = RepoBackend(ServedRepo("shop", sample_repo), settings, None)
     server = build_mcp({"shop": backend})
 
-    async def exercise() -> tuple[Any, Any]:
+    async def exercise() -> tuple[Any, Any, Any]:
         listed = {tool.name: tool for tool in await server.list_tools()}
-        return listed, await server.call_tool("lines", {"path": "shop/payments.py"})
+        ok = await server.call_tool("lines", {"path": "shop/payments.py"})
+        asked = await server.call_tool("ask", {"question": "how many lines in shop/ghost.py?"})
+        return listed, ok, asked
 
     async def missing() -> Any:
         return await server.call_tool("lines", {"path": "shop/ghost.py"})
 
-    listed, ok = anyio.run(exercise)
+    listed, ok, asked = anyio.run(exercise)
     assert listed["lines"].description == LinesTool.description
     assert set(listed["lines"].input_schema["properties"]) == {"path", "repo"}
     assert not {"ast", "rag", "symbols"} & set(listed)  # MCP has tools of its own for those
     text = "\n".join(c.text for c in ok.content)
     assert text.startswith(f"shop/payments.py has {len(PAYMENTS.splitlines())} lines.")
+    # MCP's `ask` routes to it too, falls back, and says so once in its notes.
+    notes = "\n".join(c.text for c in asked.content).split("\n\nNotes:\n")[1]
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert notes.splitlines()[0] == (
+        f"  searching the repository instead: the LINES tool could not answer ({reason})"
+    )
     # An error result for the client (the SDK's ToolError): MCP does not fall back.
     with pytest.raises(ToolError, match=re.escape("no file 'shop/ghost.py' in the repository")):
         anyio.run(missing)

@@ -48,6 +48,8 @@ def ask(backend: RepoBackend, question: str) -> str:
     for event in backend.ask_stream(question, threading.Event()):
         if event["type"] == "token":
             answer.append(event["text"])
+        elif event["type"] == "route" and event.get("fallback") and event.get("line"):
+            notices.append(event["line"])  # a tool could not answer: what the CLI says too
         elif event["type"] == "notice":
             notices.append(event["text"])
         elif event["type"] == "error":
