@@ -132,12 +132,8 @@ def embed_option(func: F) -> F:
 
 
 def dense_option(func: F) -> F:
-    return click.option(
-        "--dense",
-        default=None,
-        metavar="NAME[:ARG]",
-        help="Dense index backend (default: faiss; env CODEAGENT_DENSE).",
-    )(func)
+    help_text = "Dense index backend (default: faiss; env CODEAGENT_DENSE)."
+    return click.option("--dense", default=None, metavar="NAME[:ARG]", help=help_text)(func)
 
 
 def llm_option(func: F) -> F:

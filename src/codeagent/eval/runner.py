@@ -153,7 +153,7 @@ def score(item: SuiteItem, record: dict[str, Any], existing: Sequence[str]) -> N
         return
     ranked = record["ranked_files"]
     scores: dict[str, float] = {}
-    if expected and _reads_index(item):
+    if expected and item.reads_index:
         scores.update(metrics.file_scores(ranked, expected))
         # As the published localization baselines rank: Python files only.
         code = [path for path in ranked if path.endswith(".py")]
@@ -204,19 +204,8 @@ def _key(item: SuiteItem) -> str:
     return f"{item.suite}\0{item.id}"
 
 
-def _registry() -> Any:
-    from codeagent.tools.registry import default_registry
-
-    return default_registry()
-
-
-def _reads_index(item: SuiteItem) -> bool:
-    """Whether the tool the item expects reads the index (not: one file's exact answer)."""
-    return item.expected_route is None or _registry().uses_index(item.expected_route)
-
-
 def _needs_index(group: Sequence[SuiteItem]) -> bool:
-    return any(_reads_index(item) for item in group)
+    return any(item.reads_index for item in group)
 
 
 def _prepare(run: EvalRun, key: tuple[str, str | None], group: list[SuiteItem]) -> tuple[Path, Any]:
@@ -289,7 +278,9 @@ def _extend_ranking(run: EvalRun, store: Any, item: SuiteItem, record: dict[str,
     """
     ranked = record["ranked_files"]
     record["ranked_from_agent"] = len(ranked)
-    used_rag = record["route"] == _registry().default or record["fallback"] is not None
+    from codeagent.tools.registry import default_registry
+
+    used_rag = record["route"] == default_registry().default or record["fallback"] is not None
     if record["error"] or not used_rag or store is None or len(ranked) >= MIN_RANKED_FILES:
         return
     ranker = run.ranker or default_ranker

@@ -63,6 +63,15 @@ class SuiteItem(BaseModel):
         return value
 
     @property
+    def reads_index(self) -> bool:
+        """Whether the tool this question expects reads the index (not: one file's exact
+        answer from its syntax tree)."""
+        from codeagent.tools.registry import default_registry
+
+        route = self.expected_route
+        return route is None or default_registry().uses_index(route)
+
+    @property
     def group_key(self) -> tuple[str, str | None]:
         """Questions sharing this key share one checkout and one index."""
         return (self.repo, self.commit)

@@ -12,10 +12,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -29,6 +28,7 @@ from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.bodies import AskRequest, IndexRequest, parse_body, read_json
 from codeagent.server.guard import RequestGuard, make_policy
 from codeagent.server.limits import (
     BUSY_MESSAGE,
@@ -90,57 +90,6 @@ class BearerAuth:
                     await response(scope, receive, send)
                     return
         await self.app(scope, receive, send)
-
-
-class AskRequest(BaseModel):
-    """The body of ``POST /v1/ask``; a field it does not name is refused (422), not ignored."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: str
-    repo: str | None = None
-    k: int | None = Field(default=None, gt=0, le=100)  # sources for this answer
-
-
-class IndexRequest(BaseModel):
-    """The body of ``POST /v1/index``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    repo: str | None = None
-    force: bool = False
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def parse_body(model: type[M], data: dict[str, Any]) -> M:
-    """``data`` as ``model``; :class:`RequestError` 422 naming the first wrong field."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "body"
-        raise RequestError(f"`{where}`: {first['msg']}", status=422) from None
-
-
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, refused past ``limit`` bytes (checked while reading)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise RequestError(f"request body over {limit} bytes", status=413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > limit:
-            raise RequestError(f"request body over {limit} bytes", status=413)
-    try:
-        data = json.loads(body or b"{}")
-    except ValueError as exc:
-        raise RequestError("the body must be a JSON object") from exc
-    if not isinstance(data, dict):
-        raise RequestError("the body must be a JSON object")
-    return data
 
 
 def create_app(
