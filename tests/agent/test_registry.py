@@ -248,3 +248,29 @@ def test_an_eval_suite_may_expect_the_toy_tool_only_once_registered(tmp_path: Pa
         assert [item.expected_route for item in load_suite(suite)] == ["lines"]
     finally:
         unregister()
+
+
+def test_the_route_line_comes_from_the_tools_declarations() -> None:
+    """What a front end says: the answering tool's ``announce`` with the route's reason; after
+    a fallback, the failed tool and why, then what answers instead."""
+    from codeagent.agent.state import Fallback, RouteDecision
+
+    class Quiet(LinesTool):  # falls back to a tool that announces nothing
+        name = "quiet"
+        fallback = "lines"
+
+    registry = Registry([Quiet(), LinesTool(), RagTool()])
+    search = RouteDecision(tool="rag", reason="a how/why question")
+    assert registry.route_line(search) == "searching the repository (a how/why question)"
+    assert registry.route_line(RouteDecision(tool="lines", reason="x")) is None  # silent
+    failed = Fallback.model_validate({"from": "quiet", "to": "lines", "reason": "no file"})
+    assert registry.route_line(search, failed) == (
+        "answering with the LINES tool instead: the QUIET tool could not answer (no file)"
+    )
+    nowhere = Fallback.model_validate({"from": "rag", "to": None, "reason": "no index"})
+    assert registry.route_line(search, nowhere) == (
+        "answering without a tool: the RAG tool could not answer (no index)"
+    )
+    assert registry.fallback_of("lines") == "rag"  # BaseTool's default: the default tool
+    assert registry.fallback_of("rag") is None
+    assert registry.label("lines") == "a line count"
