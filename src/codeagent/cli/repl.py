@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from codeagent.cancel import cancellable
-from codeagent.cli.common import embed_option, k_option, llm_option, repo_option, write_out
+from codeagent.cli.common import (
+    dense_option,
+    embed_option,
+    k_option,
+    llm_option,
+    repo_option,
+    write_out,
+)
 from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -42,8 +49,11 @@ SOURCES_SHOWN = 5  # under each answer; /sources lists all
 @repo_option
 @llm_option
 @embed_option
+@dense_option
 @k_option
-def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> None:
+def command(
+    repo: str, llm: str | None, embed: str | None, dense: str | None, k: int | None
+) -> None:
     """Ask questions interactively; follow-up questions see the last few turns.
 
     \b
@@ -54,7 +64,7 @@ def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> Non
     from codeagent.cli.ask import open_workspace
     from codeagent.config import Settings
 
-    settings = Settings.load(llm=llm, embed=embed, k=k)
+    settings = Settings.load(llm=llm, embed=embed, dense=dense, k=k)
     workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
     Repl(workspace, history_file=settings.home / "history", printer=printer).run()
 
