@@ -84,6 +84,7 @@ def test_a_missing_file_is_the_ast_tools_fallback_in_json(git_repo, shapes: str)
     assert data["route"]["tool"] == "rag"
     assert data["fallback"] == {
         "from": "ast",
+        "to": "rag",
         "reason": "geo/nothere.py does not exist in the repository",
     }
     # a file that exists: no fallback

@@ -70,12 +70,13 @@ class IndexStats:
         return data
 
 
-def fingerprint(embedder: Embedder | None, dense_backend: str = DEFAULT_BACKEND) -> str:
+def fingerprint(embedder: Embedder | None, dense_backend: str | None = None) -> str:
     """What, besides the files, decides the index: chunker and symbol-graph versions, embedder
-    id and dimension, dense backend."""
+    id and dimension, dense backend id (default: the default backend's)."""
     head = f"chunker={CHUNKER_VERSION};symbols={SYMBOLS_FORMAT}"
     if embedder is None:
         return f"{head};embedder=none"
+    dense_backend = dense_backend or backend_class(DEFAULT_BACKEND).backend
     return f"{head};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
 
 
@@ -94,7 +95,8 @@ def load_or_build(
     """The index of ``root``'s current state: loaded from the cache, or built and cached.
 
     ``embedder`` (default: ``make_embedder(settings.embed)``; ``None`` for BM25 only) and
-    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default FAISS) are the two
+    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default: the backend
+    ``settings.dense`` names) are the two
     backends; tests hand in fakes here.
     """
     from filelock import FileLock, Timeout
@@ -111,7 +113,7 @@ def load_or_build(
         embedder = make_embedder(settings.embed, settings)
         if embedder is None and settings.embed.strip() == "auto":
             stats.notices.append(NO_EMBEDDER_NOTICE)
-    dense = dense or backend_class(DEFAULT_BACKEND)
+    dense = dense or backend_class(settings.dense)
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
     stats.repo_id = repo_id(discovery.root)

@@ -4,7 +4,8 @@ On disk (one directory per repository state)::
 
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
-    dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
+    <dense file>    the dense index's own file, named by its backend (absent for BM25 only;
+                    see index/dense.py)
     symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
     files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
@@ -28,7 +29,6 @@ FORMAT = 4  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleas
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
-DENSE = "dense.faiss"
 
 
 class CorruptIndexError(IndexBuildError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
+from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext
 from codeagent.tools.structural import is_placeholder
 from codeagent.tools.symbol_tool.match import match_symbol_question
 from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
@@ -31,6 +31,19 @@ class SymbolTool(BaseTool):
     )
     args_model = SymbolArgs
     structural = True
+    label = "the symbol graph"
+    examples = (
+        RouteExample(
+            "where is Session.request defined?",
+            {"operation": "definition", "name": "Session.request", "transitive": False},
+            "asks where a name is defined, no file named",
+        ),
+        RouteExample(
+            "who calls parse_header?",
+            {"operation": "callers", "name": "parse_header", "transitive": False},
+            "asks for the callers of a name across the repository",
+        ),
+    )
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         from codeagent.tools.ast_tool.mentions import find_file
