@@ -6,7 +6,7 @@ from pathlib import Path
 
 from codeagent.display import location, safe_name
 from codeagent.errors import ToolError
-from codeagent.index.symbols import Definition, Import, SymbolGraph
+from codeagent.index.symbols import CLASS_KINDS, Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,
@@ -52,6 +52,14 @@ def run_symbol_query(
             raise SymbolToolError(f"{name} names no single module of the repository ({found})")
         subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
         items = _import_items(graph.imports_of(path))
+        if "l" in graph.files[path]:  # another language: the statement as written
+            lines: dict[str, list[str]] = {}
+            items = [
+                i.model_copy(update={"detail": _line_text(root, path, i.start_line, lines)})
+                if root is not None
+                else i
+                for i in items
+            ]
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
     return _methods(graph, name)
 
@@ -96,8 +104,14 @@ def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
     return SymbolResult(operation="callers", name=last, items=items, note=note)
 
 
+def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
+    """Python's classes, the other languages' types (a type's ``impl`` blocks aside)."""
+    found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
+    return [d for d in found if d.kind != "impl"] or found
+
+
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult:
-    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    classes = _classes(graph, name)
     if len({d.full_name for d in classes}) > 1:
         where = ", ".join(location(d.path, d.line) for d in classes)
         raise SymbolToolError(f"several classes are named {name}: {where}")
@@ -112,7 +126,7 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult
 
 
 def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
-    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    classes = _classes(graph, name)
     if not classes:
         raise SymbolToolError(f"no class named {name} in the repository")
     if len(classes) > 1:
