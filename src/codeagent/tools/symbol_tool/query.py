@@ -61,6 +61,11 @@ def run_symbol_query(
                 for i in items
             ]
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
+    if op == "outline":
+        if name not in graph.files or "l" not in graph.files[name]:
+            raise SymbolToolError(f"{name} is not a file of the language layer in the index")
+        items = [_def_item(d) for d in graph.definitions_in(name)]
+        return SymbolResult(operation=op, name=name, subject=name, items=items)
     return _methods(graph, name)
 
 
@@ -74,8 +79,14 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResul
     d = found[0]
     source = [] if d.kind == "module" else _source(root, d)
     return SymbolResult(
-        operation="definition", name=name, subject=d.full_name, items=items, source=source
+        operation="definition", name=name, subject=_shown(graph, d), items=items, source=source
     )
+
+
+def _shown(graph: SymbolGraph, d: Definition) -> str:
+    """A definition's name as answered: Python's full dotted name; another language's
+    qualified name (its file is in the location)."""
+    return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
 
 
 def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
@@ -118,10 +129,16 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult
     found = graph.subclasses(name, transitive=transitive)
     if not found and not classes:
         raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
-    subject = classes[0].full_name if classes else name
+    subject = _shown(graph, classes[0]) if classes else name
     items = [_def_item(d) for d in found]
+    kind = classes[0].kind if classes else "class"
     return SymbolResult(
-        operation="subclasses", name=name, subject=subject, transitive=transitive, items=items
+        operation="subclasses",
+        name=name,
+        subject=subject,
+        transitive=transitive,
+        items=items,
+        kind=kind,
     )
 
 
@@ -136,8 +153,8 @@ def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
     items = [
         _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)
     ]
-    subject = f"`{cls.full_name}` ({cls.path}:{cls.line})"  # shown through safe_name
-    return SymbolResult(operation="methods", name=name, subject=subject, items=items)
+    subject = f"`{_shown(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
+    return SymbolResult(operation="methods", name=name, subject=subject, items=items, kind=cls.kind)
 
 
 def _def_item(d: Definition) -> SymbolItem:
