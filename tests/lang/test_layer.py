@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GitRepoFactory
-from eval_scripts import load_script
-from multilang_repo import FILES
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.symbols import SymbolGraph
 from codeagent.lang import language_for, parse_file
+from conftest import GitRepoFactory
+from eval_scripts import load_script
+from multilang_repo import FILES
 
 pytestmark = pytest.mark.skipif(shutil.which("ctags") is None, reason="universal-ctags")
 
