@@ -73,6 +73,7 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResul
     found = graph.definitions(name)
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
+    found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
     items = [_def_item(d) for d in found]
     if len(found) > 1:
         return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
