@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ else:
     Parsed = "codeagent.lang.extract.Parsed"
 
 log = logging.getLogger(__name__)
+# A `.h` file that declares a class, a namespace or a template is read as C++.
+_CPP_HEADER = re.compile(r"^\s*(?:class\s+\w+\s*[:{]|namespace\s+\w+|template\s*<)", re.MULTILINE)
 _broken: set[str] = set()  # languages whose grammar rejected their queries (logged once)
 
 MODULES = ("go", "rust", "java", "javascript", "typescript", "c", "cpp", "csharp", "ruby", "php")
@@ -98,6 +101,9 @@ def parse_file(path: str, text: str) -> Parsed | None:
     if spec is None:
         return None
     from codeagent.lang.extract import Parsed, parse
+
+    if spec.name == "c" and path.endswith(".h") and _CPP_HEADER.search(text):
+        spec = next((s for s in specs() if s.name == "cpp"), spec)  # a C++ header
 
     if "\r" in text:  # the line breaks the chunker counts
         text = text.replace("\r\n", "\n").replace("\r", "\n")

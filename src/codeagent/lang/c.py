@@ -3,7 +3,34 @@
 
 from __future__ import annotations
 
+import re
+
 from codeagent.lang.spec import LanguageSpec
+
+# Upper-case macro names with an underscore (FMT_EXPORT, CLI11_NODISCARD, CJSON_CDECL) where a
+# declaration goes on: alone on a line, or before a name or keyword; and a macro wrapping a
+# return type, CJSON_PUBLIC(cJSON *) name(...).
+_MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+_ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
+_BEFORE = re.compile(rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])")
+_WRAPPER = re.compile(rf"(?<![\w#])({_MACRO})\(([^()\n]*)\)(?=[ \t]*[*&]?[ \t]*[A-Za-z_])")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def blank_macros(text: str) -> str:
+    """``text`` with likely attribute macros replaced by spaces (lines and columns kept)."""
+    lines = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
+            lines.append(line)
+            continue
+        line = _ALONE.sub(_blank, line)
+        line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
+        lines.append(_BEFORE.sub(_blank, line))
+    return "\n".join(lines)
 
 
 def _grammar(suffix: str) -> object:
@@ -47,4 +74,5 @@ SPEC = LanguageSpec(
     definitions=function_patterns("(identifier) @name") + TYPES,
     imports=INCLUDES,
     calls=CALLS,
+    repair=blank_macros,
 )

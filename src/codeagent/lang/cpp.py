@@ -4,7 +4,7 @@ functions defined in a class body (methods) or outside it (``Type::method``: qua
 
 from __future__ import annotations
 
-from codeagent.lang.c import CALLS, INCLUDES, TYPES, function_patterns
+from codeagent.lang.c import CALLS, INCLUDES, TYPES, blank_macros, function_patterns
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -30,6 +30,7 @@ SPEC = LanguageSpec(
 (class_specifier name: (type_identifier) @name (base_class_clause)? @bases body: (_)) @def.class
 (struct_specifier name: (type_identifier) @name (base_class_clause) @bases body: (_)) @def.struct
 (namespace_definition name: (_) @name) @def.namespace
+(alias_declaration name: (type_identifier) @name) @def.typedef
 """
     + TYPES,
     imports=INCLUDES,
@@ -37,4 +38,5 @@ SPEC = LanguageSpec(
     + """
 (call_expression function: (qualified_identifier name: (identifier) @name)) @call
 """,
+    repair=blank_macros,
 )

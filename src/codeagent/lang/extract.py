@@ -79,6 +79,10 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     source = text.encode("utf-8", errors="surrogatepass")
     tree = _parser(spec, suffix).parse(source)
     root = tree.root_node
+    if root.has_error and spec.repair is not None:
+        again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
+        if not again.root_node.has_error or _count_errors(again.root_node) < _count_errors(root):
+            tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = _imports(spec, QueryCursor(import_query).matches(root)) if import_query else []
@@ -124,7 +128,7 @@ def _definitions(
         found[key] = _Def(
             node=node,
             kind=kinds[0][4:],
-            name=_type_name(_text(name)) if kinds[0] == "def.impl" else _text(name),
+            name=_type_name(_text(name)) if kinds[0] == "def.impl" else _text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(_text(b)) for b in _bases(captures)],

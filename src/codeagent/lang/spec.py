@@ -44,3 +44,6 @@ class LanguageSpec:
     # Definitions of these kinds become "method" when a type kind encloses them.
     function_kinds: tuple[str, ...] = ("function",)
     strip_quotes: bool = True
+    # When a file has parse errors: a same-length rewrite of its text to parse again (C and
+    # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
+    repair: Callable[[str], str] | None = None

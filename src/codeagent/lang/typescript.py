@@ -33,7 +33,7 @@ SPEC = LanguageSpec(
 (enum_declaration name: (_) @name) @def.enum
 (type_alias_declaration name: (_) @name) @def.type
 (internal_module name: (_) @name) @def.namespace
-(module name: (_) @name) @def.namespace
+(module name: [(identifier) (nested_identifier)] @name) @def.namespace
 (function_signature name: (_) @name) @def.function
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
