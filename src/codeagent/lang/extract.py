@@ -122,7 +122,7 @@ def _definitions(
             continue
         node = captures[kinds[0]][0]
         key = (node.start_byte, node.end_byte, node.type)
-        if key in found:
+        if key in found or (spec.skip_inside and _inside(node, spec.skip_inside)):
             continue
         receiver = _first(captures, "receiver")
         found[key] = _Def(
@@ -178,6 +178,15 @@ def _definitions(
 _NOT_BASES = frozenset(
     {"comment", "access_specifier", "virtual", "type_arguments", "argument_list", "arguments"}
 )
+
+
+def _inside(node: Node, types: tuple[str, ...]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _bases(captures: dict[str, list[Node]]) -> list[Node]:

@@ -33,6 +33,7 @@ SPEC = LanguageSpec(
 (method_declaration name: (identifier) @name) @def.method
 (constructor_declaration name: (identifier) @name) @def.constructor
 (compact_constructor_declaration name: (identifier) @name) @def.constructor
+(annotation_type_element_declaration name: (identifier) @name) @def.method
 """,
     imports="""
 (import_declaration (scoped_identifier scope: (_) @module name: (identifier) @name) .) @import
@@ -44,4 +45,5 @@ SPEC = LanguageSpec(
                                    (generic_type (type_identifier) @name)]) @call
 """,
     doc_comment=("block_comment", "line_comment"),
+    skip_inside=("object_creation_expression", "enum_constant"),
 )

@@ -44,6 +44,9 @@ class LanguageSpec:
     # Definitions of these kinds become "method" when a type kind encloses them.
     function_kinds: tuple[str, ...] = ("function",)
     strip_quotes: bool = True
+    # Definitions inside a node of these types are left out (Java: the members of an
+    # anonymous class or of an enum constant's body, which no name reaches).
+    skip_inside: tuple[str, ...] = ()
     # When a file has parse errors: a same-length rewrite of its text to parse again (C and
     # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
     repair: Callable[[str], str] | None = None
