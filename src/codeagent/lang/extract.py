@@ -10,6 +10,7 @@ name, alias]``, ``c`` rows ``[line, called name, index of the enclosing row in d
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -281,6 +282,18 @@ def _imports(
 def _calls(
     matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
 ) -> list[list[Any]]:
+    # Definitions nest: sorted by start, each one's parent is the nearest earlier span that
+    # holds it, so the innermost definition holding a call is found by bisection then a walk
+    # up through the parents.
+    ordered = sorted(spans, key=lambda s: (s[0], -s[1]))
+    starts = [s[0] for s in ordered]
+    parents: list[int] = []
+    stack: list[int] = []
+    for i, (start, end, _) in enumerate(ordered):
+        while stack and ordered[stack[-1]][1] < end:
+            stack.pop()
+        parents.append(stack[-1] if stack else -1)
+        stack.append(i)
     rows: list[list[Any]] = []
     seen: set[tuple[int, int]] = set()
     for _, captures in matches:
@@ -288,16 +301,10 @@ def _calls(
         if call is None or name is None or (call.start_byte, call.end_byte) in seen:
             continue
         seen.add((call.start_byte, call.end_byte))
-        scope = -1
-        best = None
-        for start, end, index in spans:  # the innermost definition holding the call
-            if (
-                start <= call.start_byte
-                and call.end_byte <= end
-                and (best is None or end - start < best)
-            ):
-                best, scope = end - start, index
-        rows.append([name.start_point[0] + 1, _text(name), scope])
+        i = bisect_right(starts, call.start_byte) - 1
+        while i >= 0 and ordered[i][1] < call.end_byte:
+            i = parents[i]
+        rows.append([name.start_point[0] + 1, _text(name), ordered[i][2] if i >= 0 else -1])
     rows.sort(key=lambda r: (r[0], r[1]))
     return rows
 
