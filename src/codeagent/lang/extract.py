@@ -289,7 +289,7 @@ def _calls(
     starts = [s[0] for s in ordered]
     parents: list[int] = []
     stack: list[int] = []
-    for i, (start, end, _) in enumerate(ordered):
+    for i, (_start, end, _) in enumerate(ordered):
         while stack and ordered[stack[-1]][1] < end:
             stack.pop()
         parents.append(stack[-1] if stack else -1)
