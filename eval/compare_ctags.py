@@ -94,7 +94,8 @@ def ctags_tags(root: Path, language: str, paths: list[str]) -> list[dict[str, An
     return [
         t
         for t in tags
-        if t.get("_type") == "tag" and not t["name"].startswith(("AnonymousFunction", "__anon"))
+        if t.get("_type") == "tag"
+        and not t["name"].startswith(("AnonymousFunction", "AnonymousClass", "__anon"))
     ]
 
 
