@@ -149,7 +149,9 @@ def layer_definitions(
                 name = qualname.rsplit(".", 1)[-1]
                 key = (path, _plain(name), int(line), group)
                 found.add(key)
-                if nested is not None and qualname.rpartition(".")[0] in callables:
+                parts = qualname.split(".")
+                scopes = {".".join(parts[:n]) for n in range(1, len(parts))}
+                if nested is not None and scopes & callables:  # inside a function body
                     nested.add(key)
     return found, errors
 

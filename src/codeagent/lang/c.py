@@ -39,17 +39,18 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_c.language()
 
 
-def function_patterns(name: str) -> str:
-    """A function definition whose declarator (behind up to two pointers) names ``name``."""
+def function_patterns(name: str, references: bool = False) -> str:
+    """A function definition whose declarator (behind up to two pointers, or with
+    ``references`` a C++ ``&``/``&&``) names ``name``."""
     inner = f"(function_declarator declarator: {name})"
-    return "\n".join(
-        f"(function_definition declarator: {d}) @def.function"
-        for d in (
-            inner,
-            f"(pointer_declarator declarator: {inner})",
-            f"(pointer_declarator declarator: (pointer_declarator declarator: {inner}))",
-        )
-    )
+    shapes = [
+        inner,
+        f"(pointer_declarator declarator: {inner})",
+        f"(pointer_declarator declarator: (pointer_declarator declarator: {inner}))",
+    ]
+    if references:
+        shapes.append(f"(reference_declarator {inner})")
+    return "\n".join(f"(function_definition declarator: {d}) @def.function" for d in shapes)
 
 
 TYPES = """

@@ -21,14 +21,21 @@ SPEC = LanguageSpec(
     name="cpp",
     extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
     grammar=_grammar,
-    definitions=function_patterns(_NAME)
-    + function_patterns(f"(qualified_identifier scope: (_) @receiver name: {_NAME})")
+    definitions=function_patterns(_NAME, references=True)
     + function_patterns(
-        f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))"
+        f"(qualified_identifier scope: (_) @receiver name: {_NAME})", references=True
+    )
+    + function_patterns(
+        f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))",
+        references=True,
     )
     + """
 (class_specifier name: (type_identifier) @name (base_class_clause)? @bases body: (_)) @def.class
 (struct_specifier name: (type_identifier) @name (base_class_clause) @bases body: (_)) @def.struct
+(class_specifier name: (template_type name: (type_identifier) @name)
+  (base_class_clause)? @bases body: (_)) @def.class
+(struct_specifier name: (template_type name: (type_identifier) @name)
+  (base_class_clause)? @bases body: (_)) @def.struct
 (namespace_definition name: (_) @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.typedef
 """
