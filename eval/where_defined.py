@@ -10,7 +10,7 @@ exactly once in the whole repository are sampled (a fixed, hash-ordered sample o
 LLM and BM25 only (rule routing, the symbol tool). A question counts as right when the first
 cited file is the file the truth names. Also "list the methods of TYPE" for types whose
 methods ctags scopes to them: exact when the set of (file, line) of the answer's own methods
-is the set ctags gives.
+is the set ctags gives (not for JavaScript/TypeScript).
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from compare_ctags import (
 )
 
 from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.index.symbols import SymbolGraph
 from codeagent.workspace import Workspace
 
 CALLABLE_KINDS = {"func", "method", "function", "singletonMethod"}
@@ -56,6 +58,34 @@ def truth_of(root: Path, typescript: Path | None) -> dict[str, set[tuple[str, st
     return out
 
 
+TYPE_GROUP = "type"
+
+
+def methods_exact(root: Path, graph: SymbolGraph, per_language: int) -> dict[str, tuple[int, int]]:
+    """language -> (exact, asked): types whose name ctags defines once in the repository and
+    scopes callables to; exact when the graph's own methods of the type, as (file, name
+    line), are the callables ctags scopes to it."""
+    out: dict[str, tuple[int, int]] = {}
+    for language, paths in sorted(files_by_language(root).items()):
+        if language in ("javascript", "typescript"):  # ctags 5.9 reads their methods poorly
+            continue
+        groups = GROUPS[language]
+        tags = ctags_tags(root, language, paths)
+        types = Counter(_plain(t["name"]) for t in tags if groups.get(t.get("kind", "")) == "type")
+        scoped: dict[str, set[tuple[str, int]]] = defaultdict(set)
+        for t in tags:
+            if groups.get(t.get("kind", "")) == "callable" and t.get("scope"):
+                owner = _plain(str(t["scope"]))
+                scoped[owner].add((t["path"], int(t["line"])))
+        names = sorted((n for n in scoped if types[n] == 1), key=_order)[:per_language]
+        exact = 0
+        for name in names:
+            found = {(d.path, d.line) for d, via in graph.methods(name) if via is None}
+            exact += found == scoped[name]
+        out[language] = (exact, len(names))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
@@ -66,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("CODEAGENT_HOME", tempfile.mkdtemp(prefix="where-defined-"))
     totals: Counter[str] = Counter()
     right: Counter[str] = Counter()
+    methods_total: Counter[str] = Counter()
+    methods_right: Counter[str] = Counter()
     for root in args.dirs:
         truth = truth_of(root, args.typescript)
         counts = Counter(name for rows in truth.values() for name, _, _ in rows)
@@ -96,10 +128,20 @@ def main(argv: list[str] | None = None) -> int:
             )
             for row in wrong[: args.show]:
                 print(f"      wrong {row}")
+        store, _ = load_or_build(root, Settings(llm="none", embed="none"), embedder=None)
+        for language, (exact, asked) in methods_exact(
+            root, store.symbols, args.per_language
+        ).items():
+            methods_right[language] += exact
+            methods_total[language] += asked
+            print(f"{root.name:24} {language:11} methods-of-type exact {exact}/{asked}")
     print()
     for language in sorted(totals):
         share = right[language] / totals[language]
         print(f"{language:11} {right[language]}/{totals[language]} = {share:.1%}")
+    for language in sorted(methods_total):
+        n = methods_total[language]
+        print(f"{language:11} methods of a type exact {methods_right[language]}/{n}")
     return 0
 
 

@@ -233,9 +233,10 @@ class SymbolGraph(SymbolTables):
         seen_names: set[str] = set()
         seen_classes: set[str] = set()
         order = [(classes[0], None)] if not inherited else self._mro(classes[0], seen_classes)
+        overloads = "l" in self.files[classes[0].path]  # Java, C#, C++ ...: one per signature
         for cls, via in order:
             for d in self._own_methods(cls):
-                if d.name not in seen_names:
+                if d.name not in seen_names or (overloads and via is None):
                     seen_names.add(d.name)
                     out.append((d, via))
         return out
