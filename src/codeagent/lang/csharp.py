@@ -25,6 +25,7 @@ SPEC = LanguageSpec(
 (enum_declaration name: (identifier) @name) @def.enum
 (method_declaration name: (identifier) @name) @def.method
 (constructor_declaration name: (identifier) @name) @def.constructor
+(operator_declaration operator: _ @operator) @def.method
 (namespace_declaration name: (_) @name) @def.namespace
 (file_scoped_namespace_declaration name: (_) @name) @def.namespace
 """,

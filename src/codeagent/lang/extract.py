@@ -119,6 +119,9 @@ def _definitions(
     for _, captures in sorted(matches, key=lambda m: m[0]):  # the first pattern wins
         kinds = [k for k in captures if k.startswith("def.")]
         name = _first(captures, "name")
+        operator = _first(captures, "operator")  # an operator overload: named operator==
+        if operator is not None and name is None:
+            name = operator
         if not kinds or name is None:
             continue
         node = captures[kinds[0]][0]
@@ -129,7 +132,9 @@ def _definitions(
         found[key] = _Def(
             node=node,
             kind=kinds[0][4:],
-            name=_type_name(_text(name)) if kinds[0] == "def.impl" else _text(name).strip("\"'`"),
+            name=_type_name(_text(name))
+            if kinds[0] == "def.impl"
+            else ("operator" if name is operator else "") + _text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(_text(b)) for b in _bases(captures)],
