@@ -14,10 +14,12 @@ import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codeagent import lang
 from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index import cache as index_cache
@@ -63,6 +65,10 @@ class IndexStats:
     cache_hit: bool = False
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     notices: list[str] = field(default_factory=list)
+    # language -> {"files": n, "structure": "ast" | "tree-sitter" | "none"} (every indexed
+    # file), and language -> files that did not parse in this build (cut into windows).
+    languages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    parse_errors: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -107,6 +113,7 @@ def load_or_build(
     stats.repo = str(discovery.root)
     stats.files_indexed = len(discovery.files)
     stats.files_skipped = dict(sorted(discovery.skipped.items()))
+    stats.languages = languages_of(f.path for f in discovery.files)
     if not discovery.files:
         raise EmptyRepoError(f"no indexable files in {discovery.root}{_skips(discovery.skipped)}")
     if embedder is _DEFAULT:
@@ -158,6 +165,20 @@ def load_or_build(
     return store, stats
 
 
+def languages_of(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Files per language and where their structure comes from: ``ast`` (Python),
+    ``tree-sitter`` (the languages of :mod:`codeagent.lang`) or ``none`` (line windows)."""
+    counts = Counter(lang.language_name(p) for p in paths)
+    layer = {spec.name for spec in lang.specs()}
+    return {
+        name: {
+            "files": n,
+            "structure": "ast" if name == "python" else "tree-sitter" if name in layer else "none",
+        }
+        for name, n in sorted(counts.items())
+    }
+
+
 def _skips(skipped: Counter[str]) -> str:
     if not skipped:
         return " (nothing found)"
@@ -201,9 +222,15 @@ def _build(
                         records[file.path] = record
                 else:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
-                    own = chunk_file(file.path, text, tree)
+                    parsed = None if tree is not None else lang.parse_file(file.path, text)
+                    own = chunk_file(file.path, text, tree, parsed)
                     if tree is not None:  # one tree at a time in memory
                         records[file.path] = extract_record(tree, file.path, discovery.root)
+                    elif parsed is not None:  # symbols even from a tree with errors
+                        records[file.path] = parsed.record(file.path)
+                        if parsed.errors:
+                            errors = stats.parse_errors
+                            errors[parsed.language] = errors.get(parsed.language, 0) + 1
                     del tree
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
@@ -211,9 +238,10 @@ def _build(
     # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
     # reused record whose module name changed (a package appeared) is extracted again.
     trees: dict[str, Any] = {}
-    modules = module_names(sorted(records), discovery.root)
+    python = sorted(p for p, rec in records.items() if "l" not in rec)
+    modules = module_names(python, discovery.root)
     by_path = {f.path: f for f in discovery.files}
-    for path in [p for p, rec in records.items() if rec.get("m") != modules[p]]:
+    for path in [p for p in python if records[p].get("m") != modules[p]]:
         del records[path]
         try:
             tree = parse_python(path, by_path[path].read_text())
