@@ -100,7 +100,7 @@ def test_unknown_language_and_parse_errors_keep_windows(git_repo: GitRepoFactory
         "go": {"files": 2, "structure": "tree-sitter"},
         "java": {"files": 2, "structure": "tree-sitter"},
         "markdown": {"files": 1, "structure": "none"},
-        "python": {"files": 1, "structure": "ast"},
+        "python": {"files": 1, "structure": "python-ast"},
         "rust": {"files": 1, "structure": "tree-sitter"},
         "typescript": {"files": 4, "structure": "tree-sitter"},
     }

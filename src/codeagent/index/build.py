@@ -65,7 +65,7 @@ class IndexStats:
     cache_hit: bool = False
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     notices: list[str] = field(default_factory=list)
-    # language -> {"files": n, "structure": "ast" | "tree-sitter" | "none"} (every indexed
+    # language -> {"files": n, "structure": "python-ast" | "tree-sitter" | "none"} (every indexed
     # file), and language -> files that did not parse in this build (cut into windows).
     languages: dict[str, dict[str, Any]] = field(default_factory=dict)
     parse_errors: dict[str, int] = field(default_factory=dict)
@@ -166,14 +166,18 @@ def load_or_build(
 
 
 def languages_of(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Files per language and where their structure comes from: ``ast`` (Python),
+    """Files per language and where their structure comes from: ``python-ast`` (Python),
     ``tree-sitter`` (the languages of :mod:`codeagent.lang`) or ``none`` (line windows)."""
     counts = Counter(lang.language_name(p) for p in paths)
     layer = {spec.name for spec in lang.specs()}
     return {
         name: {
             "files": n,
-            "structure": "ast" if name == "python" else "tree-sitter" if name in layer else "none",
+            "structure": "python-ast"
+            if name == "python"
+            else "tree-sitter"
+            if name in layer
+            else "none",
         }
         for name, n in sorted(counts.items())
     }
