@@ -102,7 +102,9 @@ class ScriptedBackend:
         self.cancelled = threading.Event()
         self.started = threading.Event()
 
-    def ask_stream(self, question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
+    def ask_stream(
+        self, question: str, cancel: threading.Event, *, k: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         self.started.set()
         try:
             yield from self.script(question, cancel)

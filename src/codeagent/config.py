@@ -20,6 +20,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from codeagent.errors import ConfigError
+from codeagent.index.dense import DEFAULT_BACKEND
 from codeagent.paths import default_home
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
@@ -38,6 +39,9 @@ class Settings(BaseSettings):
         description="auto | none | ollama:MODEL | llamacpp:PATH.gguf",
     )
     embed: str = Field(default="auto", description="auto | local | none | ollama:MODEL")
+    dense: str = Field(
+        default=DEFAULT_BACKEND, description="Dense index backend: NAME or NAME:ARG."
+    )
     ollama_host: str = Field(
         default_factory=lambda: os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST,
         description="Ollama server address (OLLAMA_HOST).",

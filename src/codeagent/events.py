@@ -8,7 +8,10 @@ carrying the answer text (their texts join to the answer), a ``sources`` event, 
             print(event.text, end="")
 
 Every event is a pydantic model with ``type`` and ``to_json()`` (one JSON object per event,
-e.g. a server-sent event).
+e.g. a server-sent event). A front end reads fields only: the route event carries the line to
+say about it (``line``, None: nothing to say) and the tool's ``label``; a fallback is a typed
+:class:`~codeagent.agent.state.Fallback`; a notice has a ``kind``; the deterministic answer's
+token carries the ``terms`` its lines were chosen by (to highlight).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from codeagent.agent.state import RouteDecision
+from codeagent.agent.state import Fallback, RouteDecision
 from codeagent.result import AskResult
 from codeagent.tools.base import Source
 
@@ -30,14 +33,25 @@ class _Event(BaseModel):
 class RouteEvent(_Event):
     type: Literal["route"] = "route"
     route: RouteDecision
-    fallback: dict[str, str] | None = None
+    fallback: Fallback | None = None
+    line: str | None = None  # what a front end says about the route (None: nothing)
+    label: str = ""  # what the routed tool is, in a few words ("search")
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "route": self.route.to_json(), "fallback": self.fallback}
+        fallback = self.fallback.to_json() if self.fallback is not None else None
+        route = self.route.to_json()
+        return {"type": self.type, "route": route, "fallback": fallback, "line": self.line,
+                "label": self.label}  # fmt: skip
+
+
+# index: about the index (built, updated, catching up); question: the question was changed
+# (cut, control tokens removed); route: said by the route; llm: the chat model failed.
+NoticeKind = Literal["index", "question", "route", "llm"]
 
 
 class NoticeEvent(_Event):
     type: Literal["notice"] = "notice"
+    kind: NoticeKind
     text: str
 
 
@@ -49,6 +63,7 @@ class SourcesEvent(_Event):
 class TokenEvent(_Event):
     type: Literal["token"] = "token"
     text: str
+    terms: list[str] = []  # words to highlight in the text's numbered code lines
 
 
 class ResultEvent(_Event):
@@ -61,4 +76,13 @@ class ResultEvent(_Event):
 
 Event = RouteEvent | NoticeEvent | SourcesEvent | TokenEvent | ResultEvent
 
-__all__ = ["Event", "NoticeEvent", "ResultEvent", "RouteEvent", "SourcesEvent", "TokenEvent"]
+__all__ = [
+    "Event",
+    "Fallback",
+    "NoticeEvent",
+    "NoticeKind",
+    "ResultEvent",
+    "RouteEvent",
+    "SourcesEvent",
+    "TokenEvent",
+]

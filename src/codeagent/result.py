@@ -6,14 +6,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from codeagent.agent.state import RouteDecision
+from codeagent.agent.state import Fallback, RouteDecision
 from codeagent.tools.base import Source
 
 
 class AskResult(BaseModel):
     question: str
     route: RouteDecision
-    fallback: dict[str, str] | None = None
+    fallback: Fallback | None = None
     answer: str
     sources: list[Source] = Field(default_factory=list)
     tool_result: dict[str, Any] | None = None
@@ -29,7 +29,7 @@ class AskResult(BaseModel):
         return {
             "question": self.question,
             "route": self.route.to_json(),
-            "fallback": self.fallback,
+            "fallback": self.fallback.to_json() if self.fallback is not None else None,
             "answer": self.answer,
             "sources": [s.model_dump() for s in self.sources],
             "tool_result": self.tool_result,

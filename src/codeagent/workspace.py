@@ -156,11 +156,13 @@ class Workspace:
         *,
         index: LazyIndex | None = None,
         notices: Sequence[str] = (),
+        k: int | None = None,
     ) -> Iterator[Event]:
         """Answer ``question``, yielding events as they happen; the result is always last.
 
         ``index``: the index this one answer reads (the server pins one state per question);
-        ``notices``: what the answer must say besides (e.g. that the index is catching up).
+        ``notices``: what the answer must say besides (e.g. that the index is catching up);
+        ``k``: sources for this answer (the settings' ``k`` when None).
         The result's ``state`` is the state hash of the index the answer read, None when it
         read none (an exact answer from one file's syntax tree, read from disk as it is).
         """
@@ -168,10 +170,15 @@ class Workspace:
         cleaned, said = sanitize_question(question, self.settings.max_question_chars)
         if not cleaned:
             raise CodeAgentError("the question is empty")
-        notices = [*notices, *said]
         index = index or self._index
-        for notice in notices:
-            yield NoticeEvent(text=notice)
+        settings = self.settings
+        if k is not None and k != settings.k:
+            settings = settings.model_copy(update={"k": k})  # k: checked by whoever sent it
+        for notice in notices:  # the caller's: about the index this answer reads
+            yield NoticeEvent(kind="index", text=notice)
+        for notice in said:
+            yield NoticeEvent(kind="question", text=notice)
+        notices = [*notices, *said]
         turns = self.settings.history_turns
         state: AgentState = {
             "question": cleaned,
@@ -180,7 +187,7 @@ class Workspace:
             "timings": {"route": 0.0, "retrieve": 0.0, "answer": 0.0},
         }
         run = RunContext(
-            tools=ToolContext(self.repo_root, self.settings, index, cleaned),
+            tools=ToolContext(self.repo_root, settings, index, cleaned),
             registry=self.registry,
             chat_model=self.chat_model,
         )
@@ -214,7 +221,7 @@ def _result(question: str, final: dict[str, Any], started: float, state: str | N
     return AskResult(
         question=question,
         route=final["route"],
-        fallback=dict(fallback) if fallback else None,
+        fallback=fallback,
         answer=final.get("answer", ""),
         sources=final.get("sources", []),
         tool_result=tool_result.to_json() if tool_result is not None else None,

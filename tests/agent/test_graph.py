@@ -9,7 +9,7 @@ import pytest
 
 from codeagent.agent.context import RunContext
 from codeagent.agent.graph import after_route, after_tool, build_graph
-from codeagent.agent.state import RouteDecision
+from codeagent.agent.state import Fallback, RouteDecision
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
 from codeagent.tools.base import ToolContext
@@ -25,9 +25,11 @@ def test_after_tool_falls_back_only_when_that_tool_failed() -> None:
     edge = {"tool": "ast", "fallback": "rag"}
     assert after_tool({"fallback": None}, **edge) == "answer"
     assert after_tool({}, **edge) == "answer"
-    assert after_tool({"fallback": {"from": "ast", "reason": "symbol not found"}}, **edge) == "rag"
+    failed = Fallback.model_validate({"from": "ast", "to": "rag", "reason": "symbol not found"})
+    assert after_tool({"fallback": failed}, **edge) == "rag"
     # a fallback recorded by an earlier tool does not send this one on
-    assert after_tool({"fallback": {"from": "other", "reason": "x"}}, **edge) == "answer"
+    other = Fallback.model_validate({"from": "other", "to": "ast", "reason": "x"})
+    assert after_tool({"fallback": other}, **edge) == "answer"
 
 
 class CountingIndex(LazyIndex):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import string
 
 import pytest
@@ -22,9 +23,9 @@ def test_every_prompt_renders_with_all_its_placeholders() -> None:
 
 
 def test_the_router_prompt_has_examples_and_the_question() -> None:
-    text = render_prompt("router", tools="TTT", question="QQQ", previous="PPP")
-    assert text.count("Question:") >= 4  # a few examples and the question itself
+    text = render_prompt("router", tools="TTT", examples="EEE", question="QQQ", previous="PPP")
     assert text.rstrip().endswith("Question: QQQ")
+    assert "EEE" in text
     assert "PPP" in text
     assert "TTT" in text
 
@@ -34,9 +35,21 @@ def test_the_router_prompt_lists_every_registered_tool_and_ast_operation() -> No
     from codeagent.tools.registry import default_registry
 
     registry = default_registry()
-    text = render_prompt("router", tools=registry.prompt_tools(), question="q", previous="p")
-    for name in ("ast", "rag"):
+    text = render_prompt(
+        "router",
+        tools=registry.prompt_tools(),
+        examples=registry.prompt_examples(),
+        question="q",
+        previous="p",
+    )
+    for name in registry.names():
         assert f"- `{name}`:" in text
+    assert text.count("Question:") >= 6  # the tools' examples and the question itself
+    for line in text.splitlines():  # every example is the JSON the router returns
+        if line.startswith("{"):
+            data = json.loads(line)
+            registry.router_schema().model_validate(data)
+            assert data["tool"] in registry.names()
     for operation in OPERATIONS:
         assert f"  - `{operation}`: " in text
 

@@ -1,11 +1,13 @@
-"""A tool added through the registry alone (this module and the registry built here): the
-rule router and the LLM router choose it, the graph runs it, its failure falls back to
-search, and its result is rendered as the answer."""
+"""A tool added through the registry alone (this module and one ``register_tool`` line in
+its fixture): the rule router and the LLM router choose it, the graph runs it, its failure
+falls back to search, the CLI renders it and says its fallback, MCP lists and runs it, and an
+eval suite may expect it."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,9 +19,9 @@ from codeagent.agent.graph import build_graph
 from codeagent.config import Settings
 from codeagent.errors import ToolError
 from codeagent.tools.ast_tool.tool import AstTool
-from codeagent.tools.base import BaseTool, Source, ToolContext, ToolFailure
+from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext, ToolFailure
 from codeagent.tools.rag_tool import RagTool
-from codeagent.tools.registry import Registry, default_registry
+from codeagent.tools.registry import Registry, default_registry, register_tool
 from codeagent.workspace import Workspace
 from streams import collect
 
@@ -54,6 +56,9 @@ class LinesTool(BaseTool):
     name = "lines"
     description = "how many lines one named file has (`path` = the file)."
     args_model = LinesArgs
+    label = "a line count"
+    mcp = True
+    examples = (RouteExample("how long is setup.py?", {"path": "setup.py"}, "a line count"),)
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | None:
         found = _ASK.search(question.strip())
@@ -71,13 +76,23 @@ class LinesTool(BaseTool):
         return LinesResult(args.path, len(target.read_text().splitlines()))
 
 
+@pytest.fixture
+def lines_tool() -> Iterator[None]:
+    """The one registration line: every default registry made meanwhile has the tool."""
+    unregister = register_tool(LinesTool())
+    yield
+    unregister()
+
+
 def registry() -> Registry:
-    return Registry([AstTool(), LinesTool(), RagTool()], default="rag")
+    return default_registry()
 
 
 @pytest.fixture
-def workspace(sample_repo: Path, settings: Settings, fake_store: Any) -> Workspace:
-    return Workspace(sample_repo, settings, store=fake_store, registry=registry())
+def workspace(
+    sample_repo: Path, settings: Settings, fake_store: Any, lines_tool: None
+) -> Workspace:
+    return Workspace(sample_repo, settings, store=fake_store)
 
 
 def test_the_toy_tool_is_routed_by_rules_run_and_rendered(workspace: Workspace) -> None:
@@ -100,15 +115,21 @@ def test_the_toy_tool_falls_back_to_search_when_it_fails(
     result = got.result
     assert result.route.tool == "lines"
     reason = "no file 'shop/ghost.py' in the repository"
-    assert result.fallback == {"from": "lines", "reason": reason}
-    assert any(n.startswith("LINES tool failed") for n in got.notices)
+    assert result.fallback is not None
+    assert result.fallback.to_json() == {"from": "lines", "to": "rag", "reason": reason}
+    assert got.notices == []  # the fallback is said once, by the route event's line
+    lines = [e.line for e in got.events if e.type == "route"]
+    assert lines == [
+        None,
+        f"searching the repository instead: the LINES tool could not answer ({reason})",
+    ]
     assert fake_store.queries == ["how many lines in shop/ghost.py?"]
     assert result.answer.startswith("Most relevant code")
     assert result.tool_result is None
 
 
 def test_the_llm_router_is_offered_the_toy_tool_and_can_choose_it(
-    sample_repo: Path, settings: Settings, fake_store: Any, make_model: Any
+    sample_repo: Path, settings: Settings, fake_store: Any, make_model: Any, lines_tool: None
 ) -> None:
     route = json.dumps({"tool": "lines", "path": "shop/models.py", "reason": "a count"})
     model = make_model(route, "It has many lines (shop/models.py:1-2).")
@@ -119,17 +140,22 @@ def test_the_llm_router_is_offered_the_toy_tool_and_can_choose_it(
     assert (result.route.tool, result.route.decided_by) == ("lines", "llm")
     prompt = str(model.seen[0][-1].content)
     assert "- `lines`: how many lines one named file has" in prompt
+    assert 'Question: how long is setup.py?\n{"tool": "lines", "path": "setup.py"' in prompt
     count = len(MODELS.splitlines())
     assert f"shop/models.py has {count} lines." in str(model.seen[1][-1].content)
     schema = registry().router_schema().model_json_schema()
-    assert set(schema["properties"]) == {"tool", "file", "operation", "symbol", "path", "reason"}
-    assert schema["properties"]["tool"]["enum"] == ["ast", "lines", "rag"]
+    assert {"tool", "path", "reason"} <= set(schema["properties"])
+    assert schema["properties"]["tool"]["enum"] == ["symbols", "ast", "lines", "rag"]
 
 
-def test_the_graph_gets_a_node_and_a_fallback_edge_for_the_toy_tool() -> None:
+def test_the_graph_gets_a_node_and_a_fallback_edge_for_the_toy_tool(lines_tool: None) -> None:
     graph = build_graph(registry()).get_graph()
     edges = {(e.source, e.target) for e in graph.edges}
     assert {("route", "lines"), ("lines", "answer"), ("lines", "rag")} <= edges
+
+
+def test_without_its_registration_line_the_tool_is_nowhere() -> None:
+    assert "lines" not in default_registry()
     assert "lines" not in build_graph(default_registry()).get_graph().nodes
 
 
@@ -137,7 +163,7 @@ def test_a_registry_refuses_clashing_or_dangling_tools() -> None:
     with pytest.raises(ValueError, match="two tools"):
         Registry([RagTool(), RagTool()])
     with pytest.raises(ValueError, match="default"):
-        Registry([AstTool()])
+        Registry([AstTool()], default="rag")
 
     class Orphan(LinesTool):
         name = "orphan"
@@ -149,3 +175,102 @@ def test_a_registry_refuses_clashing_or_dangling_tools() -> None:
 
 def test_tool_failure_is_the_domain_tool_error() -> None:
     assert ToolFailure is ToolError
+
+
+def test_the_cli_renders_the_toy_tool_and_says_its_fallback_once(
+    sample_repo: Path, lines_tool: None
+) -> None:
+    from cli.clirun import run
+
+    flags = ("--repo", str(sample_repo), "--llm", "none", "--embed", "none", "--no-server")
+    answered = run("ask", "how many lines in shop/payments.py?", *flags)
+    assert answered.code == 0, answered.err
+    assert answered.out == f"shop/payments.py has {len(PAYMENTS.splitlines())} lines.\n"
+    assert answered.err == ""  # an exact answer: no route line
+    failed = run("ask", "how many lines in shop/ghost.py?", *flags)
+    assert failed.code == 0, failed.err
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert failed.err.splitlines() == [
+        f"searching the repository instead: the LINES tool could not answer ({reason})"
+    ]
+
+
+def test_mcp_lists_and_runs_the_toy_tool(
+    sample_repo: Path, settings: Settings, lines_tool: None
+) -> None:
+    import anyio
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from codeagent.server.backend import RepoBackend
+    from codeagent.server.mcp import build_mcp
+    from codeagent.server.repos import ServedRepo
+
+    backend = RepoBackend(ServedRepo("shop", sample_repo), settings, None)
+    server = build_mcp({"shop": backend})
+
+    async def exercise() -> tuple[Any, Any, Any]:
+        listed = {tool.name: tool for tool in await server.list_tools()}
+        ok = await server.call_tool("lines", {"path": "shop/payments.py"})
+        asked = await server.call_tool("ask", {"question": "how many lines in shop/ghost.py?"})
+        return listed, ok, asked
+
+    async def missing() -> Any:
+        return await server.call_tool("lines", {"path": "shop/ghost.py"})
+
+    listed, ok, asked = anyio.run(exercise)
+    assert listed["lines"].description == LinesTool.description
+    assert set(listed["lines"].input_schema["properties"]) == {"path", "repo"}
+    assert not {"ast", "rag", "symbols"} & set(listed)  # MCP has tools of its own for those
+    text = "\n".join(c.text for c in ok.content)
+    assert text.startswith(f"shop/payments.py has {len(PAYMENTS.splitlines())} lines.")
+    # MCP's `ask` routes to it too, falls back, and says so once in its notes.
+    notes = "\n".join(c.text for c in asked.content).split("\n\nNotes:\n")[1]
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert notes.splitlines()[0] == (
+        f"  searching the repository instead: the LINES tool could not answer ({reason})"
+    )
+    # An error result for the client (the SDK's ToolError): MCP does not fall back.
+    with pytest.raises(ToolError, match=re.escape("no file 'shop/ghost.py' in the repository")):
+        anyio.run(missing)
+
+
+def test_an_eval_suite_may_expect_the_toy_tool_only_once_registered(tmp_path: Path) -> None:
+    from codeagent.errors import EvalError
+    from codeagent.eval.suite import load_suite
+
+    suite = tmp_path / "lines.jsonl"
+    line = {"id": "1", "question": "how many lines in a.py?", "repo": ".", "source": "test"}
+    suite.write_text(json.dumps({**line, "expected_route": "lines"}) + "\n")
+    with pytest.raises(EvalError, match="expected_route"):
+        load_suite(suite)
+    unregister = register_tool(LinesTool())
+    try:
+        assert [item.expected_route for item in load_suite(suite)] == ["lines"]
+    finally:
+        unregister()
+
+
+def test_the_route_line_comes_from_the_tools_declarations() -> None:
+    """What a front end says: the answering tool's ``announce`` with the route's reason; after
+    a fallback, the failed tool and why, then what answers instead."""
+    from codeagent.agent.state import Fallback, RouteDecision
+
+    class Quiet(LinesTool):  # falls back to a tool that announces nothing
+        name = "quiet"
+        fallback = "lines"
+
+    registry = Registry([Quiet(), LinesTool(), RagTool()])
+    search = RouteDecision(tool="rag", reason="a how/why question")
+    assert registry.route_line(search) == "searching the repository (a how/why question)"
+    assert registry.route_line(RouteDecision(tool="lines", reason="x")) is None  # silent
+    failed = Fallback.model_validate({"from": "quiet", "to": "lines", "reason": "no file"})
+    assert registry.route_line(search, failed) == (
+        "answering with the LINES tool instead: the QUIET tool could not answer (no file)"
+    )
+    nowhere = Fallback.model_validate({"from": "rag", "to": None, "reason": "no index"})
+    assert registry.route_line(search, nowhere) == (
+        "answering without a tool: the RAG tool could not answer (no index)"
+    )
+    assert registry.fallback_of("lines") == "rag"  # BaseTool's default: the default tool
+    assert registry.fallback_of("rag") is None
+    assert registry.label("lines") == "a line count"

@@ -163,8 +163,15 @@ def test_an_ambiguous_file_name_asks_which_one(git_repo) -> None:
 
 
 def test_a_non_python_file_is_not_an_ast_target(git_repo) -> None:
-    root = git_repo({"app/util.js": "function f() {}\n", "app/main.py": "x = 1\n"})
-    assert route_by_rules("list the functions in app/util.js", root).tool == "rag"
+    # A language of the layer (codeagent.lang) is outlined from the symbol graph; a file of
+    # any other language is searched.
+    root = git_repo({"app/util.js": "function f() {}\n", "app/util.lua": "x = 1\n"})
+    decision = route_by_rules("list the functions in app/util.js", root)
+    assert (decision.tool, decision.args) == (
+        "symbols",
+        {"operation": "outline", "name": "app/util.js", "transitive": False},
+    )
+    assert route_by_rules("list the functions in app/util.lua", root).tool == "rag"
 
 
 def test_file_mentions_finds_paths_dotted_modules_and_module_words() -> None:

@@ -79,7 +79,10 @@ def test_a_missing_file_is_said_then_search_runs(repo: Path, tmp_path: Path) -> 
     workspace = Workspace(repo, Settings(home=tmp_path / "home", llm="none", embed="none"))
     result = workspace.ask("list the classes in src/pkg/nonexistent.py")
     assert result.route.tool == "rag"
-    assert "src/pkg/nonexistent.py does not exist" in " ".join(result.notices)
+    assert result.fallback is not None  # said once: as the fallback, not as a notice too
+    assert "src/pkg/nonexistent.py does not exist" in result.fallback.reason
+    assert (result.fallback.from_, result.fallback.to) == ("ast", "rag")
+    assert not any("nonexistent.py" in n for n in result.notices)
 
 
 @pytest.mark.parametrize(

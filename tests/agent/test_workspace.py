@@ -82,13 +82,14 @@ def test_an_ast_failure_falls_back_to_search_with_the_reason_kept(
     result, notices = got.result, got.notices
     assert result.route.tool == "ast"
     assert result.fallback is not None
-    assert result.fallback["from"] == "ast"
-    assert reason in result.fallback["reason"]
-    failed = [n for n in notices if n.startswith("AST tool failed (")]
-    assert len(failed) == 1  # shown once
-    assert "answering from search instead" in failed[0]
+    assert (result.fallback.from_, result.fallback.to) == ("ast", "rag")
+    assert reason in result.fallback.reason
+    assert not any(reason in n for n in notices)  # said once: by the route event's line
+    lines = [e.line for e in got.events if e.type == "route" and e.line]
+    said = f"the AST tool could not answer ({result.fallback.reason})"
+    assert lines == [f"searching the repository instead: {said}"]
     assert result.answer.startswith("Most relevant code")
-    assert result.to_json()["fallback"] == result.fallback
+    assert result.to_json()["fallback"] == result.fallback.to_json()
     assert result.tool_result is None
 
 
@@ -193,3 +194,16 @@ def test_two_threads_on_one_workspace_get_the_sequential_answers(
     assert out["a"] == sequential
     assert out["b"] == list(reversed(sequential[: len(QUESTIONS)])) * 2
     assert len(loads) == 1  # the index was built once, not once per thread
+
+
+def test_notices_say_their_kind(sample_repo: Path, settings: Settings) -> None:
+    """A front end tells notices apart by ``kind``, never by their words."""
+    short = settings.model_copy(update={"max_question_chars": 40})
+    question = "list the classes in shop/models.py and please also tell me more"
+    got = collect(Workspace(sample_repo, short), question, None)
+    notices = [(e.kind, e.text) for e in got.events if e.type == "notice"]
+    cut = f"question cut to its first 40 of {len(question)} characters (max_question_chars)"
+    assert notices == [("question", cut)]
+    given = Workspace(sample_repo, settings).ask_stream("hi there", notices=["catching up"])
+    first = next(iter(given))
+    assert (first.type, first.kind, first.text) == ("notice", "index", "catching up")

@@ -131,3 +131,18 @@ def test_the_ast_route_imports_neither_torch_nor_faiss_nor_numpy(repo: Path) -> 
     assert payload["route"]["tool"] == "rag"
     assert "numpy" in heavy
     assert "langgraph" in heavy
+
+
+def test_the_printer_highlights_the_terms_the_token_carries() -> None:
+    """Highlighting reads the token event's ``terms`` (no parsing of the question here)."""
+    from codeagent.cli.render import AnswerPrinter
+    from codeagent.events import TokenEvent
+
+    out: list[str] = []
+    printer = AnswerPrinter(llm=False, out=out.append, notice=out.append, terminal=True)
+    text = "geo/shapes.py:13-14\n  13 |     def area(self):\n"
+    printer.event(TokenEvent(text=text, terms=["area"]))
+    assert out == ["geo/shapes.py:13-14\n  13 |     def \x1b[1;33marea\x1b[0m(self):\n"]
+    out.clear()
+    printer.event(TokenEvent(text=text))  # no terms: printed as it is
+    assert out == [text]

@@ -84,6 +84,7 @@ def test_a_missing_file_is_the_ast_tools_fallback_in_json(git_repo, shapes: str)
     assert data["route"]["tool"] == "rag"
     assert data["fallback"] == {
         "from": "ast",
+        "to": "rag",
         "reason": "geo/nothere.py does not exist in the repository",
     }
     # a file that exists: no fallback
@@ -95,3 +96,25 @@ def test_a_missing_file_is_the_ast_tools_fallback_in_json(git_repo, shapes: str)
     )  # fmt: skip
     assert found["fallback"] is None
     assert found["route"]["tool"] == "ast"
+
+
+def test_repl_in_a_folder_that_is_no_repository_asks_as_the_bare_form(
+    plain: Path, env_setup: Path
+) -> None:
+    refused = run("repl", "--llm", "none", "--embed", "none", input=f"{QUESTION}\n/exit\n")
+    assert refused.code == 2
+    assert not (env_setup / "cache").exists()  # nothing indexed
+    assert refused.err.strip() == (
+        f"error: {plain} is not a git repository; pass --repo PATH, or --yes to index it anyway"
+    )
+    agreed = run("repl", "--llm", "none", "--embed", "none", "--yes", input=f"{QUESTION}\n/exit\n")
+    assert agreed.code == 0, agreed.err
+    assert "notes.py" in agreed.out
+    named = run("repl", "--llm", "none", "--embed", "none", "--repo", ".", input="/exit\n")
+    assert named.code == 0, named.err  # a folder named on purpose is not questioned
+    code, output = run_in_terminal(
+        "repl", "--llm", "none", "--embed", "none", cwd=plain, answers=("n\r",)
+    )
+    assert "is not a git repository. Index everything under it? [y/N]" in output
+    assert code == 1
+    assert "aborted" in output

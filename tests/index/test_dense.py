@@ -43,6 +43,7 @@ class ListIndex:
     """A dense backend in plain numpy, kept in a class-level log so the test sees its calls."""
 
     backend = "list"
+    file_name = "dense.list"
     calls: list[str] = []  # noqa: RUF012 - a shared log is the point
 
     def __init__(self, dim: int, rows: np.ndarray | None = None) -> None:

@@ -201,9 +201,8 @@ def test_route_and_fallback_stand_above_the_answer(
     assert f"Answered by {expected['route']['tool']}" in route.text
     assert f"decided by {expected['route']['decided_by']}" in route.text
     assert expected["route"]["reason"] in route.text
-    assert fallback.text == (
-        f"Fallback from {expected['fallback']['from']}: {expected['fallback']['reason']}"
-    )
+    failed = expected["fallback"]
+    assert fallback.text == f"Fallback from {failed['from']} to {failed['to']}: {failed['reason']}"
     assert answer.get_attribute("textContent") == expected["answer"]
     assert rect(driver, "route")["top"] < rect(driver, "fallback")["top"]
     assert rect(driver, "fallback")["bottom"] <= rect(driver, "answer")["top"]

@@ -143,22 +143,54 @@ def test_ask_json_names_the_same_state_in_process_and_through_the_server(
     assert state == json.loads(in_process.stdout)["state"] == state_of(root)
 
 
-def test_flags_the_server_was_not_started_with_mean_in_process(served_repo: Any) -> None:
+def test_k_goes_to_the_server_as_a_field_of_the_question(served_repo: Any) -> None:
+    """`-k` is sent with the question: the server answers it, as in-process answers it."""
+    served, root = served_repo
+    question = ("-k", "1", "--llm", "none", "--embed", "none", "how are squares made")
+    via_server = run_cli("ask", *question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []  # the server answered
+    in_process = run_cli("ask", "--no-server", *question, home=served.home, cwd=root)
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert via_server.stdout == in_process.stdout
+    assert said(via_server) == said(in_process)
+    wide = run_cli("ask", "--json", *question[2:], home=served.home, cwd=root)
+    narrow = run_cli("ask", "--json", *question, home=served.home, cwd=root)
+    assert loaded(wide) == loaded(narrow) == []
+    assert len(json.loads(narrow.stdout)["sources"]) == 1
+    assert len(json.loads(wide.stdout)["sources"]) > 1
+
+
+def test_a_setting_the_server_does_not_run_means_in_process(served_repo: Any) -> None:
     served, root = served_repo
     proc = run_cli(
         "ask",
-        "-k",
-        "3",
         "--llm",
         "none",
         "--embed",
-        "none",
+        "hash:64",
         "where is the area computed?",
         home=served.home,
         cwd=root,
     )
     assert proc.returncode == 0, proc.stderr
     assert "codeagent.agent.graph" in loaded(proc)
+
+
+def test_flags_equal_to_what_auto_resolved_to_go_to_the_server(
+    git_repo: Any, serve_process: Any
+) -> None:
+    """A server started with `--llm auto` where no model answers runs without an LLM:
+    `ask --llm none` asks for exactly that, so the server answers it."""
+    root = git_repo(FILES, name="geo")
+    served = serve_process("--repo", str(root), "--llm", "auto")  # no Ollama answers here
+    question = ("--llm", "none", "--embed", "none", "where is the area computed?")
+    via_server = run_cli("ask", *question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []
+    in_process = run_cli("ask", "--no-server", *question, home=served.home, cwd=root)
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert via_server.stdout == in_process.stdout
 
 
 def test_repository_the_server_does_not_serve_is_answered_in_process(
@@ -287,3 +319,44 @@ def test_no_llm_found_is_said_through_the_server_as_in_process(
     assert "codeagent.agent.graph" in loaded(in_process)
     assert said(in_process)[-1] == NO_LLM_AUTO  # said once, last
     assert said(via_server) == said(in_process)
+
+
+GOLDEN_QUESTIONS = [
+    "list the classes in geo/shapes.py",  # exact: one file's syntax tree
+    "where is unit_square defined?",  # exact: the symbol graph
+    "how are squares made",  # search, with the route's line
+    "list the methods of Circle in geo/shapes.py",  # the AST tool fails: a fallback
+    "who calls nobody_calls_this",  # the symbol tool fails: a fallback
+    "list the classes in geo/nothere.py",  # a named file that is not there
+]
+
+
+GOLDEN_FALLBACKS = set(GOLDEN_QUESTIONS[3:])
+
+
+@pytest.mark.parametrize("question", GOLDEN_QUESTIONS)
+def test_golden_the_server_prints_exactly_what_in_process_prints(
+    served_repo: Any, question: str
+) -> None:
+    """The same question through a real `codeagent serve` and in this process: the same
+    stdout, the same stderr, line for line; a fallback is said in one line."""
+    served, root = served_repo
+    via_server = run_cli("ask", question, home=served.home, cwd=root)
+    assert via_server.returncode == 0, via_server.stderr
+    assert loaded(via_server) == []  # the server answered
+    flags = ("--no-server", "--llm", "none", "--embed", "none")
+    in_process = run_cli("ask", *flags, question, home=served.home, cwd=root)
+    assert in_process.returncode == 0, in_process.stderr
+    assert "codeagent.agent.graph" in loaded(in_process)
+    assert via_server.stdout == in_process.stdout
+    assert said(via_server) == said(in_process)
+    failed = [line for line in said(in_process) if "could not answer" in line]
+    data = json.loads(run_cli("ask", "--json", question, home=served.home, cwd=root).stdout)
+    assert (data["fallback"] is not None) == (question in GOLDEN_FALLBACKS)
+    if data["fallback"] is None:
+        assert failed == []
+    else:  # one line names the tool that failed and why; nothing else repeats the reason
+        tool, reason = data["fallback"]["from"], data["fallback"]["reason"]
+        assert failed == [f"searching the repository instead: the {tool.upper()} tool could"
+                          f" not answer ({reason})"]  # fmt: skip
+        assert sum(reason in line for line in said(in_process)) == 1

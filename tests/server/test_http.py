@@ -11,7 +11,7 @@ from typing import Any
 from server_helpers import MOD, client, ndjson
 
 
-def in_process_json(root: Any, question: str) -> dict[str, Any]:
+def in_process_json(root: Any, question: str, *flags: str) -> dict[str, Any]:
     """The answer `codeagent ask --json --no-server` gives: the independent reference."""
     out = subprocess.run(
         [
@@ -27,6 +27,7 @@ def in_process_json(root: Any, question: str) -> dict[str, Any]:
             "none",
             "--repo",
             str(root),
+            *flags,
             question,
         ],
         capture_output=True,
@@ -128,3 +129,30 @@ def test_index_endpoint_builds_the_named_repository(served_repo: Any) -> None:
     assert stats["repo"] == str(root)
     # README.md and geo/shapes.py; the empty geo/__init__.py has nothing to index.
     assert stats["files_indexed"] == 2
+
+
+def test_k_is_a_field_of_the_question(served_repo: Any) -> None:
+    served, root = served_repo
+    question = "how are squares made"
+    body = {"repo": "geo-repo", "question": question, "k": 1}
+    one = client.post(f"{served.url}/v1/ask", json=body)
+    assert one.status_code == 200, one.text
+    assert len(one.json()["sources"]) == 1
+    assert one.json()["sources"] == in_process_json(root, question, "-k", "1")["sources"]
+    default = client.post(f"{served.url}/v1/ask", json={"question": question}).json()
+    assert len(default["sources"]) > 1
+    assert default["sources"] == in_process_json(root, question)["sources"]
+
+
+def test_unknown_or_wrong_request_fields_are_refused(served_repo: Any) -> None:
+    served, _root = served_repo
+    for path, body, field in (
+        ("/v1/ask", {"question": "hi", "top_k": 3}, "top_k"),
+        ("/v1/ask", {"question": "hi", "k": 0}, "k"),
+        ("/v1/ask", {"question": "hi", "k": "many"}, "k"),
+        ("/v1/ask", {"repo": "geo-repo"}, "question"),
+        ("/v1/index", {"force": True, "question": "hi"}, "question"),
+    ):
+        response = client.post(f"{served.url}{path}", json=body)
+        assert response.status_code == 422, (path, body, response.text)
+        assert f"`{field}`" in response.json()["error"], response.text

@@ -108,6 +108,7 @@ def test_idle_stream_is_closed_and_its_work_cancelled(app_server: Any, tmp_path:
     events = ndjson(response)
     assert [e["type"] for e in events] == ["notice", "error"]
     assert "no progress for 0.2 s" in events[-1]["message"]
+    assert events[-1]["kind"] == "timeout"  # what a client reads, not the message's words
     assert backend.cancelled.wait(WAIT)
     plain = httpx.post(f"{url}/v1/ask", json={"question": "q"}, timeout=WAIT)
     assert plain.status_code == 504

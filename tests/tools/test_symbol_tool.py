@@ -118,4 +118,4 @@ def test_the_agent_answers_a_repository_wide_question_from_the_index(
     assert {s.path for s in result.sources} == {"pkg/session.py", "pkg/base.py"}
     missing = agent.ask("who calls nobody_calls_this")
     assert missing.fallback is not None
-    assert missing.fallback["from"] == "symbols"
+    assert missing.fallback.from_ == "symbols"

@@ -15,4 +15,4 @@ def after_route(state: AgentState) -> str:
 def after_tool(state: AgentState, *, tool: str, fallback: str) -> str:
     """Answer from ``tool``'s result, or go to ``fallback`` when ``tool`` failed."""
     failed = state.get("fallback")
-    return fallback if failed and failed.get("from") == tool else ANSWER
+    return fallback if failed is not None and failed.from_ == tool else ANSWER

@@ -63,16 +63,20 @@ def is_followup(question: str) -> bool:
 
 def focus_after(previous: Focus | None, result: Any) -> Focus | None:
     """The focus once ``result`` (an :class:`~codeagent.result.AskResult`) is answered: its
-    symbol and file when it is an exact answer (AST or symbol tool); none after a search."""
+    symbol and file when it is an exact answer about a named file (its ``file`` and
+    ``symbol`` arguments) or a named symbol (its ``name``); none after a search or a
+    fallback. Read from the route's arguments, whichever tool took them."""
     route = result.route
     args = route.args if isinstance(route.args, dict) else {}
-    if route.tool == "ast" and not result.fallback and args.get("file"):
+    if result.fallback:
+        return None
+    if args.get("file"):
         file = str(args["file"])
         symbol = args.get("symbol")
         if not symbol and previous is not None and previous.file == file:
             symbol = previous.symbol  # "list the functions in that file" keeps the symbol
         return Focus(str(symbol) if symbol else None, file, named_file=True)
-    if route.tool == "symbols" and not result.fallback and args.get("name"):
+    if args.get("name"):
         name = str(args["name"])
         found = _defined_in(result.tool_result)
         if found is None and previous is not None and previous.symbol == name:

@@ -44,10 +44,11 @@ def build_graph(
     graph.add_edge(START, ROUTE)
     graph.add_conditional_edges(ROUTE, after_route, list(registry.names()))
     for tool in registry.tools.values():
-        if tool.fallback is None:
+        target = registry.fallback_of(tool.name)
+        if target is None:
             graph.add_edge(tool.name, ANSWER)
         else:
-            edge = partial(after_tool, tool=tool.name, fallback=tool.fallback)
-            graph.add_conditional_edges(tool.name, edge, [ANSWER, tool.fallback])
+            edge = partial(after_tool, tool=tool.name, fallback=target)
+            graph.add_conditional_edges(tool.name, edge, [ANSWER, target])
     graph.add_edge(ANSWER, END)
     return graph.compile(name="codeagent")

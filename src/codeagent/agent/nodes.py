@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from codeagent.agent import answer as answer_mod
 from codeagent.agent.context import RunContext
 from codeagent.agent.router import route_question
-from codeagent.agent.state import AgentState
+from codeagent.agent.state import AgentState, Fallback, RouteDecision
 from codeagent.errors import ToolError
 from codeagent.events import NoticeEvent, RouteEvent, SourcesEvent, TokenEvent
 from codeagent.tools.base import Tool
@@ -44,13 +44,13 @@ def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         timeout=run.tools.settings.router_timeout,
     )
     write = get_stream_writer()
-    write(RouteEvent(route=decision))
+    write(route_event(run, decision, decision.fallback))
     update: dict[str, Any] = {
         "route": decision,
         "timings": {"route": time.perf_counter() - started},
     }
     if decision.notice:
-        write(NoticeEvent(text=decision.notice))
+        write(NoticeEvent(kind="route", text=decision.notice))
         update["notices"] = [decision.notice]
     if decision.fallback:  # the tool meant for the question could not take it
         update["fallback"] = decision.fallback
@@ -73,19 +73,18 @@ def tool_node(tool: Tool) -> ToolNode:
         values = decision.args if decision.tool == tool.name else {}
         try:
             result = tool.run(run.registry.args_of(tool.name, values), run.tools)
-        except ToolError as err:
-            notice = f"{tool.name.upper()} tool failed ({err}) — {_instead(tool, run)}"
-            fallback = {"from": tool.name, "reason": str(err)}
-            write(NoticeEvent(text=notice))
-            write(RouteEvent(route=decision, fallback=fallback))
+        except ToolError as err:  # said once: by the route event's line
+            fallback = Fallback(
+                from_=tool.name, to=run.registry.fallback_of(tool.name), reason=str(err)
+            )
+            write(route_event(run, decision, fallback))
             return {
                 "fallback": fallback,
-                "notices": [notice],
                 "timings": {"retrieve": time.perf_counter() - started},
             }
         finally:
             for text in run.tools.index.take_notices():
-                write(NoticeEvent(text=text))
+                write(NoticeEvent(kind="index", text=text))
         return {
             "tool_result": result,
             "sources": result.citations(),
@@ -96,13 +95,11 @@ def tool_node(tool: Tool) -> ToolNode:
     return run_tool
 
 
-def _instead(tool: Tool, run: RunContext) -> str:
-    target = tool.fallback
-    if target is None:
-        return "answering without it"
-    if target == run.registry.default:
-        return "answering from search instead"
-    return f"trying the {target} tool instead"
+def route_event(run: RunContext, decision: RouteDecision, fallback: Fallback | None) -> RouteEvent:
+    """The route event, with what the front ends say about it (from the registry)."""
+    tool = fallback.to if fallback is not None and fallback.to else decision.tool
+    line = run.registry.route_line(decision, fallback)
+    return RouteEvent(route=decision, fallback=fallback, line=line, label=run.registry.label(tool))
 
 
 def answer(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -110,13 +107,21 @@ def answer(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     write = get_stream_writer()
     if runtime.context.chat_model is None:
         text = deterministic_answer(state)
-        write(TokenEvent(text=text))
+        result = state.get("tool_result")
+        write(TokenEvent(text=text, terms=result_terms(result)))
         update: dict[str, Any] = {"answer": text, "unverified": []}
     else:
         update = llm_answer(state, runtime.context)
     write(SourcesEvent(sources=update.get("sources", state.get("sources", []))))
     update["timings"] = {"answer": time.perf_counter() - started}
     return update
+
+
+def result_terms(result: Any) -> list[str]:
+    """The words a tool result's deterministic lines were chosen by (none: nothing to
+    highlight); a tool result that names none has none."""
+    terms = getattr(result, "terms", None)
+    return sorted(terms()) if callable(terms) else []
 
 
 def deterministic_answer(state: AgentState) -> str:
@@ -152,7 +157,7 @@ def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:
         what = "mid-answer" if parts else "before answering"
         notice = f"the LLM failed {what} ({error}); showing the answer without an LLM"
         notices.append(notice)
-        write(NoticeEvent(text=notice))
+        write(NoticeEvent(kind="llm", text=notice))
         tail = ("\n\n" if parts else "") + deterministic_answer(state)
         parts.append(tail)
         write(TokenEvent(text=tail))

@@ -15,7 +15,7 @@ from typing import Any
 
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.rules import route_by_rules
-from codeagent.agent.state import RouteDecision, Turn
+from codeagent.agent.state import Fallback, RouteDecision, Turn
 from codeagent.errors import ToolError, one_line
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry
@@ -59,7 +59,11 @@ def llm_route(
 
     previous = history[-1]["question"] if history else "(none)"
     prompt = render_prompt(
-        "router", tools=registry.prompt_tools(), question=question, previous=previous
+        "router",
+        tools=registry.prompt_tools(),
+        examples=registry.prompt_examples(),
+        question=question,
+        previous=previous,
     )
     schema = registry.router_schema()
     structured = chat_model.with_structured_output(schema, method="json_schema")
@@ -91,19 +95,19 @@ def validate(
     try:
         args = tool.check(registry.args_of(tool.name, decision.args), ctx)
     except ToolError as exc:
-        target = tool.fallback or registry.default
+        target = registry.fallback_of(tool.name) or registry.default
         return RouteDecision(
             tool=target,
-            reason=f"{who} chose {tool.name}, but {exc}: searching instead",
+            reason=f"{who} chose {tool.name}, but {exc}",
             decided_by="fallback",
-            fallback={"from": tool.name, "reason": str(exc)},
+            fallback=Fallback(from_=tool.name, to=target, reason=str(exc)),
         )
     text = ctx.question if question is None else question
     shape = not_a_question(text) if tool.structural and text.strip() else None
     if shape is not None:
         return RouteDecision(
             tool=registry.default,
-            reason=f"{who} chose {tool.name}, but the text is {shape}: searching instead",
+            reason=f"{who} chose {tool.name}, but the text is {shape}",
             decided_by="fallback",
         )
     return decision.model_copy(update={"args": args.model_dump(mode="json")})

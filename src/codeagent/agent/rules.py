@@ -6,20 +6,20 @@ which."""
 
 from __future__ import annotations
 
-from codeagent.agent.state import RouteDecision
+from codeagent.agent.state import Fallback, RouteDecision
 from codeagent.tools.base import Declined, ToolContext
 from codeagent.tools.registry import Registry
 from codeagent.tools.structural import not_a_question
 
-NO_MATCH = "no tool's rules matched: searching the repository"
+NO_MATCH = "no tool's rules matched"
 
 
 def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> RouteDecision:
     declined: list[Declined] = []
-    failed: dict[str, str] | None = None
+    failed: Fallback | None = None
     shape = not_a_question(question)
     if shape is not None:
-        declined.append(Declined(f"{shape}: searching the repository"))
+        declined.append(Declined(shape))
     for tool in registry.tools.values():
         if tool.name == registry.default or (tool.structural and shape is not None):
             continue
@@ -27,7 +27,8 @@ def route_by_rules(question: str, ctx: ToolContext, registry: Registry) -> Route
         if isinstance(got, Declined):
             declined.append(got)
             if got.failure and failed is None:
-                failed = {"from": tool.name, "reason": got.failure}
+                to = registry.fallback_of(tool.name) or registry.default
+                failed = Fallback(from_=tool.name, to=to, reason=got.failure)
         elif got is not None:
             return RouteDecision(
                 tool=tool.name,

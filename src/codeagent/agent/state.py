@@ -18,6 +18,20 @@ __all__ = ["AgentState", "DecidedBy", "Fallback", "RouteDecision", "Source", "Tu
 DecidedBy = Literal["llm", "rules", "fallback"]
 
 
+class Fallback(BaseModel):
+    """A tool could not answer: the question went from tool ``from`` to tool ``to`` (None:
+    answered without a tool), for ``reason`` (one line). JSON: ``{"from", "to", "reason"}``."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    from_: str = Field(alias="from")
+    to: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
 class RouteDecision(BaseModel):
     """The route taken: the tool, its arguments (JSON data, checked by the tool), why, and
     who decided: the LLM router, the rule router, or ``fallback`` when the chosen tool's
@@ -30,9 +44,9 @@ class RouteDecision(BaseModel):
     reason: str = ""
     decided_by: DecidedBy = "rules"
     notice: str | None = None  # said with the answer (e.g. a named file does not exist)
-    # {from: tool, reason}: the tool the question was meant for could not take it (a named
-    # file that does not exist); the answer's fallback, as when a tool fails while running
-    fallback: dict[str, str] | None = None
+    # The tool the question was meant for could not take it (a named file that does not
+    # exist); the answer's fallback, as when a tool fails while running
+    fallback: Fallback | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``tool``, the tool's arguments as top-level keys, ``decided_by``, ``reason``."""
@@ -49,9 +63,6 @@ class Turn(TypedDict):
 
     question: str
     answer: str
-
-
-Fallback = TypedDict("Fallback", {"from": str, "reason": str})
 
 
 def merge_timings(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from codeagent.cli.common import embed_option, k_option, llm_option, repo_option
+from codeagent.cli.common import dense_option, embed_option, k_option, llm_option, repo_option
 
 if TYPE_CHECKING:
     from codeagent.cli.render import AnswerPrinter
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 @repo_option
 @llm_option
 @embed_option
+@dense_option
 @k_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
 @click.option(
@@ -36,6 +37,7 @@ def command(
     repo: str,
     llm: str | None,
     embed: str | None,
+    dense: str | None,
     k: int | None,
     as_json: bool,
     no_server: bool,
@@ -62,7 +64,9 @@ def command(
     if not no_server:
         from codeagent.cli.remote import ask_server
 
-        if ask_server(question, repo, {"llm": llm, "embed": embed, "k": k}, as_json=as_json):
+        if ask_server(
+            question, repo, {"llm": llm, "embed": embed, "dense": dense, "k": k}, as_json=as_json
+        ):
             return
     from codeagent.cli.common import confirm_folder
     from codeagent.cli.logs import setup_logging_here
@@ -75,7 +79,7 @@ def command(
 
     from codeagent.cancel import cancellable
 
-    settings = Settings.load(llm=llm, embed=embed, k=k)
+    settings = Settings.load(llm=llm, embed=embed, dense=dense, k=k)
     workspace, printer = open_workspace(repo, settings)
     printer.start(question)
     result = None

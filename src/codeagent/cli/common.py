@@ -131,6 +131,11 @@ def embed_option(func: F) -> F:
     )(func)
 
 
+def dense_option(func: F) -> F:
+    help_text = "Dense index backend (default: faiss; env CODEAGENT_DENSE)."
+    return click.option("--dense", default=None, metavar="NAME[:ARG]", help=help_text)(func)
+
+
 def llm_option(func: F) -> F:
     return click.option(
         "--llm",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from codeagent.cli.common import confirm_folder, embed_option, k_option, llm_option
+from codeagent.cli.common import confirm_folder, dense_option, embed_option, k_option, llm_option
 
 
 @click.command("default", hidden=True)
@@ -19,6 +19,7 @@ from codeagent.cli.common import confirm_folder, embed_option, k_option, llm_opt
 @click.option("--repo", default=None, metavar="PATH|URL", help="Repository (default: .).")
 @llm_option
 @embed_option
+@dense_option
 @k_option
 @click.option("--json", "as_json", is_flag=True, help="With a question: one JSON object.")
 @click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
@@ -29,6 +30,7 @@ def command(
     repo: str | None,
     llm: str | None,
     embed: str | None,
+    dense: str | None,
     k: int | None,
     as_json: bool,
     yes: bool,
@@ -38,7 +40,7 @@ def command(
         repo = "."
         if not yes:
             confirm_folder(Path.cwd())
-    options = {"repo": repo, "llm": llm, "embed": embed, "k": k}
+    options = {"repo": repo, "llm": llm, "embed": embed, "dense": dense, "k": k}
     if question:
         from codeagent.cli import ask  # it sets logging up when it answers in this process
 
@@ -48,4 +50,4 @@ def command(
         from codeagent.cli.logs import setup_logging_here
 
         setup_logging_here()
-        ctx.invoke(repl.command, **options)
+        ctx.invoke(repl.command, yes=True, **options)  # the folder was agreed to above

@@ -22,7 +22,6 @@ REQUIRED = (
     "langgraph",
     "langchain_core",
     "langchain_ollama",
-    "faiss",
     "numpy",
     "bm25s",
     "Stemmer",
@@ -62,6 +61,18 @@ def _tree_size(path: Path) -> int:
     return total
 
 
+def _dense_requires(settings: Any) -> tuple[str, ...]:
+    """The modules the dense index backend the settings name imports (none when unknown: the
+    backend's own error says so when an index is built)."""
+    from codeagent.errors import ConfigError
+    from codeagent.index.dense import backend_class
+
+    try:
+        return tuple(getattr(backend_class(settings.dense), "requires", ()))
+    except ConfigError:
+        return ()
+
+
 def collect(settings: Any) -> dict[str, Any]:
     """Everything the report shows, as plain JSON-able data."""
     from codeagent import __version__
@@ -69,7 +80,7 @@ def collect(settings: Any) -> dict[str, Any]:
     from codeagent.llm import plan_chat_model
     from codeagent.llm.status import looks_like_embedding_model, probe_ollama
 
-    missing = [name for name in REQUIRED if not _installed(name)]
+    missing = [name for name in (*REQUIRED, *_dense_requires(settings)) if not _installed(name)]
     local_ok = local_available()
     ollama = probe_ollama(settings.ollama_host, with_version=True)
     # the same decisions `ask` and `index` take, from this one probe

@@ -6,13 +6,14 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option, notice, print_json, repo_option
+from codeagent.cli.common import dense_option, embed_option, notice, print_json, repo_option
 from codeagent.cli.render import plural, safe_name
 
 
 @click.command("index")
 @repo_option
 @embed_option
+@dense_option
 @click.option("--force", is_flag=True, help="Rebuild even when the cache holds this state.")
 @click.option(
     "--max-file-bytes",
@@ -22,7 +23,12 @@ from codeagent.cli.render import plural, safe_name
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def command(
-    repo: str, embed: str | None, force: bool, max_file_bytes: int | None, as_json: bool
+    repo: str,
+    embed: str | None,
+    dense: str | None,
+    force: bool,
+    max_file_bytes: int | None,
+    as_json: bool,
 ) -> None:
     """Index a repository (cached by its exact state; re-embeds only changed chunks).
 
@@ -37,7 +43,7 @@ def command(
     from codeagent.index.build import load_or_build
     from codeagent.repo.remote import resolve_repo
 
-    settings = Settings.load(embed=embed, max_file_bytes=max_file_bytes)
+    settings = Settings.load(embed=embed, dense=dense, max_file_bytes=max_file_bytes)
     root = resolve_repo(repo, settings)
     from codeagent.cancel import cancellable
 

@@ -53,8 +53,8 @@ def cli(ctx: click.Context, verbose: int) -> None:
 
     With a QUESTION, answers it (as `codeagent ask`); without one, starts the interactive
     session (as `codeagent repl`). The options of both are accepted: --repo PATH|URL,
-    --llm, --embed, -k N, --json, and --yes to index a folder that is not a git repository
-    without being asked.
+    --llm, --embed, --dense, -k N, --json, and --yes to index a folder that is not a git
+    repository without being asked.
 
     \b
     Examples:

@@ -10,9 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import click
-
-from codeagent.cli.common import end_line, notice, print_json, write_out
+from codeagent.cli.common import print_json
 from codeagent.errors import CodeAgentError
 
 
@@ -44,12 +42,13 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
             )
             return False
         settings = client.get("/v1/repos").get("settings", {})
-        no_llm = str(settings.get("llm", "")).strip() == "auto" and not settings.get("llm_found")
-        _print_events(client.ask_events(repo_id, question), as_json=as_json)
-        if no_llm:
-            from codeagent.cli.render import NO_LLM_AUTO
+        llm = bool(settings.get("llm_found"))
+        auto_without = str(settings.get("llm", "")).strip() == "auto" and not llm
+        from codeagent.cli.render import NO_LLM_AUTO, AnswerPrinter
 
-            notice(NO_LLM_AUTO)  # after the answer, once, as an answer in-process says it
+        printer = AnswerPrinter(llm=llm, quiet_notice=NO_LLM_AUTO if auto_without else None)
+        events = client.ask_events(repo_id, question, flags.get("k"))
+        print_events(events, printer, as_json=as_json)
         return True
     except NoServer as exc:
         _info("the server at %s did not answer (%s): answering here", client.address.url, exc)
@@ -58,39 +57,29 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
         client.close()
 
 
-def _print_events(events: Any, *, as_json: bool) -> None:
-    """Print a server's answer events as an in-process answer prints (through the same
-    :mod:`codeagent.cli.render` functions, so repository text is made safe the same way)."""
-    from codeagent.cli.render import route_line, safe_text, source_lines
-
-    route_said: str | None = None  # said when the answer goes on; an error stands alone
-    for event in events:
-        kind = event.get("type")
-        if kind == "route":
-            route = event.get("route") or {}
-            route_said = route_line(SimpleNamespace(**route), event.get("fallback"))
+def print_events(events: Any, printer: Any, *, as_json: bool) -> None:
+    """Print a server's answer events through the printer an in-process answer uses (the
+    events' JSON read as the events themselves: the same fields, so the same output)."""
+    for data in events:
+        kind = data.get("type")
+        if kind == "error":
+            raise CodeAgentError(data["message"])
+        if kind == "result" and as_json:
+            printer.flush_route()
+            print_json(data["result"])
+            printer.finish_quietly()
+            return
+        if kind == "token" and as_json:
             continue
-        if route_said and kind != "error":
-            notice(route_said)
-        route_said = None
-        if kind == "token" and not as_json:
-            write_out(safe_text(event["text"]))
-        elif kind == "notice":
-            notice(safe_text(event["text"]))
-        elif kind == "error":
-            raise CodeAgentError(event["message"])
-        elif kind == "result":
-            result = event["result"]
-            if as_json:
-                print_json(result)
-            else:
-                end_line()
-                answer = result.get("answer", "")
-                sources = [SimpleNamespace(**s) for s in result.get("sources", [])]
-                # Without an LLM the answer lists its sources itself: only a list the answer
-                # did not already give is printed under it.
-                listed = all(f"{s.path}:{s.start_line}" in answer for s in sources)
-                for line in source_lines(SimpleNamespace(sources=sources), llm=not listed):
-                    click.echo(line)
+        if printer.event(_event(data)) is not None:
             return
     raise CodeAgentError("the server closed the answer without a result")
+
+
+def _event(data: dict[str, Any]) -> SimpleNamespace:
+    """An event's JSON with attribute access (a result's sources too), as the printer reads."""
+    event = SimpleNamespace(**{"line": None, "text": "", "terms": [], **data})
+    if "result" in data:
+        sources = [SimpleNamespace(**s) for s in data["result"].get("sources", [])]
+        event.result = SimpleNamespace(**{**data["result"], "sources": sources})
+    return event

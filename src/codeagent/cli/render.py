@@ -11,14 +11,15 @@ it without loading rich).
 
 :class:`AnswerPrinter` takes the pieces of one answer as they happen (``route``, ``notice``,
 ``token``, then ``finish`` with the result), so it can be driven by callbacks or by a
-stream of events (:meth:`AnswerPrinter.event`).
+stream of events (:meth:`AnswerPrinter.event`). It reads the events' fields only: the route
+event's ``line``, a notice's ``text``, a token's ``terms``; it parses no text.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from codeagent import display
@@ -52,19 +53,6 @@ def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> l
     if hidden > 0:
         lines.append(f"  ... and {hidden} more")
     return lines
-
-
-def route_line(route: Any, fallback: dict[str, str] | None) -> str | None:
-    """One line saying why a question is answered from search, or None when it is not."""
-    if fallback:
-        why = f" ({fallback['reason']})" if fallback.get("reason") else ""
-        return f"searching the repository instead: the {fallback['from'].upper()} tool could" + (
-            f" not answer{why}"
-        )
-    if route.tool != "rag":
-        return None
-    why = re.sub(r"[:;,]? *searching (?:the repository|instead)$", "", route.reason or "")
-    return f"searching the repository ({why})" if why else "searching the repository"
 
 
 def highlight_words(text: str, words: set[str]) -> str:
@@ -112,22 +100,17 @@ class AnswerPrinter:
         self.sources_limit = sources_limit
         self._pending = quiet_notice
         self._route: str | None = None
-        self._words: set[str] = set()
         self._open_line = False
 
     def start(self, question: str) -> None:
-        """A new question: its words are highlighted in a deterministic answer."""
+        """A new question."""
         self._route = None
-        if not self.llm and self.terminal:
-            from codeagent.tools.rag_render import query_tokens
 
-            self._words = query_tokens(question)
-
-    def route(self, route: Any, fallback: dict[str, str] | None = None) -> None:
-        """Keep the route line until the answer goes on (the next event, or indexing starts:
-        :meth:`flush_route`): an error before then, such as an unusable CODEAGENT_HOME when
-        the index opens, is then the only line."""
-        self._route = route_line(route, fallback)
+    def route(self, line: str | None) -> None:
+        """Keep the route's line (the route event's ``line``) until the answer goes on (the
+        next event, or indexing starts: :meth:`flush_route`): an error before then, such as
+        an unusable CODEAGENT_HOME when the index opens, is then the only line."""
+        self._route = line
 
     def flush_route(self) -> None:
         """Print the route line kept by :meth:`route`, once."""
@@ -136,14 +119,14 @@ class AnswerPrinter:
         self._route = None
 
     def notice(self, text: str) -> None:
-        if text.startswith("AST tool failed"):
-            return  # the route line says it
         self._notice(text)
 
-    def token(self, text: str) -> None:
+    def token(self, text: str, terms: Sequence[str] = ()) -> None:
+        """Answer text; ``terms`` (the words a deterministic answer's lines were chosen by)
+        are highlighted on a terminal."""
         text = safe_text(text)
-        if self._words:
-            text = highlight_words(text, self._words)
+        if terms and self.terminal:
+            text = highlight_words(text, {t.lower() for t in terms})
         if text:
             self._out(text)
             self._open_line = not text.endswith("\n")
@@ -170,13 +153,13 @@ class AnswerPrinter:
         """Print one event of an answer stream; returns the result on the last one."""
         kind = event.type
         if kind == "route":
-            self.route(event.route, event.fallback)
+            self.route(event.line)
             return None
         self.flush_route()
         if kind == "notice":
             self.notice(event.text)
         elif kind == "token":
-            self.token(event.text)
+            self.token(event.text, event.terms)
         elif kind == "result":
             self.finish(event.result)
             return event.result

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from codeagent.cancel import cancellable
-from codeagent.cli.common import embed_option, k_option, llm_option, repo_option, write_out
+from codeagent.cli.common import (
+    dense_option,
+    embed_option,
+    k_option,
+    llm_option,
+    repo_option,
+    write_out,
+)
 from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -42,19 +49,33 @@ SOURCES_SHOWN = 5  # under each answer; /sources lists all
 @repo_option
 @llm_option
 @embed_option
+@dense_option
 @k_option
-def command(repo: str, llm: str | None, embed: str | None, k: int | None) -> None:
+@click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
+def command(
+    repo: str, llm: str | None, embed: str | None, dense: str | None, k: int | None, yes: bool
+) -> None:
     """Ask questions interactively; follow-up questions see the last few turns.
+
+    Without --repo, a folder that is not a git repository is indexed only after you agree
+    (or with --yes), as `codeagent ask` does.
 
     \b
     Examples:
       codeagent
       codeagent repl --repo ~/src/project --llm ollama:qwen2.5-coder:7b
     """
+    from pathlib import Path
+
     from codeagent.cli.ask import open_workspace
+    from codeagent.cli.common import confirm_folder
     from codeagent.config import Settings
 
-    settings = Settings.load(llm=llm, embed=embed, k=k)
+    ctx = click.get_current_context()
+    if not yes and ctx.get_parameter_source("repo") is click.core.ParameterSource.DEFAULT:
+        confirm_folder(Path.cwd())  # a folder that is no git repository: asked first
+
+    settings = Settings.load(llm=llm, embed=embed, dense=dense, k=k)
     workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
     Repl(workspace, history_file=settings.home / "history", printer=printer).run()
 
@@ -233,8 +254,8 @@ def _describe_route(result: Any) -> str:
     parts.append(f"decided by: {route.decided_by} ({safe_text(route.reason)})")
     lines = [", ".join(parts)]
     if result.fallback:
-        reason = safe_text(result.fallback["reason"])
-        lines.append(f"fallback from {result.fallback['from']}: {reason}")
+        reason = safe_text(result.fallback.reason)
+        lines.append(f"fallback from {result.fallback.from_}: {reason}")
     timings = ", ".join(f"{k} {v:.3f}s" for k, v in result.timings.items())
     lines.append(f"timings: {timings}")
     return "\n".join(lines)

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, number_option, path_option
+from codeagent.cli.common import (
+    dense_option,
+    embed_option,
+    llm_option,
+    number_option,
+    path_option,
+)
 from codeagent.errors import CodeAgentError
 
 START_TIMEOUT = 120.0  # seconds `serve --background` waits for the server to come up
@@ -91,6 +97,7 @@ LOG_NAME = "server.log"
 @click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
 @llm_option
 @embed_option
+@dense_option
 def serve_command(
     host: str,
     port: int,
@@ -107,6 +114,7 @@ def serve_command(
     background: bool,
     llm: str | None,
     embed: str | None,
+    dense: str | None,
 ) -> None:
     """Serve repositories over HTTP (JSON / SSE / NDJSON), MCP (/mcp) and a web page (/).
 
@@ -123,7 +131,7 @@ def serve_command(
     """
     from codeagent.config import Settings
 
-    settings = Settings.load(llm=llm, embed=embed)
+    settings = Settings.load(llm=llm, embed=embed, dense=dense)
     if background:
         _start_background(settings.home)
         return

@@ -43,6 +43,7 @@ from codeagent.eval.runner import (
 from codeagent.eval.suite import SuiteItem
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.listing import list_files
+from codeagent.tools.registry import default_registry
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ def _ranked(item: SuiteItem, ranker: str, rank: FileRanker, existing: list[str])
     started = time.perf_counter()
     try:
         record["ranked_files"] = rank(item.question)
-        record["route"] = "rag"
+        record["route"] = default_registry().default  # a ranking: the search route
     except Exception as exc:  # one failed search is recorded, never fatal
         log.warning("ranking %s with %s failed: %s", item.id, ranker, exc)
         record["error"], record["route"] = _error_text(exc), "error"

@@ -153,7 +153,7 @@ def score(item: SuiteItem, record: dict[str, Any], existing: Sequence[str]) -> N
         return
     ranked = record["ranked_files"]
     scores: dict[str, float] = {}
-    if expected and item.expected_route != "ast":
+    if expected and item.reads_index:
         scores.update(metrics.file_scores(ranked, expected))
         # As the published localization baselines rank: Python files only.
         code = [path for path in ranked if path.endswith(".py")]
@@ -205,7 +205,7 @@ def _key(item: SuiteItem) -> str:
 
 
 def _needs_index(group: Sequence[SuiteItem]) -> bool:
-    return any(item.expected_route != "ast" for item in group)
+    return any(item.reads_index for item in group)
 
 
 def _prepare(run: EvalRun, key: tuple[str, str | None], group: list[SuiteItem]) -> tuple[Path, Any]:
@@ -278,7 +278,9 @@ def _extend_ranking(run: EvalRun, store: Any, item: SuiteItem, record: dict[str,
     """
     ranked = record["ranked_files"]
     record["ranked_from_agent"] = len(ranked)
-    used_rag = record["route"] == "rag" or record["fallback"] is not None
+    from codeagent.tools.registry import default_registry
+
+    used_rag = record["route"] == default_registry().default or record["fallback"] is not None
     if record["error"] or not used_rag or store is None or len(ranked) >= MIN_RANKED_FILES:
         return
     ranker = run.ranker or default_ranker

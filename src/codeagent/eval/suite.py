@@ -12,13 +12,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from codeagent.errors import EvalError
 
-Route = Literal["ast", "rag", "symbols", "clarify"]
+CLARIFY = "clarify"  # the agent should ask which one was meant (not a tool)
+
+
+def valid_routes() -> tuple[str, ...]:
+    """The routes a suite may expect: the registered tools, and ``clarify``."""
+    from codeagent.tools.registry import default_registry
+
+    return (*default_registry().names(), CLARIFY)
 
 
 class SuiteItem(BaseModel):
@@ -30,7 +36,7 @@ class SuiteItem(BaseModel):
     question: str = Field(min_length=1)
     repo: str = Field(min_length=1)
     commit: str | None = None
-    expected_route: Route | None = None
+    expected_route: str | None = None
     expected_files: list[str] = Field(default_factory=list)
     expected_symbols: list[str] | None = None
     answer_must_contain: list[str] = Field(default_factory=list)
@@ -40,6 +46,13 @@ class SuiteItem(BaseModel):
     suite: str = ""
     base_dir: str = ""
 
+    @field_validator("expected_route")
+    @classmethod
+    def _route_is_registered(cls, value: str | None) -> str | None:
+        if value is not None and value not in (routes := valid_routes()):
+            raise ValueError(f"expected_route must be one of {', '.join(routes)}")
+        return value
+
     @field_validator("commit")
     @classmethod
     def _commit_is_hex(cls, value: str | None) -> str | None:
@@ -48,6 +61,15 @@ class SuiteItem(BaseModel):
         ):
             raise ValueError("commit must be a hex git commit id")
         return value
+
+    @property
+    def reads_index(self) -> bool:
+        """Whether the tool this question expects reads the index (not: one file's exact
+        answer from its syntax tree)."""
+        from codeagent.tools.registry import default_registry
+
+        route = self.expected_route
+        return route is None or default_registry().uses_index(route)
 
     @property
     def group_key(self) -> tuple[str, str | None]:

@@ -14,10 +14,12 @@ import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codeagent import lang
 from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index import cache as index_cache
@@ -63,6 +65,10 @@ class IndexStats:
     cache_hit: bool = False
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     notices: list[str] = field(default_factory=list)
+    # language -> {"files": n, "structure": "python-ast" | "tree-sitter" | "none"} (every indexed
+    # file), and language -> files that did not parse in this build (cut into windows).
+    languages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    parse_errors: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -70,12 +76,13 @@ class IndexStats:
         return data
 
 
-def fingerprint(embedder: Embedder | None, dense_backend: str = DEFAULT_BACKEND) -> str:
+def fingerprint(embedder: Embedder | None, dense_backend: str | None = None) -> str:
     """What, besides the files, decides the index: chunker and symbol-graph versions, embedder
-    id and dimension, dense backend."""
+    id and dimension, dense backend id (default: the default backend's)."""
     head = f"chunker={CHUNKER_VERSION};symbols={SYMBOLS_FORMAT}"
     if embedder is None:
         return f"{head};embedder=none"
+    dense_backend = dense_backend or backend_class(DEFAULT_BACKEND).backend
     return f"{head};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
 
 
@@ -94,7 +101,8 @@ def load_or_build(
     """The index of ``root``'s current state: loaded from the cache, or built and cached.
 
     ``embedder`` (default: ``make_embedder(settings.embed)``; ``None`` for BM25 only) and
-    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default FAISS) are the two
+    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default: the backend
+    ``settings.dense`` names) are the two
     backends; tests hand in fakes here.
     """
     from filelock import FileLock, Timeout
@@ -105,13 +113,14 @@ def load_or_build(
     stats.repo = str(discovery.root)
     stats.files_indexed = len(discovery.files)
     stats.files_skipped = dict(sorted(discovery.skipped.items()))
+    stats.languages = languages_of(f.path for f in discovery.files)
     if not discovery.files:
         raise EmptyRepoError(f"no indexable files in {discovery.root}{_skips(discovery.skipped)}")
     if embedder is _DEFAULT:
         embedder = make_embedder(settings.embed, settings)
         if embedder is None and settings.embed.strip() == "auto":
             stats.notices.append(NO_EMBEDDER_NOTICE)
-    dense = dense or backend_class(DEFAULT_BACKEND)
+    dense = dense or backend_class(settings.dense)
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
     stats.repo_id = repo_id(discovery.root)
@@ -154,6 +163,24 @@ def load_or_build(
         index_cache.touch(entry)
     stats.seconds["total"] = time.perf_counter() - started
     return store, stats
+
+
+def languages_of(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Files per language and where their structure comes from: ``python-ast`` (Python),
+    ``tree-sitter`` (the languages of :mod:`codeagent.lang`) or ``none`` (line windows)."""
+    counts = Counter(lang.language_name(p) for p in paths)
+    layer = {spec.name for spec in lang.specs()}
+    return {
+        name: {
+            "files": n,
+            "structure": "python-ast"
+            if name == "python"
+            else "tree-sitter"
+            if name in layer
+            else "none",
+        }
+        for name, n in sorted(counts.items())
+    }
 
 
 def _skips(skipped: Counter[str]) -> str:
@@ -199,9 +226,15 @@ def _build(
                         records[file.path] = record
                 else:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
-                    own = chunk_file(file.path, text, tree)
+                    parsed = None if tree is not None else lang.parse_file(file.path, text)
+                    own = chunk_file(file.path, text, tree, parsed)
                     if tree is not None:  # one tree at a time in memory
                         records[file.path] = extract_record(tree, file.path, discovery.root)
+                    elif parsed is not None:  # symbols even from a tree with errors
+                        records[file.path] = parsed.record(file.path)
+                        if parsed.errors:
+                            errors = stats.parse_errors
+                            errors[parsed.language] = errors.get(parsed.language, 0) + 1
                     del tree
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
@@ -209,9 +242,10 @@ def _build(
     # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
     # reused record whose module name changed (a package appeared) is extracted again.
     trees: dict[str, Any] = {}
-    modules = module_names(sorted(records), discovery.root)
+    python = sorted(p for p, rec in records.items() if "l" not in rec)
+    modules = module_names(python, discovery.root)
     by_path = {f.path: f for f in discovery.files}
-    for path in [p for p, rec in records.items() if rec.get("m") != modules[p]]:
+    for path in [p for p in python if records[p].get("m") != modules[p]]:
         del records[path]
         try:
             tree = parse_python(path, by_path[path].read_text())

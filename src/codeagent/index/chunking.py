@@ -14,6 +14,10 @@ Python (parsed with ``ast``):
 Every chunk of a definition starts at that definition, so editing one function changes only
 its own chunk texts. Every non-blank line is in at least one chunk. A file that does not
 parse falls back to windows.
+
+The languages of :mod:`codeagent.lang` (tree-sitter) are cut the same way from their
+definitions (:mod:`codeagent.lang.chunks`); a file of theirs with a parse error, and a file of
+any other language, is cut into windows.
 """
 
 from __future__ import annotations
@@ -21,13 +25,19 @@ from __future__ import annotations
 import ast
 import logging
 import re
+from typing import TYPE_CHECKING
 
+from codeagent import lang
 from codeagent.index.types import Chunk
 from codeagent.repo.listing import PYTHON_SUFFIXES
 
+if TYPE_CHECKING:
+    from codeagent.lang.extract import Parsed
+
 log = logging.getLogger(__name__)
 
-CHUNKER_VERSION = "1"
+# "2": the languages of codeagent.lang have structure (Python chunks are as in "1").
+CHUNKER_VERSION = "2" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters
@@ -53,11 +63,14 @@ def parse_python(path: str, text: str) -> ast.Module | None:
         return None
 
 
-def chunk_file(path: str, text: str, tree: ast.Module | None = None) -> list[Chunk]:
+def chunk_file(
+    path: str, text: str, tree: ast.Module | None = None, parsed: Parsed | None = None
+) -> list[Chunk]:
     """Chunks of one file; ``path`` is POSIX relative to the repository root.
 
     ``tree`` is the file's :func:`parse_python` tree when the caller already has it (the index
     build parses once for the chunks and the symbol graph); without it the file is parsed here.
+    ``parsed`` is the same for a file of the language layer (:func:`codeagent.lang.parse_file`).
     """
     if not text.strip():
         return []
@@ -68,6 +81,12 @@ def chunk_file(path: str, text: str, tree: ast.Module | None = None) -> list[Chu
         tree = parse_python(path, text)
     if tree is not None:
         return _Chunker(path, lines).module(tree)
+    if parsed is None and not path.endswith(PYTHON_SUFFIXES):
+        parsed = lang.parse_file(path, text)
+    if parsed is not None and not parsed.errors:
+        from codeagent.lang.chunks import chunk_definitions
+
+        return chunk_definitions(_Chunker(path, lines), parsed.defs)
     return _Chunker(path, lines).windows(1, len(lines), "", "window")
 
 

@@ -4,7 +4,8 @@ On disk (one directory per repository state)::
 
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
-    dense.faiss     the dense index's own file (absent for BM25 only; see index/dense.py)
+    <dense file>    the dense index's own file, named by its backend (absent for BM25 only;
+                    see index/dense.py)
     symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
     files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
@@ -28,7 +29,6 @@ FORMAT = 4  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleas
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
-DENSE = "dense.faiss"
 
 
 class CorruptIndexError(IndexBuildError):
@@ -67,7 +67,10 @@ def check_bm25_files(folder: Path) -> None:
 
 
 def write_chunks(directory: Path, chunks: list[Chunk]) -> None:
-    rows = [[c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text] for c in chunks]
+    rows = [
+        [c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text, *([c.header] * bool(c.header))]
+        for c in chunks
+    ]
     (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
 
 
@@ -116,7 +119,9 @@ def read_chunks(directory: Path, expected: object) -> list[Chunk]:
     """The chunks of an entry; :class:`CorruptIndexError` unless there are ``expected``."""
     try:
         rows = json.loads((directory / CHUNKS).read_text(encoding="utf-8"))
-        chunks = [Chunk(p, s, e, text, symbol, kind) for p, s, e, symbol, kind, text in rows]
+        chunks = [
+            Chunk(p, s, e, text, symbol, kind, *h) for p, s, e, symbol, kind, text, *h in rows
+        ]
     except (OSError, ValueError, TypeError) as exc:
         raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
     if len(chunks) != expected:

@@ -17,6 +17,8 @@ class FaissFlatIndex:
     """A :class:`~codeagent.index.dense.DenseIndex` on ``faiss.IndexFlatIP``."""
 
     backend = "faiss-flat"
+    file_name = "dense.faiss"
+    requires = ("faiss",)  # the modules it imports (`codeagent doctor` checks them)
 
     def __init__(self, dim: int, *, index: Any = None) -> None:
         import faiss

@@ -1,15 +1,15 @@
-"""The searchable index of one repository state: BM25 + FAISS, fused by Reciprocal Rank Fusion.
+"""The searchable index of one repository state: BM25 + a dense index, fused by Reciprocal
+Rank Fusion.
 
 BM25 (bm25s) runs over code-aware, stemmed terms of each chunk's embedded text (its path,
-symbol and code); the dense side is an exact inner-product FAISS index over L2-normalised
-vectors.
+symbol and code); the dense side is an inner-product index over L2-normalised vectors.
 A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
 ``per_file`` chunks of any one file.
 
 The files of an entry, their checks and the manifest are :mod:`codeagent.index.entry_files`.
 BM25, the dense index and the symbol graph are loaded at first use, so opening a cached index
-stays cheap. The dense side is any :class:`~codeagent.index.dense.DenseIndex` backend (FAISS by
-default), named in the manifest.
+stays cheap. The dense side is any :class:`~codeagent.index.dense.DenseIndex` backend (the
+setting ``dense`` chooses it), named in the manifest with its file.
 """
 
 from __future__ import annotations
@@ -21,10 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.index.dense import DEFAULT_BACKEND, DenseIndex, DenseIndexType, backend_class
+from codeagent.index.dense import (
+    DEFAULT_BACKEND,
+    DenseIndex,
+    DenseIndexType,
+    backend_class,
+    backend_with_id,
+)
 from codeagent.index.entry_files import (
     BM25_DIR,
-    DENSE,
     CorruptIndexError,
     check_bm25_files,
     read_chunks,
@@ -113,8 +118,8 @@ class IndexStore:
     ) -> IndexStore:
         """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
 
-        ``dense`` is the dense index class (default FAISS); ``seconds`` gets the time of
-        the ``bm25`` and ``dense`` phases added.
+        ``dense`` is the dense index class (default: the default backend); ``seconds`` gets
+        the time of the ``bm25`` and ``dense`` phases added.
         """
         import bm25s
 
@@ -161,13 +166,13 @@ class IndexStore:
 
     @property
     def dense(self) -> DenseIndex | None:
-        if self._dense is None and self._directory is not None:
-            path = self._directory / DENSE
+        backend = self.manifest.get("dense_backend")
+        if self._dense is None and self._directory is not None and backend:
+            kind = self._dense_type
+            if kind is None or kind.backend != backend:
+                kind = backend_with_id(backend)
+            path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
             if path.is_file():
-                backend = self.manifest.get("dense_backend") or DEFAULT_BACKEND
-                kind = self._dense_type
-                if kind is None or kind.backend != backend:
-                    kind = backend_class(backend)
                 self._dense = kind.load(path)
         return self._dense
 
@@ -255,12 +260,13 @@ class IndexStore:
         self.bm25.save(str(directory / BM25_DIR), show_progress=False)
         self.symbols.save(directory)
         if self.dense is not None:
-            self.dense.save(directory / DENSE)
+            self.dense.save(directory / self.dense.file_name)
         fields = {
             "chunks": len(self.chunks),
             "embedder": self.embedder_id,
             "dim": self.embedder.dim if self.embedder is not None else None,
             "dense_backend": self.dense.backend if self.dense is not None else None,
+            "dense_file": self.dense.file_name if self.dense is not None else None,
             **(meta or {}),
         }
         self.manifest = write_manifest(directory, fields)

@@ -16,6 +16,13 @@ Call sites are matched **by name only** (no type inference): ``self.send()``, ``
 ``mod.send()`` and ``super().send()`` are all calls of ``send``; an imported alias is undone
 (``from m import f as g; g()`` is a call of ``f``); a name passed around without being called
 is not a call site. Files that do not parse have no symbols.
+
+Files of the languages of :mod:`codeagent.lang` (tree-sitter) have records of the same shape
+with ``"l"`` (the language) and their path as module name; their kinds are the language's own
+(``struct``, ``trait``, ``impl``, ``interface``, ...: :data:`CLASS_KINDS`), their bases
+resolve by name among the types of the same language, a type's methods are found across
+files (Go methods by receiver in the type's package, Rust ``impl`` blocks anywhere, C++
+``Type::method``), and a Go type implements an interface when it has all its methods.
 """
 
 from __future__ import annotations
@@ -27,14 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.symbol_extract import extract, module_names
-from codeagent.index.symbol_tables import SymbolTables
+from codeagent.index.symbol_tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.index.symbol_types import CallSite, Definition, Import
 
-__all__ = ["CallSite", "Definition", "Import", "SymbolGraph"]
+__all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
-FORMAT = 3  # 2: call sites grouped by name; 3: a module's literal __all__ ("a")
+# 2: call sites grouped by name; 3: a module's literal __all__ ("a"); 4: other languages ("l")
+FORMAT = 4
 log = logging.getLogger(__name__)
 
 
@@ -89,14 +97,15 @@ class SymbolGraph(SymbolTables):
         """
         reused = reused or {}
         paths = sorted({*trees, *reused})
-        modules = module_names(paths, root)
+        python = [p for p in paths if p in trees or "l" not in reused[p]]
+        modules = module_names(python, root)
         files: dict[str, dict[str, Any]] = {}
         calls: dict[str, list[int]] = {}
         for index, path in enumerate(paths):
-            module = modules[path]
+            module = modules.get(path, path)
             if path in trees:
                 files[path] = {"m": module, **_extract_safe(trees[path], module, path)}
-            elif reused[path].get("m") == module:
+            elif "l" in reused[path] or reused[path].get("m") == module:
                 files[path] = dict(reused[path])
             else:
                 raise ValueError(f"{path}: reused symbols are for module {reused[path].get('m')}")
@@ -157,7 +166,7 @@ class SymbolGraph(SymbolTables):
     def subclasses(self, name: str, transitive: bool = False) -> list[Definition]:
         """Classes whose bases resolve to the class ``name`` (or, for a class outside the
         repository such as ``Exception``, are written with that name)."""
-        targets = [d.full_name for d in self.definitions(name) if d.kind == "class"]
+        targets = [d.full_name for d in self.definitions(name) if d.kind in CLASS_KINDS]
         if not targets:
             targets = [k for k in self._children if k == name or k.endswith("." + name)]
         found: dict[str, Definition] = {}
@@ -216,23 +225,26 @@ class SymbolGraph(SymbolTables):
         """The class's own methods ``(d, None)``, then, when ``inherited``, those it inherits
         from classes of the repository and does not override ``(d, base full name)``, in
         Python's method-resolution order (C3) over the repository's classes; breadth first,
-        left to right, each base once, where no such order exists."""
-        classes = [d for d in self.definitions(class_name) if d.kind == "class"]
+        left to right, each base once, for other languages and where no C3 order exists."""
+        classes = [d for d in self.definitions(class_name) if d.kind in CLASS_KINDS]
+        classes = [d for d in classes if d.kind != "impl"] or classes
         if not classes:
             return []
         out: list[tuple[Definition, str | None]] = []
         seen_names: set[str] = set()
         seen_classes: set[str] = set()
         order = [(classes[0], None)] if not inherited else self._mro(classes[0], seen_classes)
+        overloads = "l" in self.files[classes[0].path]  # Java, C#, C++ ...: one per signature
         for cls, via in order:
             for d in self._own_methods(cls):
-                if d.name not in seen_names:
+                if d.name not in seen_names or (overloads and via is None):
                     seen_names.add(d.name)
                     out.append((d, via))
         return out
 
     def _mro(self, cls: Definition, seen: set[str]) -> list[tuple[Definition, str | None]]:
-        linear = self._c3(cls, frozenset())
+        python = "l" not in self.files[cls.path]
+        linear = self._c3(cls, frozenset()) if python else None
         if linear is not None:
             seen.update(d.full_name for d in linear)
             return [(cls, None)] + [(d, d.full_name) for d in linear[1:]]
@@ -283,13 +295,15 @@ class SymbolGraph(SymbolTables):
             current = todo.pop(0)
             for base in self.resolved_bases(current):
                 d = self._by_full.get(base)
-                if d is not None and d.kind == "class" and base not in seen:
+                if d is not None and d.kind in CLASS_KINDS and base not in seen:
                     seen.add(base)
                     out.append((d, base))
                     todo.append(d)
         return out
 
     def _own_methods(self, cls: Definition) -> list[Definition]:
+        if "l" in self.files[cls.path]:
+            return self.members(cls)
         prefix = cls.qualname + "."
         rows = self.files[cls.path]["d"]
         return [

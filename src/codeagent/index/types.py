@@ -15,7 +15,9 @@ class Chunk:
     ``start_line`` and ``end_line`` are 1-based and inclusive. ``symbol`` is the qualified
     name of the definition the chunk holds (``Session.send``), ``"<module>"`` for a Python
     module header, or ``""`` for a plain line window. ``kind`` is one of ``module``,
-    ``function``, ``class``, ``method``, ``window``.
+    ``function``, ``class``, ``method``, ``window`` for Python; for the languages of
+    :mod:`codeagent.lang`, the language's own kind (``struct``, ``interface``, ``impl``, ...).
+    ``header`` (those languages only) is the definition's signature, embedded after the name.
     """
 
     path: str
@@ -24,11 +26,15 @@ class Chunk:
     text: str
     symbol: str = ""
     kind: str = "window"
+    header: str = ""
 
     @property
     def embed_text(self) -> str:
-        """What is embedded and hashed: the chunk text prefixed with ``path: symbol``."""
+        """What is embedded and hashed: the chunk text prefixed with ``path: symbol`` (and
+        the header line, when there is one)."""
         head = f"{self.path}: {self.symbol}" if self.symbol else self.path
+        if self.header:
+            head = f"{head}\n{self.header}"
         return f"{head}\n{self.text}"
 
     @property

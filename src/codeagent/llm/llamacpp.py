@@ -167,7 +167,7 @@ class ChatLlamaCpp(BaseChatModel):
     def _grammar(self, schema: dict[str, Any]) -> Any:
         key = json.dumps(schema, sort_keys=True)
         if key not in self._grammars:
-            from llama_cpp import LlamaGrammar
+            from llama_cpp.llama_grammar import LlamaGrammar  # the package does not re-export it
 
             try:
                 self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)

@@ -28,6 +28,7 @@ from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.bodies import AskRequest, IndexRequest, parse_body, read_json
 from codeagent.server.guard import RequestGuard, make_policy
 from codeagent.server.limits import (
     BUSY_MESSAGE,
@@ -91,25 +92,6 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, refused past ``limit`` bytes (checked while reading)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise RequestError(f"request body over {limit} bytes", status=413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > limit:
-            raise RequestError(f"request body over {limit} bytes", status=413)
-    try:
-        data = json.loads(body or b"{}")
-    except ValueError as exc:
-        raise RequestError("the body must be a JSON object") from exc
-    if not isinstance(data, dict):
-        raise RequestError("the body must be a JSON object")
-    return data
-
-
 def create_app(
     config: ServerConfig,
     *,
@@ -126,17 +108,17 @@ def create_app(
         return JSONResponse({"repos": listing, "settings": config.settings})
 
     async def ask(request: Request) -> Response:
-        body = await read_json(request, config.max_body_bytes)
-        backend = config.backends[pick(served, body.get("repo")).id]
-        question = body.get("question")
-        if not isinstance(question, str) or not question.strip():
+        body = parse_body(AskRequest, await read_json(request, config.max_body_bytes))
+        backend = config.backends[pick(served, body.repo).id]
+        question = body.question
+        if not question.strip():
             raise RequestError("`question` must be a non-empty string")
         check_length(question, config.max_question_chars)  # as sent: before any sanitizing
         try:
             await admission.acquire()
         except Busy:
             return error(BUSY_MESSAGE, 429, **_retry_after())
-        answer = Answer(backend, question, admission.release)
+        answer = Answer(backend, question, admission.release, k=body.k)
         accept = request.headers.get("accept", "")
         if "text/event-stream" in accept:
             return EventSourceResponse(_sse(answer, config.idle_timeout), ping=15)
@@ -145,9 +127,9 @@ def create_app(
         return await _json(answer, config.idle_timeout)
 
     async def index(request: Request) -> Response:
-        body = await read_json(request, config.max_body_bytes)
-        backend = config.backends[pick(served, body.get("repo")).id]
-        force = bool(body.get("force", False))
+        body = parse_body(IndexRequest, await read_json(request, config.max_body_bytes))
+        backend = config.backends[pick(served, body.repo).id]
+        force = body.force
         stats = await anyio.to_thread.run_sync(lambda: backend.index(force=force))
         return JSONResponse(stats)
 
@@ -249,7 +231,7 @@ async def _guarded(answer: Answer, idle_timeout: float) -> AsyncIterator[Event]:
         async for event in answer.events(idle_timeout):
             yield event
     except IdleTimeout as exc:
-        yield {"type": "error", "message": str(exc)}
+        yield {"type": "error", "kind": "timeout", "message": str(exc)}
 
 
 async def _sse(answer: Answer, idle_timeout: float) -> AsyncIterator[dict[str, str]]:
@@ -270,6 +252,5 @@ async def _json(answer: Answer, idle_timeout: float) -> Response:
         elif event["type"] == "result":
             return JSONResponse({**event["result"], "notices": notices})
         elif event["type"] == "error":
-            timed_out = event["message"].startswith("no progress")
-            return error(event["message"], 504 if timed_out else 500)
+            return error(event["message"], 504 if event.get("kind") == "timeout" else 500)
     return error("the answer stopped without a result", 500)

@@ -223,31 +223,48 @@ class RepoBackend:
 
     # -- questions ---------------------------------------------------------------------------
 
-    def ask_stream(self, question: str, cancel: threading.Event) -> Generator[Event, None, None]:
-        """Answer ``question`` as JSON events; once ``cancel`` is set the answer stops at its
-        next event (the workspace's stream is closed, which stops the graph)."""
+    def ask_stream(
+        self, question: str, cancel: threading.Event, *, k: int | None = None
+    ) -> Generator[Event, None, None]:
+        """Answer ``question`` as JSON events (``k`` sources, the settings' when None); once
+        ``cancel`` is set the answer stops at its next event (the workspace's stream is
+        closed, which stops the graph)."""
         try:
             pinned = self.pin()
         except CodeAgentError as exc:
-            yield {"type": "error", "message": one_line(exc)}
+            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
             return
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("indexing for %r failed", question)
-            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+            yield {
+                "type": "error",
+                "kind": "internal",
+                "message": f"internal error: {one_line(exc)}",
+            }
             return
-        stream = self.workspace.ask_stream(question, index=pinned.index, notices=pinned.notices)
+        stream = self.workspace.ask_stream(
+            question, index=pinned.index, notices=pinned.notices, k=k
+        )
         try:
             for event in stream:
                 if cancel.is_set():
                     return
                 yield event.to_json()
         except CodeAgentError as exc:
-            yield {"type": "error", "message": one_line(exc)}
+            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r failed", question)
-            yield {"type": "error", "message": f"internal error: {one_line(exc)}"}
+            yield {
+                "type": "error",
+                "kind": "internal",
+                "message": f"internal error: {one_line(exc)}",
+            }
         finally:
             stream.close()  # type: ignore[attr-defined]
+
+
+def _internal_error(exc: Exception) -> Event:
+    return {"type": "error", "kind": "internal", "message": f"internal error: {one_line(exc)}"}
 
 
 def _import_agent() -> None:

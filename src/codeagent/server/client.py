@@ -72,11 +72,15 @@ class ServerClient:
         data: dict[str, Any] = json.loads(self._request("GET", path).read())
         return data
 
-    def ask_events(self, repo: str, question: str) -> Iterator[dict[str, Any]]:
-        """The answer's events as the server sends them (``result`` or ``error`` last)."""
-        response = self._request(
-            "POST", "/v1/ask", {"repo": repo, "question": question}, "application/x-ndjson"
-        )
+    def ask_events(
+        self, repo: str, question: str, k: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """The answer's events as the server sends them (``result`` or ``error`` last);
+        ``k``: sources per answer for this question (the server's own when None)."""
+        body: dict[str, Any] = {"repo": repo, "question": question}
+        if k is not None:
+            body["k"] = k
+        response = self._request("POST", "/v1/ask", body, "application/x-ndjson")
         if self._conn.sock is not None:
             self._conn.sock.settimeout(None)  # an answer may take long; the server times out idle
         for line in response:
@@ -98,12 +102,26 @@ def connect(home: Path) -> ServerClient:
     return ServerClient(address, token)
 
 
+# Fixed when the server starts; ``k`` is sent with each question.
+MATCHED_FLAGS = ("llm", "embed", "dense")
+
+
+def flag_matches(name: str, value: str | None, settings: dict[str, Any]) -> bool:
+    """Whether ``--NAME value`` asks for what the server runs: no flag, the value it was given
+    (``auto``), or what that resolved to (``--embed local`` where ``auto`` found it)."""
+    if value is None:
+        return True
+    effective = settings.get("effective") or {}
+    given = {str(settings.get(name, "")).strip(), str(effective.get(name, "")).strip()}
+    return value.strip() in given - {""}
+
+
 def served_repo_id(client: ServerClient, root: Path, flags: dict[str, Any]) -> str | None:
-    """The id under which the server serves ``root``, when it does with the same settings the
-    flags ask for (a flag the server was not started with means: answer in-process)."""
+    """The id under which the server serves ``root``, when it does with the settings the
+    flags ask for (an ``--llm`` or ``--embed`` the server does not run means: in-process)."""
     listing = client.get("/v1/repos")
     settings = listing.get("settings", {})
-    if any(value is not None and settings.get(name) != value for name, value in flags.items()):
+    if not all(flag_matches(name, flags.get(name), settings) for name in MATCHED_FLAGS):
         return None
     for repo in listing.get("repos", []):
         if Path(repo.get("root", "")) == root:

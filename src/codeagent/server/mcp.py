@@ -13,9 +13,10 @@ sanitizing, as HTTP's ``413``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 from pydantic import Field
@@ -27,6 +28,10 @@ from codeagent.server.backend import RepoBackend
 from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
 from codeagent.server.repos import RequestError, pick
 
+if TYPE_CHECKING:
+    from codeagent.tools.base import Tool
+    from codeagent.tools.registry import Registry
+
 INSTRUCTIONS = (
     "Answers questions about the source code of the repositories listed by list_repositories. "
     "Use find_definition / find_references / file_structure for exact structural facts, "
@@ -37,6 +42,44 @@ RepoArg = Annotated[
     str | None,
     Field(description="Repository id from list_repositories; omit when only one is served."),
 ]
+
+
+def _registry(backends: dict[str, RepoBackend]) -> Registry:
+    """The registry the served workspaces answer with (the default one when none is served)."""
+    for backend in backends.values():
+        workspace = getattr(backend, "workspace", None)  # a test's scripted backend has none
+        if workspace is not None:
+            registry: Registry = workspace.registry
+            return registry
+    from codeagent.tools.registry import default_registry
+
+    return default_registry()
+
+
+def _registered_tool(
+    tool: Tool, call: Callable[..., Awaitable[str]]
+) -> Callable[..., Awaitable[str]]:
+    """An MCP tool function for ``tool``: its arguments (from its args model) and ``repo``."""
+
+    async def run(**values: Any) -> str:
+        repo = values.pop("repo", None)
+        return await call(repo, lambda b: tools.run_tool(b, tool, values))
+
+    params = [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None if info.is_required() else info.default,
+            annotation=Annotated[info.annotation, Field(description=info.description or name)],
+        )
+        for name, info in tool.args_model.model_fields.items()
+    ]
+    params.append(
+        inspect.Parameter("repo", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=RepoArg)
+    )
+    run.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
+    run.__name__ = tool.name
+    return run
 
 
 def build_mcp(
@@ -118,6 +161,9 @@ def build_mcp(
     ) -> str:
         """Find where a class, function or method is defined: `path:start-end  kind name`."""
         return await call(repo, lambda b: tools.find_definition(b, name))
+
+    for tool in _registry(backends).mcp_tools():  # a registered tool MCP exposes: its own
+        server.add_tool(_registered_tool(tool, call), name=tool.name, description=tool.description)
 
     @server.tool()
     async def find_references(

@@ -50,6 +50,32 @@ def make_backends(specs: list[str], settings: Settings) -> dict[str, RepoBackend
     return {repo.id: RepoBackend(repo, settings, model) for repo in served}
 
 
+def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) -> dict[str, Any]:
+    """What ``GET /v1/repos`` says of the settings, for a client to match its flags against:
+    ``llm`` / ``embed`` / ``k`` as given, ``effective`` what ``llm`` and ``embed`` resolved to
+    (``auto`` -> ``none``, ``local``, ``ollama:MODEL``), and ``llm_found`` (with auto, a client
+    says when no model was found)."""
+    from codeagent.index.embedders import plan_embedder
+
+    found = any(b.workspace.chat_model is not None for b in backends.values())
+    llm = settings.llm.strip()
+    if not found:
+        effective_llm = "none"
+    elif llm == "auto":
+        effective_llm = f"ollama:{settings.ollama_chat_model}"
+    else:
+        effective_llm = llm
+    embed = plan_embedder(settings.embed, settings).resolves_to or settings.embed.strip()
+    return {
+        "llm": settings.llm,
+        "embed": settings.embed,
+        "dense": settings.dense,
+        "k": settings.k,
+        "llm_found": found,
+        "effective": {"llm": effective_llm, "embed": embed},
+    }
+
+
 def token_needed(options: ServeOptions) -> bool:
     """Whether the page's user needs the token: required everywhere, or the server listens
     beyond loopback (where a browser on another machine needs it)."""
@@ -126,13 +152,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         allowed_hosts=options.allowed_hosts,
         allowed_origins=options.allowed_origins,
         require_token=options.require_token,
-        # llm_found: whether --llm found a model (with auto, a client says when it did not)
-        settings={
-            "llm": settings.llm,
-            "embed": settings.embed,
-            "k": settings.k,
-            "llm_found": any(b.workspace.chat_model is not None for b in backends.values()),
-        },
+        settings=advertised_settings(settings, backends),
         mcp=options.mcp,
         host=options.host,
     )

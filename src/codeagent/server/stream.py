@@ -24,13 +24,20 @@ class IdleTimeout(Exception):
 
 
 class Answer:
-    def __init__(self, backend: RepoBackend, question: str, release: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        backend: RepoBackend,
+        question: str,
+        release: Callable[[], None],
+        *,
+        k: int | None = None,
+    ) -> None:
         self.cancel = threading.Event()
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._release = release
         self._thread = threading.Thread(
-            target=self._work, args=(backend, question), name="answer", daemon=True
+            target=self._work, args=(backend, question, k), name="answer", daemon=True
         )
         self._thread.start()
 
@@ -38,8 +45,8 @@ class Answer:
         with contextlib.suppress(RuntimeError):  # the loop is gone: the server is stopping
             self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
 
-    def _work(self, backend: RepoBackend, question: str) -> None:
-        stream = backend.ask_stream(question, self.cancel)
+    def _work(self, backend: RepoBackend, question: str, k: int | None) -> None:
+        stream = backend.ask_stream(question, self.cancel, k=k)
         try:
             for event in stream:
                 if self.cancel.is_set():

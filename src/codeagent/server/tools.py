@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
+
+if TYPE_CHECKING:
+    from codeagent.tools.base import Tool
 
 MAX_REFERENCES = 100
 SNIPPET_LINES = 6
@@ -45,6 +48,8 @@ def ask(backend: RepoBackend, question: str) -> str:
     for event in backend.ask_stream(question, threading.Event()):
         if event["type"] == "token":
             answer.append(event["text"])
+        elif event["type"] == "route" and event.get("fallback") and event.get("line"):
+            notices.append(event["line"])  # a tool could not answer: what the CLI says too
         elif event["type"] == "notice":
             notices.append(event["text"])
         elif event["type"] == "error":
@@ -60,6 +65,22 @@ def ask(backend: RepoBackend, question: str) -> str:
     if notices:
         text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
     return _state_line(text, state)
+
+
+def run_tool(backend: RepoBackend, tool: Tool, values: dict[str, Any]) -> str:
+    """A registered tool's answer (its rendered result), with the state it came from; a
+    tool that cannot answer is an error result (MCP does not fall back: the client chose)."""
+    from codeagent.tools.base import ToolContext
+
+    pinned = backend.pin()
+    ctx = ToolContext(backend.repo.root, backend.settings, pinned.index)
+    given = {k: v for k, v in values.items() if v is not None}
+    args = tool.check(tool.args_model.model_validate(given), ctx)
+    try:
+        text = tool.run(args, ctx).render()
+    except ToolError as exc:
+        raise ToolError(f"{tool.name}: {one_line(exc)}") from None
+    return _with_state(text, pinned)
 
 
 def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
 
 ToolFailure = ToolError  # what a tool raises to make the agent fall back
+DEFAULT_FALLBACK = "*default*"  # a tool's ``fallback``: the registry's default tool
+
+
+@dataclass(frozen=True)
+class RouteExample:
+    """One example of the router prompt: a question, the tool's arguments for it, why."""
+
+    question: str
+    args: dict[str, Any]
+    reason: str
 
 
 class Source(BaseModel):
@@ -129,7 +139,35 @@ class Tool(Protocol):
 
     @property
     def fallback(self) -> str | None:
-        """The tool that answers when this one fails (None: none)."""
+        """The tool that answers when this one fails (None: none; ``DEFAULT_FALLBACK``: the
+        registry's default tool)."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """What the tool is, in a few words (the web page shows it with the route)."""
+        ...
+
+    @property
+    def announce(self) -> str | None:
+        """The line said when this tool answers, e.g. ``searching the repository`` (None:
+        nothing is said: the answer shows what the tool did)."""
+        ...
+
+    @property
+    def examples(self) -> tuple[RouteExample, ...]:
+        """Questions this tool answers, with its arguments: the router prompt's examples."""
+        ...
+
+    @property
+    def mcp(self) -> bool:
+        """MCP exposes it as a tool of its own (named as the tool, with its arguments)."""
+        ...
+
+    @property
+    def uses_index(self) -> bool:
+        """It reads the repository's index (False: it reads files as they are, e.g. one
+        file's syntax tree; eval then needs no index for it)."""
         ...
 
     @property
@@ -161,8 +199,16 @@ class BaseTool:
     name: str
     description: str
     args_model: type[BaseModel]
-    fallback: str | None = "rag"
+    fallback: str | None = DEFAULT_FALLBACK
     structural: bool = False
+    announce: str | None = None
+    examples: tuple[RouteExample, ...] = ()
+    mcp: bool = False
+    uses_index: bool = True
+
+    @property
+    def label(self) -> str:
+        return self.name
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from codeagent.index.types import SearchHit
-from codeagent.tools.base import BaseTool, Source, ToolContext
+from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
 
 if TYPE_CHECKING:
     from codeagent.index.store import IndexStore
@@ -124,6 +124,12 @@ class RagResult:
     def to_json(self) -> dict[str, Any] | None:
         return None  # the sources say it all
 
+    def terms(self) -> set[str]:
+        """The question's words the rendered lines were chosen by (a terminal highlights them)."""
+        from codeagent.tools.rag_render import query_tokens
+
+        return query_tokens(self.question)
+
 
 class RagTool(BaseTool):
     name = "rag"
@@ -132,6 +138,21 @@ class RagTool(BaseTool):
   questions about more than one file."""
     args_model = RagArgs
     fallback = None
+    label = "search"
+    announce = "searching the repository"
+    examples = (
+        RouteExample(
+            "how does the retry logic decide when to give up?",
+            {},
+            "a how question about behaviour, no single file",
+        ),
+        RouteExample(
+            "Sending a request with a timeout of 0 hangs forever in adapters.py, the function"
+            " send never returns. Steps to reproduce: ...",
+            {},
+            "a bug report, not a structural question",
+        ),
+    )
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
         return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))

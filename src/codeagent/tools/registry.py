@@ -1,5 +1,15 @@
-"""The registry of tools: what the router may choose, what the graph runs, where each falls
-back to. Adding a tool = its module + one line in :func:`default_registry` + its tests.
+"""The registry of tools: the one place a tool is declared, and everything that lists tools
+reads it (datasette's ``DEFAULT_PLUGINS`` + hook specs are the model). Adding a tool = its
+module + one line in :data:`DEFAULT_TOOLS` (or one :func:`register_tool` call) + its tests.
+
+A tool declares (see :class:`~codeagent.tools.base.Tool`): its ``name``, ``args_model``,
+router ``description`` and ``examples``, its rule matcher, its ``fallback``, whether MCP
+exposes it (``mcp``), whether it reads the index (``uses_index``), and how the front ends
+show it (``label``, ``announce``). From those come the router's schema and prompt
+(:meth:`Registry.router_schema`, :meth:`Registry.prompt_tools`,
+:meth:`Registry.prompt_examples`), the graph's nodes and fallback edges, the route line
+(:meth:`Registry.route_line`), the MCP tools (``server/mcp.py``) and the routes an eval
+suite may expect (``eval/suite.py``).
 
     registry = default_registry()
     registry.names()              # ("symbols", "ast", "rag")
@@ -10,12 +20,15 @@ back to. Adding a tool = its module + one line in :func:`default_registry` + its
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, cast
+import importlib
+import json
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from codeagent.tools.base import (
+    DEFAULT_FALLBACK,
     BaseTool,
     Declined,
     Source,
@@ -35,7 +48,20 @@ __all__ = [
     "ToolFailure",
     "ToolResult",
     "default_registry",
+    "register_tool",
 ]
+
+# The tools codeagent ships, in the order the rule router asks them; the last is the default
+# (the catch-all: the route when no rule matches, and the usual fallback target).
+DEFAULT_TOOLS: tuple[str, ...] = (
+    "codeagent.tools.symbol_tool.tool:SymbolTool",
+    "codeagent.tools.ast_tool.tool:AstTool",
+    "codeagent.tools.rag_tool:RagTool",
+)
+_registered: list[Tool] = []  # register_tool(): asked after the shipped tools, before the default
+
+if TYPE_CHECKING:
+    from codeagent.agent.state import Fallback, RouteDecision
 
 RESERVED = frozenset({"tool", "reason", "decided_by"})  # router fields no tool arg may take
 
@@ -44,7 +70,7 @@ class Registry:
     """Tools by name, in order (the rule router asks them in this order); ``default`` is the
     catch-all: the route when no rule matches, and the usual fallback target."""
 
-    def __init__(self, tools: Iterable[Tool], *, default: str = "rag") -> None:
+    def __init__(self, tools: Iterable[Tool], *, default: str | None = None) -> None:
         self.tools: dict[str, Tool] = {}
         for tool in tools:
             if tool.name in self.tools:
@@ -53,12 +79,20 @@ class Registry:
             if clash:
                 raise ValueError(f"tool {tool.name!r}: argument names {sorted(clash)} are taken")
             self.tools[tool.name] = tool
+        if not self.tools:
+            raise ValueError("a registry needs at least the default tool")
+        default = default or list(self.tools)[-1]
         if default not in self.tools:
             raise ValueError(f"the default tool {default!r} is not registered")
         self.default = default
+        self._fallbacks: dict[str, str | None] = {}
         for tool in self.tools.values():
-            if tool.fallback is not None and tool.fallback not in self.tools:
-                raise ValueError(f"tool {tool.name!r} falls back to unknown {tool.fallback!r}")
+            target = self.default if tool.fallback == DEFAULT_FALLBACK else tool.fallback
+            if target == tool.name:
+                target = None  # the default tool itself falls back to nothing
+            if target is not None and target not in self.tools:
+                raise ValueError(f"tool {tool.name!r} falls back to unknown {target!r}")
+            self._fallbacks[tool.name] = target
 
     def __getitem__(self, name: str) -> Tool:
         return self.tools[name]
@@ -70,7 +104,27 @@ class Registry:
         return tuple(self.tools)
 
     def fallback_of(self, name: str) -> str | None:
-        return self.tools[name].fallback
+        """The tool that answers when ``name`` fails (None: none)."""
+        return self._fallbacks[name]
+
+    def uses_index(self, name: str) -> bool:
+        """Whether tool ``name`` reads the index (an unknown name: assume it does)."""
+        return name not in self.tools or self.tools[name].uses_index
+
+    def mcp_tools(self) -> list[Tool]:
+        """The tools MCP exposes as tools of their own."""
+        return [tool for tool in self.tools.values() if tool.mcp]
+
+    def prompt_examples(self) -> str:
+        """The router prompt's examples (``$examples``): each tool's, as the JSON the router
+        returns, with the tool's own fields (the others are left empty)."""
+        blocks = []
+        for tool in self.tools.values():
+            for example in tool.examples:
+                args = {name: example.args.get(name) for name in tool.args_model.model_fields}
+                data = {"tool": tool.name, **args, "reason": example.reason}
+                blocks.append(f"Question: {example.question}\n{json.dumps(data)}")
+        return "\n\n".join(blocks)
 
     def router_schema(self) -> type[BaseModel]:
         """The model the LLM router returns: ``tool``, every tool's argument fields (all
@@ -109,6 +163,28 @@ class Registry:
         """The Markdown tool list of the router prompt (``$tools``)."""
         return "\n".join(f"- `{tool.name}`: {tool.description}" for tool in self.tools.values())
 
+    def label(self, name: str) -> str:
+        """What tool ``name`` is, in a few words."""
+        return self.tools[name].label if name in self.tools else name
+
+    def route_line(self, route: RouteDecision, fallback: Fallback | None = None) -> str | None:
+        """The one line a front end says about a route: the answering tool's ``announce``
+        with the route's reason, or, after a fallback, with what failed and why (None:
+        nothing to say, as when a structural tool answers)."""
+        if fallback is not None:
+            why = f" ({fallback.reason})" if fallback.reason else ""
+            failed = f"the {fallback.from_.upper()} tool could not answer{why}"
+            target = self.tools.get(fallback.to) if fallback.to else None
+            if target is None:
+                return f"answering without a tool: {failed}"
+            if target.announce:
+                return f"{target.announce} instead: {failed}"
+            return f"answering with the {target.name.upper()} tool instead: {failed}"
+        announce = self.tools[route.tool].announce if route.tool in self.tools else None
+        if not announce:
+            return None
+        return f"{announce} ({route.reason})" if route.reason else announce
+
     def args_of(self, name: str, values: dict[str, Any]) -> BaseModel:
         """Tool ``name``'s args from a flat dict that may carry other tools' fields too."""
         model = self.tools[name].args_model
@@ -119,11 +195,26 @@ def _summary(tool: Tool) -> str:
     return " ".join(tool.description.split(".")[0].split())
 
 
-def default_registry() -> Registry:
-    """The tools codeagent ships: the repository symbol graph, the file AST tool, then search
-    (the default)."""
-    from codeagent.tools.ast_tool.tool import AstTool
-    from codeagent.tools.rag_tool import RagTool
-    from codeagent.tools.symbol_tool.tool import SymbolTool
+def _load(spec: str) -> Tool:
+    module, _, name = spec.partition(":")
+    tool: Tool = getattr(importlib.import_module(module), name)()
+    return tool
 
-    return Registry([SymbolTool(), AstTool(), RagTool()], default="rag")
+
+def register_tool(tool: Tool) -> Callable[[], None]:
+    """Add ``tool`` to every :func:`default_registry` made from now on (asked after the
+    shipped tools, before the default); returns the call that takes it out again."""
+    _registered.append(tool)
+
+    def unregister() -> None:
+        if tool in _registered:
+            _registered.remove(tool)
+
+    return unregister
+
+
+def default_registry() -> Registry:
+    """The tools codeagent ships (:data:`DEFAULT_TOOLS`: the repository symbol graph, the file
+    AST tool, then search, the default) and those added with :func:`register_tool`."""
+    *tools, default = [_load(spec) for spec in DEFAULT_TOOLS]
+    return Registry([*tools, *_registered, default], default=default.name)

@@ -211,13 +211,13 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
     """The AST query ``question`` asks about the repository at ``root``, or why it is none."""
     text = _POLITE.sub("", " ".join(question.split()))
     if _CONCEPTUAL.search(text):
-        return Declined("a how/why question: searching the repository")
+        return Declined("a how/why question")
     rel, mentions, why_not = find_file(text, root)
     exclude = set(mentions) | ({rel, Path(rel).name} if rel else set())
     named = named_files(text)
     operation, symbol = _operation(text, exclude, without_mentions(text, [*mentions, *named]))
     if operation is None:
-        return Declined("not a structural question about one file: searching the repository")
+        return Declined("not a structural question about one file")
     if rel is None:
         for name in named:  # ambiguous: the tool lists the candidates and asks which one
             if file_candidates(root, name):
@@ -225,12 +225,11 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
                     {"file": name, "operation": operation, "symbol": symbol}
                 )
         if missing := [n for n in named if file_missing(root, n)]:
-            return Declined(
-                f"structural question ({operation}) but {why_not}: searching instead",
-                notice=f"{missing[0]} does not exist in the repository: searching instead",
+            return Declined(  # the fallback says it: no notice besides
+                f"structural question ({operation}) but {why_not}",
                 failure=f"{missing[0]} does not exist in the repository",
             )
-        return Declined(f"structural question ({operation}) but {why_not}: searching instead")
+        return Declined(f"structural question ({operation}) but {why_not}")
     for name in mentions:  # `email.utils.parseaddr` in email/utils.py is `parseaddr`
         if symbol and symbol.startswith(name + "."):
             symbol = symbol[len(name) + 1 :]

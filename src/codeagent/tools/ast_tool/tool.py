@@ -12,7 +12,7 @@ from codeagent.tools.ast_tool.models import NEEDS_SYMBOL, OPERATION_HELP, AstArg
 from codeagent.tools.ast_tool.ops import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.rules import match_structural
-from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
+from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext
 from codeagent.tools.structural import is_placeholder
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
@@ -40,6 +40,25 @@ class AstTool(BaseTool):
     description = DESCRIPTION
     args_model = AstArgs
     structural = True
+    label = "one file's syntax tree"
+    uses_index = False  # reads the named file as it is on disk
+    examples = (
+        RouteExample(
+            "list the classes in src/app/models.py",
+            {"file": "src/app/models.py", "operation": "classes"},
+            "asks for the classes of one named file",
+        ),
+        RouteExample(
+            "what methods does Session have in requests.sessions?",
+            {"file": "requests.sessions", "operation": "methods", "symbol": "Session"},
+            "asks for the methods of one class in a named module",
+        ),
+        RouteExample(
+            "where is parse_header called in utils.py",
+            {"file": "utils.py", "operation": "calls", "symbol": "parse_header"},
+            "asks where a name is called in one file",
+        ),
+    )
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         return match_structural(question, ctx.repo_root)

@@ -12,7 +12,10 @@ from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
 _ID = r"`?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
-_CLS = rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class)\s+)?{_ID}(?:\s+(?:class|type))?"
+_CLS = (
+    rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class|interface|trait)\s+)?{_ID}"
+    rf"(?:\s+(?:class|type|interface|trait))?"
+)
 _MOD = rf"(?:the\s+)?(?:(?:module|package|file)\s+)?{_ID}(?:\s+(?:module|package))?"
 
 _SUBCLASSES = [
@@ -22,8 +25,9 @@ _SUBCLASSES = [
         _I,
     ),
     re.compile(
-        rf"\b(?:classes|what|which|who)\s+(?:that\s+|which\s+)?(?:directly\s+|indirectly\s+)?"
-        rf"(?:inherits?|derives?|extends?|sub-?class(?:es)?)\s+(?:from\s+)?{_CLS}",
+        rf"\b(?:classes|types|structs|what|which|who)\s+(?:that\s+|which\s+)?"
+        rf"(?:directly\s+|indirectly\s+)?"
+        rf"(?:inherits?|derives?|extends?|sub-?class(?:es)?|implements?)\s+(?:from\s+)?{_CLS}",
         _I,
     ),
     re.compile(rf"\b(?:inherit|derive)\s+from\s+{_CLS}", _I),

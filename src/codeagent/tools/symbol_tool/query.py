@@ -6,7 +6,7 @@ from pathlib import Path
 
 from codeagent.display import location, safe_name
 from codeagent.errors import ToolError
-from codeagent.index.symbols import Definition, Import, SymbolGraph
+from codeagent.index.symbols import CLASS_KINDS, Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,
@@ -52,7 +52,20 @@ def run_symbol_query(
             raise SymbolToolError(f"{name} names no single module of the repository ({found})")
         subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
         items = _import_items(graph.imports_of(path))
+        if "l" in graph.files[path]:  # another language: the statement as written
+            lines: dict[str, list[str]] = {}
+            items = [
+                i.model_copy(update={"detail": _line_text(root, path, i.start_line, lines)})
+                if root is not None
+                else i
+                for i in items
+            ]
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
+    if op == "outline":
+        if name not in graph.files or "l" not in graph.files[name]:
+            raise SymbolToolError(f"{name} is not a file of the language layer in the index")
+        items = [_def_item(d) for d in graph.definitions_in(name)]
+        return SymbolResult(operation=op, name=name, subject=name, items=items)
     return _methods(graph, name)
 
 
@@ -60,14 +73,21 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResul
     found = graph.definitions(name)
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
+    found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
     items = [_def_item(d) for d in found]
     if len(found) > 1:
         return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
     d = found[0]
     source = [] if d.kind == "module" else _source(root, d)
     return SymbolResult(
-        operation="definition", name=name, subject=d.full_name, items=items, source=source
+        operation="definition", name=name, subject=_shown(graph, d), items=items, source=source
     )
+
+
+def _shown(graph: SymbolGraph, d: Definition) -> str:
+    """A definition's name as answered: Python's full dotted name; another language's
+    qualified name (its file is in the location)."""
+    return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
 
 
 def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
@@ -96,23 +116,35 @@ def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
     return SymbolResult(operation="callers", name=last, items=items, note=note)
 
 
+def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
+    """Python's classes, the other languages' types (a type's ``impl`` blocks aside)."""
+    found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
+    return [d for d in found if d.kind != "impl"] or found
+
+
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult:
-    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    classes = _classes(graph, name)
     if len({d.full_name for d in classes}) > 1:
         where = ", ".join(location(d.path, d.line) for d in classes)
         raise SymbolToolError(f"several classes are named {name}: {where}")
     found = graph.subclasses(name, transitive=transitive)
     if not found and not classes:
         raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
-    subject = classes[0].full_name if classes else name
+    subject = _shown(graph, classes[0]) if classes else name
     items = [_def_item(d) for d in found]
+    kind = classes[0].kind if classes else "class"
     return SymbolResult(
-        operation="subclasses", name=name, subject=subject, transitive=transitive, items=items
+        operation="subclasses",
+        name=name,
+        subject=subject,
+        transitive=transitive,
+        items=items,
+        kind=kind,
     )
 
 
 def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
-    classes = [d for d in graph.definitions(name) if d.kind == "class"]
+    classes = _classes(graph, name)
     if not classes:
         raise SymbolToolError(f"no class named {name} in the repository")
     if len(classes) > 1:
@@ -122,8 +154,8 @@ def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
     items = [
         _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)
     ]
-    subject = f"`{cls.full_name}` ({cls.path}:{cls.line})"  # shown through safe_name
-    return SymbolResult(operation="methods", name=name, subject=subject, items=items)
+    subject = f"`{_shown(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
+    return SymbolResult(operation="methods", name=name, subject=subject, items=items, kind=cls.kind)
 
 
 def _def_item(d: Definition) -> SymbolItem:

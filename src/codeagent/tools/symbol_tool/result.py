@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from codeagent.display import location, safe_name
 
-SymbolOperation = Literal["definition", "callers", "subclasses", "importers", "imports", "methods"]
+SymbolOperation = Literal[
+    "definition", "callers", "subclasses", "importers", "imports", "methods", "outline"
+]
 SYMBOL_OPERATIONS: tuple[str, ...] = SymbolOperation.__args__  # type: ignore[attr-defined]
 MAX_LISTED = 200  # items shown in the text answer (the result keeps them all)
 MAX_SOURCE_LINES = 60  # lines of a unique definition's source shown
@@ -28,7 +30,8 @@ class SymbolArgs(BaseModel):
     operation: SymbolOperation = Field(
         description="definition (where is X defined / show X), callers (who calls X), "
         "subclasses (of class X), importers (which files import X), imports (what module X "
-        "imports), methods (of class X, inherited ones included)"
+        "imports), methods (of class X, inherited ones included), outline (the definitions of "
+        "one file of another language than Python, named by its path)"
     )
     name: str = Field(description="The name: X, Class.method, a dotted path, or a module.")
     transitive: bool = Field(default=False, description="subclasses: all descendants.")
@@ -62,6 +65,7 @@ class SymbolResult(BaseModel):
     items: list[SymbolItem]
     source: list[str] = []  # definition: the unique definition's source lines
     note: str = ""
+    kind: str = "class"  # methods, subclasses: the type's kind (struct, trait, interface, ...)
 
     def render(self) -> str:
         """A deterministic, readable answer with ``path:line`` locations."""
@@ -110,15 +114,18 @@ class SymbolResult(BaseModel):
             files = len({i.path for i in self.items})
             return f"Calls of `{self.name}` in the repository: {n} in {_plural(files, 'file')}"
         if self.operation == "subclasses":
-            scope = "all subclasses" if self.transitive else "direct subclasses"
+            what_kind = "implementations" if self.kind in ("interface", "trait") else "subclasses"
+            scope = f"all {what_kind}" if self.transitive else f"direct {what_kind}"
             return f"{scope.capitalize()} of `{what}` in the repository: {n}"
         if self.operation == "importers":
             files = len({i.path for i in self.items})
             return f"Files importing `{what}`: {files} ({_plural(n, 'import')})"
         if self.operation == "imports":
             return f"Imports of {what}: {n}"
+        if self.operation == "outline":
+            return f"Outline of {what}: {_plural(n, 'definition')}"
         own = sum(1 for i in self.items if i.via is None)
-        return f"Methods of class {what}: {n} ({own} own, {n - own} inherited)"
+        return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} inherited)"
 
     def _line(self, item: SymbolItem) -> str:
         if self.operation == "callers":
@@ -127,6 +134,9 @@ class SymbolResult(BaseModel):
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
+        if self.operation == "outline":
+            text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
+            return text + (f"  {item.detail}" if item.detail else "")
         if item.detail and self.operation != "definition":
             text = f"  {_span(item)}  {item.detail}"
         elif item.detail:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from codeagent.tools.base import BaseTool, Declined, ModelToolResult, ToolContext
+from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext
 from codeagent.tools.structural import is_placeholder
+from codeagent.tools.symbol_tool.lang_files import match_lang_file
 from codeagent.tools.symbol_tool.match import match_symbol_question
 from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
 from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
@@ -27,10 +28,24 @@ class SymbolTool(BaseTool):
         "Repository-wide structural questions that name no file: where a class, function or "
         "method is defined (X, Class.method or a dotted path), who calls X or where X is used "
         "(by name), subclasses of a class, which modules import X, what a module imports, and "
-        "the methods of a class including inherited ones."
+        "the methods of a class including inherited ones; and the outline or imports of one "
+        "named file in another language than Python (TypeScript, Go, Rust, Java, ...)."
     )
     args_model = SymbolArgs
     structural = True
+    label = "the symbol graph"
+    examples = (
+        RouteExample(
+            "where is Session.request defined?",
+            {"operation": "definition", "name": "Session.request", "transitive": False},
+            "asks where a name is defined, no file named",
+        ),
+        RouteExample(
+            "who calls parse_header?",
+            {"operation": "callers", "name": "parse_header", "transitive": False},
+            "asks for the callers of a name across the repository",
+        ),
+    )
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
         from codeagent.tools.ast_tool.mentions import find_file
@@ -38,6 +53,8 @@ class SymbolTool(BaseTool):
 
         if asks_how_or_why(question):
             return None
+        if (in_file := match_lang_file(question, ctx.repo_root)) is not None:
+            return in_file  # one named file of another language than Python
         wide = match_symbol_question(question)
         if wide is not None:
             if wide.operation == "imports" and find_file(question, ctx.repo_root)[0]:

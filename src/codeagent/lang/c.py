@@ -1,0 +1,79 @@
+"""C: function definitions, structs, unions, enums (with a body), typedefs, macros;
+``#include``; calls."""
+
+from __future__ import annotations
+
+import re
+
+from codeagent.lang.spec import LanguageSpec
+
+# Upper-case macro names with an underscore (FMT_EXPORT, CLI11_NODISCARD, CJSON_CDECL) where a
+# declaration goes on: alone on a line, or before a name or keyword; and a macro wrapping a
+# return type, CJSON_PUBLIC(cJSON *) name(...).
+_MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+_ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
+_BEFORE = re.compile(rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])")
+_WRAPPER = re.compile(rf"(?<![\w#])({_MACRO})\(([^()\n]*)\)(?=[ \t]*[*&]?[ \t]*[A-Za-z_])")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def blank_macros(text: str) -> str:
+    """``text`` with likely attribute macros replaced by spaces (lines and columns kept)."""
+    lines = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
+            lines.append(line)
+            continue
+        line = _ALONE.sub(_blank, line)
+        line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
+        lines.append(_BEFORE.sub(_blank, line))
+    return "\n".join(lines)
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_c
+
+    return tree_sitter_c.language()
+
+
+def function_patterns(name: str, references: bool = False) -> str:
+    """A function definition whose declarator (behind up to two pointers, or with
+    ``references`` a C++ ``&``/``&&``) names ``name``."""
+    inner = f"(function_declarator declarator: {name})"
+    shapes = [
+        inner,
+        f"(pointer_declarator declarator: {inner})",
+        f"(pointer_declarator declarator: (pointer_declarator declarator: {inner}))",
+    ]
+    if references:
+        shapes.append(f"(reference_declarator {inner})")
+    return "\n".join(f"(function_definition declarator: {d}) @def.function" for d in shapes)
+
+
+TYPES = """
+(struct_specifier name: (type_identifier) @name body: (_)) @def.struct
+(union_specifier name: (type_identifier) @name body: (_)) @def.union
+(enum_specifier name: (type_identifier) @name body: (_)) @def.enum
+(type_definition declarator: (type_identifier) @name) @def.typedef
+(preproc_def name: (identifier) @name) @def.macro
+(preproc_function_def name: (identifier) @name) @def.macro
+"""
+INCLUDES = "(preproc_include path: (_) @module) @import"
+CALLS = """
+(call_expression function: [(identifier) @name
+                            (field_expression field: (field_identifier) @name)]) @call
+"""
+
+SPEC = LanguageSpec(
+    package="tree_sitter_c",
+    name="c",
+    extensions=(".c", ".h"),
+    grammar=_grammar,
+    definitions=function_patterns("(identifier) @name") + TYPES,
+    imports=INCLUDES,
+    calls=CALLS,
+    repair=blank_macros,
+)

@@ -1,0 +1,49 @@
+"""C++: C's definitions plus classes and structs (base classes as bases), namespaces,
+functions defined in a class body (methods) or outside it (``Type::method``: qualified by
+``Type``), operators and destructors; ``#include``; calls."""
+
+from __future__ import annotations
+
+from codeagent.lang.c import CALLS, INCLUDES, TYPES, blank_macros, function_patterns
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_cpp
+
+    return tree_sitter_cpp.language()
+
+
+_NAME = "[(identifier) (field_identifier) (operator_name) (destructor_name)] @name"
+
+SPEC = LanguageSpec(
+    package="tree_sitter_cpp",
+    name="cpp",
+    extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+    grammar=_grammar,
+    definitions=function_patterns(_NAME, references=True)
+    + function_patterns(
+        f"(qualified_identifier scope: (_) @receiver name: {_NAME})", references=True
+    )
+    + function_patterns(
+        f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))",
+        references=True,
+    )
+    + """
+(class_specifier name: (type_identifier) @name (base_class_clause)? @bases body: (_)) @def.class
+(struct_specifier name: (type_identifier) @name (base_class_clause) @bases body: (_)) @def.struct
+(class_specifier name: (template_type name: (type_identifier) @name)
+  (base_class_clause)? @bases body: (_)) @def.class
+(struct_specifier name: (template_type name: (type_identifier) @name)
+  (base_class_clause)? @bases body: (_)) @def.struct
+(namespace_definition name: (_) @name) @def.namespace
+(alias_declaration name: (type_identifier) @name) @def.typedef
+"""
+    + TYPES,
+    imports=INCLUDES,
+    calls=CALLS
+    + """
+(call_expression function: (qualified_identifier name: (identifier) @name)) @call
+""",
+    repair=blank_macros,
+)

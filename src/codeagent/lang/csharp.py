@@ -1,0 +1,41 @@
+"""C#: classes, structs, interfaces, records (base types as bases), enums, methods,
+constructors, namespaces; ``using``; calls and ``new``."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_c_sharp
+
+    return tree_sitter_c_sharp.language()
+
+
+SPEC = LanguageSpec(
+    package="tree_sitter_c_sharp",
+    name="csharp",
+    extensions=(".cs",),
+    grammar=_grammar,
+    definitions="""
+(class_declaration name: (identifier) @name (base_list)? @bases) @def.class
+(struct_declaration name: (identifier) @name (base_list)? @bases) @def.struct
+(interface_declaration name: (identifier) @name (base_list)? @bases) @def.interface
+(record_declaration name: (identifier) @name (base_list)? @bases) @def.record
+(enum_declaration name: (identifier) @name) @def.enum
+(method_declaration name: (identifier) @name) @def.method
+(constructor_declaration name: (identifier) @name) @def.constructor
+(operator_declaration operator: _ @operator) @def.method
+(namespace_declaration name: (_) @name) @def.namespace
+(file_scoped_namespace_declaration name: (_) @name) @def.namespace
+""",
+    imports="""
+(using_directive [(qualified_name) (identifier)] @module) @import
+""",
+    calls="""
+(invocation_expression function: [(identifier) @name
+                                  (member_access_expression name: (identifier) @name)
+                                  (generic_name (identifier) @name)]) @call
+(object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @call
+""",
+)

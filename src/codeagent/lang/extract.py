@@ -1,0 +1,332 @@
+"""Parse a file with its language's grammar and read its symbols from the queries.
+
+The result has the symbol graph's record shape (:mod:`codeagent.index.symbols`): ``d`` rows
+``[qualname, kind, line, start, end, signature, doc, bases]``, ``i`` rows ``[line, module,
+name, alias]``, ``c`` rows ``[line, called name, index of the enclosing row in d or -1]``.
+``line`` is the line of the definition's name (what ctags reports), ``start`` its first line
+(the comments right above it, annotations and decorators included), ``end`` its last.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node, Parser, Query
+
+MAX_SIGNATURE = 200
+MAX_DOC = 160
+_local = threading.local()  # a tree-sitter parser is not shared between threads
+
+
+@dataclass
+class Parsed:
+    """One file's symbols; ``errors`` counts the grammar's ERROR/MISSING nodes."""
+
+    language: str
+    defs: list[list[Any]]
+    imports: list[list[Any]]
+    calls: list[list[Any]]
+    errors: int
+
+    def record(self, path: str) -> dict[str, Any]:
+        """The symbol graph's record of the file (its module name is its path)."""
+        return {"m": path, "l": self.language, "d": self.defs, "i": self.imports, "c": self.calls}
+
+
+@lru_cache(maxsize=64)
+def _language(spec: LanguageSpec, suffix: str) -> Language:
+    from tree_sitter import Language
+
+    return Language(spec.grammar(suffix))
+
+
+@lru_cache(maxsize=64)
+def _queries(spec: LanguageSpec, suffix: str) -> tuple[Query, Query | None, Query | None]:
+    from tree_sitter import Query
+
+    lang = _language(spec, suffix)
+    imports = Query(lang, spec.imports) if spec.imports else None
+    calls = Query(lang, spec.calls) if spec.calls else None
+    return Query(lang, spec.definitions), imports, calls
+
+
+def _parser(spec: LanguageSpec, suffix: str) -> Parser:
+    from tree_sitter import Parser
+
+    parsers: dict[tuple[str, str], Parser] = _local.__dict__.setdefault("parsers", {})
+    key = (spec.name, suffix)
+    if key not in parsers:
+        parsers[key] = Parser(_language(spec, suffix))
+    return parsers[key]
+
+
+def suffix_of(path: str) -> str:
+    name = path.rpartition("/")[2]
+    return "." + name.rpartition(".")[2].lower() if "." in name else ""
+
+
+def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
+    """The symbols of one file (``text`` with ``\\n`` line breaks)."""
+    from tree_sitter import QueryCursor
+
+    suffix = suffix_of(path)
+    source = text.encode("utf-8", errors="surrogatepass")
+    tree = _parser(spec, suffix).parse(source)
+    root = tree.root_node
+    if root.has_error and spec.repair is not None:
+        again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
+        if not again.root_node.has_error or _count_errors(again.root_node) < _count_errors(root):
+            tree, root = again, again.root_node
+    def_query, import_query, call_query = _queries(spec, suffix)
+    defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
+    imports = _imports(spec, QueryCursor(import_query).matches(root)) if import_query else []
+    calls = _calls(QueryCursor(call_query).matches(root), nodes) if call_query else []
+    errors = _count_errors(root) if root.has_error else 0
+    return Parsed(spec.name, defs, imports, calls, errors)
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def _first(captures: dict[str, list[Node]], name: str) -> Node | None:
+    found = captures.get(name)
+    return found[0] if found else None
+
+
+@dataclass
+class _Def:
+    node: Node
+    kind: str
+    name: str
+    name_line: int
+    receiver: str
+    bases: list[str]
+
+
+def _definitions(
+    spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]]
+) -> tuple[list[list[Any]], list[tuple[int, int, int]]]:
+    """Rows of ``d`` in source order, and each row's byte span (for call scopes)."""
+    found: dict[tuple[int, int, str], _Def] = {}
+    for _, captures in sorted(matches, key=lambda m: m[0]):  # the first pattern wins
+        kinds = [k for k in captures if k.startswith("def.")]
+        name = _first(captures, "name")
+        operator = _first(captures, "operator")  # an operator overload: named operator==
+        if operator is not None and name is None:
+            name = operator
+        if not kinds or name is None:
+            continue
+        node = captures[kinds[0]][0]
+        key = (node.start_byte, node.end_byte, node.type)
+        if key in found or (spec.skip_inside and _inside(node, spec.skip_inside)):
+            continue
+        receiver = _first(captures, "receiver")
+        found[key] = _Def(
+            node=node,
+            kind=kinds[0][4:],
+            name=_type_name(_text(name))
+            if kinds[0] == "def.impl"
+            else ("operator" if name is operator else "") + _text(name).strip("\"'`"),
+            name_line=name.start_point[0] + 1,
+            receiver=_type_name(_text(receiver)).replace("::", ".") if receiver else "",
+            bases=[_type_name(_text(b)) for b in _bases(captures)],
+        )
+    by_node = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in found.values()}
+    rows: list[list[Any]] = []
+    spans: list[tuple[int, int, int]] = []
+    ordered = sorted(found.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    for d in ordered:
+        scope: list[str] = []
+        inside_type = False
+        parent = d.node.parent
+        while parent is not None:
+            outer = by_node.get((parent.start_byte, parent.end_byte, parent.type))
+            if outer is not None:
+                scope.append(outer.receiver or outer.name if outer.kind == "impl" else outer.name)
+                inside_type = inside_type or outer.kind in TYPE_KINDS
+            parent = parent.parent
+        scope.reverse()
+        if d.receiver:
+            scope.append(d.receiver)
+            inside_type = True
+        kind = d.kind
+        if kind in spec.function_kinds and inside_type:
+            kind = "method"
+        qualname = ".".join([*scope, d.name]) if d.name else ".".join(scope)
+        doc, start = _doc(spec, d.node)
+        end = d.node.end_point[0] + 1
+        if d.node.end_point[1] == 0 and end > d.node.start_point[0] + 1:
+            end -= 1  # a node that ends with its line break
+        rows.append(
+            [
+                qualname,
+                kind,
+                d.name_line,
+                start,
+                end,
+                _signature(d.node),
+                doc,
+                [b for b in d.bases if b],
+            ]
+        )
+        spans.append((d.node.start_byte, d.node.end_byte, len(rows) - 1))
+    return rows, spans
+
+
+_NOT_BASES = frozenset(
+    {"comment", "access_specifier", "virtual", "type_arguments", "argument_list", "arguments"}
+)
+
+
+def _inside(node: Node, types: tuple[str, ...]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _bases(captures: dict[str, list[Node]]) -> list[Node]:
+    """``@base`` nodes, and the named children of ``@bases`` lists (comments aside)."""
+    out = list(captures.get("base", []))
+    for group in captures.get("bases", []):
+        out += [c for c in group.named_children if c.type not in _NOT_BASES]
+    return out
+
+
+def _type_name(written: str) -> str:
+    """A type as written, without generics, pointers, references or lifetimes: ``*Server``
+    -> Server, ``Handler<T>`` -> Handler, ``&'a mut Map<K, V>`` -> Map, ``[u32]`` -> u32."""
+    text = written.strip()
+    depth = 0
+    out = []
+    for ch in text:
+        if ch in "<[(":
+            depth += 1
+        elif ch in ">])":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    words = [
+        w
+        for w in "".join(out).replace("*", " ").replace("&", " ").split()
+        if not w.startswith("'") and w not in ("mut", "const", "dyn", "impl", "struct")
+    ]
+    if not words and text[:1] in "[(" and len(text) > 2:
+        return _type_name(text[1:-1].split(";")[0])  # a slice or array: its element type
+    return " ".join(words)
+
+
+def _signature(node: Node) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None else node.end_byte
+    text = (node.text or b"")[: end - node.start_byte].decode("utf-8", errors="replace")
+    if body is None:
+        text = text.split("\n", 1)[0]
+    sig = " ".join(text.split()).rstrip("{ :")
+    return sig if len(sig) <= MAX_SIGNATURE else sig[: MAX_SIGNATURE - 3] + "..."
+
+
+def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
+    """The first line of the comments right above the definition (no blank line between),
+    and the line where they start (the definition's own first line without any)."""
+    start = node.start_point[0]
+    first: Node | None = None
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type in spec.doc_comment and start - prev.end_point[0] <= 1:
+        if prev.end_point[0] == start and prev.end_point[1] > 0 and start != node.start_point[0]:
+            break
+        first, start = prev, prev.start_point[0]
+        prev = prev.prev_named_sibling
+    if first is None:
+        return "", node.start_point[0] + 1
+    for line in _text(first).split("\n"):
+        line = line.strip().lstrip("/*#!").rstrip("*/").strip()
+        if line:
+            return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
+    return "", start + 1
+
+
+def _imports(
+    spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]]
+) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    seen: set[tuple[int, str, str | None, str | None]] = set()
+    for _, captures in matches:
+        stmt, module = _first(captures, "import"), _first(captures, "module")
+        if stmt is None or module is None:
+            continue
+        text = _text(module)
+        if spec.strip_quotes:
+            text = text.strip("\"'`<>")
+        name, alias = _first(captures, "name"), _first(captures, "alias")
+        row = (
+            stmt.start_point[0] + 1,
+            text,
+            _text(name) if name is not None else None,
+            _text(alias) if alias is not None else None,
+        )
+        if row not in seen:
+            seen.add(row)
+            rows.append(list(row))
+    named = {(r[0], r[1]) for r in rows if r[2] is not None or r[3] is not None}
+    rows = [r for r in rows if r[2] is not None or r[3] is not None or (r[0], r[1]) not in named]
+    rows.sort(key=lambda r: r[0])
+    return rows
+
+
+def _calls(
+    matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> list[list[Any]]:
+    # Definitions nest: sorted by start, each one's parent is the nearest earlier span that
+    # holds it, so the innermost definition holding a call is found by bisection then a walk
+    # up through the parents.
+    ordered = sorted(spans, key=lambda s: (s[0], -s[1]))
+    starts = [s[0] for s in ordered]
+    parents: list[int] = []
+    stack: list[int] = []
+    for i, (_start, end, _) in enumerate(ordered):
+        while stack and ordered[stack[-1]][1] < end:
+            stack.pop()
+        parents.append(stack[-1] if stack else -1)
+        stack.append(i)
+    rows: list[list[Any]] = []
+    seen: set[tuple[int, int]] = set()
+    for _, captures in matches:
+        call, name = _first(captures, "call"), _first(captures, "name")
+        if call is None or name is None or (call.start_byte, call.end_byte) in seen:
+            continue
+        seen.add((call.start_byte, call.end_byte))
+        i = bisect_right(starts, call.start_byte) - 1
+        while i >= 0 and ordered[i][1] < call.end_byte:
+            i = parents[i]
+        rows.append([name.start_point[0] + 1, _text(name), ordered[i][2] if i >= 0 else -1])
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows
+
+
+def _count_errors(root: Node) -> int:
+    count = 0
+    cursor = root.walk()
+    stack = [root]
+    del cursor
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+            continue
+        if node.has_error:
+            stack.extend(node.children)
+    return count
+
+
+__all__ = ["SCOPE_KINDS", "TYPE_KINDS", "Parsed", "parse", "suffix_of"]

@@ -1,0 +1,49 @@
+"""Java: classes, interfaces, enums, records, annotation types (superclass and implemented
+or extended interfaces as bases), methods, constructors; imports; method calls and ``new``."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_java
+
+    return tree_sitter_java.language()
+
+
+_TYPE = "[(type_identifier) (scoped_type_identifier) (generic_type)]"
+
+SPEC = LanguageSpec(
+    package="tree_sitter_java",
+    name="java",
+    extensions=(".java",),
+    grammar=_grammar,
+    definitions=f"""
+(class_declaration name: (identifier) @name
+  superclass: (superclass {_TYPE} @base)?
+  interfaces: (super_interfaces (type_list) @bases)?) @def.class
+(interface_declaration name: (identifier) @name
+  (extends_interfaces (type_list) @bases)?) @def.interface
+(enum_declaration name: (identifier) @name
+  interfaces: (super_interfaces (type_list) @bases)?) @def.enum
+(record_declaration name: (identifier) @name
+  interfaces: (super_interfaces (type_list) @bases)?) @def.record
+(annotation_type_declaration name: (identifier) @name) @def.annotation
+(method_declaration name: (identifier) @name) @def.method
+(constructor_declaration name: (identifier) @name) @def.constructor
+(compact_constructor_declaration name: (identifier) @name) @def.constructor
+(annotation_type_element_declaration name: (identifier) @name) @def.method
+""",
+    imports="""
+(import_declaration (scoped_identifier scope: (_) @module name: (identifier) @name) .) @import
+(import_declaration (scoped_identifier) @module (asterisk)) @import
+""",
+    calls="""
+(method_invocation name: (identifier) @name) @call
+(object_creation_expression type: [(type_identifier) @name
+                                   (generic_type (type_identifier) @name)]) @call
+""",
+    doc_comment=("block_comment", "line_comment"),
+    skip_inside=("object_creation_expression", "enum_constant"),
+)

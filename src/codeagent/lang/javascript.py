@@ -1,0 +1,60 @@
+"""JavaScript: functions (declarations, and function or arrow values bound to a name),
+classes (the class they extend as base), methods; ``import``/``require``; calls and ``new``."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_javascript
+
+    return tree_sitter_javascript.language()
+
+
+FUNCTION_VALUE = "[(arrow_function) (function_expression) (generator_function)]"
+# Shared with TypeScript (typescript.py adds its own declarations).
+COMMON_DEFINITIONS = f"""
+(function_declaration name: (identifier) @name) @def.function
+(generator_function_declaration name: (identifier) @name) @def.function
+(method_definition name: (_) @name) @def.method
+(variable_declarator name: (identifier) @name value: {FUNCTION_VALUE}) @def.function
+(assignment_expression
+  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+  right: {FUNCTION_VALUE}) @def.function
+(pair key: [(property_identifier) (string)] @name value: {FUNCTION_VALUE}) @def.function
+"""
+IMPORTS = """
+(import_statement (import_clause (named_imports
+  (import_specifier name: (_) @name alias: (_)? @alias)))
+  source: (string (string_fragment) @module)) @import
+(import_statement (import_clause (namespace_import (identifier) @alias))
+  source: (string (string_fragment) @module)) @import
+(import_statement (import_clause (identifier) @alias)
+  source: (string (string_fragment) @module)) @import
+(import_statement source: (string (string_fragment) @module)) @import
+(export_statement source: (string (string_fragment) @module)) @import
+(call_expression function: (identifier) @fn
+  arguments: (arguments . (string (string_fragment) @module) .)
+  (#eq? @fn "require")) @import
+"""
+CALLS = """
+(call_expression function: [(identifier) @name
+                            (member_expression property: (property_identifier) @name)]) @call
+(new_expression constructor: [(identifier) @name
+                              (member_expression property: (property_identifier) @name)]) @call
+"""
+
+SPEC = LanguageSpec(
+    package="tree_sitter_javascript",
+    name="javascript",
+    extensions=(".js", ".jsx", ".mjs", ".cjs"),
+    grammar=_grammar,
+    definitions=COMMON_DEFINITIONS
+    + """
+(class_declaration name: (identifier) @name (class_heritage (_) @base)?) @def.class
+(class name: (identifier) @name (class_heritage (_) @base)?) @def.class
+""",
+    imports=IMPORTS,
+    calls=CALLS,
+)

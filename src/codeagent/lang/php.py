@@ -1,0 +1,39 @@
+"""PHP: classes (parent class and interfaces as bases), interfaces, traits, enums,
+functions, methods, namespaces; ``use``; calls and ``new``."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_php
+
+    return tree_sitter_php.language_php()
+
+
+SPEC = LanguageSpec(
+    package="tree_sitter_php",
+    name="php",
+    extensions=(".php",),
+    grammar=_grammar,
+    definitions="""
+(class_declaration name: (name) @name (base_clause)? @bases (class_interface_clause)? @bases)
+  @def.class
+(interface_declaration name: (name) @name (base_clause)? @bases) @def.interface
+(trait_declaration name: (name) @name) @def.trait
+(enum_declaration name: (name) @name) @def.enum
+(function_definition name: (name) @name) @def.function
+(method_declaration name: (name) @name) @def.method
+(namespace_definition name: (namespace_name) @name) @def.namespace
+""",
+    imports="""
+(namespace_use_clause [(qualified_name) (name)] @module) @import
+""",
+    calls="""
+(function_call_expression function: [(name) @name (qualified_name (name) @name .)]) @call
+(member_call_expression name: (name) @name) @call
+(scoped_call_expression name: (name) @name) @call
+(object_creation_expression [(name) @name (qualified_name (name) @name .)]) @call
+""",
+)

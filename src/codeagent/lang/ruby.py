@@ -1,0 +1,33 @@
+"""Ruby: classes (the superclass as base), modules (kind ``namespace``), methods and
+singleton methods (``def self.x``); ``require``/``require_relative``; calls."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_ruby
+
+    return tree_sitter_ruby.language()
+
+
+SPEC = LanguageSpec(
+    package="tree_sitter_ruby",
+    name="ruby",
+    extensions=(".rb", ".rake", ".gemspec"),
+    grammar=_grammar,
+    definitions="""
+(class name: [(constant) (scope_resolution)] @name (superclass (_) @base)?) @def.class
+(module name: [(constant) (scope_resolution)] @name) @def.namespace
+(method name: (_) @name) @def.method
+(singleton_method name: (_) @name) @def.method
+""",
+    imports="""
+(call method: (identifier) @fn arguments: (argument_list . (string (string_content) @module))
+  (#match? @fn "^(require|require_relative|load)$")) @import
+""",
+    calls="""
+(call method: (identifier) @name) @call
+""",
+)

@@ -1,0 +1,50 @@
+"""Rust: functions, methods (inside ``impl`` and ``trait`` blocks, qualified by the type),
+structs, enums, unions, traits (with supertraits as bases), ``impl`` blocks (the trait they
+implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``use``; calls."""
+
+from __future__ import annotations
+
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_rust
+
+    return tree_sitter_rust.language()
+
+
+SPEC = LanguageSpec(
+    package="tree_sitter_rust",
+    name="rust",
+    extensions=(".rs",),
+    grammar=_grammar,
+    definitions="""
+(function_item name: (identifier) @name) @def.function
+(function_signature_item name: (identifier) @name) @def.function
+(struct_item name: (type_identifier) @name) @def.struct
+(enum_item name: (type_identifier) @name) @def.enum
+(union_item name: (type_identifier) @name) @def.union
+(trait_item name: (type_identifier) @name
+  bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @base)?)
+  @def.trait
+(impl_item trait: (_)? @base type: (_) @name) @def.impl
+(mod_item name: (identifier) @name) @def.mod
+(type_item name: (type_identifier) @name) @def.type
+(associated_type name: (type_identifier) @name) @def.type
+(macro_definition name: (identifier) @name) @def.macro
+""",
+    imports="""
+(use_declaration argument: (_) @module) @import
+(extern_crate_declaration name: (identifier) @module) @import
+""",
+    calls="""
+(call_expression function: [
+  (identifier) @name
+  (field_expression field: (field_identifier) @name)
+  (scoped_identifier name: (identifier) @name)
+  (generic_function function: [(identifier) @name
+                               (scoped_identifier name: (identifier) @name)
+                               (field_expression field: (field_identifier) @name)])]) @call
+""",
+    doc_comment=("line_comment", "block_comment"),
+)

@@ -1,0 +1,53 @@
+"""What a language module declares: its grammar, file extensions and tree-sitter queries.
+
+A language is one module in this package with a ``SPEC = LanguageSpec(...)``. Its queries
+use these capture names:
+
+- ``definitions``: ``@def.KIND`` on the definition node (KIND in the language's own words:
+  ``function``, ``method``, ``class``, ``struct``, ``interface``, ``trait``, ``enum``,
+  ``impl``, ...), ``@name`` on its name (``@operator`` on an overloaded operator's token
+  instead: the name is ``operator==``), optionally ``@receiver`` (the type a method is
+  declared for outside the type's body: Go receivers, C++ ``Type::method``) and ``@base``
+  (each base type, superclass or implemented interface, as written) or ``@bases`` (a list
+  node whose named children are the bases);
+- ``imports``: ``@import`` on the statement, ``@module`` on what it imports from, optionally
+  ``@name`` (one imported name) and ``@alias`` (the local name it binds);
+- ``calls``: ``@call`` on the call, ``@name`` on the called name (the last component).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Kinds whose members are methods (a function inside one is a method), and kinds that only
+# qualify their members' names (a function inside a namespace stays a function).
+TYPE_KINDS = frozenset(
+    {"class", "struct", "interface", "trait", "enum", "impl", "record", "union", "object", "type"}
+)
+SCOPE_KINDS = frozenset({"namespace", "mod", "package"})
+
+
+@dataclass(frozen=True, eq=False)
+class LanguageSpec:
+    """One language: ``grammar`` returns the tree-sitter language capsule for a file
+    extension (TypeScript has two grammars), from the wheel ``package``."""
+
+    package: str
+    name: str
+    extensions: tuple[str, ...]
+    grammar: Callable[[str], object]
+    definitions: str
+    imports: str = ""
+    calls: str = ""
+    # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).
+    doc_comment: tuple[str, ...] = ("comment",)
+    # Definitions of these kinds become "method" when a type kind encloses them.
+    function_kinds: tuple[str, ...] = ("function",)
+    strip_quotes: bool = True
+    # Definitions inside a node of these types are left out (Java: the members of an
+    # anonymous class or of an enum constant's body, which no name reaches).
+    skip_inside: tuple[str, ...] = ()
+    # When a file has parse errors: a same-length rewrite of its text to parse again (C and
+    # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
+    repair: Callable[[str], str] | None = None

@@ -1,0 +1,43 @@
+"""TypeScript (``.ts``, and ``.tsx`` with its JSX grammar): JavaScript's definitions plus
+interfaces (extended interfaces as bases), classes with ``extends`` and ``implements``
+bases, abstract classes, enums, type aliases, namespaces, declared functions, method
+signatures; imports and calls as JavaScript's."""
+
+from __future__ import annotations
+
+from codeagent.lang.javascript import CALLS, COMMON_DEFINITIONS, IMPORTS
+from codeagent.lang.spec import LanguageSpec
+
+
+def _grammar(suffix: str) -> object:
+    import tree_sitter_typescript
+
+    if suffix == ".tsx":
+        return tree_sitter_typescript.language_tsx()
+    return tree_sitter_typescript.language_typescript()
+
+
+_HERITAGE = """(class_heritage (extends_clause) @bases? (implements_clause) @bases?)?"""
+
+SPEC = LanguageSpec(
+    package="tree_sitter_typescript",
+    name="typescript",
+    extensions=(".ts", ".tsx", ".mts", ".cts"),
+    grammar=_grammar,
+    definitions=COMMON_DEFINITIONS
+    + f"""
+(class_declaration name: (_) @name {_HERITAGE}) @def.class
+(abstract_class_declaration name: (_) @name {_HERITAGE}) @def.class
+(class name: (_) @name {_HERITAGE}) @def.class
+(interface_declaration name: (_) @name (extends_type_clause) @bases?) @def.interface
+(enum_declaration name: (_) @name) @def.enum
+(type_alias_declaration name: (_) @name) @def.type
+(internal_module name: (_) @name) @def.namespace
+(module name: [(identifier) (nested_identifier)] @name) @def.namespace
+(function_signature name: (_) @name) @def.function
+(method_signature name: (_) @name) @def.method
+(abstract_method_signature name: (_) @name) @def.method
+""",
+    imports=IMPORTS,
+    calls=CALLS,
+)

@@ -1,0 +1,54 @@
+"""Questions about one named file of another language (``what does src/server.ts import?``,
+``outline of geo/shapes.go``, ``methods of Router in src/router.ts``): the symbol graph answers
+them, since the file AST tool reads Python only. Python files never match here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from codeagent import lang
+from codeagent.tools.symbol_tool.result import SymbolArgs
+
+
+def _file_token() -> re.Pattern[str]:
+    extensions = sorted({e.lstrip(".") for s in lang.specs() for e in s.extensions}, key=len)
+    alternatives = "|".join(re.escape(e) for e in reversed(extensions)) or "(?!)"
+    return re.compile(
+        rf"(?<![\w/.-])`?((?:\.{{0,2}}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{alternatives}))`?(?![\w/])",
+        re.IGNORECASE,
+    )
+
+
+def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
+    """The symbol question a question about one named file of the language layer asks, or
+    None (no such file named, or nothing structural asked)."""
+    from codeagent.tools.ast_tool.errors import AstToolError
+    from codeagent.tools.ast_tool.mentions import without_mentions
+    from codeagent.tools.ast_tool.resolve import relative_path
+    from codeagent.tools.ast_tool.rules import _operation  # the file AST tool's phrasings
+
+    tokens = [m.group(1) for m in _file_token().finditer(question)]
+    paths = []
+    for token in tokens:
+        try:
+            relative_path(root, token)
+        except AstToolError as exc:  # NotPythonError carries the resolved path
+            if exc.reason == "not_python" and exc.path and lang.language_for(exc.path):
+                paths.append(exc.path)
+    if len(set(paths)) != 1:
+        return None
+    path = paths[0]
+    text = " ".join(question.split())
+    listing = without_mentions(text, tokens)
+    for token in tokens:
+        listing = listing.replace(token, " thefile ")
+    operation, symbol = _operation(listing, set(tokens), listing)
+    if operation is None:
+        return None
+    if operation in ("definition", "methods") and symbol:  # by name, in the whole repository
+        return SymbolArgs(operation="definition" if operation == "definition" else "methods",
+                          name=symbol)  # fmt: skip
+    if operation == "imports":
+        return SymbolArgs(operation="imports", name=path)
+    return SymbolArgs(operation="outline", name=path)
