@@ -64,9 +64,11 @@ def load_modules() -> list[Module]:
 
 
 def fingerprint(module: Module) -> str:
-    """A hash of the module's code, its test files, and the shared test helpers."""
+    """A hash of the module's code, its test files (the list and their text), and the shared
+    test helpers."""
     digest = hashlib.sha256()
-    shared = [*(ROOT / "tests").glob("*.py"), *(ROOT / "tests").rglob("conftest.py"), MODULES]
+    shared = [*(ROOT / "tests").glob("*.py"), *(ROOT / "tests").rglob("conftest.py")]
+    digest.update(json.dumps(module.tests).encode() + b"\0")
     for rel in [module.path, *module.tests, *sorted(rel_path(p) for p in shared)]:
         path = ROOT / rel
         digest.update(rel.encode() + b"\0")
@@ -107,7 +109,7 @@ def select(modules: list[Module], args: argparse.Namespace, recorded: Recorded) 
     changed = changed_since(args.base)
     chosen = []
     for module in modules:
-        touched = {module.path, *module.tests, rel_path(MODULES)} & changed
+        touched = {module.path, *module.tests} & changed
         last = recorded.get(module.path, {})
         if touched and last.get("fingerprint") != fingerprint(module):
             chosen.append(module)
