@@ -204,10 +204,26 @@ def report(modules: list[Module], recorded: Recorded) -> str:
             f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']} |"
         )
         survivors: dict[str, str] = result["survivors"]  # type: ignore[assignment]
+        owed = [name for name in survivors if name not in module.harmless]
         entries = [
-            f"- `{name}` ({status}): {module.harmless.get(name, 'not killed yet: a test is owed')}"
-            for name, status in survivors.items()
-        ] + [f"- `{name}` (equivalent): {why}" for name, why in module.equivalent.items()]
+            f"- `{name}` ({survivors[name]}): {module.harmless[name]}"
+            for name in survivors
+            if name in module.harmless
+        ]
+        if len(owed) > 20:  # a module not worked through yet: where its gaps are
+            by_function: dict[str, int] = {}
+            for name in owed:
+                function = name.rpartition("__mutmut_")[0]
+                by_function[function] = by_function.get(function, 0) + 1
+            entries += [
+                f"- {count} not killed yet in `{function}`: tests are owed"
+                for function, count in sorted(by_function.items(), key=lambda kv: -kv[1])
+            ]
+        else:
+            entries += [
+                f"- `{name}` ({survivors[name]}): not killed yet: a test is owed" for name in owed
+            ]
+        entries += [f"- `{name}` (equivalent): {why}" for name, why in module.equivalent.items()]
         if entries:
             notes += ["", f"`{module.path}` (mutmut show {module.slug}.NAME):", "", *entries]
     return "\n".join(lines + notes)
