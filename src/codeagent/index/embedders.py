@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from codeagent.errors import BackendUnavailableError, ConfigError
 from codeagent.index.tokenize import code_tokens
+from codeagent.vectors import normalise
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,18 +57,6 @@ class Embedder(Protocol):
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
-
-
-def normalise(vectors: Any) -> np.ndarray:
-    import numpy as np
-
-    array = np.asarray(vectors, dtype=np.float32)
-    if array.ndim == 1:
-        array = array.reshape(1, -1)
-    norms = np.linalg.norm(array, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    unit: np.ndarray = np.ascontiguousarray(array / norms, dtype=np.float32)
-    return unit
 
 
 def _first_row(vectors: np.ndarray) -> np.ndarray:

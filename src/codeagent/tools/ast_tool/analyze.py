@@ -265,12 +265,14 @@ def _pairs(target: ast.expr, value: ast.expr | None) -> list[tuple[str, ast.expr
 
 def analyze(parsed: ParsedFile) -> Analysis:
     """The file's analysis, computed once per parsed file (and so cached with it)."""
-    if parsed.analysis is None:
-        walker = _Walker(parsed)
-        walker.block(parsed.tree.body, "", "module", 0, ())
-        _attach_members(walker.result)
-        parsed.analysis = walker.result
-    return parsed.analysis
+    cached = parsed.memo.get("analysis")
+    if isinstance(cached, Analysis):
+        return cached
+    walker = _Walker(parsed)
+    walker.block(parsed.tree.body, "", "module", 0, ())
+    _attach_members(walker.result)
+    parsed.memo["analysis"] = walker.result
+    return walker.result
 
 
 def _attach_members(result: Analysis) -> None:
