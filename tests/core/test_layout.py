@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from conftest import write_files
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 MAX_LINES = 300
 
@@ -140,9 +142,7 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "app/c/y.py": "from app.c import z\n",
         "app/c/z.py": "",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_files(tmp_path, dict(files))
     graph = import_graph(tmp_path)
     assert graph["app.a.one"] == {"app.a.two"}
     assert graph["app.a.two"] == {"app.a.one"}

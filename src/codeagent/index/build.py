@@ -30,6 +30,7 @@ from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SymbolGraph, extract_record
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.pysyntax import scan
 from codeagent.repo.discover import Discovery, discover
 from codeagent.repo.state import repo_id, state_hash
 
@@ -199,10 +200,11 @@ def _build(
                         records[file.path] = record
                 else:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
-                    own = chunk_file(file.path, text, tree)
+                    found = scan(tree) if tree is not None else None  # one walk for both
+                    own = chunk_file(file.path, text, tree, found)
                     if tree is not None:  # one tree at a time in memory
-                        records[file.path] = extract_record(tree, file.path, discovery.root)
-                    del tree
+                        records[file.path] = extract_record(tree, file.path, discovery.root, found)
+                    del tree, found
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
             advance(1)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codeagent.pysyntax import Structure, scan
 from codeagent.tools.ast_tool.errors import (
     BinaryFileError,
     FileTooLargeError,
@@ -49,6 +50,13 @@ class ParsedFile:
     tree: ast.Module
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-query results
     _offsets: list[int] | None = field(default=None, repr=False)
+
+    def structure(self) -> Structure:
+        """The file's structure (:func:`codeagent.pysyntax.scan`), computed once."""
+        found = self.memo.get("structure")
+        if not isinstance(found, Structure):
+            found = self.memo["structure"] = scan(self.tree)
+        return found
 
     def line_offsets(self) -> list[int]:
         """The character offset at which each line starts (for offset -> line by bisect)."""
