@@ -5,8 +5,8 @@ Usage::
     python bench/bench_encoders.py [PATH] [--limit N]   # default: the stdlib `email` package
 
 Encoders: sentence-transformers on torch (the raw model), ONNX Runtime on the same weights
-exported locally (float32, and int8 dynamic quantization per output channel), and the numpy
-encoder, each reading chunks to several token lengths (the model's 256 and the product's
+exported locally (float32, and int8 dynamic quantization per output channel), each reading
+chunks to several token lengths (the model's 256 and the product's
 ``DOC_TOKENS``). Each is timed on the same chunk texts (after one warm-up batch) and compared
 with the torch vectors at the full length (today's vectors) and at its own length: mean and
 minimum cosine, and how often the top-10 neighbours of each chunk (cosine among all chunks)
@@ -116,24 +116,13 @@ def main() -> int:
         label = "int8 per channel" if quantized else "fp32"
         print(f"export {label}: {export_s:.1f} s, {onnx_file.stat().st_size / 1e6:.0f} MB")
         for length in lengths:
-            encoder = OnnxEncoder(onnx_file, model_dir, threads=2, max_tokens=length)
-            vectors, times, cpu = timed(encoder.encode, texts, args.runs)
+            encoder = OnnxEncoder(onnx_file, model_dir, threads=2)
+
+            def encode_onnx(t: list[str], e: OnnxEncoder = encoder, n: int = length) -> np.ndarray:
+                return e.encode(t, read_tokens=n)
+
+            vectors, times, cpu = timed(encode_onnx, texts, args.runs)
             rows.append((f"onnxruntime {label}, 2 thr", length, vectors, times, cpu))
-
-    from codeagent.index.minilm import MiniLMQueryEncoder
-
-    numpy_encoder = MiniLMQueryEncoder(model_dir)
-
-    def encode_numpy(t: list[str]) -> np.ndarray:
-        order = sorted(range(len(t)), key=lambda i: -len(t[i]))
-        out = np.zeros((len(t), numpy_encoder.dim), dtype=np.float32)
-        for s in range(0, len(order), 32):
-            part = order[s : s + 32]
-            out[part] = numpy_encoder.encode([t[i] for i in part], max_tokens=DOC_TOKENS)
-        return out
-
-    vectors, times, cpu = timed(encode_numpy, texts, args.runs)
-    rows.append(("numpy encoder, 1 thr, batch 32", DOC_TOKENS, vectors, times, cpu))
 
     n = len(texts)
     print(f"\n{n} chunks of {args.source}; the product reads chunks to {DOC_TOKENS} tokens")

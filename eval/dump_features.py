@@ -54,7 +54,7 @@ def dump_commit(
     from codeagent.eval.baseline import BaselineRanker
     from codeagent.eval.mirrors import checkout_commit
     from codeagent.eval.runner import default_index_builder
-    from codeagent.index import features, ranking
+    from codeagent.index import features, file_table
     from codeagent.index.query import analyze
     from codeagent.repo.listing import list_files
 
@@ -72,7 +72,7 @@ def dump_commit(
     store, _ = default_index_builder(root, settings, progress=_Quiet())
     built = time.perf_counter() - started
     existing = list(list_files(root).paths)
-    table = ranking.file_table(store)
+    table = file_table.file_table(store)
     baseline = BaselineRanker(store.chunks)
     rows = []
     for item in items:

@@ -46,3 +46,8 @@ def location(path: str, start: int, end: int | None = None) -> str:
     :func:`safe_name`, so a name holding a newline cannot forge a line of an answer."""
     where = f"{safe_name(path)}:{start}"
     return where if end is None else f"{where}-{end}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 chunk``, ``2 chunks``, ``0 chunks`` (``many`` for irregular words)."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"

@@ -29,7 +29,8 @@ pytest.importorskip("torch")
 
 pytestmark = pytest.mark.slow
 
-# 40 files of 20 functions: 800 chunks, several seconds of embedding on two cores.
+# 120 files of 20 functions: 2,400 chunks, over ten seconds of embedding on two cores, so the
+# first progress line (after five seconds) comes while most of the work is still ahead.
 BODY = '''def {name}(alpha, beta):
     """Step {i} of stage {f}: mixes alpha and beta."""
     total = alpha * {i} + beta
@@ -41,9 +42,9 @@ BODY = '''def {name}(alpha, beta):
 '''
 FILES = {
     f"stage{f}.py": "".join(BODY.format(name=f"step_{f}_{i}", f=f, i=i) for i in range(20))
-    for f in range(40)
+    for f in range(120)
 }
-CHUNKS = 800
+CHUNKS = 2400
 
 
 def codeagent(home: Path, *args: str, **kw: object) -> subprocess.Popen[str]:

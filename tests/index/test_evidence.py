@@ -15,8 +15,9 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index import evidence
 from codeagent.index.build import load_or_build
+from codeagent.index.file_table import file_table
 from codeagent.index.query import analyze
-from codeagent.index.ranking import file_table, rank_files
+from codeagent.index.ranking import rank_files
 from conftest import GitRepoFactory
 
 FILES = {

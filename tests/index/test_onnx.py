@@ -1,5 +1,5 @@
-"""The local embedder's fast paths: the ONNX export (versioned, atomic, once) and its encoder;
-a small job through the numpy encoder without torch."""
+"""The local embedder's one runtime: the ONNX export (versioned, atomic, once, at first use)
+and its encoder, for jobs of every size and for questions."""
 
 from __future__ import annotations
 
@@ -55,9 +55,13 @@ def test_the_file_name_names_weights_exporter_opset_and_variant() -> None:
     assert onnx_export.model_name(quantized=True) != name
 
 
-def test_a_small_job_needs_no_torch_and_no_export(tmp_path: Path) -> None:
-    assert embed_in_fresh_process(tmp_path / "models", 3) == ["numpy", "3", "False"]
-    assert not (tmp_path / "models").exists()  # nothing exported for a small job
+@pytest.mark.slow
+def test_the_first_use_exports_then_every_job_runs_on_onnx_without_torch(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    assert embed_in_fresh_process(models, 1) == ["onnx", "1", "True"]  # torch: the export
+    assert any("int8" in p.name for p in models.iterdir())
+    assert embed_in_fresh_process(models, 1) == ["onnx", "1", "False"]  # a one-chunk edit
+    assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
 
 
 @pytest.mark.slow
@@ -86,10 +90,6 @@ def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path)
         np.sum(parallel * np.tile(reference, (3, 1)), axis=1), 1.0, atol=1e-4
     )
 
-    # once exported, a job of any size in a fresh process runs on ONNX without torch
-    assert embed_in_fresh_process(models, 40) == ["onnx", "40", "False"]
-    assert embed_in_fresh_process(models, 2) == ["onnx", "2", "False"]
-
 
 @pytest.mark.slow
 def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_length(
@@ -117,26 +117,26 @@ def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_le
     assert cosines.mean() > 0.98
     assert float(large[long_text] @ short[long_text]) > float(large[long_text] @ full[long_text])
 
-    # a question is read to the model's limit by the float32 numpy encoder
+    # a question is read to the model's limit, by the same graph
     question = embedder.embed_query(TEXTS[long_text])
-    assert float(question @ full[long_text]) == pytest.approx(1.0, abs=1e-4)
+    assert float(question @ full[long_text]) > 0.98
+    assert float(question @ full[long_text]) > float(question @ short[long_text])
 
 
-@pytest.mark.slow
-def test_without_onnxruntime_chunks_go_through_torch_at_doc_tokens(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from sentence_transformers import SentenceTransformer
+def test_without_onnxruntime_there_is_no_local_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
 
+    from codeagent.config import Settings
+    from codeagent.errors import BackendUnavailableError
     from codeagent.index import embedders
 
-    monkeypatch.setattr(embedders, "_onnx_ready", lambda: False)
-    reference = SentenceTransformer(str(MODEL_DIR), device="cpu")
-    reference.max_seq_length = embedders.DOC_TOKENS
-    expected = reference.encode(TEXTS, normalize_embeddings=True)
+    real = importlib.util.find_spec
 
-    embedder = embedders.LocalEmbedder(models_dir=tmp_path / "models")
-    vectors = embedder.embed_documents(TEXTS * 8)  # large: no numpy shortcut
-    assert embedder.path_used == "torch"
-    np.testing.assert_allclose(np.sum(vectors[: len(TEXTS)] * expected, axis=1), 1.0, atol=1e-4)
-    assert embedder.model.max_seq_length == 256  # the shared model's setting is put back
+    def find_spec(name: str, *args: object) -> object:
+        return None if name == "onnxruntime" else real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    assert not embedders.local_available()
+    assert embedders.make_embedder("auto", Settings.load()) is None
+    with pytest.raises(BackendUnavailableError, match=r"codeagent\[local\]"):
+        embedders.make_embedder("local", Settings.load())

@@ -9,8 +9,10 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.index.file_roles import path_kind
+from codeagent.index.file_table import module_names
 from codeagent.index.query import analyze
-from codeagent.index.ranking import module_names, path_kind, rank_files
+from codeagent.index.ranking import rank_files
 from conftest import GitRepoFactory
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.sanitize import strip_control_tokens
 from codeagent.agent.state import Source, Turn
+from codeagent.pathtext import path_pattern
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 MAX_HISTORY_ANSWER_CHARS = 1_500  # each past answer, as a follow-up sees it
 
 _CITATION = re.compile(
-    r"(?<![\w/.-])`?(?P<path>(?:\./)?(?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})`?"
-    r":L?(?P<start>\d+)(?:\s*[-–]\s*L?(?P<end>\d+))?(?!\d)"
+    path_pattern(r"[A-Za-z0-9]{1,8}", lead=r"(?:\./)?", quoted=True, after="")
+    + r":L?(?P<start>\d+)(?:\s*[-–]\s*L?(?P<end>\d+))?(?!\d)"
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from codeagent.cli.common import print_json
-from codeagent.cli.render import plural, safe_name
+from codeagent.display import plural, safe_name
 
 
 def _size(n: int) -> str:

@@ -92,7 +92,7 @@ def confirm(question: str) -> bool:
 
 def confirm_folder(folder: Path) -> None:
     """Go on when ``folder`` is in a git repository or the user agrees to index it."""
-    from codeagent.cli.render import safe_name
+    from codeagent.display import safe_name
     from codeagent.errors import ConfigError
     from codeagent.repo.git import git_toplevel
 
@@ -226,7 +226,7 @@ class Progress:
     def _announce(self, description: str, total: int | None) -> None:
         """Before the slow phase (embedding): how much, roughly how long, and that it is
         done once. (Chunking is quick, and may end in an error that should stand alone.)"""
-        from codeagent.cli.render import plural
+        from codeagent.display import plural
 
         if description == "embedding" and total:
             guess = _duration(total / CHUNKS_PER_SECOND)

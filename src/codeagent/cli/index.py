@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from codeagent.cli.common import dense_option, embed_option, notice, print_json, repo_option
-from codeagent.cli.render import plural, safe_name
+from codeagent.display import plural, safe_name
 
 
 @click.command("index")

@@ -32,11 +32,6 @@ MAX_SOURCES_SHOWN = 12
 __all__ = ["AnswerPrinter", "safe_name", "safe_text"]
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 chunk``, ``2 chunks``, ``0 chunks`` (``many`` for irregular words)."""
-    return f"{n:,} {word if n == 1 else many or word + 's'}"
-
-
 def location(source: Any) -> str:
     """``path:start-end`` of a source, its path made safe."""
     return display.location(source.path, source.start_line, source.end_line)

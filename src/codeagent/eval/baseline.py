@@ -16,7 +16,11 @@ from typing import Any
 
 from codeagent.index.types import Chunk
 
-# A path with one of these directories, or a test module's name, is not "source".
+# A path with one of these directories, or a test module's name, is not "source". This rule
+# is the baseline's own on purpose, not the product's ``codeagent.index.file_roles.path_kind``:
+# that one is part of the product's ranking and changes with it (it also sets benchmarks,
+# tutorials, vendored trees and build files aside), while every reported baseline figure
+# must keep meaning the same fixed floor.
 NON_SOURCE_DIRS = frozenset({"test", "tests", "testing", "doc", "docs", "example", "examples"})
 
 

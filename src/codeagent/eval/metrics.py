@@ -11,10 +11,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from codeagent.pathtext import path_pattern
+
 K_VALUES = (1, 3, 5, 10)
 
 # A ``.py`` path as a reference answer writes it: `src/flask/app.py`, flask/app.py:120, app.py.
-_PY_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.py)(?![\w])")
+_PY_PATH = re.compile(path_pattern("py"))
 
 
 def dedupe(paths: Iterable[str]) -> list[str]:

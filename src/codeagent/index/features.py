@@ -28,7 +28,7 @@ from codeagent.index.query import QueryAnalysis
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.ranking import FileTable
+    from codeagent.index.file_table import FileTable
     from codeagent.index.store import IndexStore
 
 POOL = 300  # files the learned model re-orders
@@ -118,13 +118,14 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
     import numpy as np
 
-    from codeagent.index import ranking
+    from codeagent.index import first_ranker
+    from codeagent.index.file_roles import KINDS
     from codeagent.index.query import strip_noise
     from codeagent.index.tokenize import bm25_terms
 
     question = strip_noise(question)
     n_files, n_chunks = len(table.paths), len(store.chunks)
-    bm25 = store.bm25_scores(question, unique=ranking.UNIQUE_TERMS)
+    bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
     bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
     top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
     bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
@@ -142,9 +143,9 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
         for i in table.symbol_chunks.get(name, ()):
             symbol_chunk[i] += 1.0
     chunk = (
-        ranking.W_BM25 * bm25_chunk
-        + ranking.W_DENSE * dense_chunk
-        + ranking.W_SYMBOL * symbol_chunk
+        first_ranker.W_BM25 * bm25_chunk
+        + first_ranker.W_DENSE * dense_chunk
+        + first_ranker.W_SYMBOL * symbol_chunk
     ).astype(np.float32)
     bm25_best, bm25_second = _per_file_best(bm25_chunk, table)
     dense_best, dense_second = _per_file_best(dense_chunk, table)
@@ -163,27 +164,27 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     defines += column(evidence.qualified_scores(a, table.defines, table.ids))
     paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules)
     path_m, module_m, frame_m = column(paths), column(modules), column(frames)
-    priors = np.array([ranking.kind_prior(k, a) for k in ranking.KINDS], dtype=np.float32)
-    stage1 = best + ranking.W_SECOND * second + defines
+    priors = np.array([first_ranker.kind_prior(k, a) for k in KINDS], dtype=np.float32)
+    stage1 = best + first_ranker.W_SECOND * second + defines
     stage1 += column(evidence.mention_scores(a, table.paths, table.modules))
     stage1 += priors[table.kind_ids]
-    spans = ranking.top_spans(store, table, stage1, chunk)
+    spans = first_ranker.top_spans(store, table, stage1, chunk)
     uses_lift = evidence.use_scores(spans, table.defines)
     uses = column({fid: value for fid, (value, _) in uses_lift.items()})
-    ranking.lift_toward(stage1, uses_lift)
+    first_ranker.lift_toward(stage1, uses_lift)
     kept = (best > 0) | (stage1 > priors[table.kind_ids])
     order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
     near = evidence.neighbour_scores(order[: evidence.NEIGHBOUR_TOP], table.neighbours)
     neighbour = column({fid: 1.0 for fid in near})
     lifts = {fid: lift for fid, lift in near.items() if kept[fid] and not a.issue_like}
     if lifts:
-        ranking.lift_toward(stage1, lifts)
+        first_ranker.lift_toward(stage1, lifts)
         order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
     pool = np.array(order[:POOL], dtype=np.int64)
     terms = bm25_terms(question)
     share = term_share(store, table, terms)[pool] if len(pool) else np.zeros(0, np.float32)
     words = len(question.split())
-    kinds = np.eye(len(ranking.KINDS), dtype=np.float32)[table.kind_ids[pool]]
+    kinds = np.eye(len(KINDS), dtype=np.float32)[table.kind_ids[pool]]
     neighbour_p = neighbour[pool]
     q = [float(a.issue_like), float(a.wants_tests), float(a.wants_docs)]
     columns = [

@@ -1,7 +1,7 @@
 """What a file is, read from its path *and* its content, whatever the repository's layout.
 
-The file kind (:func:`codeagent.index.ranking.path_kind`) reads directory and file names; a
-repository says more about itself than its names do:
+The file kind (:func:`path_kind`, the one test/doc/config rule of the project) reads directory
+and file names; a repository says more about itself than its names do:
 
 - **vendored, minified or generated**: a bundled library (``static/jquery-3.5.1.js``, a
   ``_vendor/`` tree, a ``/*! … @license`` banner at the top of a script), a minified asset
@@ -26,6 +26,64 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from codeagent.index.types import Chunk
+
+CODE_SUFFIXES = frozenset((
+    ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
+    ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
+    ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
+))  # fmt: skip
+TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
+DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
+JUNK_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "extern", "node_modules"})
+CONFIG_NAMES = frozenset({
+    "setup.py", "setup.cfg", "tox.ini", "noxfile.py", "conftest.py", "pyproject.toml",
+    "manifest.in", "makefile", "dockerfile", "requirements.txt", "pytest.ini", ".coveragerc",
+    "codecov.yml", ".gitignore", ".gitattributes", ".gitblameignore", ".mailmap",
+    ".pre-commit-config.yaml", ".readthedocs.yml", ".readthedocs.yaml", "environment.yml",
+})  # fmt: skip
+CONFIG_SUFFIXES = frozenset({".cfg", ".ini", ".toml", ".yml", ".yaml", ".lock", ".in"})
+JUNK_SUFFIXES = frozenset({".po", ".pot", ".mo", ".map", ".svg", ".csv", ".min.js", ".min.css"})
+KINDS = ("code", "tests", "docs", "config", "other", "junk")
+_CHANGELOG = re.compile(r"^(changes|changelog|history|news|release|whatsnew|authors)", re.I)
+
+
+def path_kind(path: str) -> str:
+    """``code``, ``tests``, ``docs``, ``config``, ``other`` or ``junk``, from the path alone.
+
+    ``junk``: changelogs, translation catalogs, minified or vendored assets; ``tests``: a test
+    module's name or a test directory; ``config``: build and CI configuration, lock files,
+    dotfiles; ``docs``: documentation, examples, tutorials, benchmarks; ``code``: source
+    files; ``other``: Markdown, text, data. The first that applies, in that order.
+    """
+    pure = PurePosixPath(path)
+    parts = [p.lower() for p in pure.parts]
+    name = parts[-1] if parts else ""
+    dirs = parts[:-1]
+    suffix = pure.suffix.lower()
+    if (
+        suffix in JUNK_SUFFIXES
+        or name.endswith((".min.js", ".min.css"))
+        or _CHANGELOG.match(name)
+        or any(d in JUNK_DIRS or d.startswith("changelog") for d in dirs)
+        or "locale" in dirs
+    ):
+        return "junk"
+    if (
+        name.startswith("test_")
+        or name.endswith(("_test.py", "_tests.py"))
+        or any(d in TEST_DIRS for d in dirs)
+    ):
+        return "tests"
+    if name in CONFIG_NAMES or (dirs and dirs[0] in {".github", ".circleci", "ci"}):
+        return "config"
+    if any(d in DOC_DIRS for d in dirs):
+        return "docs"
+    if suffix in CODE_SUFFIXES:
+        return "code"
+    if suffix in CONFIG_SUFFIXES or name.startswith("."):
+        return "config"
+    return "other"
+
 
 VENDOR_DIRS = frozenset({
     "vendor", "vendored", "_vendor", "third_party", "thirdparty", "3rdparty", "extern",

@@ -1,4 +1,4 @@
-"""Batch encoding of chunks with ONNX Runtime: the indexing path of the local embedder.
+"""Encoding with ONNX Runtime: the local embedder's one runtime, for chunks and questions.
 
 Runs the graph :mod:`codeagent.index.onnx_export` writes (BERT + mean pooling + L2 norm) on
 the CPU. Texts are tokenised by the model's own ``tokenizer.json`` and batched by length
@@ -10,14 +10,14 @@ onnxruntime and opening the session takes a fraction of a second, against second
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-
-from codeagent.index.minilm import load_tokenizer
 
 # Padded tokens per batch. On two cores, 8 texts of 256 tokens a batch embedded 400 chunks as
 # fast as 16 and 17 % faster than 32, at 411 MiB peak against 1,033 MiB for 32
@@ -27,7 +27,30 @@ from codeagent.index.minilm import load_tokenizer
 MAX_BATCH_TOKENS = 1024
 
 _SESSIONS: dict[str, OnnxEncoder] = {}
-_LOCK = threading.Lock()
+_LOCK = threading.Lock()  # the tokenizers of an encoder
+_SESSION_LOCK = threading.Lock()
+
+
+def max_length(model_dir: Path) -> int:
+    """Tokens the model reads: its position table, capped by sentence-transformers' setting."""
+    config = json.loads((model_dir / "config.json").read_text())
+    length = int(config["max_position_embeddings"])
+    st_config = model_dir / "sentence_bert_config.json"
+    if st_config.exists():
+        length = min(length, int(json.loads(st_config.read_text())["max_seq_length"]))
+    return length
+
+
+def load_tokenizer(model_dir: Path, max_tokens: int | None = None) -> Any:
+    """The model's ``tokenizer.json``, truncating at :func:`max_length` (or ``max_tokens``,
+    when shorter)."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_padding()
+    length = max_length(model_dir)
+    tokenizer.enable_truncation(max_length=min(length, max_tokens or length))
+    return tokenizer
 
 
 def default_threads() -> int:
@@ -48,7 +71,6 @@ class OnnxEncoder:
         model_dir: Path,
         *,
         threads: int | None = None,
-        max_tokens: int | None = None,
     ) -> None:
         import onnxruntime as ort
 
@@ -65,8 +87,16 @@ class OnnxEncoder:
         self.session = ort.InferenceSession(
             str(onnx_file), options, providers=["CPUExecutionProvider"]
         )
-        self.tokenizer = load_tokenizer(model_dir, max_tokens)
+        self.model_dir = model_dir
+        self._tokenizers: dict[int | None, Any] = {}  # tokens read -> a tokenizer cutting there
         self.dim = int(self.session.get_outputs()[0].shape[1])
+
+    def tokenizer(self, read_tokens: int | None) -> Any:
+        """The tokenizer that cuts texts at ``read_tokens`` (None: the model's limit)."""
+        with _LOCK:
+            if read_tokens not in self._tokenizers:
+                self._tokenizers[read_tokens] = load_tokenizer(self.model_dir, read_tokens)
+            return self._tokenizers[read_tokens]
 
     def _run(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
@@ -74,17 +104,22 @@ class OnnxEncoder:
         return np.asarray(vectors, dtype=np.float32)
 
     def encode(
-        self, texts: list[str], batch_size: int = 64, max_tokens: int = MAX_BATCH_TOKENS
+        self,
+        texts: list[str],
+        batch_size: int = 64,
+        max_tokens: int = MAX_BATCH_TOKENS,
+        read_tokens: int | None = None,
     ) -> np.ndarray:
-        """L2-normalised float32 vectors, row i for ``texts[i]``."""
+        """L2-normalised float32 vectors, row i for ``texts[i]``, each text read up to
+        ``read_tokens`` tokens (None: the model's limit); a batch holds at most ``batch_size``
+        texts and ``max_tokens`` padded tokens."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         from codeagent.cancel import current
 
         token = current()  # checked before each run: a cancelled job stops within one run
-        self.tokenizer.no_padding()
-        tokens = [e.ids for e in self.tokenizer.encode_batch(texts)]
+        tokens = [e.ids for e in self.tokenizer(read_tokens).encode_batch(texts)]
 
         def run(rows: list[int]) -> None:
             token.check()
@@ -124,12 +159,10 @@ def length_batches(lengths: list[int], max_rows: int, max_tokens: int) -> list[l
     return batches
 
 
-def get_onnx_encoder(
-    onnx_file: Path, model_dir: Path, max_tokens: int | None = None
-) -> OnnxEncoder:
-    """The encoder for ``onnx_file`` reading ``max_tokens`` per text, opened once per process."""
-    key = f"{onnx_file}:{max_tokens}"
-    with _LOCK:
+def get_onnx_encoder(onnx_file: Path, model_dir: Path) -> OnnxEncoder:
+    """The encoder for ``onnx_file``, opened once per process (chunks and questions share it)."""
+    key = str(onnx_file)
+    with _SESSION_LOCK:
         if key not in _SESSIONS:
-            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir, max_tokens=max_tokens)
+            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir)
         return _SESSIONS[key]

@@ -19,6 +19,8 @@ import keyword
 import re
 from dataclasses import dataclass
 
+from codeagent.pathtext import path_pattern
+
 ISSUE_WORDS = 60  # a longer question reads like an issue report
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
@@ -29,8 +31,9 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
 _FRAME = re.compile(r"""File\s+"([^"]+)",\s+line\s+(\d+)(?:,\s+in\s+([<>\w.]+))?""")
 _PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+[/\\])*[\w-][\w.-]*\."
-    r"(?:py|pyi|pyx|cfg|toml|ini|txt|rst|md|ya?ml|json|js|ts|c|h|cpp))(?![\w])"
+    path_pattern(
+        "(?:py|pyi|pyx|cfg|toml|ini|txt|rst|md|ya?ml|json|js|ts|c|h|cpp)", separator=r"[/\\]"
+    )
 )
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2,}[a-z]")
 _TESTS = re.compile(

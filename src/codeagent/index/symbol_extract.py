@@ -1,4 +1,5 @@
-"""One Python file's symbols, read from the ``ast`` tree the chunker already parsed.
+"""One Python file's symbols, read from the structure (:mod:`codeagent.pysyntax`) the chunker
+also reads.
 
 :func:`extract` returns a compact, JSON-ready record of the file (see :mod:`symbols` for the
 graph built from all of them):
@@ -24,7 +25,8 @@ import ast
 from pathlib import Path
 from typing import Any
 
-_FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
+from codeagent.pysyntax import DefSite, Structure, calls, scan
+
 MAX_SIGNATURE = 240
 
 
@@ -67,27 +69,31 @@ def module_names(paths: list[str], root: Path | None = None) -> dict[str, str]:
     return {path: module_name(path, packages, root_name) for path in paths}
 
 
-def extract(tree: ast.Module, module: str, is_package: bool) -> dict[str, Any]:
-    """The symbols of one parsed file whose dotted name is ``module``."""
-    visitor = _Visitor(module, is_package)
-    visitor.visit(tree)
-    record: dict[str, Any] = {"d": visitor.defs, "i": visitor.imports, "c": visitor.calls}
-    exported = module_all(tree)
+def extract(
+    tree: ast.Module, module: str, is_package: bool, found: Structure | None = None
+) -> dict[str, Any]:
+    """The symbols of one parsed file whose dotted name is ``module`` (``found``: the tree's
+    :func:`~codeagent.pysyntax.scan`, when the caller has it)."""
+    found = found if found is not None else scan(tree)
+    record: dict[str, Any] = {
+        "d": [_definition(site) for site in found.defs],
+        "i": _imports(found, module, is_package),
+        "c": _calls(found),
+    }
+    exported = module_all(found)
     if exported is not None:
         record["a"] = exported
     return record
 
 
-def module_all(tree: ast.Module) -> list[str] | None:
+def module_all(found: Structure) -> list[str] | None:
     """The module's literal ``__all__`` (``None`` when it sets none, or computes it)."""
     names: list[str] | None = None
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign):
-            targets = stmt.targets
-        elif isinstance(stmt, ast.AugAssign | ast.AnnAssign):
-            targets = [stmt.target]
-        else:
+    for site in found.assignments:
+        stmt = site.stmt
+        if site.blocks or not isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign):
             continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             continue
         literal = _literal_names(stmt.value)
@@ -158,75 +164,55 @@ def _doc(node: ast.AST) -> str:
     return doc.strip().split("\n", 1)[0].strip()[:200]
 
 
-class _Visitor(ast.NodeVisitor):
-    def __init__(self, module: str, is_package: bool) -> None:
-        self.module = module
-        self.is_package = is_package
-        self.defs: list[list[Any]] = []
-        self.imports: list[list[Any]] = []
-        self.calls: list[list[Any]] = []
-        self.scope: list[tuple[str, str, int]] = []  # (name, "class" | "function", index in defs)
-        self.aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
+def _definition(site: DefSite) -> list[Any]:
+    node = site.node
+    bases: list[str] = []
+    if isinstance(node, ast.ClassDef):
+        bases = [b for b in (dotted(base) for base in node.bases) if b]
+    signature, doc = _signature(node), _doc(node)
+    return [
+        site.qualname,
+        site.kind,
+        node.lineno,
+        site.start_line,
+        site.end_line,
+        signature,
+        doc,
+        bases,
+    ]
 
-    def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        qualname = ".".join([*(n for n, _, _ in self.scope), node.name])
-        if isinstance(node, ast.ClassDef):
-            kind = "class"
-        else:
-            kind = "method" if self.scope and self.scope[-1][1] == "class" else "function"
-        start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        end = node.end_lineno or node.lineno
-        bases: list[str] = []
-        if isinstance(node, ast.ClassDef):
-            bases = [b for b in (dotted(base) for base in node.bases) if b]
-        row = [qualname, kind, node.lineno, start, end, _signature(node), _doc(node), bases]
-        self.defs.append(row)
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._define(node)
-        for deco in node.decorator_list:
-            self.visit(deco)
-        self.visit(node.args)
-        if node.returns is not None:
-            self.visit(node.returns)
-        self.scope.append((node.name, "function", len(self.defs) - 1))
-        for stmt in node.body:
-            self.visit(stmt)
-        self.scope.pop()
+def _imports(found: Structure, module: str, is_package: bool) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for site in found.imports:
+        stmt = site.stmt
+        if isinstance(stmt, ast.Import):
+            rows += [[stmt.lineno, alias.name, None, alias.asname] for alias in stmt.names]
+        elif isinstance(stmt, ast.ImportFrom):
+            target = absolute_module(module, is_package, stmt.level, stmt.module)
+            rows += [[stmt.lineno, target, alias.name, alias.asname] for alias in stmt.names]
+    return rows
 
-    visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self._define(node)
-        for expr in [*node.decorator_list, *node.bases, *node.keywords]:
-            self.visit(expr)
-        self.scope.append((node.name, "class", len(self.defs) - 1))
-        for stmt in node.body:
-            self.visit(stmt)
-        self.scope.pop()
-
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self.imports.append([node.lineno, alias.name, None, alias.asname])
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        target = absolute_module(self.module, self.is_package, node.level, node.module)
-        for alias in node.names:
-            self.imports.append([node.lineno, target, alias.name, alias.asname])
-            if alias.asname and alias.name != "*":
-                self.aliases[alias.asname] = alias.name
-
-    def visit_Call(self, node: ast.Call) -> None:
+def _calls(found: Structure) -> list[list[Any]]:
+    """``[line, name, scope]`` of each call, aliases undone as they stand at the call."""
+    rows: list[list[Any]] = []
+    aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
+    for node, scope in calls(found, imports=True):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.asname and alias.name != "*":
+                    aliases[alias.asname] = alias.name
+            continue
         func = node.func
         name: str | None = None
         if isinstance(func, ast.Name):
-            name = self.aliases.get(func.id, func.id)
+            name = aliases.get(func.id, func.id)
         elif isinstance(func, ast.Attribute):
             name = func.attr  # self.x(), obj.x(), mod.x(), super().x(), a().x()
         if name is not None:
-            scope = self.scope[-1][2] if self.scope else -1
             line = (
                 (func.end_lineno or node.lineno) if isinstance(func, ast.Attribute) else node.lineno
             )
-            self.calls.append([line, name, scope])
-        self.generic_visit(node)
+            rows.append([line, name, -1 if scope is None else scope])
+    return rows

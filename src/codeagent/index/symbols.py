@@ -36,6 +36,7 @@ from typing import Any
 from codeagent.index.symbol_extract import extract, module_names
 from codeagent.index.symbol_tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.index.symbol_types import CallSite, Definition, Import
+from codeagent.pysyntax import Structure
 
 __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
 
@@ -46,12 +47,14 @@ FORMAT = 4
 log = logging.getLogger(__name__)
 
 
-def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
+def _extract_deep(
+    tree: Any, module: str, is_package: bool, found: Structure | None = None
+) -> dict[str, Any]:
     """:func:`extract` with a higher recursion limit; a file still too deep has no symbols."""
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, DEEP_RECURSION))
     try:
-        return extract(tree, module, is_package)
+        return extract(tree, module, is_package, found)
     except RecursionError:
         log.info("%s is nested too deeply to read its symbols", module)
         return {"d": [], "i": [], "c": []}
@@ -59,20 +62,24 @@ def _extract_deep(tree: Any, module: str, is_package: bool) -> dict[str, Any]:
         sys.setrecursionlimit(limit)
 
 
-def _extract_safe(tree: Any, module: str, path: str) -> dict[str, Any]:
+def _extract_safe(
+    tree: Any, module: str, path: str, found: Structure | None = None
+) -> dict[str, Any]:
     is_package = path.endswith("/__init__.py") or path == "__init__.py"
     try:
-        return extract(tree, module, is_package)
+        return extract(tree, module, is_package, found)
     except RecursionError:  # a pathologically nested expression: retry deeper
-        return _extract_deep(tree, module, is_package)
+        return _extract_deep(tree, module, is_package, found)
 
 
-def extract_record(tree: Any, path: str, root: Path) -> dict[str, Any]:
+def extract_record(
+    tree: Any, path: str, root: Path, found: Structure | None = None
+) -> dict[str, Any]:
     """One parsed file's record (with its call sites ``c``), as :meth:`SymbolGraph.build`
     takes it in ``reused``: a file's module name depends only on its own path and the
     ``__init__.py`` files of its directories, so the tree need not be kept for the graph."""
     module = module_names([path], root)[path]
-    return {"m": module, **_extract_safe(tree, module, path)}
+    return {"m": module, **_extract_safe(tree, module, path, found)}
 
 
 class SymbolGraph(SymbolTables):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from codeagent.errors import BackendUnavailableError
 from codeagent.llm.ollama import translate_backend_error
+from codeagent.vectors import normalise
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,8 +31,6 @@ class OllamaEmbedder:
         self.dim = int(self._call(["dimension probe"]).shape[1])
 
     def _call(self, texts: list[str]) -> np.ndarray:
-        from codeagent.index.embedders import normalise
-
         try:
             vectors = self._client.embed_documents(texts)
         except Exception as exc:

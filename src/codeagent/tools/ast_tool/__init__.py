@@ -24,7 +24,7 @@ from codeagent.tools.ast_tool.errors import (
     SymbolNotFoundError,
 )
 from codeagent.tools.ast_tool.models import OPERATIONS, Operation
-from codeagent.tools.ast_tool.ops import run_ast_query
+from codeagent.tools.ast_tool.query import run_ast_query
 from codeagent.tools.ast_tool.resolve import resolve_file
 from codeagent.tools.ast_tool.result import AstResult
 

@@ -1,20 +1,20 @@
-"""One walk over a parsed file: every definition, import, variable, decorator and call.
+"""The AST tool's typed records of a file (definitions, imports, module-level variables,
+decorators), built from its structure (:mod:`codeagent.pysyntax`: the one walk the chunker
+and the symbol graph read too).
 
-Definitions are found in every statement block, not only at the top of a module or class:
-a ``def`` under ``if TYPE_CHECKING:``, ``try:``/``except ImportError:``, ``with``, ``for`` or
-``match`` still belongs to the module (or class) that holds the block, and carries the block
-as its ``condition``. Repeated definitions (``@overload`` stubs, alternatives in ``if``/``else``,
+A definition under ``if TYPE_CHECKING:``, ``try:``/``except ImportError:``, ``with``, ``for``
+or ``match`` belongs to the module (or class) that holds the block, and carries the block as
+its ``condition``. Repeated definitions (``@overload`` stubs, alternatives in ``if``/``else``,
 property setters) are all kept, in source order.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Literal
 
+from codeagent.pysyntax.structure import DefNode, ScopeKind, Structure
 from codeagent.tools.ast_tool import describe
 from codeagent.tools.ast_tool.models import (
     ClassInfo,
@@ -26,12 +26,9 @@ from codeagent.tools.ast_tool.models import (
 )
 from codeagent.tools.ast_tool.source import ParsedFile
 
-LABEL_CHARS = 60
 _AUG_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
             ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|",
             ast.BitXor: "^", ast.BitAnd: "&", ast.FloorDiv: "//"}  # fmt: skip
-DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-ScopeKind = Literal["module", "class", "function"]
 
 
 @dataclass
@@ -58,99 +55,41 @@ class Analysis:
         return [d for d in self.defs if d.depth == 0 and isinstance(d.info, kind)]
 
 
-def _label(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 4].rstrip() + " ..."
+class _Builder:
+    """The AST tool's typed records, built from the file's structure."""
 
-
-Label = Callable[[], str]
-_COMPOUND = frozenset(
-    {ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
-     ast.Match}
-)  # fmt: skip
-
-
-def _blocks(stmt: ast.stmt) -> list[tuple[Label, list[ast.stmt]]]:
-    """The statement blocks inside a compound statement, each with its (lazy) condition label."""
-    u = describe.unparse
-    if isinstance(stmt, ast.If | ast.While):
-        word, test = ("if" if isinstance(stmt, ast.If) else "while"), stmt.test
-        return _with_else(lambda: f"{word} {u(test)}", stmt)
-    if isinstance(stmt, ast.Try | ast.TryStar):
-        blocks: list[tuple[Label, list[ast.stmt]]] = [(lambda: "try", stmt.body)]
-        for handler in stmt.handlers:
-            blocks.append((partial(_except_label, handler), handler.body))
-        return [*blocks, (lambda: "else of try", stmt.orelse), (lambda: "finally", stmt.finalbody)]
-    if isinstance(stmt, ast.For | ast.AsyncFor):
-        loop = stmt
-
-        def for_label() -> str:
-            return f"for {u(loop.target)} in {u(loop.iter)}"
-
-        return _with_else(for_label, stmt)
-    if isinstance(stmt, ast.With | ast.AsyncWith):
-        items = stmt.items
-        return [(lambda: "with " + ", ".join(u(item) for item in items), stmt.body)]
-    if isinstance(stmt, ast.Match):
-        return [(partial(_case_label, case), case.body) for case in stmt.cases]
-    return []
-
-
-def _with_else(
-    label: Label, stmt: ast.If | ast.While | ast.For | ast.AsyncFor
-) -> list[tuple[Label, list[ast.stmt]]]:
-    """The body under ``label`` and the ``else`` block under "else of" the same label."""
-    return [(label, stmt.body), (lambda: f"else of {label()}", stmt.orelse)]
-
-
-def _except_label(handler: ast.ExceptHandler) -> str:
-    return f"except {describe.unparse(handler.type)}" if handler.type is not None else "except"
-
-
-def _case_label(case: ast.match_case) -> str:
-    return f"case {describe.unparse(case.pattern)}"
-
-
-def _condition(labels: tuple[Label, ...]) -> str | None:
-    return " > ".join(_label(label()) for label in labels) if labels else None
-
-
-class _Walker:
     def __init__(self, parsed: ParsedFile) -> None:
         self.lines = parsed.lines
         self.result = Analysis()
 
-    def block(
-        self,
-        stmts: list[ast.stmt],
-        prefix: str,
-        kind: ScopeKind,
-        depth: int,
-        cond: tuple[Label, ...],
-        parent: DefRecord | None = None,
-    ) -> None:
-        scope = prefix or "<module>"
-        for stmt in stmts:
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                self.definition(stmt, prefix, kind, depth, _condition(cond), parent)
-            elif isinstance(stmt, ast.Import | ast.ImportFrom):
-                self.result.imports.append(self.import_(stmt, scope, _condition(cond)))
-            elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign) and kind == "module":
-                self.variables(stmt, _condition(cond))
-            elif type(stmt) in _COMPOUND:
-                for label, body in _blocks(stmt):
-                    self.block(body, prefix, kind, depth, (*cond, label), parent)
+    def build(self, found: Structure) -> Analysis:
+        records: list[DefRecord] = []
+        for site in found.defs:
+            owner = records[site.parent] if site.parent is not None else None
+            records.append(
+                self.definition(site.node, site.qualname, site.parent_kind, site.depth,
+                                site.condition(), owner)
+            )  # fmt: skip
+        for imported in found.imports:
+            stmt = imported.stmt
+            assert isinstance(stmt, ast.Import | ast.ImportFrom)
+            scope = found.scope_name(imported.scope)
+            self.result.imports.append(self.import_(stmt, scope, imported.condition()))
+        for assigned in found.assignments:
+            stmt = assigned.stmt
+            assert isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            self.variables(stmt, assigned.condition())
+        return self.result
 
     def definition(
         self,
         node: DefNode,
-        prefix: str,
+        qualname: str,
         parent: ScopeKind,
         depth: int,
         cond: str | None,
         owner: DefRecord | None,
-    ) -> None:
-        qualname = f"{prefix}.{node.name}" if prefix else node.name
+    ) -> DefRecord:
         decorators = [describe.unparse(d) for d in node.decorator_list]
         names = [describe.decorator_name(d) for d in node.decorator_list]
         start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -201,8 +140,7 @@ class _Walker:
             )
         record = DefRecord(node, qualname, depth, parent, cond, info, owner)
         self.result.defs.append(record)
-        own: ScopeKind = "class" if isinstance(node, ast.ClassDef) else "function"
-        self.block(node.body, qualname, own, depth + 1, (), record)
+        return record
 
     def import_(
         self, stmt: ast.Import | ast.ImportFrom, scope: str, cond: str | None
@@ -265,12 +203,13 @@ def _pairs(target: ast.expr, value: ast.expr | None) -> list[tuple[str, ast.expr
 
 def analyze(parsed: ParsedFile) -> Analysis:
     """The file's analysis, computed once per parsed file (and so cached with it)."""
-    if parsed.analysis is None:
-        walker = _Walker(parsed)
-        walker.block(parsed.tree.body, "", "module", 0, ())
-        _attach_members(walker.result)
-        parsed.analysis = walker.result
-    return parsed.analysis
+    cached = parsed.memo.get("analysis")
+    if isinstance(cached, Analysis):
+        return cached
+    result = _Builder(parsed).build(parsed.structure())
+    _attach_members(result)
+    parsed.memo["analysis"] = result
+    return result
 
 
 def _attach_members(result: Analysis) -> None:

@@ -1,13 +1,15 @@
 """Which Python file a question names: path tokens, dotted module names and "module X"
 phrases, resolved inside the repository (a name several files share resolves to the one
-outside tests/docs/examples when exactly one is)."""
+outside tests, docs, examples, configuration and vendored code when exactly one is)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from codeagent.index.file_roles import path_kind
 from codeagent.index.tokenize import QUESTION_STOPWORDS
+from codeagent.pathtext import path_pattern
 from codeagent.tools.ast_tool.errors import (
     AmbiguousFileError,
     AstToolError,
@@ -17,7 +19,9 @@ from codeagent.tools.ast_tool.resolve import resolve_file
 
 _I = re.IGNORECASE
 
-_PATH_TOKEN = re.compile(r"(?<![\w/.-])`?((?:\.{0,2}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.pyi?)`?(?![\w/])")
+_PATH_TOKEN = re.compile(
+    path_pattern("pyi?", lead=r"(?:\.{0,2}/)?", quoted=True, after=r"(?![\w/])")
+)
 _DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/(])")
 _MODULE_WORD = re.compile(
     r"\b(?:module|package|file)\s+`?([A-Za-z_][\w.]*)`?|`?\b([A-Za-z_][\w.]*)`?\s+(?:module|package)\b",
@@ -48,13 +52,10 @@ def named_files(question: str) -> list[str]:
     return [m for m in file_mentions(question) if m.endswith((".py", ".pyi")) or "/" in m]
 
 
-_SIDE_DIR = re.compile(r"(?:^|/)(?:tests?|testing|docs?|examples?)/")
-_SIDE_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_tests?\.pyi?|conftest\.py)$")
-
-
 def is_side_file(path: str) -> bool:
-    """A test, documentation or example file (not the project's source)."""
-    return bool(_SIDE_DIR.search(path) or _SIDE_FILE.search(path))
+    """A test, documentation, example, configuration or vendored file: not the project's
+    source (:func:`codeagent.index.file_roles.path_kind`)."""
+    return path_kind(path) != "code"
 
 
 def resolve_python_file(root: Path, name: str) -> tuple[str | None, str]:

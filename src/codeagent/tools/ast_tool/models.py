@@ -25,20 +25,6 @@ Operation = Literal[
     "outline",
 ]
 OPERATIONS: tuple[Operation, ...] = get_args(Operation)
-# What each operation answers (the router prompt lists these); ``symbol`` is what it names.
-OPERATION_HELP: dict[Operation, str] = {
-    "functions": "the top-level functions of the file",
-    "classes": "the classes of the file (with their bases and methods)",
-    "methods": "the methods of one class (`symbol` = the class)",
-    "imports": "what the file imports",
-    "variables": "module-level variables and constants",
-    "decorators": "the decorators used in the file",
-    "calls": "where a name is called in the file (`symbol` = the called name)",
-    "definition": "the definition, signature or docstring of one symbol (`symbol` = its name)",
-    "outline": "an outline of everything the file defines",
-}
-# Operations that need a symbol: the class (methods), the called name (calls), the definition.
-NEEDS_SYMBOL: frozenset[Operation] = frozenset({"methods", "calls", "definition"})
 ParamKind = Literal[
     "positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"
 ]

@@ -1,128 +1,80 @@
-"""The operations: pick what one query asks for out of a file's analysis."""
+"""What each operation answers: its items picked out of a file's analysis (the table in
+:mod:`codeagent.tools.ast_tool.operations` says which function answers which operation)."""
 
 from __future__ import annotations
 
 import ast
 import difflib
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from codeagent.tools.ast_tool.analyze import Analysis, DefRecord, analyze
+from codeagent.tools.ast_tool.analyze import Analysis, DefRecord
 from codeagent.tools.ast_tool.calls import find_calls
-from codeagent.tools.ast_tool.errors import (
-    AmbiguousSymbolError,
-    InvalidQueryError,
-    SymbolNotFoundError,
-)
+from codeagent.tools.ast_tool.errors import AmbiguousSymbolError, SymbolNotFoundError
 from codeagent.tools.ast_tool.models import (
-    NEEDS_SYMBOL,
-    OPERATIONS,
     ClassInfo,
     Definition,
     FunctionInfo,
     Item,
-    Operation,
     OutlineEntry,
 )
 from codeagent.tools.ast_tool.render import decorated_header, def_header
-from codeagent.tools.ast_tool.resolve import relative_path
-from codeagent.tools.ast_tool.result import AstResult
-from codeagent.tools.ast_tool.source import ParsedFile, gc_paused, parse_file
+from codeagent.tools.ast_tool.source import ParsedFile
 
 
 @dataclass
-class _Query:
+class Query:
+    """One query about one parsed file."""
+
     analysis: Analysis
     parsed: ParsedFile
     rel: str
     symbol: str  # "" for the operations that take none
 
 
-_Answer = tuple[list[Item], str | None]  # the items, the symbol as resolved
+Answer = tuple[list[Item], str | None]  # the items, the symbol as resolved
 
 
-def _functions(q: _Query) -> _Answer:
+def functions(q: Query) -> Answer:
     return [r.info for r in q.analysis.top_level(FunctionInfo)], None
 
 
-def _classes(q: _Query) -> _Answer:
+def classes(q: Query) -> Answer:
     return [r.info for r in q.analysis.top_level(ClassInfo)], None
 
 
-def _methods(q: _Query) -> _Answer:
+def methods(q: Query) -> Answer:
     classes = _find(q.analysis, q.symbol, q.rel, classes_only=True)
     items = [m for r in classes if isinstance(r.info, ClassInfo) for m in r.info.methods]
     return list(items), classes[0].qualname
 
 
-def _imports(q: _Query) -> _Answer:
+def imports(q: Query) -> Answer:
     return list(q.analysis.imports), None
 
 
-def _variables(q: _Query) -> _Answer:
+def variables(q: Query) -> Answer:
     return [info for info, _ in q.analysis.variables], None
 
 
-def _decorators(q: _Query) -> _Answer:
+def decorators(q: Query) -> Answer:
     return list(q.analysis.decorators), None
 
 
-def _calls(q: _Query) -> _Answer:
+def calls(q: Query) -> Answer:
     key = f"calls:{q.symbol}"
     if key not in q.parsed.memo:
         q.parsed.memo[key] = find_calls(q.parsed, q.symbol)
     return list(q.parsed.memo[key]), q.symbol
 
 
-def _definition_op(q: _Query) -> _Answer:
+def definition(q: Query) -> Answer:
     return _definition(q.analysis, q.parsed, q.symbol, q.rel)
 
 
-def _outline(q: _Query) -> _Answer:
+def outline(q: Query) -> Answer:
     if "outline" not in q.parsed.memo:
         q.parsed.memo["outline"] = [_outline_entry(r) for r in q.analysis.defs]
     return list(q.parsed.memo["outline"]), None
-
-
-_OPERATIONS: dict[Operation, Callable[[_Query], _Answer]] = {
-    "functions": _functions,
-    "classes": _classes,
-    "methods": _methods,
-    "imports": _imports,
-    "variables": _variables,
-    "decorators": _decorators,
-    "calls": _calls,
-    "definition": _definition_op,
-    "outline": _outline,
-}
-
-
-def run_ast_query(
-    root: Path, file: str, operation: Operation, symbol: str | None = None
-) -> AstResult:
-    """Answer ``operation`` about the Python file ``file`` names inside the repository ``root``.
-
-    Raises an :class:`~codeagent.tools.ast_tool.errors.AstToolError` subclass on failure.
-    """
-    answer = _OPERATIONS.get(operation)
-    if answer is None:
-        known = ", ".join(OPERATIONS)
-        raise InvalidQueryError(f"unknown AST operation {operation!r}; known: {known}")
-    symbol = symbol.strip() if symbol else None
-    if operation in NEEDS_SYMBOL and not symbol:
-        raise InvalidQueryError(f"the {operation!r} operation needs a symbol name")
-    rel = relative_path(root, file)
-    with gc_paused():
-        parsed = parse_file(root.resolve() / rel, rel)
-        items, resolved = answer(_Query(analyze(parsed), parsed, rel, symbol or ""))
-    return AstResult(
-        path=rel,
-        operation=operation,
-        symbol=resolved if resolved is not None else symbol,
-        line_count=len(parsed.lines),
-        items=items,
-    )
 
 
 def _find(analysis: Analysis, symbol: str, rel: str, *, classes_only: bool) -> list[DefRecord]:

@@ -1,9 +1,10 @@
-"""Deterministic text for each operation's result, with ``path:line`` locations."""
+"""Deterministic text for each operation's result, with ``path:line`` locations (the table
+in :mod:`codeagent.tools.ast_tool.operations` says which function renders which operation)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from codeagent.display import location, safe_name
 from codeagent.tools.ast_tool.models import (
@@ -13,14 +14,26 @@ from codeagent.tools.ast_tool.models import (
     Definition,
     FunctionInfo,
     ImportInfo,
+    Item,
     OutlineEntry,
     VariableInfo,
 )
 
-if TYPE_CHECKING:
-    from codeagent.tools.ast_tool.result import AstResult
-
 T = TypeVar("T")
+
+
+class Answered(Protocol):
+    """What a renderer reads of a result (:class:`~codeagent.tools.ast_tool.result.AstResult`)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def symbol(self) -> str | None: ...
+    @property
+    def line_count(self) -> int: ...
+    @property
+    def items(self) -> list[Item]: ...
+
 
 _ROLE_TAG = {
     "classmethod": "classmethod",
@@ -55,7 +68,7 @@ def _span(path: str, start: int, end: int) -> str:
     return location(path, start, None if start == end else end)
 
 
-def _items(r: AstResult, kind: type[T]) -> list[T]:
+def _items(r: Answered, kind: type[T]) -> list[T]:
     """The result's items of one model type."""
     return [i for i in r.items if isinstance(i, kind)]
 
@@ -81,7 +94,7 @@ def _listing(items: Sequence[object], empty: str, head: str, lines: Iterable[str
     return [head, *lines] if items else [empty]
 
 
-def _functions(r: AstResult) -> list[str]:
+def functions(r: Answered) -> list[str]:
     items = _items(r, FunctionInfo)
     head = (
         f"Top-level functions in {safe_name(r.path)}: {_counted(items, 'definition')}. "
@@ -100,7 +113,7 @@ def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
     return out
 
 
-def _classes(r: AstResult) -> list[str]:
+def classes(r: Answered) -> list[str]:
     items = _items(r, ClassInfo)
     head = (
         f"Top-level classes in {safe_name(r.path)}: {_counted(items, 'definition')}. "
@@ -110,7 +123,7 @@ def _classes(r: AstResult) -> list[str]:
     return _listing(items, f"No top-level classes in {safe_name(r.path)}.", head, lines)
 
 
-def _methods(r: AstResult) -> list[str]:
+def methods(r: Answered) -> list[str]:
     items = _items(r, FunctionInfo)
     head = f"Methods of class {r.symbol} in {safe_name(r.path)}: {_counted(items, 'definition')}"
     return [head, *(_function_line(r.path, m) for m in items)]
@@ -130,7 +143,7 @@ def _import_line(path: str, i: ImportInfo) -> str:
     return f"{_span(path, i.line, i.end_line)}  {_import_text(i)}{tags}"
 
 
-def _imports(r: AstResult) -> list[str]:
+def imports(r: Answered) -> list[str]:
     items = _items(r, ImportInfo)
     head = f"Imports in {safe_name(r.path)}: {_count(len(items), 'statement')}"
     lines = (_import_line(r.path, i) for i in items)
@@ -144,14 +157,14 @@ def _variable_line(path: str, v: VariableInfo) -> str:
     return f"{_span(path, v.line, v.end_line)}  {text}{tags}"
 
 
-def _variables(r: AstResult) -> list[str]:
+def variables(r: Answered) -> list[str]:
     items = _items(r, VariableInfo)
     head = f"Module-level variables in {safe_name(r.path)}: {_counted(items, 'assignment')}"
     lines = (_variable_line(r.path, v) for v in items)
     return _listing(items, f"No module-level variables in {safe_name(r.path)}.", head, lines)
 
 
-def _decorators(r: AstResult) -> list[str]:
+def decorators(r: Answered) -> list[str]:
     items = _items(r, DecoratorUse)
     distinct = len({d.name for d in items})
     head = f"Decorators in {safe_name(r.path)}: {_count(len(items), 'use')} of {distinct} distinct"
@@ -161,14 +174,14 @@ def _decorators(r: AstResult) -> list[str]:
     return _listing(items, f"No decorators in {safe_name(r.path)}.", head, lines)
 
 
-def _calls(r: AstResult) -> list[str]:
+def calls(r: Answered) -> list[str]:
     items = _items(r, CallSite)
     head = f"Calls to {r.symbol} in {safe_name(r.path)}: {len(items)}"
     lines = (f"{_span(r.path, c.line, c.end_line)}  {c.text}  in {c.scope}" for c in items)
     return _listing(items, f"No calls to {r.symbol!s} in {safe_name(r.path)}.", head, lines)
 
 
-def _definition(r: AstResult) -> list[str]:
+def definition(r: Answered) -> list[str]:
     items = _items(r, Definition)
     out = [f"Definition of {r.symbol} in {safe_name(r.path)}: {len(items)}"]
     width = len(str(max((d.end_line for d in items), default=1)))
@@ -183,7 +196,7 @@ def _definition(r: AstResult) -> list[str]:
     return out
 
 
-def _outline(r: AstResult) -> list[str]:
+def outline(r: Answered) -> list[str]:
     items = _items(r, OutlineEntry)
     head = (
         f"Outline of {safe_name(r.path)} ({_count(r.line_count, 'line')}): {len(items)} definitions"
@@ -194,23 +207,6 @@ def _outline(r: AstResult) -> list[str]:
     for span, e in zip(spans, items, strict=True):
         out.append(f"{span:<{width}}  {'    ' * e.depth}{e.header}{_tags(_cond(e.condition))}")
     return out
-
-
-_RENDERERS = {
-    "functions": _functions,
-    "classes": _classes,
-    "methods": _methods,
-    "imports": _imports,
-    "variables": _variables,
-    "decorators": _decorators,
-    "calls": _calls,
-    "definition": _definition,
-    "outline": _outline,
-}
-
-
-def render(result: AstResult) -> str:
-    return "\n".join(_RENDERERS[result.operation](result)) + "\n"
 
 
 def unique(values: Sequence[T]) -> list[T]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from codeagent.tools.ast_tool.models import Item, Operation
-from codeagent.tools.ast_tool.render import render, unique
+from codeagent.tools.ast_tool.operations import render_lines
+from codeagent.tools.ast_tool.render import unique
 
 
 class AstResult(BaseModel):
@@ -25,7 +26,7 @@ class AstResult(BaseModel):
 
     def render(self) -> str:
         """A deterministic, readable text answer with ``path:line`` locations."""
-        return render(self)
+        return render_lines(self.operation, self)
 
     def names(self) -> list[str]:
         """The names this result answers with, each once, in source order.

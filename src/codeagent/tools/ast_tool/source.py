@@ -14,17 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from codeagent.pysyntax import Structure, scan
 from codeagent.tools.ast_tool.errors import (
     BinaryFileError,
     FileTooLargeError,
     PythonSyntaxError,
     UnreadableFileError,
 )
-
-if TYPE_CHECKING:
-    from codeagent.tools.ast_tool.analyze import Analysis
 
 CACHE_SIZE = 64
 # Far above any hand-written module; keeps a planted multi-gigabyte file from filling memory.
@@ -43,15 +41,22 @@ def split_lines(text: str) -> list[str]:
 
 @dataclass
 class ParsedFile:
-    """A parsed file: its text split in lines, its tree, and its analysis once computed."""
+    """A parsed file: its text split in lines, its tree, and what was computed from them
+    (``memo``: the analysis, per-query results)."""
 
     sha256: str
     text: str
     lines: list[str]
     tree: ast.Module
-    analysis: Analysis | None = field(default=None, repr=False)
-    memo: dict[str, list[Any]] = field(default_factory=dict, repr=False)  # per-query results
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-query results
     _offsets: list[int] | None = field(default=None, repr=False)
+
+    def structure(self) -> Structure:
+        """The file's structure (:func:`codeagent.pysyntax.scan`), computed once."""
+        found = self.memo.get("structure")
+        if not isinstance(found, Structure):
+            found = self.memo["structure"] = scan(self.tree)
+        return found
 
     def line_offsets(self) -> list[int]:
         """The character offset at which each line starts (for offset -> line by bisect)."""

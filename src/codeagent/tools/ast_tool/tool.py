@@ -8,8 +8,9 @@ from codeagent.display import safe_name
 from codeagent.tools.ast_tool.candidates import CandidatesResult
 from codeagent.tools.ast_tool.errors import InvalidQueryError
 from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
-from codeagent.tools.ast_tool.models import NEEDS_SYMBOL, OPERATION_HELP, AstArgs
-from codeagent.tools.ast_tool.ops import run_ast_query
+from codeagent.tools.ast_tool.models import AstArgs
+from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, OPERATION_HELP
+from codeagent.tools.ast_tool.query import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.rules import match_structural
 from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext

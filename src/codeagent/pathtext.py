@@ -1,0 +1,33 @@
+"""How a file path is written in text: the one pattern that the answer's citations
+(``agent/answer.py``), the AST tool's file mentions (``tools/ast_tool/mentions.py``), the
+question analysis (``index/query.py``) and the eval's reference answers (``eval/metrics.py``)
+read paths with.
+
+A path is directories (``[\\w.-]+/``, any number) and a file name (``[\\w-][\\w.-]*``) with an
+extension, not inside a longer word or path (no word character, ``/``, ``.`` or ``-`` just
+before it). Each reader says which extensions it wants and what may follow.
+"""
+
+from __future__ import annotations
+
+BEFORE = r"(?<![\w/.-])"  # the path starts here, not inside a longer word or path
+NOT_WORD_AFTER = r"(?![\w])"
+
+
+def path_pattern(
+    extension: str,
+    *,
+    lead: str = "",
+    separator: str = "/",
+    quoted: bool = False,
+    after: str = NOT_WORD_AFTER,
+) -> str:
+    """The regular expression (text) of a path ending in ``.`` + ``extension`` (a regex), as
+    the named group ``path`` (also group 1).
+
+    ``lead``: what may open the path (``(?:\\./)?``); ``separator``: the directory separator
+    (a regex); ``quoted``: the path may stand in backticks; ``after``: what must (not) follow.
+    """
+    tick = "`?" if quoted else ""
+    path = rf"{lead}(?:[\w.-]+{separator})*[\w-][\w.-]*\.{extension}"
+    return rf"{BEFORE}{tick}(?P<path>{path}){tick}{after}"
