@@ -27,7 +27,7 @@ from typing import Any
 from codeagent.index.chunking import chunk_file, parse_python
 from codeagent.index.store import IndexStore
 from codeagent.index.symbols import SymbolGraph
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 from codeagent.tools.rag_tool import retrieve
 
 ROOT = Path(__file__).resolve().parents[1]

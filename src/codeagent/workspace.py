@@ -37,7 +37,7 @@ from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry, default_registry
 
 if TYPE_CHECKING:
-    from codeagent.index.build import IndexStats
+    from codeagent.index.stats import IndexStats
     from codeagent.index.store import IndexStore
 
 _UNSET: Any = object()

@@ -139,7 +139,7 @@ class FakeStore:
 
 @pytest.fixture
 def fake_store() -> FakeStore:
-    from codeagent.index.types import SearchHit
+    from codeagent.records import SearchHit
 
     lines = PAYMENTS.splitlines()
     return FakeStore(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codeagent.eval.baseline import BaselineRanker, is_source_py
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 from conftest import GitRepoFactory
 
 SAMPLE = '''"""Sample module."""

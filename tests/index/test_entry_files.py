@@ -25,7 +25,7 @@ from codeagent.index.entry_files import (
     write_chunks,
     write_manifest,
 )
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 CHUNK_LIST = [
     Chunk("pkg/a.py", 1, 3, "def a():\n    return 1\n", "a", "function"),

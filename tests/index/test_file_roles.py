@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codeagent.index.file_roles import configured_test_dirs, roles
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 
 def chunk(path: str, text: str, start: int = 1) -> Chunk:

@@ -209,7 +209,7 @@ def with_and_without_prior(  # type: ignore[no-untyped-def]
 ) -> tuple[dict[str, float], dict[str, float]]:
     """The file scores for ``question`` as shipped, then with the prior constant ``prior`` 0."""
     shipped = file_scores(store, question)
-    monkeypatch.setattr(f"codeagent.index.ranking.{prior}", 0.0)
+    monkeypatch.setattr(f"codeagent.index.first_ranker.{prior}", 0.0)
     return shipped, file_scores(store, question)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from codeagent.index.embedders import HashEmbedder
 from codeagent.index.store import CorruptIndexError, IndexStore, rrf_fuse
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 CHUNKS = [
     Chunk("app/parser.py", 1, 6, "def parse_header(line):\n    name, value = line.split(':')\n"

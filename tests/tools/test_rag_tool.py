@@ -6,7 +6,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.types import SearchHit
+from codeagent.records import SearchHit
 from codeagent.tools.rag_tool import merge_hits, retrieve
 from conftest import GitRepoFactory
 

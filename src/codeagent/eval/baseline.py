@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import Any
 
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 # A path with one of these directories, or a test module's name, is not "source". This rule
 # is the baseline's own on purpose, not the product's ``codeagent.index.file_roles.path_kind``:

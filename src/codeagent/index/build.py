@@ -14,8 +14,6 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,12 +25,13 @@ from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.index.reuse import find_previous, save_files, text_digest
+from codeagent.index.stats import IndexStats, languages_of
 from codeagent.index.symbol_extract import module_names
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SymbolGraph, extract_record
-from codeagent.index.types import Chunk
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.pysyntax import scan
+from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery, discover
 from codeagent.repo.state import repo_id, state_hash
 
@@ -43,38 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PHASES = ("discover", "chunk", "embed", "bm25", "dense", "save", "total")
 LOCK_TIMEOUT = 600.0  # seconds to wait for another process building the same repository
-
-
-@dataclass
-class IndexStats:
-    """What a load_or_build() call found and did."""
-
-    repo: str = ""
-    repo_id: str = ""
-    files_indexed: int = 0
-    files_skipped: dict[str, int] = field(default_factory=dict)
-    chunks: int = 0
-    chunks_embedded: int = 0
-    chunks_reused: int = 0
-    files_reused: int = 0  # files whose chunks and symbols came from an earlier state
-    embedder: str = "none"
-    dim: int | None = None
-    state_hash: str = ""
-    cache_path: str = ""
-    cache_hit: bool = False
-    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
-    notices: list[str] = field(default_factory=list)
-    # language -> {"files": n, "structure": "python-ast" | "tree-sitter" | "none"} (every indexed
-    # file), and language -> files that did not parse in this build (cut into windows).
-    languages: dict[str, dict[str, Any]] = field(default_factory=dict)
-    parse_errors: dict[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["seconds"] = {k: round(v, 3) for k, v in self.seconds.items()}
-        return data
 
 
 def fingerprint(embedder: Embedder | None, dense_backend: str | None = None) -> str:
@@ -164,24 +132,6 @@ def load_or_build(
         index_cache.touch(entry)
     stats.seconds["total"] = time.perf_counter() - started
     return store, stats
-
-
-def languages_of(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Files per language and where their structure comes from: ``python-ast`` (Python),
-    ``tree-sitter`` (the languages of :mod:`codeagent.lang`) or ``none`` (line windows)."""
-    counts = Counter(lang.language_name(p) for p in paths)
-    layer = {spec.name for spec in lang.specs()}
-    return {
-        name: {
-            "files": n,
-            "structure": "python-ast"
-            if name == "python"
-            else "tree-sitter"
-            if name in layer
-            else "none",
-        }
-        for name, n in sorted(counts.items())
-    }
 
 
 def _skips(skipped: Counter[str]) -> str:

@@ -28,8 +28,8 @@ import re
 from typing import TYPE_CHECKING
 
 from codeagent import lang
-from codeagent.index.types import Chunk
 from codeagent.pysyntax import DefSite, Structure, scan
+from codeagent.records import Chunk
 from codeagent.repo.listing import PYTHON_SUFFIXES
 
 if TYPE_CHECKING:

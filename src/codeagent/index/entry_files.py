@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.errors import IndexBuildError
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 FORMAT = 4  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout)
 MANIFEST = "manifest.json"

@@ -33,7 +33,7 @@ from codeagent.index.query import QueryAnalysis
 
 if TYPE_CHECKING:
     from codeagent.index.symbols import SymbolGraph
-    from codeagent.index.types import Chunk
+    from codeagent.records import Chunk
 
 W_DEFINES = 0.6
 DEFINES_CAP = 1.5

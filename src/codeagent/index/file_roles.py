@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from codeagent.index.types import Chunk
+    from codeagent.records import Chunk
 
 CODE_SUFFIXES = frozenset((
     ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",

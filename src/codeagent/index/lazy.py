@@ -11,7 +11,7 @@ from codeagent.config import Settings
 from codeagent.progress import NullProgress, ProgressReporter
 
 if TYPE_CHECKING:
-    from codeagent.index.build import IndexStats
+    from codeagent.index.stats import IndexStats
     from codeagent.index.store import IndexStore
 
 

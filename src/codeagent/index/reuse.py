@@ -32,7 +32,7 @@ from codeagent.index.entry_files import (
 )
 from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
 from codeagent.index.symbols import SYMBOLS, SymbolGraph
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
 log = logging.getLogger(__name__)
 

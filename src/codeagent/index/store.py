@@ -40,7 +40,7 @@ from codeagent.index.entry_files import (
 )
 from codeagent.index.symbols import SymbolGraph
 from codeagent.index.tokenize import bm25_terms
-from codeagent.index.types import Chunk, SearchHit
+from codeagent.records import Chunk, SearchHit
 
 if TYPE_CHECKING:
     import numpy as np

@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from codeagent.index.mro import breadth_first, c3_order
 from codeagent.index.symbol_extract import extract, module_names
 from codeagent.index.symbol_tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.index.symbol_types import CallSite, Definition, Import
@@ -251,62 +252,19 @@ class SymbolGraph(SymbolTables):
 
     def _mro(self, cls: Definition, seen: set[str]) -> list[tuple[Definition, str | None]]:
         python = "l" not in self.files[cls.path]
-        linear = self._c3(cls, frozenset()) if python else None
+        linear = c3_order(cls, self._repo_bases) if python else None
         if linear is not None:
             seen.update(d.full_name for d in linear)
             return [(cls, None)] + [(d, d.full_name) for d in linear[1:]]
-        return self._breadth_first(cls, seen)
+        return breadth_first(cls, self._named_bases, seen)
 
     def _repo_bases(self, cls: Definition) -> list[Definition]:
         found = (self._by_full.get(base) for base in self.resolved_bases(cls))
         return [d for d in found if d is not None and d.kind == "class"]
 
-    def _c3(self, cls: Definition, active: frozenset[str]) -> list[Definition] | None:
-        """``cls`` and its repository bases in C3 order (``type.mro``); None for a cycle or
-        bases no such order exists for (Python refuses those classes)."""
-        if cls.full_name in active:
-            return None
-        bases = self._repo_bases(cls)
-        seqs: list[list[Definition]] = []
-        for base in bases:
-            linear = self._c3(base, active | {cls.full_name})
-            if linear is None:
-                return None
-            seqs.append(linear)
-        seqs.append(bases)
-        out = [cls]
-        seqs = [seq for seq in seqs if seq]
-        while seqs:
-            head = next(
-                (
-                    seq[0]
-                    for seq in seqs
-                    if not any(seq[0].full_name in (d.full_name for d in s[1:]) for s in seqs)
-                ),
-                None,
-            )
-            if head is None:
-                return None
-            out.append(head)
-            seqs = [s[1:] if s[0].full_name == head.full_name else s for s in seqs]
-            seqs = [seq for seq in seqs if seq]
-        return out
-
-    def _breadth_first(
-        self, cls: Definition, seen: set[str]
-    ) -> list[tuple[Definition, str | None]]:
-        out: list[tuple[Definition, str | None]] = [(cls, None)]
-        seen.add(cls.full_name)
-        todo = [cls]
-        while todo:
-            current = todo.pop(0)
-            for base in self.resolved_bases(current):
-                d = self._by_full.get(base)
-                if d is not None and d.kind in CLASS_KINDS and base not in seen:
-                    seen.add(base)
-                    out.append((d, base))
-                    todo.append(d)
-        return out
+    def _named_bases(self, cls: Definition) -> list[tuple[str, Definition]]:
+        found = ((base, self._by_full.get(base)) for base in self.resolved_bases(cls))
+        return [(base, d) for base, d in found if d is not None and d.kind in CLASS_KINDS]
 
     def _own_methods(self, cls: Definition) -> list[Definition]:
         if "l" in self.files[cls.path]:

@@ -16,12 +16,20 @@ that definition, so an edit changes only its own chunks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from codeagent.index.types import Chunk
+from codeagent.records import Chunk
 
-if TYPE_CHECKING:
-    from codeagent.index.chunking import _Chunker
+
+class _Chunker(Protocol):
+    """What is used here of the chunker of :mod:`codeagent.index.chunking` (which calls this
+    module): its lines, its size rule and its windows over a range of lines."""
+
+    lines: list[str]
+
+    def _too_big(self, start: int, end: int) -> bool: ...
+
+    def windows(self, start: int, end: int, symbol: str, kind: str) -> list[Chunk]: ...
 
 
 @dataclass

@@ -10,11 +10,11 @@ name, alias]``, ``c`` rows ``[line, called name, index of the enclosing row in d
 from __future__ import annotations
 
 import threading
-from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from codeagent.lang.references import calls_of, first_capture, imports_of, node_text
 from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
 
 if TYPE_CHECKING:
@@ -86,19 +86,10 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
-    imports = _imports(spec, QueryCursor(import_query).matches(root)) if import_query else []
-    calls = _calls(QueryCursor(call_query).matches(root), nodes) if call_query else []
+    imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
+    calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
     errors = _count_errors(root) if root.has_error else 0
     return Parsed(spec.name, defs, imports, calls, errors)
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
-
-
-def _first(captures: dict[str, list[Node]], name: str) -> Node | None:
-    found = captures.get(name)
-    return found[0] if found else None
 
 
 @dataclass
@@ -118,8 +109,8 @@ def _definitions(
     found: dict[tuple[int, int, str], _Def] = {}
     for _, captures in sorted(matches, key=lambda m: m[0]):  # the first pattern wins
         kinds = [k for k in captures if k.startswith("def.")]
-        name = _first(captures, "name")
-        operator = _first(captures, "operator")  # an operator overload: named operator==
+        name = first_capture(captures, "name")
+        operator = first_capture(captures, "operator")  # an operator overload: named operator==
         if operator is not None and name is None:
             name = operator
         if not kinds or name is None:
@@ -128,16 +119,16 @@ def _definitions(
         key = (node.start_byte, node.end_byte, node.type)
         if key in found or (spec.skip_inside and _inside(node, spec.skip_inside)):
             continue
-        receiver = _first(captures, "receiver")
+        receiver = first_capture(captures, "receiver")
         found[key] = _Def(
             node=node,
             kind=kinds[0][4:],
-            name=_type_name(_text(name))
+            name=_type_name(node_text(name))
             if kinds[0] == "def.impl"
-            else ("operator" if name is operator else "") + _text(name).strip("\"'`"),
+            else ("operator" if name is operator else "") + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
-            receiver=_type_name(_text(receiver)).replace("::", ".") if receiver else "",
-            bases=[_type_name(_text(b)) for b in _bases(captures)],
+            receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
+            bases=[_type_name(node_text(b)) for b in _bases(captures)],
         )
     by_node = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in found.values()}
     rows: list[list[Any]] = []
@@ -249,69 +240,11 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
         prev = prev.prev_named_sibling
     if first is None:
         return "", node.start_point[0] + 1
-    for line in _text(first).split("\n"):
+    for line in node_text(first).split("\n"):
         line = line.strip().lstrip("/*#!").rstrip("*/").strip()
         if line:
             return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
     return "", start + 1
-
-
-def _imports(
-    spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]]
-) -> list[list[Any]]:
-    rows: list[list[Any]] = []
-    seen: set[tuple[int, str, str | None, str | None]] = set()
-    for _, captures in matches:
-        stmt, module = _first(captures, "import"), _first(captures, "module")
-        if stmt is None or module is None:
-            continue
-        text = _text(module)
-        if spec.strip_quotes:
-            text = text.strip("\"'`<>")
-        name, alias = _first(captures, "name"), _first(captures, "alias")
-        row = (
-            stmt.start_point[0] + 1,
-            text,
-            _text(name) if name is not None else None,
-            _text(alias) if alias is not None else None,
-        )
-        if row not in seen:
-            seen.add(row)
-            rows.append(list(row))
-    named = {(r[0], r[1]) for r in rows if r[2] is not None or r[3] is not None}
-    rows = [r for r in rows if r[2] is not None or r[3] is not None or (r[0], r[1]) not in named]
-    rows.sort(key=lambda r: r[0])
-    return rows
-
-
-def _calls(
-    matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
-) -> list[list[Any]]:
-    # Definitions nest: sorted by start, each one's parent is the nearest earlier span that
-    # holds it, so the innermost definition holding a call is found by bisection then a walk
-    # up through the parents.
-    ordered = sorted(spans, key=lambda s: (s[0], -s[1]))
-    starts = [s[0] for s in ordered]
-    parents: list[int] = []
-    stack: list[int] = []
-    for i, (_start, end, _) in enumerate(ordered):
-        while stack and ordered[stack[-1]][1] < end:
-            stack.pop()
-        parents.append(stack[-1] if stack else -1)
-        stack.append(i)
-    rows: list[list[Any]] = []
-    seen: set[tuple[int, int]] = set()
-    for _, captures in matches:
-        call, name = _first(captures, "call"), _first(captures, "name")
-        if call is None or name is None or (call.start_byte, call.end_byte) in seen:
-            continue
-        seen.add((call.start_byte, call.end_byte))
-        i = bisect_right(starts, call.start_byte) - 1
-        while i >= 0 and ordered[i][1] < call.end_byte:
-            i = parents[i]
-        rows.append([name.start_point[0] + 1, _text(name), ordered[i][2] if i >= 0 else -1])
-    rows.sort(key=lambda r: (r[0], r[1]))
-    return rows
 
 
 def _count_errors(root: Node) -> int:

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.index.build import IndexStats
 from codeagent.index.lazy import LazyIndex
+from codeagent.index.stats import IndexStats
 from codeagent.server.freshness import SharedCheck, catching_up_notice
 from codeagent.server.repos import ServedRepo
 from codeagent.server.updates import Updater

@@ -30,7 +30,7 @@ from codeagent.repo.probe import Probe
 from codeagent.server.freshness import SharedCheck, Snapshot
 
 if TYPE_CHECKING:
-    from codeagent.index.build import IndexStats
+    from codeagent.index.stats import IndexStats
     from codeagent.index.store import IndexStore
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ import re
 
 from codeagent.display import location
 from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
-from codeagent.index.types import SearchHit
+from codeagent.records import SearchHit
 
 MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 LINES_PER_SOURCE = 3

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from codeagent.index.types import SearchHit
+from codeagent.records import SearchHit
 from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -60,8 +60,26 @@ DEFAULT_TOOLS: tuple[str, ...] = (
 )
 _registered: list[Tool] = []  # register_tool(): asked after the shipped tools, before the default
 
-if TYPE_CHECKING:
-    from codeagent.agent.state import Fallback, RouteDecision
+
+class _Route(Protocol):
+    """What :meth:`Registry.route_line` reads of a route (agent.state.RouteDecision)."""
+
+    tool: str
+    reason: str
+
+
+class _Fallback(Protocol):
+    """What :meth:`Registry.route_line` reads of a fallback (agent.state.Fallback)."""
+
+    @property
+    def from_(self) -> str: ...
+
+    @property
+    def to(self) -> str | None: ...
+
+    @property
+    def reason(self) -> str: ...
+
 
 RESERVED = frozenset({"tool", "reason", "decided_by"})  # router fields no tool arg may take
 
@@ -167,7 +185,7 @@ class Registry:
         """What tool ``name`` is, in a few words."""
         return self.tools[name].label if name in self.tools else name
 
-    def route_line(self, route: RouteDecision, fallback: Fallback | None = None) -> str | None:
+    def route_line(self, route: _Route, fallback: _Fallback | None = None) -> str | None:
         """The one line a front end says about a route: the answering tool's ``announce``
         with the route's reason, or, after a fallback, with what failed and why (None:
         nothing to say, as when a structural tool answers)."""
