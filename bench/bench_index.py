@@ -186,8 +186,8 @@ def throughput(texts: list[str], settings: Settings, work: Path) -> list[tuple[s
     """Our batched, cached embedding path vs raw `encode` on the same texts, same model."""
     import torch
 
-    from codeagent.index.embed_cache import EmbedCache
-    from codeagent.index.embedders import LocalEmbedder
+    from codeagent.embed.cache import EmbedCache
+    from codeagent.embed.embedders import LocalEmbedder
 
     embedder = LocalEmbedder(settings.batch_size, settings.home / "models")  # as the product
     model = embedder.model  # the raw model: sentence-transformers on torch, 256 tokens

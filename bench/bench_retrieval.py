@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.chunking import chunk_file, parse_python
-from codeagent.index.store import IndexStore
-from codeagent.index.symbols import SymbolGraph
 from codeagent.records import Chunk
+from codeagent.store.store import IndexStore
+from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.rag_tool import retrieve
 
 ROOT = Path(__file__).resolve().parents[1]

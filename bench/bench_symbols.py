@@ -15,7 +15,7 @@ from pathlib import Path
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.store import IndexStore
+from codeagent.store.store import IndexStore
 from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 
 RUNS = 7

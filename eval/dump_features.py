@@ -5,7 +5,7 @@
 
 Each (repository, commit) of the suites is exported from its bare mirror and indexed through
 the product's own cached index (as ``codeagent eval-dev`` does); each question's candidate
-pool and feature matrix come from :func:`codeagent.index.features.compute`, exactly as the
+pool and feature matrix come from :func:`codeagent.rank.features.compute`, exactly as the
 ranker computes them at run time. One pickle per checkout under ``--out``: per question, the
 matrix, the pool's paths, the expected files resolved at the commit, the first ranker's
 order, and the plain baseline's ranked files from the same chunks. A checkout already dumped
@@ -54,8 +54,8 @@ def dump_commit(
     from codeagent.eval.baseline import BaselineRanker
     from codeagent.eval.mirrors import checkout_commit
     from codeagent.eval.runner import default_index_builder
-    from codeagent.index import features, file_table
-    from codeagent.index.query import analyze
+    from codeagent.rank import features, file_table
+    from codeagent.rank.query import analyze
     from codeagent.repo.listing import list_files
 
     target = Path(out) / repo.replace("/", "+") / f"{commit}.pkl"

@@ -29,7 +29,7 @@ from symbols_truth import (
 )
 
 from codeagent.agent.rules import route_by_rules
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.ast_tool import run_ast_query
 
 STDLIB = [

@@ -31,10 +31,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from codeagent.index.features import NAMES  # noqa: E402
+from codeagent.rank.features import NAMES  # noqa: E402
 
 CORPUS = ROOT / "src/codeagent/eval/corpus.json"
-MODEL_FILE = ROOT / "src/codeagent/index/ranker.json"
+MODEL_FILE = ROOT / "src/codeagent/rank/ranker.json"
 TRAIN_POOL = 100  # rows per question the model is fitted on (the first ranker's best)
 
 
@@ -225,7 +225,7 @@ def _flatten(root: dict[str, Any]) -> dict[str, Any]:
 def check_export(model: Any, columns: list[int], rows: list[dict[str, Any]]) -> None:
     """The exported JSON, evaluated by the product's numpy code, scores every row as the
     fitted model does (a failed export is never shipped)."""
-    from codeagent.index.learned import _parse
+    from codeagent.rank.learned import _parse
 
     shipped = _parse(export(model, columns), NAMES)
     for row in rows:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.chunking import parse_python
-from codeagent.index.symbols import SymbolGraph
 from codeagent.repo.discover import discover
+from codeagent.symbols.graph import SymbolGraph
 
 SKIP_DIRS = ("test", "tests", "idle_test")
 

@@ -33,7 +33,7 @@ from compare_ctags import (
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from codeagent.workspace import Workspace
 
 CALLABLE_KINDS = {"func", "method", "function", "singletonMethod"}

@@ -20,8 +20,8 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from codeagent.errors import ConfigError
-from codeagent.index.dense import DEFAULT_BACKEND
 from codeagent.paths import default_home
+from codeagent.store.dense import DEFAULT_BACKEND
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 

@@ -1,6 +1,6 @@
 """How a file path is written in text: the one pattern that the answer's citations
 (``agent/answer.py``), the AST tool's file mentions (``tools/ast_tool/mentions.py``), the
-question analysis (``index/query.py``) and the eval's reference answers (``eval/metrics.py``)
+question analysis (``rank/query.py``) and the eval's reference answers (``eval/metrics.py``)
 read paths with.
 
 A path is directories (``[\\w.-]+/``, any number) and a file name (``[\\w-][\\w.-]*``) with an

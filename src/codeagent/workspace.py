@@ -38,7 +38,7 @@ from codeagent.tools.registry import Registry, default_registry
 
 if TYPE_CHECKING:
     from codeagent.index.stats import IndexStats
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 _UNSET: Any = object()
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from codeagent.cli.main import cli
-from codeagent.index import embedders
+from codeagent.embed import embedders
 from conftest import GitRepoFactory
 
 FILES = {
@@ -189,7 +189,7 @@ def test_bad_embed_spec(git_repo: GitRepoFactory) -> None:
 CTRL_C = """
 import os, signal, sys
 from codeagent.index import build
-from codeagent.index.embedders import HashEmbedder
+from codeagent.embed.embedders import HashEmbedder
 from codeagent.cli.main import main
 
 class CtrlC(HashEmbedder):

@@ -77,7 +77,7 @@ def test_the_check_finds_a_tool_name_written_elsewhere() -> None:
 
 
 def test_no_dense_backend_is_named_outside_its_module_and_the_registry() -> None:
-    from codeagent.index import dense
+    from codeagent.store import dense
 
     names: set[str] = set()
     allowed = {Path(dense.__file__).resolve()}

@@ -132,8 +132,8 @@ def test_the_first_ranker_is_the_product_without_its_model(
     records = {r["ranker"]: r for r in run_dev([item("a", commit)], run)}
     assert set(records) == {"first", "product"}
     from codeagent.eval.dev import product_ranking
-    from codeagent.index import ranking
     from codeagent.index.build import load_or_build
+    from codeagent.rank import ranking
 
     assert ranking.USE_MODEL is True  # the run put the switch back as it found it
 

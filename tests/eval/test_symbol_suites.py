@@ -16,7 +16,7 @@ from codeagent.eval.repos import stdlib_dir
 from codeagent.eval.suite import SuiteItem, load_suite
 from codeagent.index.chunking import parse_python
 from codeagent.index.lazy import LazyIndex
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.registry import ToolContext, default_registry
 from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 

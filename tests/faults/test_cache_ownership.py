@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from codeagent.cli.main import cli
-from codeagent.index.cache import OWNER_MARK
+from codeagent.store.cache import OWNER_MARK
 from conftest import GitRepoFactory
 
 

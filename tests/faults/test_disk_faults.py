@@ -20,7 +20,7 @@ FILES = {"pkg/core.py": "def alpha():\n    return 1\n\n\ndef beta():\n    return
 # The write seam of an index entry (IndexStore.save), failing as a full disk does.
 ENTRY_ENOSPC = """
 import errno
-from codeagent.index.store import IndexStore
+from codeagent.store.store import IndexStore
 def save(self, directory, *, meta=None):
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "chunks.json").write_text("[", encoding="utf-8")

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from codeagent.config import Settings
+from codeagent.embed.embedders import HashEmbedder
 from codeagent.errors import EmptyRepoError
 from codeagent.index import build as build_module
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.index.embedders import HashEmbedder
 from conftest import GitRepoFactory, git
 
 MODELS = '''"""Models of the shop."""

@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 from codeagent.config import Settings
-from codeagent.index import cache
+from codeagent.embed.cache import EmbedCache
 from codeagent.index.build import load_or_build
-from codeagent.index.embed_cache import EmbedCache
+from codeagent.store import cache
 from conftest import GitRepoFactory
 
 

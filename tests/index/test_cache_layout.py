@@ -15,8 +15,8 @@ import pytest
 from filelock import FileLock
 
 from codeagent.config import Settings
-from codeagent.index import cache
 from codeagent.index.build import load_or_build
+from codeagent.store import cache
 from conftest import GitRepoFactory
 
 
@@ -144,7 +144,7 @@ def test_a_repository_folder_that_cannot_be_written_is_a_permission_error(
 ) -> None:
     """(root writes anywhere, so the read-only mount is stood in for by os.access)"""
     repo_dir = Settings.load().cache_dir / "ro-1"
-    monkeypatch.setattr("codeagent.index.cache.os.access", lambda _path, _mode: False)
+    monkeypatch.setattr("codeagent.store.cache.os.access", lambda _path, _mode: False)
     with pytest.raises(PermissionError) as refused:
         cache.make_repo_dir(repo_dir)
     assert refused.value.errno == errno.EACCES
@@ -204,7 +204,7 @@ def test_a_manifest_without_a_repository_names_none(tmp_path: Path) -> None:
 
 
 def test_an_entry_opens_with_the_embedder_it_was_built_with(git_repo: GitRepoFactory) -> None:
-    from codeagent.index.embedders import make_embedder
+    from codeagent.embed.embedders import make_embedder
 
     settings = Settings.load(embed="hash:16")
     _, stats = load_or_build(git_repo({"a.py": "def a():\n    return 1\n"}), settings)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from codeagent.config import Settings
+from codeagent.embed.embedders import HashEmbedder
 from codeagent.errors import ConfigError
 from codeagent.index.build import fingerprint, load_or_build
-from codeagent.index.dense import DEFAULT_BACKEND, backend_class
-from codeagent.index.embedders import HashEmbedder
+from codeagent.store.dense import DEFAULT_BACKEND, backend_class
 from conftest import GitRepoFactory
 
 

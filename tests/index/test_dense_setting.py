@@ -15,7 +15,7 @@ from cli.clirun import run
 from codeagent.config import Settings
 from codeagent.errors import ConfigError
 from codeagent.index.build import load_or_build
-from codeagent.index.dense import DEFAULT_BACKEND, backend_class, register_backend
+from codeagent.store.dense import DEFAULT_BACKEND, backend_class, register_backend
 from conftest import GitRepoFactory
 
 FILES = {

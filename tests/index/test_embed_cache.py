@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeagent.index.embed_cache import EmbedCache, text_key
-from codeagent.index.embedders import HashEmbedder
+from codeagent.embed.cache import EmbedCache, text_key
+from codeagent.embed.embedders import HashEmbedder
 
 
 class CountingEmbedder(HashEmbedder):

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from codeagent.config import Settings
+from codeagent.embed import embedders
+from codeagent.embed.embedders import HashEmbedder, LocalEmbedder, make_embedder
 from codeagent.errors import BackendUnavailableError, ConfigError, ModelMissingError
-from codeagent.index import embedders
-from codeagent.index.embedders import HashEmbedder, LocalEmbedder, make_embedder
 from ollama_stub import OllamaStub
 
 
@@ -65,7 +65,7 @@ def test_making_the_local_embedder_does_not_import_torch() -> None:
     code = (
         "import sys\n"
         "from codeagent.config import Settings\n"
-        "from codeagent.index.embedders import make_embedder\n"
+        "from codeagent.embed.embedders import make_embedder\n"
         "e = make_embedder('local', Settings.load())\n"
         "print(e.id, e.dim, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
     )

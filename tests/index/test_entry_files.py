@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeagent.index.entry_files import (
+from codeagent.records import Chunk
+from codeagent.store.entry_files import (
     BM25_FILES,
     CHUNKS,
     FORMAT,
@@ -25,7 +26,6 @@ from codeagent.index.entry_files import (
     write_chunks,
     write_manifest,
 )
-from codeagent.records import Chunk
 
 CHUNK_LIST = [
     Chunk("pkg/a.py", 1, 3, "def a():\n    return 1\n", "a", "function"),

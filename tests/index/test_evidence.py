@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from codeagent.config import Settings
-from codeagent.index import evidence
 from codeagent.index.build import load_or_build
-from codeagent.index.file_table import file_table
-from codeagent.index.query import analyze
-from codeagent.index.ranking import rank_files
+from codeagent.rank import evidence
+from codeagent.rank.file_table import file_table
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
 from conftest import GitRepoFactory
 
 FILES = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeagent.index.file_roles import configured_test_dirs, roles
+from codeagent.rank.file_roles import configured_test_dirs, roles
 from codeagent.records import Chunk
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.ranking import file_table
+from codeagent.rank.ranking import file_table
 from conftest import GitRepoFactory
 
 FILES = {
@@ -70,9 +70,9 @@ def test_shown_scores_follow_the_order_past_the_learned_pool(
     """With more candidates than the learned model re-orders (POOL), the model's files come
     first and every shown score is at least the next one's: a listing never shows a file
     below one that scored higher."""
-    from codeagent.index import features
-    from codeagent.index.query import analyze
-    from codeagent.index.ranking import USE_MODEL, rank_files
+    from codeagent.rank import features
+    from codeagent.rank.query import analyze
+    from codeagent.rank.ranking import USE_MODEL, rank_files
 
     assert USE_MODEL
     count = features.POOL + 20

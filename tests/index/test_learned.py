@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from codeagent.config import Settings
-from codeagent.index import learned
 from codeagent.index.build import load_or_build
-from codeagent.index.features import NAMES
-from codeagent.index.query import analyze
-from codeagent.index.ranking import rank_files
+from codeagent.rank import learned
+from codeagent.rank.features import NAMES
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
 from conftest import GitRepoFactory
 
 
@@ -114,7 +114,7 @@ def test_the_model_orders_the_pool(
     )
     scores = [score for _, score in files]
     assert scores == sorted(scores, reverse=True)
-    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
+    monkeypatch.setattr("codeagent.rank.ranking.USE_MODEL", False)
     first = [p for p, _ in rank_files(store, question, analyze(question)).files]
     assert first[0] == "pkg/short.py"  # defines parse_header, the first ranker's best
 

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from codeagent.index.onnx_encoder import length_batches
+from codeagent.embed.onnx_encoder import length_batches
 
 
 def test_hand_checked_grouping() -> None:

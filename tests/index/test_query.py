@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeagent.index.query import Frame, analyze, looks_like_code
+from codeagent.rank.query import Frame, analyze, looks_like_code
 
 ISSUE = """Modeling's `separability_matrix` does not compute separability correctly
 
@@ -116,7 +116,7 @@ Python's own pickle is not involved.
 
 
 def test_a_pasted_environment_report_is_left_out() -> None:
-    from codeagent.index.query import strip_noise
+    from codeagent.rank.query import strip_noise
 
     kept = strip_noise(ENV_REPORT)
     for gone in ("Ubuntu", "numpy", "1.26.4", "show_versions_helper", "requests==", "3.11.4"):

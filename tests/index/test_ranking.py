@@ -9,10 +9,10 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.file_roles import path_kind
-from codeagent.index.file_table import module_names
-from codeagent.index.query import analyze
-from codeagent.index.ranking import rank_files
+from codeagent.rank.file_roles import path_kind
+from codeagent.rank.file_table import module_names
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
 from conftest import GitRepoFactory
 
 
@@ -70,7 +70,7 @@ FILES = {
 
 @pytest.fixture(autouse=True)
 def first_ranker(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
+    monkeypatch.setattr("codeagent.rank.ranking.USE_MODEL", False)
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def with_and_without(  # type: ignore[no-untyped-def]
 ) -> tuple[dict[str, float], dict[str, float]]:
     """The file scores for ``question`` as shipped, then with ``weight`` set to 0."""
     shipped = file_scores(store, question)
-    monkeypatch.setattr(f"codeagent.index.evidence.{weight}", 0.0)
+    monkeypatch.setattr(f"codeagent.rank.evidence.{weight}", 0.0)
     return shipped, file_scores(store, question)
 
 
@@ -126,7 +126,7 @@ def assert_lifted_just_below(  # type: ignore[no-untyped-def]
     store, question: str, weight: str, source: str, lifted: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """However strong ``weight``, the ``lifted`` file stops just below its ``source``."""
-    monkeypatch.setattr(f"codeagent.index.evidence.{weight}", 50.0)
+    monkeypatch.setattr(f"codeagent.rank.evidence.{weight}", 50.0)
     strong = rank_files(store, question, analyze(question)).files
     assert [p for p, _ in strong[:2]] == [source, lifted]
     assert strong[1][1] < strong[0][1]
@@ -200,7 +200,7 @@ def test_an_issue_report_lifts_no_import_neighbour(
     # the same words as a short question are lifted (the weight matters there)
     short = "how is the header of the lint report formatted?"
     unlifted = file_scores(store, short)
-    monkeypatch.setattr("codeagent.index.evidence.W_NEIGHBOURS", 0.2)
+    monkeypatch.setattr("codeagent.rank.evidence.W_NEIGHBOURS", 0.2)
     assert file_scores(store, short) != unlifted
 
 
@@ -209,7 +209,7 @@ def with_and_without_prior(  # type: ignore[no-untyped-def]
 ) -> tuple[dict[str, float], dict[str, float]]:
     """The file scores for ``question`` as shipped, then with the prior constant ``prior`` 0."""
     shipped = file_scores(store, question)
-    monkeypatch.setattr(f"codeagent.index.first_ranker.{prior}", 0.0)
+    monkeypatch.setattr(f"codeagent.rank.first_ranker.{prior}", 0.0)
     return shipped, file_scores(store, question)
 
 

@@ -13,7 +13,7 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from conftest import GitRepoFactory, git
 
 FILES = {
@@ -113,7 +113,7 @@ def test_a_damaged_earlier_state_means_a_full_parse(
 def test_a_wrong_chunk_range_is_not_trusted(git_repo: GitRepoFactory) -> None:
     """files.json and the manifest rewritten consistently but pointing at another file's
     chunks: the range check refuses it."""
-    from codeagent.index.entry_files import read_manifest, sha256_file
+    from codeagent.store.entry_files import read_manifest, sha256_file
 
     root = git_repo(FILES)
     _, first = load_or_build(root, Settings.load(embed="hash:32"))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.index.embedders import HashEmbedder
-from codeagent.index.store import CorruptIndexError, IndexStore, rrf_fuse
+from codeagent.embed.embedders import HashEmbedder
 from codeagent.records import Chunk
+from codeagent.store.store import CorruptIndexError, IndexStore, rrf_fuse
 
 CHUNKS = [
     Chunk("app/parser.py", 1, 6, "def parse_header(line):\n    name, value = line.split(':')\n"
@@ -110,8 +110,8 @@ def test_load_is_lazy_about_bm25s_and_faiss(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from codeagent.index.store import IndexStore\n"
-        "from codeagent.index.embedders import HashEmbedder\n"
+        "from codeagent.store.store import IndexStore\n"
+        "from codeagent.embed.embedders import HashEmbedder\n"
         f"s = IndexStore.load(Path({str(tmp_path / 'idx')!r}), HashEmbedder(64))\n"
         "print(len(s.chunks), 'bm25s' in sys.modules, 'faiss' in sys.modules)\n"
         "s.search('parse_header')\n"

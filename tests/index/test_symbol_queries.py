@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.index.chunking import parse_python
-from codeagent.index.symbols import SymbolGraph, extract_record
+from codeagent.symbols.graph import SymbolGraph, extract_record
 
 REPO = {
     "app/__init__.py": "",

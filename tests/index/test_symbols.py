@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.index.chunking import parse_python
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 
 GOLDEN = {
     "src/shop/__init__.py": "from .models import Cart as Cart\n",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from conftest import write_files
 
 FILES = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeagent.index.tokenize import bm25_terms, code_tokens
+from codeagent.tokens import bm25_terms, code_tokens
 
 
 def test_snake_case_keeps_whole_identifier_and_parts() -> None:

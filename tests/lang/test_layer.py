@@ -14,8 +14,8 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.symbols import SymbolGraph
 from codeagent.lang import language_for, parse_file
+from codeagent.symbols.graph import SymbolGraph
 from conftest import GitRepoFactory
 from eval_scripts import load_script
 from multilang_repo import FILES

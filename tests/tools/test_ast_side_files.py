@@ -1,11 +1,11 @@
 """A file name several files share resolves to the one that is the project's source, by the
-same file-kind rule the ranking uses (``codeagent.index.file_roles.path_kind``)."""
+same file-kind rule the ranking uses (``codeagent.rank.file_roles.path_kind``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from codeagent.index.file_roles import path_kind
+from codeagent.rank.file_roles import path_kind
 from codeagent.tools.ast_tool.mentions import resolve_python_file
 from conftest import GitRepoFactory
 

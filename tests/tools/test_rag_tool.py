@@ -70,7 +70,7 @@ def test_the_first_ranker_puts_a_test_above_a_changelog_for_an_issue(
     """The first ranker's priors (its order is the learned model's pool): for an issue report,
     a test above the changelog. The model orders the files that are not the answer as it
     learned; only the answer's place is asserted for it (above)."""
-    monkeypatch.setattr("codeagent.index.ranking.USE_MODEL", False)
+    monkeypatch.setattr("codeagent.rank.ranking.USE_MODEL", False)
     root = git_repo(HEADER_FILES)
     store, _ = load_or_build(root, Settings.load(embed="none"))
     order = [h.path for h in retrieve(store, HEADER_ISSUE, 4)]

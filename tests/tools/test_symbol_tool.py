@@ -9,7 +9,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.chunking import parse_python
-from codeagent.index.symbols import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
 from codeagent.workspace import Workspace
 

@@ -106,7 +106,7 @@ def open_workspace(
     chosen) and the printer of its answers."""
     from codeagent.cli.common import Progress
     from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
-    from codeagent.index.embedders import check_spec
+    from codeagent.embed.embedders import check_spec
     from codeagent.llm import parse_spec
     from codeagent.workspace import Workspace
 

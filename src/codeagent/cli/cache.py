@@ -27,7 +27,7 @@ def command() -> None:
 def list_command(as_json: bool) -> None:
     """List cached repositories: states kept, size on disk, last used."""
     from codeagent.config import Settings
-    from codeagent.index.cache import list_repos
+    from codeagent.store.cache import list_repos
 
     settings = Settings.load()
     repos = list_repos(settings)
@@ -57,7 +57,7 @@ def list_command(as_json: bool) -> None:
 def prune_command(keep: int | None) -> None:
     """Delete all but the newest states of each repository."""
     from codeagent.config import Settings
-    from codeagent.index.cache import prune
+    from codeagent.store.cache import prune
 
     removed = prune(Settings.load(), keep)
     click.echo(f"removed {plural(removed, 'index state')}")
@@ -70,7 +70,7 @@ def clear_command(yes: bool, embeddings: bool) -> None:
     """Delete every cached index (and with --embeddings, every cached vector)."""
     from codeagent.cli.common import confirm
     from codeagent.config import Settings
-    from codeagent.index.cache import clear, foreign
+    from codeagent.store.cache import clear, foreign
 
     settings = Settings.load()
     what = "all cached indexes" + (" and embeddings" if embeddings else "")

@@ -64,7 +64,7 @@ def _dense_requires(settings: Any) -> tuple[str, ...]:
     """The modules the dense index backend the settings name imports (none when unknown: the
     backend's own error says so when an index is built)."""
     from codeagent.errors import ConfigError
-    from codeagent.index.dense import backend_class
+    from codeagent.store.dense import backend_class
 
     try:
         return tuple(getattr(backend_class(settings.dense), "requires", ()))
@@ -75,7 +75,7 @@ def _dense_requires(settings: Any) -> tuple[str, ...]:
 def collect(settings: Any) -> dict[str, Any]:
     """Everything the report shows, as plain JSON-able data."""
     from codeagent import __version__
-    from codeagent.index.embedders import LOCAL_PACKAGES, local_available, plan_embedder
+    from codeagent.embed.embedders import LOCAL_PACKAGES, local_available, plan_embedder
     from codeagent.llm import plan_chat_model
     from codeagent.llm.status import looks_like_embedding_model, probe_ollama
 

@@ -17,7 +17,7 @@ from typing import Any
 from codeagent.records import Chunk
 
 # A path with one of these directories, or a test module's name, is not "source". This rule
-# is the baseline's own on purpose, not the product's ``codeagent.index.file_roles.path_kind``:
+# is the baseline's own on purpose, not the product's ``codeagent.rank.file_roles.path_kind``:
 # that one is part of the product's ranking and changes with it (it also sets benchmarks,
 # tutorials, vendored trees and build files aside), while every reported baseline figure
 # must keep meaning the same fixed floor.

@@ -95,7 +95,7 @@ def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
         return product_ranking(store, question, run.settings.k)
 
     def first(question: str) -> list[str]:
-        from codeagent.index import ranking
+        from codeagent.rank import ranking
 
         saved, ranking.USE_MODEL = ranking.USE_MODEL, False
         try:

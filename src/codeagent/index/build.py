@@ -18,27 +18,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent import lang
+from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.errors import EmptyRepoError, IndexBuildError
 from codeagent.home import writing
-from codeagent.index import cache as index_cache
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
-from codeagent.index.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
-from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.index.reuse import find_previous, save_files, text_digest
 from codeagent.index.stats import IndexStats, languages_of
-from codeagent.index.symbol_extract import module_names
-from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
-from codeagent.index.symbols import SymbolGraph, extract_record
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.pysyntax import scan
 from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery, discover
 from codeagent.repo.state import repo_id, state_hash
+from codeagent.store import cache as index_cache
+from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
+from codeagent.symbols.extract import module_names
+from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
+from codeagent.symbols.graph import SymbolGraph, extract_record
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
-    from codeagent.index.embedders import Embedder
-    from codeagent.index.store import IndexStore
+    from codeagent.embed.embedders import Embedder
+    from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def load_or_build(
     """The index of ``root``'s current state: loaded from the cache, or built and cached.
 
     ``embedder`` (default: ``make_embedder(settings.embed)``; ``None`` for BM25 only) and
-    ``dense`` (a :class:`~codeagent.index.dense.DenseIndex` class, default: the backend
+    ``dense`` (a :class:`~codeagent.store.dense.DenseIndex` class, default: the backend
     ``settings.dense`` names) are the two
     backends; tests hand in fakes here.
     """
@@ -151,8 +151,8 @@ def _build(
 ) -> tuple[IndexStore, dict[str, tuple[str, int, int]]]:
     """Build the index; files unchanged since the first of ``earlier`` (entries of the same
     repository, most recently used first) keep their chunks and symbols from there."""
-    from codeagent.index.embed_cache import EmbedCache
-    from codeagent.index.store import IndexStore
+    from codeagent.embed.cache import EmbedCache
+    from codeagent.store.store import IndexStore
 
     t0 = time.perf_counter()
     previous = find_previous(earlier)

@@ -12,7 +12,7 @@ from codeagent.progress import NullProgress, ProgressReporter
 
 if TYPE_CHECKING:
     from codeagent.index.stats import IndexStats
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 
 class LazyIndex:

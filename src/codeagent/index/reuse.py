@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.chunking import CHUNKER_VERSION
-from codeagent.index.entry_files import (
+from codeagent.records import Chunk
+from codeagent.store.entry_files import (
     CHUNKS,
     CorruptIndexError,
     read_chunks,
     read_manifest,
     sha256_file,
 )
-from codeagent.index.symbols import FORMAT as SYMBOLS_FORMAT
-from codeagent.index.symbols import SYMBOLS, SymbolGraph
-from codeagent.records import Chunk
+from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
+from codeagent.symbols.graph import SYMBOLS, SymbolGraph
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Parse a file with its language's grammar and read its symbols from the queries.
 
-The result has the symbol graph's record shape (:mod:`codeagent.index.symbols`): ``d`` rows
+The result has the symbol graph's record shape (:mod:`codeagent.symbols.graph`): ``d`` rows
 ``[qualname, kind, line, start, end, signature, doc, bases]``, ``i`` rows ``[line, module,
 name, alias]``, ``c`` rows ``[line, called name, index of the enclosing row in d or -1]``.
 ``line`` is the line of the definition's name (what ctags reports), ``start`` its first line

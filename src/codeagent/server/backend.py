@@ -35,8 +35,8 @@ from codeagent.server.updates import Updater
 from codeagent.workspace import Workspace
 
 if TYPE_CHECKING:
-    from codeagent.index.embedders import Embedder
-    from codeagent.index.store import IndexStore
+    from codeagent.embed.embedders import Embedder
+    from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def has_dense(settings: Settings) -> bool:
     if spec == "none":
         return False
     if spec == "auto":
-        from codeagent.index.embedders import local_available
+        from codeagent.embed.embedders import local_available
 
         return local_available()
     return True
@@ -74,9 +74,9 @@ class KeywordIndex(LazyIndex):
     def load(self, *, force: bool) -> IndexStats:
         from codeagent.index.build import fingerprint
         from codeagent.index.chunking import chunk_file
-        from codeagent.index.store import IndexStore
         from codeagent.repo.discover import discover
         from codeagent.repo.state import state_hash
+        from codeagent.store.store import IndexStore
 
         with self._lock:
             chunks = []
@@ -145,8 +145,8 @@ class RepoBackend:
     def build_index(self, force: bool) -> tuple[IndexStore, IndexStats]:
         """The index of the repository's current state, through the cache (one embedder for
         the life of the server)."""
+        from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, make_embedder
         from codeagent.index.build import load_or_build
-        from codeagent.index.embedders import NO_EMBEDDER_NOTICE, make_embedder
 
         with self._lock:
             if self._embedder is None:

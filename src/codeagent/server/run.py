@@ -55,7 +55,7 @@ def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) ->
     ``llm`` / ``embed`` / ``k`` as given, ``effective`` what ``llm`` and ``embed`` resolved to
     (``auto`` -> ``none``, ``local``, ``ollama:MODEL``), and ``llm_found`` (with auto, a client
     says when no model was found)."""
-    from codeagent.index.embedders import plan_embedder
+    from codeagent.embed.embedders import plan_embedder
 
     found = any(b.workspace.chat_model is not None for b in backends.values())
     llm = settings.llm.strip()

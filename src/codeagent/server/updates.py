@@ -31,7 +31,7 @@ from codeagent.server.freshness import SharedCheck, Snapshot
 
 if TYPE_CHECKING:
     from codeagent.index.stats import IndexStats
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from codeagent.errors import ToolError
 
 if TYPE_CHECKING:
     from codeagent.index.lazy import LazyIndex
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 ToolFailure = ToolError  # what a tool raises to make the agent fall back
 DEFAULT_FALLBACK = "*default*"  # a tool's ``fallback``: the registry's default tool

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from codeagent.display import location
-from codeagent.index.tokenize import QUESTION_STOPWORDS, identifier_parts
 from codeagent.records import SearchHit
+from codeagent.tokens import QUESTION_STOPWORDS, identifier_parts
 
 MAX_CONTEXT_CHARS = 16_000  # about 5k tokens of code
 LINES_PER_SOURCE = 3

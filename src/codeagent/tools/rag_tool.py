@@ -1,6 +1,6 @@
 """retrieve(): the code to show for a question, chosen file first.
 
-Files are ranked by :func:`codeagent.index.ranking.rank_files` (BM25 and dense evidence over
+Files are ranked by :func:`codeagent.rank.ranking.rank_files` (BM25 and dense evidence over
 the whole index, the code names, paths and traceback frames of the question, a prior over
 file kinds); inside each of the best files its best chunk is shown, and its second best when
 that scores nearly as well. Neighbouring or overlapping chunks of one file are merged into one
@@ -18,7 +18,7 @@ from codeagent.records import SearchHit
 from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
 
 if TYPE_CHECKING:
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 PER_FILE = 2
 SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
@@ -61,8 +61,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         return _merged(store.search(question, k=k, per_file=PER_FILE), k)
     if not store.chunks:
         return []
-    from codeagent.index.query import analyze
-    from codeagent.index.ranking import rank_files
+    from codeagent.rank.query import analyze
+    from codeagent.rank.ranking import rank_files
 
     ranking = rank_files(store, question, analyze(question))
     merged: list[SearchHit] = []

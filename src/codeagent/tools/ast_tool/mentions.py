@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codeagent.index.file_roles import path_kind
-from codeagent.index.tokenize import QUESTION_STOPWORDS
 from codeagent.pathtext import path_pattern
+from codeagent.rank.file_roles import path_kind
+from codeagent.tokens import QUESTION_STOPWORDS
 from codeagent.tools.ast_tool.errors import (
     AmbiguousFileError,
     AstToolError,
@@ -54,7 +54,7 @@ def named_files(question: str) -> list[str]:
 
 def is_side_file(path: str) -> bool:
     """A test, documentation, example, configuration or vendored file: not the project's
-    source (:func:`codeagent.index.file_roles.path_kind`)."""
+    source (:func:`codeagent.rank.file_roles.path_kind`)."""
     return path_kind(path) != "code"
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from codeagent.index.tokenize import QUESTION_STOPWORDS
+from codeagent.tokens import QUESTION_STOPWORDS
 from codeagent.tools.ast_tool.mentions import (
     file_candidates,
     file_missing,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from codeagent.display import location, safe_name
 from codeagent.errors import ToolError
-from codeagent.index.symbols import CLASS_KINDS, Definition, Import, SymbolGraph
+from codeagent.symbols.graph import CLASS_KINDS, Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,

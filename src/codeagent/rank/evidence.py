@@ -2,7 +2,7 @@
 
 The strongest evidence for a file is rarely lexical: a name the question uses that the file
 defines, a dotted name or ``Class.method`` that resolves to it, its path, a traceback frame in
-it. The definitions come from the repository symbol graph (:mod:`codeagent.index.symbols`),
+it. The definitions come from the repository symbol graph (:mod:`codeagent.symbols.graph`),
 built at index time from the parse the chunker did, so they are real ``def`` and ``class``
 statements (nested ones included), not words that look like them in a docstring; module-level
 assignments, which the graph does not hold, are read from the files' module chunks.
@@ -29,11 +29,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from codeagent.index.query import QueryAnalysis
+from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
-    from codeagent.index.symbols import SymbolGraph
     from codeagent.records import Chunk
+    from codeagent.symbols.graph import SymbolGraph
 
 W_DEFINES = 0.6
 DEFINES_CAP = 1.5

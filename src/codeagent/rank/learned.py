@@ -4,7 +4,7 @@
 ``dense`` for an index with a dense side, ``lexical`` for BM25 only. Each is fitted at
 development time (``eval/fit_ranker.py``: grouped cross-validation by repository over question
 -> files examples mined from the git history of many repositories, plus the public suites) on
-the columns of :data:`codeagent.index.features.NAMES`, and is one of:
+the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
 
 - ``linear``: ``score = ((x - mean) / scale) @ weights + bias``;
 - ``trees``: a sum of regression trees, each as flat arrays (``feature``, ``threshold``,
@@ -50,7 +50,7 @@ class Model:
         out = self._score(matrix)
         blend = self.params.get("blend_stage1")
         if blend:
-            from codeagent.index.features import NAMES
+            from codeagent.rank.features import NAMES
 
             out = _standardised(out) + blend * _standardised(matrix[:, NAMES.index("stage1")])
         return out
@@ -117,7 +117,7 @@ def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
 @functools.cache
 def load(path: Path = MODEL_FILE) -> dict[str, Model]:
     """The models of ``path`` by mode (``dense``, ``lexical``); {} when unusable (logged)."""
-    from codeagent.index.features import NAMES
+    from codeagent.rank.features import NAMES
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

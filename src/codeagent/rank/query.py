@@ -4,7 +4,7 @@ An issue report or a question about code names things: ``separability_matrix``,
 ``CompoundModel``, ``astropy.modeling.separable``, ```backticked``` names, ``src/flask/app.py``,
 or a traceback (``File ".../requests/sessions.py", line 512, in request``). Each is strong
 evidence for the file that defines or is that thing, far stronger than the prose around it.
-:func:`analyze` pulls them out; the file ranker (:mod:`codeagent.index.ranking`) matches them
+:func:`analyze` pulls them out; the file ranker (:mod:`codeagent.rank.ranking`) matches them
 against the repository's files and definitions.
 
 A name counts as code when it looks like code (``snake_case``, ``CamelCase``, dotted, a call

@@ -1,7 +1,7 @@
 """File-level ranking: the first ranker's score for every file of the index
-(:mod:`codeagent.index.first_ranker`, from the evidence :mod:`codeagent.index.features`
-gathers), then its best :data:`codeagent.index.features.POOL` files re-ordered by the model
-fitted across many repositories (:mod:`codeagent.index.learned`).
+(:mod:`codeagent.rank.first_ranker`, from the evidence :mod:`codeagent.rank.features`
+gathers), then its best :data:`codeagent.rank.features.POOL` files re-ordered by the model
+fitted across many repositories (:mod:`codeagent.rank.learned`).
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codeagent.index.file_table import FileTable, best_chunks, file_table
-from codeagent.index.query import QueryAnalysis
+from codeagent.rank.file_table import FileTable, best_chunks, file_table
+from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
 
@@ -35,11 +35,11 @@ class Ranking:
 
 def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ranking:
     """Every file that has any evidence for ``question``, best first: the learned model's
-    order over the first ranker's :data:`codeagent.index.features.POOL` best files, then the
+    order over the first ranker's :data:`codeagent.rank.features.POOL` best files, then the
     rest in the first ranker's order."""
     import numpy as np
 
-    from codeagent.index import features, learned
+    from codeagent.rank import features, learned
 
     table = file_table(store)
     found = features.compute(store, table, question, analysis)

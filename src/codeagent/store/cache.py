@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
-    from codeagent.index.dense import DenseIndexType
-    from codeagent.index.embedders import Embedder
-    from codeagent.index.store import IndexStore
+    from codeagent.embed.embedders import Embedder
+    from codeagent.store.dense import DenseIndexType
+    from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def open_entry(
     """The stored index at ``entry``, or None if absent or damaged (logged, to be rebuilt)."""
     if not entry.is_dir():
         return None
-    from codeagent.index.store import CorruptIndexError, IndexStore
+    from codeagent.store.store import CorruptIndexError, IndexStore
 
     try:
         return IndexStore.load(entry, embedder, dense)
@@ -217,7 +217,7 @@ def clear(settings: Settings, *, embeddings: bool = False) -> tuple[int, int]:
                 log.warning("skipping %s: an index is being built", repo_dir.name)
     vectors = 0
     if embeddings and settings.embed_cache_dir.is_dir():
-        from codeagent.index.embed_cache import clear_embeddings
+        from codeagent.embed.cache import clear_embeddings
 
         vectors = clear_embeddings(settings.embed_cache_dir, home=settings.home)
     return repos, vectors

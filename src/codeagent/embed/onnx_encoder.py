@@ -1,6 +1,6 @@
 """Encoding with ONNX Runtime: the local embedder's one runtime, for chunks and questions.
 
-Runs the graph :mod:`codeagent.index.onnx_export` writes (BERT + mean pooling + L2 norm) on
+Runs the graph :mod:`codeagent.embed.onnx_export` writes (BERT + mean pooling + L2 norm) on
 the CPU. Texts are tokenised by the model's own ``tokenizer.json`` and batched by length
 (longest first) so a batch pads little; each batch is cut to its longest text and holds at
 most ``MAX_BATCH_TOKENS`` padded tokens (a fraction of a second per run, so a cancelled job,

@@ -1,5 +1,5 @@
 """The symbol graph's lookup tables (built on first use from the saved records) and name
-resolution through the repository's own imports (see :mod:`codeagent.index.symbols`)."""
+resolution through the repository's own imports (see :mod:`codeagent.symbols.graph`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
-from codeagent.index.symbol_types import Definition, Import
 from codeagent.lang.spec import TYPE_KINDS
+from codeagent.symbols.types import Definition, Import
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 # Kinds that have methods and bases: Python's class, the other languages' types.

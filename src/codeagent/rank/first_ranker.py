@@ -14,32 +14,32 @@ path it names, a traceback frame in the file. For every file of the index:
 - ``mentions``: the question names the file's path, its dotted module, or a traceback frame in
   it (the innermost frame counts double);
 
-(the last two in :mod:`codeagent.index.evidence`);
+(the last two in :mod:`codeagent.rank.evidence`);
 - ``uses``: the file defines what the best chunks of the top five files call or subclass
-  (:func:`codeagent.index.evidence.use_scores`);
+  (:func:`codeagent.rank.evidence.use_scores`);
 - ``neighbours``: the file imports, or is imported by, one of the top three files
-  (:func:`codeagent.index.evidence.import_neighbours`); for a question, not an issue report;
+  (:func:`codeagent.rank.evidence.import_neighbours`); for a question, not an issue report;
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
 
 Summed with hand-set weights (set in earlier rounds on a few repositories), this is the
-**first ranker**: its best :data:`codeagent.index.features.POOL` files are re-ordered by a model
-fitted across many repositories (:mod:`codeagent.index.learned`), which reads this evidence
-column by column (:mod:`codeagent.index.features`) with the first ranker's score as one column.
+**first ranker**: its best :data:`codeagent.rank.features.POOL` files are re-ordered by a model
+fitted across many repositories (:mod:`codeagent.rank.learned`), which reads this evidence
+column by column (:mod:`codeagent.rank.features`) with the first ranker's score as one column.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from codeagent.index.file_table import FileTable, best_chunks
-from codeagent.index.query import QueryAnalysis
+from codeagent.rank.file_table import FileTable, best_chunks
+from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.store import IndexStore
+    from codeagent.store.store import IndexStore
 
 W_BM25 = 1.0
 W_SECOND = 0.3  # share of a file's second best chunk added to its best

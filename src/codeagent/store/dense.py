@@ -27,7 +27,7 @@ DEFAULT_BACKEND = "faiss"  # the default of the setting CODEAGENT_DENSE / --dens
 # backend that takes an argument has a ``configured(arg)`` classmethod returning the class
 # to use.
 BACKENDS: dict[str, str | DenseIndexType] = {
-    "faiss": "codeagent.index.faiss_index:FaissFlatIndex",
+    "faiss": "codeagent.store.faiss_index:FaissFlatIndex",
 }
 
 

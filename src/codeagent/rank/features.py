@@ -1,6 +1,6 @@
 """Every file's evidence for a question, as the columns of a feature matrix.
 
-The learned ranker (:mod:`codeagent.index.learned`) scores files from these columns; the
+The learned ranker (:mod:`codeagent.rank.learned`) scores files from these columns; the
 hand-weighted sum of the first ranker (``stage1``, kept as a column and as the order of the
 candidate pool) is one of them. All columns are computed for every file at once with numpy;
 the matrix holds the :data:`POOL` best files by ``stage1`` (the learned model re-orders them,
@@ -10,8 +10,8 @@ Columns (:data:`NAMES`), per file: BM25 best and second chunk (over the best fil
 the best raw score; the dense side's best and second chunk (scaled over the dense candidates),
 its rank and raw cosine, whether a dense index answered; chunks whose symbol the question
 names; definitions, path, module and traceback-frame mentions, what the top files use and
-import (:mod:`codeagent.index.evidence`); the file kind and roles
-(:mod:`codeagent.index.file_roles`); size (chunks, lines), depth, importers; the IDF-weighted
+import (:mod:`codeagent.rank.evidence`); the file kind and roles
+(:mod:`codeagent.rank.file_roles`); size (chunks, lines), depth, importers; the IDF-weighted
 share of the question's terms the file holds; the question's own shape (issue report, about
 tests or docs, length), and the products of a few of them.
 """
@@ -22,14 +22,14 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from codeagent.index import evidence
-from codeagent.index.query import QueryAnalysis
+from codeagent.rank import evidence
+from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.file_table import FileTable
-    from codeagent.index.store import IndexStore
+    from codeagent.rank.file_table import FileTable
+    from codeagent.store.store import IndexStore
 
 POOL = 300  # files the learned model re-orders
 DENSE_DEPTH = 400
@@ -118,10 +118,10 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
     import numpy as np
 
-    from codeagent.index import first_ranker
-    from codeagent.index.file_roles import KINDS
-    from codeagent.index.query import strip_noise
-    from codeagent.index.tokenize import bm25_terms
+    from codeagent.rank import first_ranker
+    from codeagent.rank.file_roles import KINDS
+    from codeagent.rank.query import strip_noise
+    from codeagent.tokens import bm25_terms
 
     question = strip_noise(question)
     n_files, n_chunks = len(table.paths), len(store.chunks)

@@ -33,11 +33,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from codeagent.index.mro import breadth_first, c3_order
-from codeagent.index.symbol_extract import extract, module_names
-from codeagent.index.symbol_tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
-from codeagent.index.symbol_types import CallSite, Definition, Import
 from codeagent.pysyntax import Structure
+from codeagent.symbols.extract import extract, module_names
+from codeagent.symbols.mro import breadth_first, c3_order
+from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
+from codeagent.symbols.types import CallSite, Definition, Import
 
 __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
 

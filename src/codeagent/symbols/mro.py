@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from codeagent.index.symbol_types import Definition
+from codeagent.symbols.types import Definition
 
 
 def c3_order(

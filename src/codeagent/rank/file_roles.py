@@ -12,7 +12,7 @@ and file names; a repository says more about itself than its names do:
 - **helper scripts**: top-level ``scripts/``, ``extra/``, ``tools/``, ``bin/`` and the like;
 - a package's ``__init__.py``.
 
-Each becomes a feature of the learned ranker (:mod:`codeagent.index.features`), never a filter:
+Each becomes a feature of the learned ranker (:mod:`codeagent.rank.features`), never a filter:
 a question about a test or a script still finds it.
 """
 

@@ -6,9 +6,9 @@ symbol and code); the dense side is an inner-product index over L2-normalised ve
 A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
 ``per_file`` chunks of any one file.
 
-The files of an entry, their checks and the manifest are :mod:`codeagent.index.entry_files`.
+The files of an entry, their checks and the manifest are :mod:`codeagent.store.entry_files`.
 BM25, the dense index and the symbol graph are loaded at first use, so opening a cached index
-stays cheap. The dense side is any :class:`~codeagent.index.dense.DenseIndex` backend (the
+stays cheap. The dense side is any :class:`~codeagent.store.dense.DenseIndex` backend (the
 setting ``dense`` chooses it), named in the manifest with its file.
 """
 
@@ -21,14 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.index.dense import (
+from codeagent.records import Chunk, SearchHit
+from codeagent.store.dense import (
     DEFAULT_BACKEND,
     DenseIndex,
     DenseIndexType,
     backend_class,
     backend_with_id,
 )
-from codeagent.index.entry_files import (
+from codeagent.store.entry_files import (
     BM25_DIR,
     CorruptIndexError,
     check_bm25_files,
@@ -38,14 +39,13 @@ from codeagent.index.entry_files import (
     write_chunks,
     write_manifest,
 )
-from codeagent.index.symbols import SymbolGraph
-from codeagent.index.tokenize import bm25_terms
-from codeagent.records import Chunk, SearchHit
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.tokens import bm25_terms
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.embedders import Embedder
+    from codeagent.embed.embedders import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ On disk (one directory per repository state)::
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
     bm25/           bm25s.BM25.save output
     <dense file>    the dense index's own file, named by its backend (absent for BM25 only;
-                    see index/dense.py)
-    symbols.json    the repository symbol graph (:mod:`codeagent.index.symbols`)
+                    see store/dense.py)
+    symbols.json    the repository symbol graph (:mod:`codeagent.symbols.graph`)
     files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 

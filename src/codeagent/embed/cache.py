@@ -26,7 +26,7 @@ from codeagent.progress import NullProgress, ProgressReporter
 if TYPE_CHECKING:
     import numpy as np
 
-    from codeagent.index.embedders import Embedder
+    from codeagent.embed.embedders import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class FaissFlatIndex:
-    """A :class:`~codeagent.index.dense.DenseIndex` on ``faiss.IndexFlatIP``."""
+    """A :class:`~codeagent.store.dense.DenseIndex` on ``faiss.IndexFlatIP``."""
 
     backend = "faiss-flat"
     file_name = "dense.faiss"

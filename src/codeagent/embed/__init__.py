@@ -1,0 +1,1 @@
+"""Embedding: the runtimes of the embedder, the embedding cache, Ollama embeddings."""

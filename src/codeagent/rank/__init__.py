@@ -1,0 +1,1 @@
+"""Ranking: query parsing, tokenising, features, evidence, the learned ranker."""

@@ -1,0 +1,1 @@
+"""Storage: the index store, the dense backends, the cache of index entries."""

@@ -1,0 +1,1 @@
+"""The repository symbol graph: extraction, tables, records, queries."""
