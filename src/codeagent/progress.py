@@ -10,8 +10,11 @@ Advance = Callable[[int], None]
 
 
 class ProgressReporter(Protocol):
-    def task(self, description: str, total: int | None) -> AbstractContextManager[Advance]:
-        """A context manager yielding ``advance(n)`` for one phase of work."""
+    def task(
+        self, description: str, total: int | None, *, expect: float | None = None
+    ) -> AbstractContextManager[Advance]:
+        """A context manager yielding ``advance(n)`` for one phase of work; ``expect`` is
+        roughly how many seconds it will take, when that can be told beforehand."""
         ...
 
 
@@ -19,5 +22,7 @@ class NullProgress:
     """Reports nothing; the default for library calls and tests."""
 
     @contextmanager
-    def task(self, description: str, total: int | None) -> Iterator[Advance]:
+    def task(
+        self, description: str, total: int | None, *, expect: float | None = None
+    ) -> Iterator[Advance]:
         yield lambda _n: None

@@ -114,7 +114,7 @@ def test_a_first_local_index_prints_no_library_noise(first_index: tuple[Path, st
     assert "it/s" not in err
     assert "Traceback" not in err
     said = [line for line in err.splitlines() if line.strip()]
-    assert said[0].startswith("indexing: embedding 40 chunks, roughly"), err
+    assert said[0].startswith("indexing: embedding 40 chunks, roughly"), err  # the estimate
     assert all(line.startswith("embedding: ") for line in said[1:]), err  # our progress only
 
 

@@ -189,9 +189,6 @@ def path_option(
 
 
 UNITS = {"chunking": "files", "embedding": "chunks"}
-# A rough CPU rate for the local embedder (int8, 128 tokens: 50-75 chunks/s on two cores,
-# docs/benchmarks.md; laptops vary), for the estimate said before embedding starts.
-CHUNKS_PER_SECOND = 40
 
 
 def _duration(seconds: float) -> str:
@@ -223,23 +220,26 @@ class Progress:
         self.echo = echo or notice
         self.before: Callable[[], None] | None = None  # called as a task starts
 
-    def _announce(self, description: str, total: int | None) -> None:
-        """Before the slow phase (embedding): how much, roughly how long, and that it is
-        done once. (Chunking is quick, and may end in an error that should stand alone.)"""
+    def _announce(self, description: str, total: int | None, expect: float | None) -> None:
+        """Before the slow phase (embedding): how much, roughly how long (the embedder's
+        estimate, when it has one: embed/speed.py), and that it is done once. (Chunking is
+        quick, and may end in an error that should stand alone.)"""
         from codeagent.display import plural
 
         if description == "embedding" and total:
-            guess = _duration(total / CHUNKS_PER_SECOND)
+            guess = f", roughly {_duration(expect)}" if expect is not None else ""
             self.echo(
-                f"indexing: embedding {plural(total, 'chunk')}, roughly {guess} on a laptop"
-                " CPU (once: later runs reuse the index)"
+                f"indexing: embedding {plural(total, 'chunk')}{guess}"
+                " (once: later runs reuse the index)"
             )
 
     @contextmanager
-    def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    def task(
+        self, description: str, total: int | None, *, expect: float | None = None
+    ) -> Iterator[Callable[[int], None]]:
         if self.before is not None:
             self.before()
-        self._announce(description, total)
+        self._announce(description, total, expect)
         if not self.enabled:
             with self._lines(description, total) as advance:
                 yield advance

@@ -142,7 +142,9 @@ class EmbedCache:
         # Longest first, as sentence-transformers does inside one encode() call: batches of
         # similar lengths waste little on padding.
         order = sorted(missing, key=lambda k: len(missing[k]), reverse=True)
-        with progress.task("embedding", total=len(order)) as advance:
+        estimate = getattr(embedder, "estimate_seconds", None)
+        expect = estimate([missing[k] for k in order]) if estimate and order else None
+        with progress.task("embedding", total=len(order), expect=expect) as advance:
             for start in range(0, len(order), batch_size):
                 token.check()
                 batch = order[start : start + batch_size]

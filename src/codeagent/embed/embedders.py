@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -114,6 +115,7 @@ class LocalEmbedder:
         self.batch_size = batch_size
         self.models_dir = models_dir or default_home() / "models"
         self.path_used: str | None = None  # "onnx" once a call has run
+        self._timed = [0.0, 0.0]  # tokens read, seconds taken (embed/speed.py's rate)
 
     def _encoder(self) -> OnnxEncoder:
         """The ONNX encoder, the model exported first when it is not yet."""
@@ -131,8 +133,26 @@ class LocalEmbedder:
         return get_onnx_encoder(onnx_file, model_dir)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        from codeagent.embed import speed
+
         encoder = self._encoder()
-        return normalise(encoder.encode(texts, batch_size=ONNX_BATCH, read_tokens=DOC_TOKENS))
+        started = time.perf_counter()
+        vectors = encoder.encode(texts, batch_size=ONNX_BATCH, read_tokens=DOC_TOKENS)
+        recorded = self._timed[1] >= speed.MIN_SECONDS
+        self._timed[0] += speed.tokens(texts, DOC_TOKENS)
+        self._timed[1] += time.perf_counter() - started
+        if not recorded and self._timed[1] >= speed.MIN_SECONDS:  # once per embedder
+            speed.record_rate(self.models_dir, *self._timed)
+        return normalise(vectors)
+
+    def estimate_seconds(self, texts: list[str]) -> float:
+        """Roughly how long :meth:`embed_documents` takes for ``texts`` here, a first export
+        included (said before a first index)."""
+        from codeagent.embed import speed
+        from codeagent.embed.onnx_export import model_path
+
+        exported = model_path(self.models_dir, quantized=QUANTIZED).is_file()
+        return speed.estimate(texts, DOC_TOKENS, self.models_dir, exported=exported)
 
     def embed_query(self, text: str) -> np.ndarray:
         # one text, read to the model's limit
