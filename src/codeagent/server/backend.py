@@ -62,6 +62,19 @@ def has_dense(settings: Settings) -> bool:
     return True
 
 
+def _warm_up(store: IndexStore) -> None:
+    """One search in the background, so that what a first search needs once per process (the
+    query model's session or an Ollama model, the ranker's modules and model, the stemmer)
+    is ready before the first question comes; a failure here is the first question's to
+    report."""
+    from codeagent.tools.rag_tool import retrieve
+
+    try:
+        retrieve(store, "how does this work?", 1)
+    except Exception:  # any failure: the first question that meets it says it
+        log.debug("warming up the search failed", exc_info=True)
+
+
 class KeywordIndex(LazyIndex):
     """A keyword-only index built in memory (seconds: no embedding, no cache, no cache lock);
     every answer that used it carries a notice saying so."""
@@ -132,6 +145,7 @@ class RepoBackend:
         self._dense_first = False
         self._embedder: tuple[Embedder | None, list[str]] | None = None
         self._paths: tuple[Any, set[str]] | None = None
+        self._warmed = False
 
     # -- the index ---------------------------------------------------------------------------
 
@@ -157,6 +171,9 @@ class RepoBackend:
             self._embedder = (embedder, [])  # said with the first index only
         store, stats = load_or_build(self.repo.root, self.settings, force=force, embedder=embedder)
         stats.notices[:0] = notices
+        if not self._warmed:  # the first question loads no model and imports no ranker
+            self._warmed = True
+            _warm_up(store)
         return store, stats
 
     def index(self, *, force: bool) -> dict[str, Any]:
