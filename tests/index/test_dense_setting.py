@@ -5,6 +5,7 @@ the fingerprint, reopened and searched; an unknown name is one clear line."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,3 +116,30 @@ def test_cli_dense_flag(git_repo: GitRepoFactory, brute: None) -> None:
 def test_a_backend_without_arguments_refuses_one() -> None:
     with pytest.raises(ConfigError, match="takes no argument"):
         backend_class(f"{DEFAULT_BACKEND}:somewhere")
+
+
+def test_eval_runs_on_the_backend_the_flag_names(
+    git_repo: GitRepoFactory, brute: None, tmp_path: Path
+) -> None:
+    root = git_repo(FILES)
+    item = {
+        "id": "d1",
+        "question": "how is a request sent to a url?",
+        "repo": str(root),
+        "expected_route": "rag",
+        "expected_files": ["b.py"],
+        "source": "written for this test",
+    }
+    suite = tmp_path / "dense.jsonl"
+    suite.write_text(json.dumps(item) + "\n")
+    out = tmp_path / "out"
+    flags = ("--llm", "none", "--embed", "hash:32", "--out", str(out))
+    done = run("eval", str(suite), *flags, "--dense", "brute")
+    assert done.code == 0, done.err
+    report = json.loads((out / "report.json").read_text())
+    assert report["config"]["dense"] == "brute"
+    entries = list((Path(os.environ["CODEAGENT_HOME"]) / "cache").rglob("manifest.json"))
+    assert [json.loads(m.read_text())["dense_backend"] for m in entries] == ["brute"]
+    bad = run("eval", str(suite), *flags, "--dense", "nope")
+    assert bad.code != 0
+    assert bad.err.strip().splitlines()[-1].startswith("error: unknown dense index backend 'nope'")

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option, llm_option, number_option, path_option
+from codeagent.cli.common import dense_option, embed_option, llm_option, number_option, path_option
 from codeagent.cli.eval_options import out_option, suites_argument
 
 
@@ -15,6 +15,7 @@ from codeagent.cli.eval_options import out_option, suites_argument
 @suites_argument
 @llm_option
 @embed_option
+@dense_option
 @number_option(
     "-k",
     "k",
@@ -51,6 +52,7 @@ def command(
     suites: tuple[Path, ...],
     llm: str | None,
     embed: str | None,
+    dense: str | None,
     k: int,
     out_dir: Path,
     limit: int | None,
@@ -84,11 +86,13 @@ def command(
     from codeagent.eval.repos import parse_repo_map
     from codeagent.eval.runner import MIN_RANKED_FILES, EvalRun, default_session_factory, run_items
     from codeagent.eval.suite import load_suites
+    from codeagent.store.dense import backend_class
 
     items = load_suites(suites, limit=limit)
     old = load_report(compare_path) if compare_path is not None else None
     mapping = parse_repo_map(repo_map)
-    settings = Settings.load(llm=llm, embed=embed, k=max(k, MIN_RANKED_FILES))
+    settings = Settings.load(llm=llm, embed=embed, dense=dense, k=max(k, MIN_RANKED_FILES))
+    backend_class(settings.dense)  # an unknown backend: one line now, not an error per item
     chat_model = _chat_model(settings.llm, settings) if settings.llm != "none" else None
     judge = None
     if judge_spec:
@@ -112,6 +116,7 @@ def command(
         "suites": [p.name for p in suites],
         "llm": settings.llm if chat_model is not None else "none",
         "embed": settings.embed,
+        "dense": settings.dense,
         "k": settings.k,
         "limit": limit,
         "judge": judge_spec,

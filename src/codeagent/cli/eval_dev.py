@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import embed_option, number_option, path_option
+from codeagent.cli.common import dense_option, embed_option, number_option, path_option
 from codeagent.cli.eval_options import out_option, suites_argument
 
 
@@ -36,6 +36,7 @@ from codeagent.cli.eval_options import out_option, suites_argument
     "learned model: the first ranker's hand-set weights).",
 )
 @embed_option
+@dense_option
 @number_option(
     "--max-commits",
     values=click.IntRange(min=1),
@@ -55,6 +56,7 @@ def command(
     split: str,
     ranker_spec: str,
     embed: str | None,
+    dense: str | None,
     max_commits: int | None,
     seed: int,
     checkouts: Path | None,
@@ -78,6 +80,7 @@ def command(
     from codeagent.eval.devreport import build_dev_report, write_dev_report
     from codeagent.eval.splits import sample_commits, select
     from codeagent.eval.suite import load_suites
+    from codeagent.store.dense import backend_class
 
     rankers = parse_rankers(ranker_spec)
     if not mirrors.is_dir():
@@ -85,7 +88,8 @@ def command(
     items = sample_commits(select(load_suites(suites), split), max_commits, seed)
     if not items:
         raise EvalError(f"no question of these suites is about a repository of split {split!r}")
-    settings = Settings.load(embed=embed, k=10)
+    settings = Settings.load(embed=embed, dense=dense, k=10)
+    backend_class(settings.dense)  # an unknown backend: one line now, not an error per item
     run = DevRun(
         settings=settings,
         mirrors=mirrors,
@@ -99,6 +103,7 @@ def command(
         "split": split,
         "rankers": list(rankers),
         "embed": settings.embed,
+        "dense": settings.dense,
         "k": settings.k,
         "max_commits": max_commits,
         "seed": seed,
