@@ -62,6 +62,7 @@ class LazyIndex:
             store, stats = load_or_build(
                 self.repo_root, self.settings, force=force, progress=self.progress
             )
+            store.check_later()  # opened on its seal: its files are hashed behind the answer
             self._store, self.stats = store, stats
             self._notices.extend(getattr(stats, "notices", None) or [])
             return stats

@@ -160,6 +160,7 @@ class Updater:
                 if quiet:
                     return current
                 raise
+            store.check_later()  # opened on its seal: its files are hashed behind the answers
             index = LazyIndex(self.root, self.settings, store=store, stats=stats)
             after = self._check.get()
             if probe is not None and (after is None or after.key != probe.key):
