@@ -67,3 +67,37 @@ def test_verify_finds_what_the_seal_cannot_see(git_repo: GitRepoFactory, env_set
     verified = index(root, "--verify")
     assert verified["cache_hit"] is False
     assert index(root, "--verify")["entry_check"] == "sha256"
+
+
+def test_a_part_that_fails_to_load_is_one_line_then_rebuilt(
+    git_repo: GitRepoFactory, env_setup: Path
+) -> None:
+    """Damage behind a valid seal that the BM25 loader trips on: that question gets one
+    error line (no traceback; the background check may say the same as a notice), the entry
+    is marked, and the next question rebuilds it."""
+    root = git_repo(FILES)
+    entry = Path(str(index(root)["cache_path"]))
+    seal = entry / "seal.json"
+    sealed = json.loads(seal.read_text(encoding="utf-8"))
+    vocab = entry / "bm25" / "vocab.index.json"
+    vocab.write_text("{not json", encoding="utf-8")
+    stat = vocab.stat()
+    sealed["files"]["bm25/vocab.index.json"] = [stat.st_size, stat.st_mtime_ns,
+                                                stat.st_ctime_ns, stat.st_ino]  # fmt: skip
+    seal.write_text(json.dumps(sealed), encoding="utf-8")
+    question = ("ask", "which code adds x to the first value", "--repo", str(root),
+                "--llm", "none", "--embed", "hash:16", "--json")  # fmt: skip
+    failed = codeagent(*question)
+    assert failed.returncode != 0
+    assert "Traceback" not in failed.stderr
+    errors = [line for line in failed.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, failed.stderr
+    assert "unreadable bm25" in errors[0]
+    assert errors[0].endswith("it is rebuilt at the next run")
+    assert "damaged" in json.loads(seal.read_text(encoding="utf-8"))
+    again = codeagent(*question)
+    assert again.returncode == 0, again.stderr
+    answer = json.loads(again.stdout)
+    assert answer["route"]["tool"] == "rag"
+    assert "pkg/util.py" in [s["path"] for s in answer["sources"]]
+    assert json.loads(vocab.read_text(encoding="utf-8"))  # rebuilt

@@ -263,3 +263,25 @@ def test_why_an_entry_is_hashed(entry: tuple[Path, Path]) -> None:
     seal_over(directory)
     (directory / "files.json").unlink()
     assert seal.unsealed(directory, manifest) == "a file is missing"
+
+
+def test_what_the_background_check_finds_is_said_with_the_next_answer(
+    entry: tuple[Path, Path],
+) -> None:
+    from codeagent.index.lazy import LazyIndex
+
+    root, directory = entry
+    flip(directory / "chunks.json")
+    seal_over(directory)
+    lazy = LazyIndex(root, settings())
+    assert lazy.get().sealed
+    deadline = time.monotonic() + 30
+    notices: list[str] = []
+    while not notices and time.monotonic() < deadline:
+        notices = lazy.take_notices()
+        time.sleep(0.05)
+    assert notices == [
+        f"index at {directory}: chunks.json is damaged; the index is rebuilt at the next run"
+    ]
+    _store, stats = load_or_build(root, settings())
+    assert not stats.cache_hit

@@ -178,7 +178,7 @@ def check_in_background(
         try:
             check_content(directory, manifest)
         except CorruptIndexError as exc:
-            log.warning("%s; it is rebuilt at the next open", exc)
+            log.info("%s; it is rebuilt at the next open", exc)
             if on_damage is not None:
                 on_damage(exc)
         except OSError as exc:  # the entry was pruned or replaced meanwhile

@@ -14,7 +14,6 @@ first use; a part that fails to load marks the entry damaged, rebuilt at the nex
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -128,7 +127,7 @@ class IndexStore:
             if self._directory is None:
                 self._symbols = SymbolGraph({})
             else:
-                self._symbols = self._load_part("symbols", SymbolGraph.load)
+                self._symbols = self._load_part("the symbol graph", SymbolGraph.load)
         return self._symbols
 
     def _load_part(self, what: str, load: Callable[[Path], T]) -> T:
@@ -144,11 +143,11 @@ class IndexStore:
         mark_damaged(directory, reason)
         raise CorruptIndexError(f"{reason}; it is rebuilt at the next run")
 
-    def check_later(self) -> threading.Thread | None:
+    def check_later(self, on_damage: Callable[[Exception], None] | None = None) -> Any:
         """Hash the files of an entry opened on its seal in a (started) background thread."""
         if not self.sealed or self._directory is None:
             return None
-        return check_in_background(self._directory, self.manifest)
+        return check_in_background(self._directory, self.manifest, on_damage)
 
     # -- search ---------------------------------------------------------------------------
 
