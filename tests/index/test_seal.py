@@ -285,3 +285,26 @@ def test_what_the_background_check_finds_is_said_with_the_next_answer(
     ]
     _store, stats = load_or_build(root, settings())
     assert not stats.cache_hit
+
+
+def test_an_edit_reuses_a_sealed_earlier_state_without_hashing_it(
+    entry: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codeagent.index import reuse
+
+    root, directory = entry
+    hashed: list[Path] = []
+
+    def sha256_file(path: Path) -> str:
+        hashed.append(path)
+        return entry_files.sha256_file(path)
+
+    monkeypatch.setattr(reuse, "sha256_file", sha256_file)
+    for n, unseal in enumerate((False, True)):
+        if unseal:  # the control: without its seal the earlier state is hashed
+            (directory / seal.SEAL).unlink()
+        (root / "pkg/mod3.py").write_text(f"def edited():\n    return {n}\n", encoding="utf-8")
+        _store, stats = load_or_build(root, settings())
+        assert stats.files_reused == len(FILES) - 1
+        assert bool([p for p in hashed if p.parent == directory]) == unseal
+        directory = Path(stats.cache_path)
