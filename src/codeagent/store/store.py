@@ -1,9 +1,7 @@
 """The searchable index of one repository state: BM25 + a dense index, fused by RRF.
 
-BM25 (bm25s) runs over code-aware, stemmed terms of each chunk's embedded text (its path,
-symbol and code); the dense side is an inner-product index over L2-normalised vectors.
-A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
-``per_file`` chunks of any one file.
+BM25 (bm25s) over code-aware, stemmed terms of each chunk's path, symbol and code; an inner
+product index over L2-normalised vectors; the top of each fused (k = 60), ``per_file`` kept.
 
 Entry files and checks: :mod:`codeagent.store.entry_files`; an entry whose seal vouches for
 it opens without reading them (:mod:`codeagent.store.seal`), and the chunks, BM25, the dense
@@ -20,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from codeagent.errors import CodeAgentError
 from codeagent.records import Chunk, SearchHit
 from codeagent.store.dense import (
     DEFAULT_BACKEND,
@@ -138,6 +137,8 @@ class IndexStore:
             return load(directory)
         except CorruptIndexError as exc:
             reason = str(exc)
+        except (MemoryError, CodeAgentError):  # not the entry's fault: raised as they are
+            raise
         except Exception as exc:  # whatever a damaged file makes a third-party loader raise
             reason = f"index at {directory}: unreadable {what}: {exc}"
         mark_damaged(directory, reason)
