@@ -317,3 +317,27 @@ def test_git_directory_ignored_by_an_outer_repository_is_walked(
     found = discover(outer / "scratch")
     assert not found.is_git
     assert [f.path for f in found.files] == ["s.py", "t.log"]
+
+
+def test_the_name_globs_agree_with_fnmatch() -> None:
+    """The secret and lock-file globs, matched as one pattern each, say what fnmatchcase says
+    of each glob on its own: for names around every glob (its literal part, prefixed,
+    suffixed, another case, with a newline)."""
+    import fnmatch
+
+    from codeagent.repo import discover as module
+
+    for globs, name_matches in (
+        (module.SECRET_GLOBS, module._SECRET_GLOB.match),
+        (module.LOCKFILE_GLOBS, module._LOCKFILE_GLOB.match),
+    ):
+        literals = [g.replace("*", "") for g in globs]
+        names = {"", "a", ".", "*", "x.py", "README"}
+        for lit in literals:
+            names |= {lit, "a" + lit, lit + "a", lit.upper(), lit + "\n", "\n" + lit, lit + ".py"}
+        hits = 0
+        for name in sorted(names):
+            expected = any(fnmatch.fnmatchcase(name, g) for g in globs)
+            assert bool(name_matches(name)) == expected, (globs, name)
+            hits += expected
+        assert 0 < hits < len(names)

@@ -16,6 +16,11 @@ from codeagent.display import plural, safe_name
 @dense_option
 @click.option("--force", is_flag=True, help="Rebuild even when the cache holds this state.")
 @click.option(
+    "--verify",
+    is_flag=True,
+    help="Hash every file of the cached entry (rebuilt if damaged), not only check its seal.",
+)
+@click.option(
     "--max-file-bytes",
     type=click.IntRange(min=1),
     default=None,
@@ -27,6 +32,7 @@ def command(
     embed: str | None,
     dense: str | None,
     force: bool,
+    verify: bool,
     max_file_bytes: int | None,
     as_json: bool,
 ) -> None:
@@ -36,6 +42,7 @@ def command(
     Examples:
       codeagent index
       codeagent index --repo ~/src/project --embed none
+      codeagent index --verify
       codeagent index --repo https://github.com/psf/requests --json
     """
     from codeagent.cli.common import Progress
@@ -48,7 +55,9 @@ def command(
     from codeagent.cancel import cancellable
 
     with cancellable():  # Ctrl-C stops the embedding within a second
-        _store, stats = load_or_build(root, settings, force=force, progress=Progress())
+        _store, stats = load_or_build(
+            root, settings, force=force, verify=verify, progress=Progress()
+        )
     for line in stats.notices:
         notice(line)
     if as_json:

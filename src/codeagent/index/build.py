@@ -63,11 +63,15 @@ def load_or_build(
     settings: Settings,
     *,
     force: bool = False,
+    verify: bool = False,
     progress: ProgressReporter = NullProgress(),  # noqa: B008 - stateless default
     embedder: Embedder | None = _DEFAULT,
     dense: DenseIndexType | None = None,
 ) -> tuple[IndexStore, IndexStats]:
     """The index of ``root``'s current state: loaded from the cache, or built and cached.
+
+    A cached entry opens on its seal without reading its files (:mod:`codeagent.store.seal`);
+    ``verify`` hashes them anyway, and a damaged entry is rebuilt.
 
     ``embedder`` (default: ``make_embedder(settings.embed)``; ``None`` for BM25 only) and
     ``dense`` (a :class:`~codeagent.store.dense.DenseIndex` class, default: the backend
@@ -100,7 +104,7 @@ def load_or_build(
     stats.seconds["discover"] = time.perf_counter() - started
 
     built = False
-    store = None if force else index_cache.open_entry(entry, embedder, dense)
+    store = None if force else index_cache.open_entry(entry, embedder, dense, verify=verify)
     if store is None:
         with writing(settings.home, "the index"):
             index_cache.make_repo_dir(repo_dir)
@@ -108,7 +112,8 @@ def load_or_build(
         try:
             with lock:
                 # Another process may have built it while this one waited for the lock.
-                store = None if force else index_cache.open_entry(entry, embedder, dense)
+                if not force:
+                    store = index_cache.open_entry(entry, embedder, dense, verify=verify)
                 if store is None:
                     index_cache.remove_temporaries(repo_dir)
                     earlier = [] if force else index_cache.states(repo_dir)
@@ -127,7 +132,8 @@ def load_or_build(
             ) from exc
     if not built:
         stats.cache_hit = True
-        stats.chunks = len(store.chunks)
+        stats.chunks = int(store.manifest["chunks"])  # the chunks are read at first use
+        stats.entry_check = "seal" if store.sealed else "sha256"
         stats.chunks_reused = stats.chunks if embedder is not None else 0
         index_cache.touch(entry)
     stats.seconds["total"] = time.perf_counter() - started

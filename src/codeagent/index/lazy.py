@@ -62,9 +62,15 @@ class LazyIndex:
             store, stats = load_or_build(
                 self.repo_root, self.settings, force=force, progress=self.progress
             )
+            store.check_later(self._damaged)  # opened on its seal: hashed behind the answer
             self._store, self.stats = store, stats
             self._notices.extend(getattr(stats, "notices", None) or [])
             return stats
+
+    def _damaged(self, exc: Exception) -> None:
+        """What the background check of the entry found, said with the next answer."""
+        with self._lock:
+            self._notices.append(f"{exc}; the index is rebuilt at the next run")
 
     def take_notices(self) -> list[str]:
         """What the last build had to say (each notice handed out once)."""

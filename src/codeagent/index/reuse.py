@@ -9,7 +9,8 @@ symbol extraction depend only on a file's path, its text and (for symbols) its m
 so the result is the same as a build from scratch.
 
 The earlier entry is trusted only when its manifest is complete and of this format, the
-sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest, both
+sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest (or its
+seal vouches for them, :mod:`codeagent.store.seal`), both
 versions match, and every range lies inside the chunks of its own path. Anything else
 (missing, damaged, older) is logged and the build parses every file.
 """
@@ -31,6 +32,7 @@ from codeagent.store.entry_files import (
     read_manifest,
     sha256_file,
 )
+from codeagent.store.seal import unsealed
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
 from codeagent.symbols.graph import SYMBOLS, SymbolGraph
 
@@ -79,8 +81,9 @@ class Previous:
         """The reusable part of ``entry``; ValueError/OSError when it cannot be trusted."""
         manifest = read_manifest(entry)
         listed = manifest.get("files") or {}
+        sealed = unsealed(entry, manifest) is None  # its seal vouches: nothing to hash
         for name in (FILES, CHUNKS, SYMBOLS):
-            if name not in listed or sha256_file(entry / name) != listed[name]:
+            if name not in listed or not (sealed or sha256_file(entry / name) == listed[name]):
                 raise ValueError(f"{name} is missing or does not match the manifest")
         data = json.loads((entry / FILES).read_text(encoding="utf-8"))
         if data.get("chunker") != CHUNKER_VERSION or data.get("symbols") != SYMBOLS_FORMAT:

@@ -30,6 +30,9 @@ class IndexStats:
     state_hash: str = ""
     cache_path: str = ""
     cache_hit: bool = False
+    # how a cached entry was trusted: "seal" (its files' size, times and inode as when they
+    # were last hashed: nothing read) or "sha256" (every file hashed); "" when built
+    entry_check: str = ""
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     notices: list[str] = field(default_factory=list)
     # language -> {"files": n, "structure": "python-ast" | "tree-sitter" | "none"} (every indexed

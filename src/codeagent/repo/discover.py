@@ -16,6 +16,7 @@ import errno
 import fnmatch
 import logging
 import os
+import re
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
@@ -51,6 +52,10 @@ SECRET_GLOBS = (
     "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.asc", "*.gpg",
     "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
 )  # fmt: skip
+# Each list of globs as one pattern: fnmatchcase(name, g) for any g, in one match per name
+# (fnmatch.translate's patterns end in \Z; fnmatchcase matches them from the start too).
+_LOCKFILE_GLOB = re.compile("|".join(fnmatch.translate(g) for g in LOCKFILE_GLOBS))
+_SECRET_GLOB = re.compile("|".join(fnmatch.translate(g) for g in SECRET_GLOBS))
 # ``.env.example`` and friends document variables without holding values: kept.
 ENV_TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist", ".defaults")
 
@@ -159,7 +164,7 @@ def _check_file(
     name = rel.rsplit("/", 1)[-1]
     if is_secret_name(name):
         return "secret", 0
-    if name in LOCKFILE_NAMES or any(fnmatch.fnmatchcase(name, g) for g in LOCKFILE_GLOBS):
+    if name in LOCKFILE_NAMES or _LOCKFILE_GLOB.match(name):
         return "lockfile", 0
     lower = name.lower()
     if lower.endswith((".min.js", ".min.css", ".min.mjs")):
@@ -186,6 +191,6 @@ def is_secret_name(name: str) -> bool:
     """Whether a file name looks like it holds credentials or keys."""
     if name.endswith(".pub"):
         return False
-    if name in SECRET_NAMES or any(fnmatch.fnmatchcase(name, g) for g in SECRET_GLOBS):
+    if name in SECRET_NAMES or _SECRET_GLOB.match(name):
         return True
     return name.startswith(".env.") and not name.endswith(ENV_TEMPLATE_SUFFIXES)

@@ -130,6 +130,10 @@ class Updater:
             probe = again
         return probe
 
+    def _damaged(self, exc: Exception) -> None:
+        """What the background check of an entry opened on its seal found."""
+        log.warning("%s; it is rebuilt when the index is next opened", exc)
+
     def _update(self, number: int, *, force: bool, quiet: bool) -> Snapshot | None:
         """Index the repository's state now (``quiet``: a failure is logged, not raised)."""
         probe = self._check.get()  # taken after the request: it sees what the asker saw
@@ -160,6 +164,7 @@ class Updater:
                 if quiet:
                     return current
                 raise
+            store.check_later(self._damaged)  # opened on its seal: hashed behind the answers
             index = LazyIndex(self.root, self.settings, store=store, stats=stats)
             after = self._check.get()
             if probe is not None and (after is None or after.key != probe.key):

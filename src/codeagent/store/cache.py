@@ -88,15 +88,20 @@ def foreign(settings: Settings) -> list[Path]:
 
 
 def open_entry(
-    entry: Path, embedder: Embedder | None, dense: DenseIndexType | None = None
+    entry: Path,
+    embedder: Embedder | None,
+    dense: DenseIndexType | None = None,
+    *,
+    verify: bool = False,
 ) -> IndexStore | None:
-    """The stored index at ``entry``, or None if absent or damaged (logged, to be rebuilt)."""
+    """The stored index at ``entry``, or None if absent or damaged (logged, to be rebuilt);
+    ``verify`` hashes its files even when its seal vouches for them."""
     if not entry.is_dir():
         return None
     from codeagent.store.store import CorruptIndexError, IndexStore
 
     try:
-        return IndexStore.load(entry, embedder, dense)
+        return IndexStore.load(entry, embedder, dense, verify=verify)
     except CorruptIndexError as exc:
         log.warning("%s; rebuilding it", exc)
         return None

@@ -1,15 +1,12 @@
-"""The searchable index of one repository state: BM25 + a dense index, fused by Reciprocal
-Rank Fusion.
+"""The searchable index of one repository state: BM25 + a dense index, fused by RRF.
 
-BM25 (bm25s) runs over code-aware, stemmed terms of each chunk's embedded text (its path,
-symbol and code); the dense side is an inner-product index over L2-normalised vectors.
-A search takes the top candidates of each side, fuses them with RRF (k = 60) and keeps at most
-``per_file`` chunks of any one file.
+BM25 (bm25s) over code-aware, stemmed terms of each chunk's path, symbol and code; an inner
+product index over L2-normalised vectors; the top of each fused (k = 60), ``per_file`` kept.
 
-The files of an entry, their checks and the manifest are :mod:`codeagent.store.entry_files`.
-BM25, the dense index and the symbol graph are loaded at first use, so opening a cached index
-stays cheap. The dense side is any :class:`~codeagent.store.dense.DenseIndex` backend (the
-setting ``dense`` chooses it), named in the manifest with its file.
+Entry files and checks: :mod:`codeagent.store.entry_files`; an entry whose seal vouches for
+it opens without reading them (:mod:`codeagent.store.seal`), and the chunks, BM25, the dense
+index (any :class:`~codeagent.store.dense.DenseIndex` backend) and the symbol graph load at
+first use; a part that fails to load marks the entry damaged, rebuilt at the next open.
 """
 
 from __future__ import annotations
@@ -19,8 +16,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from codeagent.errors import CodeAgentError
 from codeagent.records import Chunk, SearchHit
 from codeagent.store.dense import (
     DEFAULT_BACKEND,
@@ -32,13 +30,14 @@ from codeagent.store.dense import (
 from codeagent.store.entry_files import (
     BM25_DIR,
     CorruptIndexError,
-    check_bm25_files,
     read_chunks,
     read_manifest,
-    verify_files,
     write_chunks,
     write_manifest,
 )
+from codeagent.store.fusion import bm25_tokens, rrf_fuse
+from codeagent.store.seal import check_in_background, mark_damaged, open_checked, signatures
+from codeagent.store.seal import write_seal as seal
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tokens import bm25_terms
 
@@ -51,33 +50,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
 
-RRF_K = 60
-
-
-def rrf_fuse(
-    rankings: dict[str, list[int]], k: int = RRF_K
-) -> list[tuple[int, float, dict[str, int]]]:
-    """Reciprocal Rank Fusion: score(d) = sum over rankings of 1 / (k + rank of d), rank from 1.
-
-    ``rankings`` maps a name (``bm25``, ``dense``) to item ids, best first. Returns
-    ``(id, score, {name: rank})`` best first; ties keep the order items were first seen in.
-    """
-    scores: dict[int, float] = {}
-    ranks: dict[int, dict[str, int]] = {}
-    for name, ranking in rankings.items():
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-            ranks.setdefault(item, {})[name] = rank
-    order = sorted(scores, key=lambda item: -scores[item])
-    return [(item, scores[item], ranks[item]) for item in order]
-
-
-SYMBOL_BOOST = 2  # extra copies of the symbol's tokens: a definition outranks its callers
-
-
-def bm25_tokens(chunk: Chunk) -> list[str]:
-    """BM25 terms of a chunk: its path, symbol and text, the symbol counted extra."""
-    return bm25_terms(chunk.embed_text) + bm25_terms(chunk.symbol) * SYMBOL_BOOST
+T = TypeVar("T")
 
 
 class IndexStore:
@@ -85,7 +58,7 @@ class IndexStore:
 
     def __init__(
         self,
-        chunks: list[Chunk],
+        chunks: list[Chunk] | None,
         embedder: Embedder | None,
         *,
         bm25: Any = None,
@@ -94,8 +67,9 @@ class IndexStore:
         directory: Path | None = None,
         manifest: dict[str, Any] | None = None,
         symbols: SymbolGraph | None = None,
+        sealed: bool = False,
     ) -> None:
-        self.chunks = chunks
+        self._chunks = chunks  # None: read from ``directory`` at first use
         self.embedder = embedder
         self.embedder_id: str | None = embedder.id if embedder is not None else None
         self.manifest: dict[str, Any] = manifest or {}
@@ -104,6 +78,7 @@ class IndexStore:
         self._dense_type = dense_type
         self._directory = directory
         self._symbols = symbols
+        self.sealed = sealed  # opened on its seal: the content was not read
 
     @classmethod
     def build(
@@ -137,19 +112,43 @@ class IndexStore:
         return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
 
     @property
+    def chunks(self) -> list[Chunk]:
+        """The chunks, in index order (read at first use when the entry opened on its seal)."""
+        if self._chunks is None:
+            expected = self.manifest.get("chunks")
+            self._chunks = self._load_part("chunks", lambda d: read_chunks(d, expected))
+        return self._chunks
+
+    @property
     def symbols(self) -> SymbolGraph:
         """The repository symbol graph (loaded at first use; empty when none was built)."""
         if self._symbols is None:
             if self._directory is None:
                 self._symbols = SymbolGraph({})
             else:
-                try:
-                    self._symbols = SymbolGraph.load(self._directory)
-                except (OSError, ValueError, TypeError, KeyError) as exc:
-                    raise CorruptIndexError(
-                        f"index at {self._directory}: unreadable symbols: {exc}"
-                    ) from exc
+                self._symbols = self._load_part("the symbol graph", SymbolGraph.load)
         return self._symbols
+
+    def _load_part(self, what: str, load: Callable[[Path], T]) -> T:
+        """``load(directory)``; a failure marks the entry damaged (rebuilt at the next open)."""
+        directory = self._directory
+        assert directory is not None
+        try:
+            return load(directory)
+        except CorruptIndexError as exc:
+            reason = str(exc)
+        except (MemoryError, CodeAgentError):  # not the entry's fault: raised as they are
+            raise
+        except Exception as exc:  # whatever a damaged file makes a third-party loader raise
+            reason = f"index at {directory}: unreadable {what}: {exc}"
+        mark_damaged(directory, reason)
+        raise CorruptIndexError(f"{reason}; it is rebuilt at the next run")
+
+    def check_later(self, on_damage: Callable[[Exception], None] | None = None) -> Any:
+        """Hash the files of an entry opened on its seal in a (started) background thread."""
+        if not self.sealed or self._directory is None:
+            return None
+        return check_in_background(self._directory, self.manifest, on_damage)
 
     # -- search ---------------------------------------------------------------------------
 
@@ -158,9 +157,9 @@ class IndexStore:
         if self._bm25 is None:
             import bm25s
 
-            assert self._directory is not None
-            self._bm25 = bm25s.BM25.load(
-                str(self._directory / BM25_DIR), load_vocab=True, show_progress=False
+            self._bm25 = self._load_part(
+                "bm25",
+                lambda d: bm25s.BM25.load(str(d / BM25_DIR), load_vocab=True, show_progress=False),
             )
         return self._bm25
 
@@ -173,7 +172,7 @@ class IndexStore:
                 kind = backend_with_id(backend)
             path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
             if path.is_file():
-                self._dense = kind.load(path)
+                self._dense = self._load_part("the dense index", lambda _d: kind.load(path))
         return self._dense
 
     def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
@@ -270,14 +269,19 @@ class IndexStore:
             **(meta or {}),
         }
         self.manifest = write_manifest(directory, fields)
-
-    read_manifest = staticmethod(read_manifest)
+        seal(directory, signatures(directory, self.manifest))  # as written: no need to hash
 
     @classmethod
     def load(
-        cls, directory: Path, embedder: Embedder | None, dense: DenseIndexType | None = None
+        cls,
+        directory: Path,
+        embedder: Embedder | None,
+        dense: DenseIndexType | None = None,
+        *,
+        verify: bool = False,
     ) -> IndexStore:
-        """Open a saved index; :class:`CorruptIndexError` if it is incomplete or damaged."""
+        """Open a saved index; :class:`CorruptIndexError` if it is incomplete or damaged. Its
+        files are hashed unless its seal vouches for them (``verify``: hashed anyway)."""
         manifest = read_manifest(directory)
         expected = embedder.id if embedder is not None else None
         if manifest.get("embedder") != expected:
@@ -285,7 +289,12 @@ class IndexStore:
                 f"index at {directory} was built with embedder {manifest.get('embedder')},"
                 f" not {expected}"
             )
-        verify_files(directory, manifest)
-        chunks = read_chunks(directory, manifest.get("chunks"))
-        check_bm25_files(directory / BM25_DIR)
-        return cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)
+        chunks = open_checked(directory, manifest, verify=verify)  # None: opened on its seal
+        return cls(
+            chunks,
+            embedder,
+            dense_type=dense,
+            directory=directory,
+            manifest=manifest,
+            sealed=chunks is None,
+        )
