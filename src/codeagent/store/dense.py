@@ -28,6 +28,7 @@ DEFAULT_BACKEND = "faiss"  # the default of the setting CODEAGENT_DENSE / --dens
 # to use.
 BACKENDS: dict[str, str | DenseIndexType] = {
     "faiss": "codeagent.store.faiss_index:FaissFlatIndex",
+    "milvus": "codeagent.store.milvus_index:MilvusIndex",
 }
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codeagent.errors import BackendUnavailableError
 from codeagent.records import Chunk, SearchHit
 from codeagent.store.dense import (
     DEFAULT_BACKEND,
@@ -39,6 +40,7 @@ from codeagent.store.entry_files import (
     write_chunks,
     write_manifest,
 )
+from codeagent.store.fusion import RRF_K, bm25_tokens, rrf_fuse
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tokens import bm25_terms
 
@@ -49,35 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
-
-RRF_K = 60
-
-
-def rrf_fuse(
-    rankings: dict[str, list[int]], k: int = RRF_K
-) -> list[tuple[int, float, dict[str, int]]]:
-    """Reciprocal Rank Fusion: score(d) = sum over rankings of 1 / (k + rank of d), rank from 1.
-
-    ``rankings`` maps a name (``bm25``, ``dense``) to item ids, best first. Returns
-    ``(id, score, {name: rank})`` best first; ties keep the order items were first seen in.
-    """
-    scores: dict[int, float] = {}
-    ranks: dict[int, dict[str, int]] = {}
-    for name, ranking in rankings.items():
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-            ranks.setdefault(item, {})[name] = rank
-    order = sorted(scores, key=lambda item: -scores[item])
-    return [(item, scores[item], ranks[item]) for item in order]
-
-
-SYMBOL_BOOST = 2  # extra copies of the symbol's tokens: a definition outranks its callers
-
-
-def bm25_tokens(chunk: Chunk) -> list[str]:
-    """BM25 terms of a chunk: its path, symbol and text, the symbol counted extra."""
-    return bm25_terms(chunk.embed_text) + bm25_terms(chunk.symbol) * SYMBOL_BOOST
+__all__ = ["RRF_K", "CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
 
 
 class IndexStore:
@@ -104,6 +78,8 @@ class IndexStore:
         self._dense_type = dense_type
         self._directory = directory
         self._symbols = symbols
+        self._dense_off = False  # the dense backend could not be reached: BM25 + symbols
+        self.notices: list[str] = []  # said once by take_notices()
 
     @classmethod
     def build(
@@ -164,17 +140,37 @@ class IndexStore:
             )
         return self._bm25
 
+    def _dense_kind(self) -> DenseIndexType | None:
+        """The class of the stored dense index (None for BM25 only)."""
+        backend, kind = self.manifest.get("dense_backend"), self._dense_type
+        if not backend or (kind is not None and kind.backend == backend):
+            return kind if backend else None
+        return backend_with_id(backend)
+
     @property
     def dense(self) -> DenseIndex | None:
-        backend = self.manifest.get("dense_backend")
-        if self._dense is None and self._directory is not None and backend:
-            kind = self._dense_type
-            if kind is None or kind.backend != backend:
-                kind = backend_with_id(backend)
-            path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
-            if path.is_file():
-                self._dense = kind.load(path)
+        """The dense index (opened at first use); None for BM25 only, or while its backend
+        cannot be reached (said once by :meth:`take_notices`)."""
+        if self._dense is None and self._directory is not None and not self._dense_off:
+            kind = self._dense_kind()
+            if kind is not None:
+                path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
+                if path.is_file():
+                    try:
+                        self._dense = kind.load(path)
+                    except BackendUnavailableError as exc:
+                        self.drop_dense(str(exc))
         return self._dense
+
+    def drop_dense(self, reason: str) -> None:
+        """Search without the dense index from now on (its backend failed with ``reason``)."""
+        log.info("dense index unavailable: %s", reason)
+        self._dense, self._dense_off = None, True
+        self.notices.append(f"{reason}; answering from BM25 + symbols without dense search")
+
+    def take_notices(self) -> list[str]:
+        notices, self.notices = self.notices, []
+        return notices
 
     def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
         """The BM25 score of every chunk for ``query``; None when no query term is indexed.
@@ -190,12 +186,24 @@ class IndexStore:
             return None
         return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
 
+    def _dense_search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The dense index's ``(scores, ids)`` for ``query``; None without one (or when its
+        backend stops answering: said once, then BM25 + symbols)."""
+        dense = self.dense
+        if self.embedder is None or dense is None:
+            return None
+        try:
+            return dense.search(self.embedder.embed_query(query).reshape(1, -1), k)
+        except BackendUnavailableError as exc:
+            self.drop_dense(str(exc))
+            return None
+
     def dense_scores(self, query: str, depth: int) -> list[tuple[int, float]]:
         """The ``depth`` nearest chunks to ``query`` with their cosine, best first (or [])."""
-        if self.embedder is None or self.dense is None:
+        found = self._dense_search(query, min(depth, len(self.chunks)))
+        if found is None:
             return []
-        vector = self.embedder.embed_query(query).reshape(1, -1)
-        scores, ids = self.dense.search(vector, min(depth, len(self.chunks)))
+        scores, ids = found
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 
     def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
@@ -210,12 +218,10 @@ class IndexStore:
         return [int(i) for i in order if scores[i] > 0]
 
     def _dense_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
-        if self.embedder is None or self.dense is None:
+        found = self._dense_search(query, depth if allowed is None else len(self.chunks))
+        if found is None:
             return []
-        vector = self.embedder.embed_query(query).reshape(1, -1)
-        wanted = depth if allowed is None else len(self.chunks)
-        _scores, ids = self.dense.search(vector, wanted)
-        ranking = [int(i) for i in ids[0] if i >= 0 and (allowed is None or allowed[i])]
+        ranking = [int(i) for i in found[1][0] if i >= 0 and (allowed is None or allowed[i])]
         return ranking[:depth]
 
     def search(
@@ -288,4 +294,7 @@ class IndexStore:
         verify_files(directory, manifest)
         chunks = read_chunks(directory, manifest.get("chunks"))
         check_bm25_files(directory / BM25_DIR)
-        return cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)
+        store = cls(chunks, embedder, dense_type=dense, directory=directory, manifest=manifest)
+        if getattr(store._dense_kind(), "external", False):
+            store.dense  # noqa: B018 - rows kept outside the entry are checked when it opens
+        return store
