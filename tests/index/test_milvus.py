@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +23,7 @@ import pytest
 
 from cli.clirun import run
 from codeagent.config import Settings
+from codeagent.embed.embedders import local_available
 from codeagent.errors import ConfigError
 from codeagent.index.build import load_or_build
 from codeagent.store.dense import backend_class
@@ -138,6 +141,7 @@ def stop_after(*args, **kwargs):
 
 milvus_index.{target} = stop_after
 from codeagent.config import Settings
+from codeagent.embed.embedders import local_available
 from codeagent.index.build import load_or_build
 load_or_build(Path(sys.argv[1]), Settings.load(embed="hash:64", dense="milvus:" + sys.argv[2]))
 """
@@ -221,3 +225,29 @@ def test_an_unreachable_server_is_one_line_and_bm25(git_repo: GitRepoFactory) ->
     assert built.code == 0, built.err
     assert len([ln for ln in built.err.splitlines() if "127.0.0.1:1" in ln]) == 1, built.err
     assert "Traceback" not in built.err
+
+
+SUITE = Path(__file__).resolve().parents[2] / "eval" / "stdlib.jsonl"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not local_available(), reason="needs the local extra")
+def test_the_files_faiss_finds_in_its_order(tmp_path: Path, db: Path) -> None:
+    """The eval suite's questions on two real packages, the offline MiniLM embedder: Milvus
+    Lite's FLAT index is exact, so the same chunks come back as from FAISS, in its order."""
+    rows = [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
+    for package in ("json", "http"):
+        root = tmp_path / package
+        shutil.copytree(Path(sysconfig.get_paths()["stdlib"]) / package, root,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        questions = [r["question"] for r in rows if r["repo"] == f"stdlib:{package}"]
+        assert len(questions) >= 10
+        faiss, _ = load_or_build(root, Settings.load(embed="local", dense="faiss"))
+        milvus, _ = load_or_build(root, Settings.load(embed="local", dense=f"milvus:{db}"))
+        assert type(milvus.dense).__name__ != type(faiss.dense).__name__
+        for question in questions:
+            exact, found = faiss.dense_scores(question, 20), milvus.dense_scores(question, 20)
+            assert [i for i, _ in found] == [i for i, _ in exact], question
+            np.testing.assert_allclose([s for _, s in found], [s for _, s in exact], atol=1e-5)
+            files = [h.path for h in faiss.search(question, k=5)]
+            assert [h.path for h in milvus.search(question, k=5)] == files, question
