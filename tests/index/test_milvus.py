@@ -32,7 +32,7 @@ from conftest import GitRepoFactory, git
 pytest.importorskip("milvus_lite")
 pymilvus = pytest.importorskip("pymilvus")
 
-from codeagent.store.milvus_client import client_for, close_clients  # noqa: E402
+from codeagent.store.milvus_client import GENERATION, client_for, close_clients  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -120,10 +120,21 @@ def test_an_edit_writes_only_the_changed_rows(git_repo: GitRepoFactory, db: Path
     after = stored_keys(client)[alias]
     assert (len(after - keys), len(keys - after), len(after)) == (1, 1, 20)
     assert client.describe_alias(alias=alias)["collection_name"] == collection  # in place
-    assert [c for c in client.list_collections() if c.startswith(alias)] == [collection]
+    written = [c for c in client.list_collections() if c.startswith(alias + GENERATION)]
+    assert written == [collection]
     close_clients()
     hits = edited.search("handler_2_3 offset", k=1)
     assert (hits[0].path, hits[0].symbol) == ("pkg/mod2.py", "handler_2_3")
+    # The first state's row is gone: its entry is not opened as it was, but rebuilt,
+    # writing that one row back.
+    (root / "pkg/mod2.py").write_text(FUNCS["pkg/mod2.py"], encoding="utf-8")
+    back, stats = load_or_build(root, settings)
+    assert not stats.cache_hit
+    assert (back.dense.inserted, back.dense.deleted) == (1, 1)  # type: ignore[union-attr]
+    close_clients()
+    again, stats = load_or_build(root, settings)  # whole now, and said so in one lookup
+    assert stats.cache_hit
+    assert again.search("handler_2_3 value", k=1)[0].path == "pkg/mod2.py"
 
 
 KILLER = """
@@ -185,7 +196,7 @@ def test_a_writer_killed_before_the_alias_switch(git_repo: GitRepoFactory, db: P
     (keys,) = stored_keys(client).values()
     assert len(keys) == 20  # complete
     assert half not in client.list_collections()  # the leftover is gone
-    assert len(client.list_collections()) == 1
+    assert len([c for c in client.list_collections() if GENERATION in c]) == 1
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ BATCH = 2000  # rows per insert / keys per get or delete call
 QUERY_ROWS = 16384  # the most rows one query returns
 TIMEOUT = 10.0  # seconds to wait for a server
 GENERATION = "__g"  # a collection is named alias + GENERATION + a hex time stamp
+STATES = "__states"  # alias + STATES: one row per key set known to be whole behind the alias
 
 # pymilvus, the Milvus Lite engine and the gRPC server it runs in a thread log tracebacks
 # (a locked file, a call the engine does not implement) that the calls also raise or survive.
@@ -167,3 +168,30 @@ def drop_leftovers(client: Any, alias: str) -> None:
     for name in client.list_collections():
         if name.startswith(f"{alias}{GENERATION}") and name != live:
             client.drop_collection(name)
+
+
+def clear_states(client: Any, alias: str) -> None:
+    """Forget which key sets are whole (before any row of the alias is deleted or replaced)."""
+    name = f"{alias}{STATES}"
+    if client.has_collection(name):
+        client.load_collection(name)
+        client.delete(name, filter='key != ""')
+        client.flush(name)
+
+
+def mark_state(client: Any, alias: str, digest: str) -> None:
+    """Record that the key set ``digest`` is whole behind ``alias``."""
+    name = f"{alias}{STATES}"
+    if not client.has_collection(name):
+        create_collection(client, name, 2)  # Milvus wants a vector field: a constant one
+    client.upsert(name, [{"key": digest, "vector": [1.0, 0.0]}])
+    client.flush(name)
+
+
+def has_state(client: Any, alias: str, digest: str) -> bool:
+    """Whether the key set ``digest`` was recorded whole (and no row went since)."""
+    name = f"{alias}{STATES}"
+    if not client.has_collection(name):
+        return False
+    client.load_collection(name)
+    return bool(client.get(name, ids=[digest], output_fields=["key"]))

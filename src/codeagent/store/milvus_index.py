@@ -17,8 +17,11 @@ reads (``dense.milvus.json``). Writing an entry:
   interrupted edit leaves the previous entry complete and the new one unwritten.
 
 Opening an entry checks that every key it reads is behind the alias (else
-:class:`CorruptIndexError`: the entry is rebuilt, re-inserting only what is missing); a
-search over the alias drops rows this entry does not read. A Milvus that cannot be reached
+:class:`CorruptIndexError`: the entry is rebuilt, re-inserting only what is missing): one
+lookup in ``<alias>__states``, where each writer records its key set's digest once its rows
+are all in, and every record is dropped before any row is deleted or the alias switched;
+without a record, every key is looked up (and the record made). A search over the alias
+drops rows this entry does not read. A Milvus that cannot be reached
 is one :class:`BackendUnavailableError` line; the store then answers from BM25 + symbols.
 """
 
@@ -38,14 +41,17 @@ from codeagent.store.milvus_client import (
     GENERATION,
     aliased,
     all_keys,
+    clear_states,
     client_for,
     count_present,
     create_collection,
     delete_rows,
     dim_of,
     drop_leftovers,
+    has_state,
     insert_rows,
     key_of,
+    mark_state,
     parse_uri,
     reason,
 )
@@ -64,6 +70,11 @@ def row_keys(vectors: np.ndarray) -> list[str]:
 
     rows = np.ascontiguousarray(vectors, dtype=np.float32)
     return [hashlib.sha256(row.tobytes()).hexdigest()[:32] for row in rows]
+
+
+def key_set_digest(keys: Any) -> str:
+    """The digest of a set of row keys (what a state's marker in Milvus is keyed by)."""
+    return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:32]
 
 
 def alias_for(entry_file: Path, dim: int) -> str:
@@ -187,6 +198,7 @@ class MilvusIndex:
             else:
                 self._replace(client, alias, current, unique)
             drop_leftovers(client, alias)
+            mark_state(client, alias, key_set_digest(unique))
         except (BackendUnavailableError, CorruptIndexError):
             raise
         except Exception as exc:
@@ -206,8 +218,10 @@ class MilvusIndex:
         insert_rows(client, current, [(key, unique[key]) for key in missing])
         client.flush(current)  # the new rows are kept before any old one goes
         stale = sorted(stored.difference(unique))
-        delete_rows(client, current, stale)
-        client.flush(current)
+        if stale:
+            clear_states(client, alias)  # first: no state is said whole while rows go
+            delete_rows(client, current, stale)
+            client.flush(current)
         self.inserted, self.deleted = len(missing), len(stale)
 
     def _replace(
@@ -219,6 +233,7 @@ class MilvusIndex:
         insert_rows(client, name, list(unique.items()))
         client.flush(name)
         client.load_collection(name)
+        clear_states(client, alias)
         self._switch(client, alias, name, exists=current is not None)
         if current is not None:
             client.drop_collection(current)
@@ -245,10 +260,17 @@ class MilvusIndex:
         client = client_for(cls.target())
         try:
             current = aliased(client, alias)
+            wanted = sorted(set(keys))
+            present = 0
             if current is not None:
                 client.load_collection(current)
-            wanted = sorted(set(keys))
-            present = 0 if current is None else count_present(client, alias, wanted)
+                digest = key_set_digest(wanted)
+                if has_state(client, alias, digest):  # recorded whole: one lookup
+                    present = len(wanted)
+                else:  # not recorded (or forgotten by an edit since): every key looked up
+                    present = count_present(client, alias, wanted)
+                    if present == len(wanted):
+                        mark_state(client, alias, digest)
         except Exception as exc:
             raise BackendUnavailableError(
                 f"Milvus at {cls.target()} failed reading {alias}: {reason(exc)}"
