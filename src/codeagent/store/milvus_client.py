@@ -53,6 +53,8 @@ def client_for(uri: str) -> Any:
     with _clients_lock:
         if uri in _clients:
             return _clients[uri]
+        # gRPC's C core writes its own log lines (keepalive "too_many_pings") to stderr.
+        os.environ.setdefault("GRPC_VERBOSITY", "NONE")
         try:
             from pymilvus import MilvusClient
         except ImportError as exc:
