@@ -26,6 +26,7 @@ from codeagent.config import Settings
 from codeagent.embed.embedders import local_available
 from codeagent.errors import ConfigError
 from codeagent.index.build import load_or_build
+from codeagent.index.lazy import LazyIndex
 from codeagent.store.dense import backend_class
 from conftest import GitRepoFactory, git
 
@@ -154,6 +155,7 @@ milvus_index.{target} = stop_after
 from codeagent.config import Settings
 from codeagent.embed.embedders import local_available
 from codeagent.index.build import load_or_build
+from codeagent.index.lazy import LazyIndex
 load_or_build(Path(sys.argv[1]), Settings.load(embed="hash:64", dense="milvus:" + sys.argv[2]))
 """
 
@@ -262,3 +264,42 @@ def test_the_files_faiss_finds_in_its_order(tmp_path: Path, db: Path) -> None:
             np.testing.assert_allclose([s for _, s in found], [s for _, s in exact], atol=1e-5)
             files = [h.path for h in faiss.search(question, k=5)]
             assert [h.path for h in milvus.search(question, k=5)] == files, question
+
+
+HOLDER = """
+import sys, time
+from pymilvus import MilvusClient
+client = MilvusClient(sys.argv[1])
+client.list_collections()
+print("holding", flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_a_backend_lost_mid_session_is_said_once(git_repo: GitRepoFactory, db: Path) -> None:
+    """Milvus Lite's file taken by another process after the index opened: the next search
+    says so once and answers from BM25; nothing is raised."""
+    root = git_repo(FUNCS)
+    index = LazyIndex(root, Settings.load(embed="hash:64", dense=f"milvus:{db}"))
+    store = index.get()
+    (first,) = store.search("handler_0_2 value", k=1)
+    assert (first.symbol, "dense" in first.ranks) == ("handler_0_2", True)
+    assert index.take_notices() == []
+    close_clients()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding"
+        hits = store.search("handler_0_2 value", k=1)
+        assert hits[0].symbol == "handler_0_2"  # from BM25
+        assert "dense" not in hits[0].ranks
+        (said,) = index.take_notices()
+        assert str(db) in said
+        assert "BM25" in said
+        store.search("handler_1_1", k=1)
+        assert index.take_notices() == []  # said once
+    finally:
+        holder.kill()
+        holder.wait()
