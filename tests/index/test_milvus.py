@@ -5,15 +5,18 @@ server that does not answer."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import sysconfig
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -303,3 +306,52 @@ def test_a_backend_lost_mid_session_is_said_once(git_repo: GitRepoFactory, db: P
     finally:
         holder.kill()
         holder.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A Milvus server over gRPC on loopback (Milvus Lite's own server command)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "milvus_lite", "server", "--data-dir", str(tmp_path / "srv"),
+         "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the Milvus server did not start")
+        close_clients()
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        close_clients()
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.slow
+def test_a_server_by_url_is_the_same_code_path(
+    git_repo: GitRepoFactory, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEAGENT_MILVUS_TOKEN", "root:Milvus")
+    root = git_repo(FUNCS)
+    settings = Settings.load(embed="hash:64", dense=f"milvus:{server}")
+    store, stats = load_or_build(root, settings)
+    assert (stats.notices, store.dense.inserted) == ([], 20)  # type: ignore[union-attr]
+    close_clients()
+    again, stats = load_or_build(root, settings)
+    assert stats.cache_hit
+    (hit,) = again.search("handler_3_2 value", k=1)
+    assert (hit.path, hit.symbol, "dense" in hit.ranks) == ("pkg/mod3.py", "handler_3_2", True)
+    (keys,) = stored_keys(client_for(server)).values()
+    assert len(keys) == 20
