@@ -187,6 +187,11 @@ def edit(work: Path) -> dict[str, Any]:
 
 
 def main() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("pymilvus") is None:
+        print("skipped: needs the milvus extra (pip install 'codeagent[milvus]')")
+        return
     part = sys.argv[1] if len(sys.argv) > 1 else "latency"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
