@@ -111,6 +111,7 @@ def test_an_edit_writes_only_the_changed_rows(git_repo: GitRepoFactory, db: Path
     first = stored_keys(engine(db))
     ((alias, keys),) = first.items()
     assert len(keys) == 20
+    assert alias.startswith("codeagent_s1_d64_hash_64_")  # schema, dimension, embedder id
     collection = engine(db).describe_alias(alias=alias)["collection_name"]
 
     text = FUNCS["pkg/mod2.py"].replace("value * 3 + 2", "offset * 3 + 2")  # one function

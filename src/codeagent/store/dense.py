@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from codeagent.errors import ConfigError
 
@@ -70,6 +70,13 @@ class DenseIndex(Protocol):
 
     def save(self, path: Path) -> None:
         """Write the index to the file ``path``."""
+
+
+@runtime_checkable
+class NamesEmbedder(Protocol):
+    """A dense index told which embedder made its rows (set before the first ``add``)."""
+
+    embedder_id: str
 
 
 class DenseIndexType(Protocol):

@@ -2,11 +2,11 @@
 cluster or managed service (``milvus:http://HOST:19530``; ``https://`` with the token in
 ``CODEAGENT_MILVUS_TOKEN``), through one code path (pymilvus' ``MilvusClient``).
 
-One repository's vectors live behind one alias, ``codeagent_s<schema>_d<dim>_<repo>`` (the
-repository's cache folder name); its rows are keyed by their content (a digest of the row,
-which the embedding cache makes a function of the embedder and the embedded text), so
-identical chunks share a row and a cache entry records only which keys, in chunk order, it
-reads (``dense.milvus.json``). Writing an entry:
+One repository's vectors from one embedder live behind one alias,
+``codeagent_s<schema>_d<dim>_<embedder>_<repo>`` (the repository's cache folder name). Its
+rows are keyed by their content (a digest of the row, which the embedding cache makes a
+function of the embedder and the embedded text), so identical chunks share a row and a cache
+entry records only which keys, in chunk order, it reads (``dense.milvus.json``). Writing an entry:
 
 - no collection behind the alias (or one of another dimension): a new collection is
   written in full and flushed, then the alias is switched to it in one call, then the old
@@ -77,10 +77,13 @@ def key_set_digest(keys: Any) -> str:
     return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:32]
 
 
-def alias_for(entry_file: Path, dim: int) -> str:
-    """The alias of the repository whose cache folder holds ``entry_file``'s entry."""
-    repo = re.sub(r"[^A-Za-z0-9_]", "_", entry_file.parent.parent.name)[-160:]
-    return f"codeagent_s{SCHEMA}_d{dim}_{repo}"
+def alias_for(entry_file: Path, dim: int, embedder_id: str) -> str:
+    """The alias of one repository (the cache folder holding ``entry_file``'s entry) and one
+    embedder: ``codeagent_s<schema>_d<dim>_<embedder>_<repository>``."""
+    repo = re.sub(r"[^A-Za-z0-9_]", "_", entry_file.parent.parent.name)[-120:]
+    readable = re.sub(r"[^A-Za-z0-9]+", "_", embedder_id)[:24]
+    embedder = f"{readable}_{hashlib.sha256(embedder_id.encode()).hexdigest()[:8]}"
+    return f"codeagent_s{SCHEMA}_d{dim}_{embedder}_{repo}"
 
 
 class MilvusIndex:
@@ -94,6 +97,7 @@ class MilvusIndex:
 
     def __init__(self, dim: int, keys: list[str] | None = None, alias: str = "") -> None:
         self.dim = dim
+        self.embedder_id = ""  # set by the store before the first add (it names the alias)
         self.keys: list[str] = keys or []  # row i's key
         self.alias = alias  # set once saved or loaded: searches go to Milvus
         self.inserted = 0  # rows the last save wrote (an edit writes only the changed ones)
@@ -187,7 +191,7 @@ class MilvusIndex:
         """Write the rows to Milvus (see the module's docstring), then the entry's file."""
         import numpy as np
 
-        alias = alias_for(path, self.dim)
+        alias = alias_for(path, self.dim, self.embedder_id)
         client = client_for(self.target())
         try:
             rows = np.vstack(self._pending) if self._pending else np.zeros((0, self.dim))

@@ -1,5 +1,4 @@
-"""The searchable index of one repository state: BM25 + a dense index, fused by Reciprocal
-Rank Fusion.
+"""The searchable index of one repository state: BM25 + a dense index, fused by RRF.
 
 BM25 (bm25s) runs over code-aware, stemmed terms of each chunk's embedded text (its path,
 symbol and code); the dense side is an inner-product index over L2-normalised vectors.
@@ -27,6 +26,7 @@ from codeagent.store.dense import (
     DEFAULT_BACKEND,
     DenseIndex,
     DenseIndexType,
+    NamesEmbedder,
     backend_class,
     backend_with_id,
 )
@@ -108,6 +108,8 @@ class IndexStore:
         index = None
         if embedder is not None and vectors is not None:
             index = (dense or backend_class(DEFAULT_BACKEND))(embedder.dim)
+            if isinstance(index, NamesEmbedder):  # e.g. a database naming its collections
+                index.embedder_id = embedder.id
             index.add(vectors)
         seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
         return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
@@ -149,8 +151,7 @@ class IndexStore:
 
     @property
     def dense(self) -> DenseIndex | None:
-        """The dense index (opened at first use); None for BM25 only, or while its backend
-        cannot be reached (said once by :meth:`take_notices`)."""
+        """The dense index (opened at first use); None for BM25 only, or once it failed."""
         if self._dense is None and self._directory is not None and not self._dense_off:
             kind = self._dense_kind()
             if kind is not None:
@@ -187,8 +188,7 @@ class IndexStore:
         return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
 
     def _dense_search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The dense index's ``(scores, ids)`` for ``query``; None without one (or when its
-        backend stops answering: said once, then BM25 + symbols)."""
+        """The dense ``(scores, ids)`` for ``query``; None without one, or once it failed."""
         dense = self.dense
         if self.embedder is None or dense is None:
             return None
