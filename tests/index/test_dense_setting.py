@@ -109,7 +109,7 @@ def test_cli_dense_flag(git_repo: GitRepoFactory, brute: None) -> None:
     bad = run("index", *flags, "--dense", "nope")
     assert bad.code != 0
     assert bad.err.strip().splitlines() == [
-        "error: unknown dense index backend 'nope': use brute, faiss"
+        "error: unknown dense index backend 'nope': use brute, faiss, milvus"
     ]
 
 

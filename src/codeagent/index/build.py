@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent import lang
 from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, make_embedder
-from codeagent.errors import EmptyRepoError, IndexBuildError
+from codeagent.errors import BackendUnavailableError, EmptyRepoError, IndexBuildError
 from codeagent.home import writing
 from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
 from codeagent.index.reuse import find_previous, save_files, text_digest
@@ -121,9 +121,13 @@ def load_or_build(
                     store, ranges = _build(
                         discovery, embedder, dense, settings, stats, progress, earlier
                     )
-                    with writing(settings.home, "the index"):
-                        _write(store, ranges, entry, stats)
-                    index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
+                    try:
+                        with writing(settings.home, "the index"):
+                            _write(store, ranges, entry, stats)
+                    except BackendUnavailableError as exc:  # not cached: written next time
+                        store.drop_dense(str(exc))
+                    else:
+                        index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
                     built = True
         except Timeout as exc:
             raise IndexBuildError(
@@ -136,6 +140,7 @@ def load_or_build(
         stats.entry_check = "seal" if store.sealed else "sha256"
         stats.chunks_reused = stats.chunks if embedder is not None else 0
         index_cache.touch(entry)
+    stats.notices.extend(store.take_notices())
     stats.seconds["total"] = time.perf_counter() - started
     return store, stats
 

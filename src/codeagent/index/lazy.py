@@ -76,4 +76,7 @@ class LazyIndex:
         """What the last build had to say (each notice handed out once)."""
         with self._lock:
             notices, self._notices = self._notices, []
+            take = getattr(self._store, "take_notices", None)  # a store handed in may not
+            if take is not None:  # e.g. its dense backend went away since it opened
+                notices.extend(take())
             return notices

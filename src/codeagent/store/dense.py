@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from codeagent.errors import ConfigError
 
@@ -28,6 +28,7 @@ DEFAULT_BACKEND = "faiss"  # the default of the setting CODEAGENT_DENSE / --dens
 # to use.
 BACKENDS: dict[str, str | DenseIndexType] = {
     "faiss": "codeagent.store.faiss_index:FaissFlatIndex",
+    "milvus": "codeagent.store.milvus_index:MilvusIndex",
 }
 
 
@@ -69,6 +70,13 @@ class DenseIndex(Protocol):
 
     def save(self, path: Path) -> None:
         """Write the index to the file ``path``."""
+
+
+@runtime_checkable
+class NamesEmbedder(Protocol):
+    """A dense index told which embedder made its rows (set before the first ``add``)."""
+
+    embedder_id: str
 
 
 class DenseIndexType(Protocol):

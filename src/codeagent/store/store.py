@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from codeagent.errors import CodeAgentError
-from codeagent.records import Chunk, SearchHit
+from codeagent.errors import BackendUnavailableError, CodeAgentError
+from codeagent.records import Chunk
 from codeagent.store.dense import (
     DEFAULT_BACKEND,
     DenseIndex,
     DenseIndexType,
+    NamesEmbedder,
     backend_class,
     backend_with_id,
 )
@@ -35,11 +35,11 @@ from codeagent.store.entry_files import (
     write_chunks,
     write_manifest,
 )
-from codeagent.store.fusion import bm25_tokens, rrf_fuse
+from codeagent.store.fusion import RRF_K, bm25_tokens, rrf_fuse
 from codeagent.store.seal import check_in_background, mark_damaged, open_checked, signatures
 from codeagent.store.seal import write_seal as seal
+from codeagent.store.search import Searching
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.tokens import bm25_terms
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,12 +48,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
+__all__ = ["RRF_K", "CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
 
 T = TypeVar("T")
 
 
-class IndexStore:
+class IndexStore(Searching):
     """Chunks plus their BM25 and (optionally) dense indexes."""
 
     def __init__(
@@ -79,6 +79,8 @@ class IndexStore:
         self._directory = directory
         self._symbols = symbols
         self.sealed = sealed  # opened on its seal: the content was not read
+        self._dense_off = False  # the dense backend could not be reached: BM25 + symbols
+        self.notices: list[str] = []  # said once by take_notices()
 
     @classmethod
     def build(
@@ -107,6 +109,8 @@ class IndexStore:
         index = None
         if embedder is not None and vectors is not None:
             index = (dense or backend_class(DEFAULT_BACKEND))(embedder.dim)
+            if isinstance(index, NamesEmbedder):  # e.g. a database naming its collections
+                index.embedder_id = embedder.id
             index.add(vectors)
         seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
         return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
@@ -163,92 +167,36 @@ class IndexStore:
             )
         return self._bm25
 
+    def _dense_kind(self) -> DenseIndexType | None:
+        """The class of the stored dense index (None for BM25 only)."""
+        backend, kind = self.manifest.get("dense_backend"), self._dense_type
+        if not backend or (kind is not None and kind.backend == backend):
+            return kind if backend else None
+        return backend_with_id(backend)
+
     @property
     def dense(self) -> DenseIndex | None:
-        backend = self.manifest.get("dense_backend")
-        if self._dense is None and self._directory is not None and backend:
-            kind = self._dense_type
-            if kind is None or kind.backend != backend:
-                kind = backend_with_id(backend)
-            path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
-            if path.is_file():
-                self._dense = self._load_part("the dense index", lambda _d: kind.load(path))
+        """The dense index (opened at first use); None for BM25 only, or once it failed."""
+        if self._dense is None and self._directory is not None and not self._dense_off:
+            kind = self._dense_kind()
+            if kind is not None:
+                path = self._directory / (self.manifest.get("dense_file") or kind.file_name)
+                if path.is_file():
+                    try:
+                        self._dense = self._load_part("the dense index", lambda _d: kind.load(path))
+                    except BackendUnavailableError as exc:
+                        self.drop_dense(str(exc))
         return self._dense
 
-    def bm25_scores(self, query: str, *, unique: bool = False) -> np.ndarray | None:
-        """The BM25 score of every chunk for ``query``; None when no query term is indexed.
+    def drop_dense(self, reason: str) -> None:
+        """Search without the dense index from now on (its backend failed with ``reason``)."""
+        log.info("dense index unavailable: %s", reason)
+        self._dense, self._dense_off = None, True
+        self.notices.append(f"{reason}; answering from BM25 + symbols without dense search")
 
-        ``unique`` counts each query term once (a long issue repeats its words).
-        """
-        import numpy as np
-
-        tokens = [t for t in bm25_terms(query) if t in self.bm25.vocab_dict]
-        if unique:
-            tokens = list(dict.fromkeys(tokens))
-        if not tokens:
-            return None
-        return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
-
-    def dense_scores(self, query: str, depth: int) -> list[tuple[int, float]]:
-        """The ``depth`` nearest chunks to ``query`` with their cosine, best first (or [])."""
-        if self.embedder is None or self.dense is None:
-            return []
-        vector = self.embedder.embed_query(query).reshape(1, -1)
-        scores, ids = self.dense.search(vector, min(depth, len(self.chunks)))
-        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
-
-    def _bm25_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
-        import numpy as np
-
-        scores = self.bm25_scores(query)
-        if scores is None:
-            return []
-        if allowed is not None:
-            scores[~allowed] = 0.0
-        order = np.argsort(-scores, kind="stable")[:depth]
-        return [int(i) for i in order if scores[i] > 0]
-
-    def _dense_ranking(self, query: str, depth: int, allowed: np.ndarray | None) -> list[int]:
-        if self.embedder is None or self.dense is None:
-            return []
-        vector = self.embedder.embed_query(query).reshape(1, -1)
-        wanted = depth if allowed is None else len(self.chunks)
-        _scores, ids = self.dense.search(vector, wanted)
-        ranking = [int(i) for i in ids[0] if i >= 0 and (allowed is None or allowed[i])]
-        return ranking[:depth]
-
-    def search(
-        self,
-        query: str,
-        k: int = 10,
-        *,
-        per_file: int = 2,
-        exclude: Callable[[str], bool] | None = None,
-    ) -> list[SearchHit]:
-        """The best ``k`` chunks for ``query``, at most ``per_file`` of one file, best first."""
-        if not self.chunks or k <= 0:
-            return []
-        import numpy as np
-
-        allowed = None
-        if exclude is not None:
-            allowed = np.array([not exclude(c.path) for c in self.chunks], dtype=bool)
-        depth = min(len(self.chunks), max(3 * k * per_file, 50))
-        rankings = {"bm25": self._bm25_ranking(query, depth, allowed)}
-        dense = self._dense_ranking(query, depth, allowed)
-        if dense:
-            rankings["dense"] = dense
-        hits: list[SearchHit] = []
-        taken: Counter[str] = Counter()
-        for item, score, ranks in rrf_fuse(rankings):
-            chunk = self.chunks[item]
-            if taken[chunk.path] >= per_file:
-                continue
-            taken[chunk.path] += 1
-            hits.append(SearchHit.of(chunk, score, ranks))
-            if len(hits) == k:
-                break
-        return hits
+    def take_notices(self) -> list[str]:
+        notices, self.notices = self.notices, []
+        return notices
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -290,7 +238,7 @@ class IndexStore:
                 f" not {expected}"
             )
         chunks = open_checked(directory, manifest, verify=verify)  # None: opened on its seal
-        return cls(
+        store = cls(
             chunks,
             embedder,
             dense_type=dense,
@@ -298,3 +246,6 @@ class IndexStore:
             manifest=manifest,
             sealed=chunks is None,
         )
+        if getattr(store._dense_kind(), "external", False):
+            store.dense  # noqa: B018 - rows kept outside the entry are checked when it opens
+        return store
