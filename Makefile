@@ -14,7 +14,7 @@ $(BIN)/codeagent: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[local,dev]'
+	$(BIN)/python -m pip install -q -e '.[local,dev,milvus]'
 	touch $@
 
 install: $(BIN)/codeagent
