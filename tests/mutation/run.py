@@ -1,10 +1,11 @@
 """`make mutate`: mutation testing (mutmut 3) of the modules listed in ``modules.toml``.
 
 Each module runs alone, against only the test files mapped to it, in its own work folder
-``.mutate/<module>/`` (git-ignored): ``src``, ``tests`` and ``prompts`` there are links to this
-checkout, so the mutants are made from the working tree as it is now; mutmut copies them into
-``.mutate/<module>/mutants/`` and runs the tests there. ``PYTHONPATH`` points at the mutated
-copy, so a test that starts ``python -m codeagent`` as a process runs the mutant too.
+``.mutate/<module>/`` (git-ignored): ``src``, ``tests``, ``prompts`` and ``eval`` there are
+links to this checkout, so the mutants are made from the working tree as it is now; mutmut
+copies them into ``.mutate/<module>/mutants/`` and runs the tests there. ``PYTHONPATH`` points
+at the mutated copy, so a test that starts ``python -m codeagent`` as a process runs the mutant
+too.
 
 By default only the modules that changed (the module or one of its test files) since the merge
 base with ``main`` run, and none whose code and tests are exactly those of its last recorded run
@@ -36,6 +37,7 @@ MODULES = Path(__file__).with_name("modules.toml")
 MARKERS = "not slow and not ollama and not llamacpp and not browser"
 LOG_CALL = r"\blog\.(debug|info|warning|error|exception)\("
 KILLED = {"killed", "timeout", "caught by type check"}
+COPIED = ("src", "tests", "prompts", "eval")  # linked into each work folder; mutmut copies them
 
 
 @dataclass
@@ -120,7 +122,7 @@ def prepare(module: Module) -> Path:
     """The module's work folder: links to the checkout and a pyproject naming the module."""
     work = WORK / module.slug
     work.mkdir(parents=True, exist_ok=True)
-    for name in ("src", "tests", "prompts"):
+    for name in COPIED:
         link = work / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name, target_is_directory=True)
@@ -137,7 +139,8 @@ def prepare(module: Module) -> Path:
             "[tool.mutmut]",
             'source_paths = ["src"]',
             f"only_mutate = [{json.dumps(module.path)}]",
-            'also_copy = ["prompts"]',
+            # beside src and tests: prompts, and the eval scripts some tests load as modules
+            f"also_copy = {json.dumps(list(COPIED[2:]))}",
             # a mutant that makes the tests hang is stopped at 5x their usual time (killed)
             "timeout_multiplier = 5.0",
             # log calls: their words guard nothing (docs/testing.md)
