@@ -52,6 +52,8 @@ QUESTIONS = [
     + "The adapter raises when a session sends a prepared request to the server. "
     * 6,
     "nothing here matches zzzz",
+    "what does `Matrix.separable` return?",  # both parts of a method chunk's symbol
+    "report summary",  # pkg/matrix.py: no word of it, but what report() calls
 ]
 
 
@@ -228,6 +230,8 @@ def test_every_column_by_hand(stores: dict[str, IndexStore], embed: str, questio
     assert [int(f) for f in found.pool] == want["pool"]
     assert found.matrix.shape == (len(want["pool"]), len(NAMES))
     assert found.matrix.dtype == np.float32
+    assert found.chunk_scores.dtype == np.float32  # per chunk and per file: float32 arrays
+    assert found.stage1.dtype == np.float32
     rows: dict[str, list[float]] = want["rows"]  # type: ignore[assignment]
     assert set(rows) == set(NAMES)
     for i, name in enumerate(NAMES):
@@ -237,6 +241,39 @@ def test_every_column_by_hand(stores: dict[str, IndexStore], embed: str, questio
     np.testing.assert_allclose(found.stage1, want["stage1"], rtol=1e-5, atol=1e-6)
     assert list(found.kept) == want["kept"]
     assert found.has_dense is (embed != "none")
+
+
+def test_qualified_names_when_they_weigh(
+    stores: dict[str, IndexStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dotted names and Class + method pairs weigh nothing now (``W_QUALIFIED``); given a
+    weight, they add to ``defines`` like any definition."""
+    monkeypatch.setattr(evidence, "W_QUALIFIED", 0.5)
+    store = stores["none"]
+    question = "what does `Matrix.separable` return?"
+    a = analyze(question)
+    assert evidence.qualified_scores(a, file_table(store).defines, file_table(store).ids)
+    found = compute(store, file_table(store), question, a)
+    want = _by_hand(store, question, a)
+    assert [int(f) for f in found.pool] == want["pool"]
+    rows: dict[str, list[float]] = want["rows"]  # type: ignore[assignment]
+    for name in ("defines", "stage1"):
+        np.testing.assert_allclose(found.matrix[:, NAMES.index(name)], rows[name], rtol=1e-5)
+
+
+def test_a_file_reached_only_through_what_the_top_files_call(
+    stores: dict[str, IndexStore],
+) -> None:
+    """``report summary``: pkg/matrix.py holds no word of it (no BM25 score) but defines what
+    report() calls: it is kept, and in the pool."""
+    store = stores["none"]
+    table = file_table(store)
+    found = compute(store, table, "report summary", analyze("report summary"))
+    matrix = table.ids["pkg/matrix.py"]
+    assert found.kept[matrix]
+    assert matrix in [int(f) for f in found.pool]
+    assert found.matrix[list(found.pool).index(matrix), NAMES.index("bm25_best")] == 0.0
+    assert found.matrix[list(found.pool).index(matrix), NAMES.index("uses")] > 0.0
 
 
 def test_the_questions_reach_every_kind_of_evidence(stores: dict[str, IndexStore]) -> None:
@@ -275,6 +312,18 @@ def test_term_share_counts_each_term_once_and_leaves_common_ones_out(
             share, _share_by_hand(store, table.paths, question), rtol=1e-5, atol=1e-7,
             err_msg=question,
         )  # fmt: skip
+    # "filler": in every chunk, so its best BM25 score is under 1, and still scaled to 1
+    raw = store.bm25_scores("filler")
+    assert raw is not None
+    assert 0 < float(raw.max()) < 1
+    for question in ("filler", "filler rare", "common fifty"):
+        found = compute(store, table, question, analyze(question))
+        want = _by_hand(store, question, analyze(question))
+        assert [int(f) for f in found.pool] == want["pool"]
+        rows: dict[str, list[float]] = want["rows"]  # type: ignore[assignment]
+        for i, name in enumerate(NAMES):
+            np.testing.assert_allclose(found.matrix[:, i], rows[name], rtol=1e-5, atol=1e-6,
+                                       err_msg=name)  # fmt: skip
     share = term_share(store, table, bm25_terms("common"))
     assert not share.any()  # in too many chunks: in the total only
     share = term_share(store, table, bm25_terms("fifty"))
