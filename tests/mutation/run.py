@@ -118,8 +118,13 @@ def select(modules: list[Module], args: argparse.Namespace, recorded: Recorded) 
     return chosen
 
 
-def prepare(module: Module) -> Path:
-    """The module's work folder: links to the checkout and a pyproject naming the module."""
+def code_hash(module: Module) -> str:
+    return hashlib.sha256((ROOT / module.path).read_bytes()).hexdigest()
+
+
+def prepare(module: Module, *, keep_verdicts: bool = False) -> Path:
+    """The module's work folder: links to the checkout and a pyproject naming the module
+    (``keep_verdicts``: the mutants and their verdicts from the last run stay)."""
     work = WORK / module.slug
     work.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
@@ -132,7 +137,8 @@ def prepare(module: Module) -> Path:
     shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
     # (the module's mutated copy and its verdicts go; mutmut makes them anew)
     for stale in (work / "mutants" / module.path, work / "mutants" / f"{module.path}.meta"):
-        stale.unlink(missing_ok=True)
+        if not keep_verdicts:
+            stale.unlink(missing_ok=True)
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     pyproject += "\n" + "\n".join(
         [
@@ -240,6 +246,12 @@ def main() -> int:
     parser.add_argument("--min", type=float, default=90.0, help="the kill rate a module needs")
     parser.add_argument("--list", action="store_true", help="print the modules that would run")
     parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="judge again only the last run's survivors, against the tests as they are now"
+        " (after tests were added; the module's code must be what that run mutated)",
+    )
+    parser.add_argument(
         "--report", action="store_true", help="the recorded results as Markdown (docs/testing.md)"
     )
     args = parser.parse_args()
@@ -258,9 +270,18 @@ def main() -> int:
         # read the list again: tests mapped while a long run goes are taken up by it
         module = next((m for m in load_modules() if m.path == chosen_module.path), chosen_module)
         print(f"== {module.path} ({len(module.tests)} test files)", file=sys.stderr)
-        work = prepare(module)
+        names: list[str] = []
+        if args.survivors:
+            last = recorded.get(module.path, {})
+            if last.get("code") != code_hash(module) or not (WORK / module.slug).is_dir():
+                print(f"error: {module.path} changed since its last run (or has none): run it all")
+                failing.append(module.path)
+                continue
+            survivors: dict[str, str] = last["survivors"]  # type: ignore[assignment]
+            names = [f"{module.slug}.{name}" for name in [*survivors, *module.equivalent]]
+        work = prepare(module, keep_verdicts=args.survivors)
         started = time.monotonic()
-        run = mutmut(work, "run", "--max-children", "1")
+        run = mutmut(work, "run", "--max-children", "1", *names)
         if run.returncode != 0:
             print(f"error: mutmut failed on {module.path} (exit {run.returncode})")
             failing.append(module.path)
@@ -269,6 +290,9 @@ def main() -> int:
         result["seconds"] = round(time.monotonic() - started)
         result["date"] = time.strftime("%Y-%m-%d")
         result["fingerprint"] = fingerprint(module)
+        result["code"] = code_hash(module)
+        if args.survivors:
+            result["survivors_only"] = True
         recorded[module.path] = result
         RESULTS.write_text(json.dumps(recorded, indent=2) + "\n")
         print(
