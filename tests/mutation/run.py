@@ -293,6 +293,8 @@ def main() -> int:
         result["code"] = code_hash(module)
         if args.survivors:
             result["survivors_only"] = True
+        # read again before writing: a run of another module may have ended meanwhile
+        recorded = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
         recorded[module.path] = result
         RESULTS.write_text(json.dumps(recorded, indent=2) + "\n")
         print(
