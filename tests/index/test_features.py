@@ -25,7 +25,8 @@ FILES = {
     "pkg/__init__.py": '"""The package."""\n',
     "pkg/matrix.py": "import math\n\n\ndef separability_matrix(model):\n"
     "    return _compute(model) + math.pi\n\n\ndef _compute(model):\n    return model\n\n\n"
-    "class Matrix:\n    def separable(self, other):\n        return separability_matrix(other)\n",
+    "class Matrix:\n    def separable(self, other):\n        return separability_matrix(other)\n\n"
+    "    def padding(self):\n" + "        self.width = 1\n" * 55,  # long: one chunk per method
     "pkg/report.py": "from pkg.matrix import separability_matrix\n\n\ndef report(models):\n"
     + "".join(f"    separability_matrix(models[{i}])  # separability matrix\n" for i in range(6))
     + "\n\ndef summary(models):\n    return len(models)  # matrix summary\n",
