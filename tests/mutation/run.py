@@ -172,14 +172,19 @@ def mutmut(work: Path, *args: str, quiet: bool = False) -> subprocess.CompletedP
     return subprocess.run(command, cwd=work, env=env, text=True, stdout=sys.stderr)
 
 
-def outcome(work: Path, module: Module) -> dict[str, object]:
+def outcome(work: Path, module: Module, rerun: set[str] | None = None) -> dict[str, object]:
+    """The module's verdicts; with ``rerun`` (the names judged again by ``--survivors``),
+    every other mutant keeps the last run's verdict: killed (the survivors were all re-run)."""
     listing = mutmut(work, "results", "--all", "true", quiet=True).stdout
     prefix = module.slug + "."
     statuses: dict[str, str] = {}
     for line in listing.splitlines():
         match = re.match(r"\s*(\S+): (.+)$", line)
         if match and match.group(1).startswith(prefix):
-            statuses[match.group(1).removeprefix(prefix)] = match.group(2).strip()
+            name, status = match.group(1).removeprefix(prefix), match.group(2).strip()
+            if rerun is not None and name not in rerun and status == "not checked":
+                status = "killed"  # in the last run, whose code was this very code
+            statuses[name] = status
     # a mutant named equivalent that a test kills after all counts as killed
     equivalent = {n for n in module.equivalent if n in statuses and statuses[n] not in KILLED}
     counted = {name: s for name, s in statuses.items() if name not in equivalent}
@@ -286,7 +291,8 @@ def main() -> int:
             print(f"error: mutmut failed on {module.path} (exit {run.returncode})")
             failing.append(module.path)
             continue
-        result = outcome(work, module)
+        rerun = {name.removeprefix(module.slug + ".") for name in names}
+        result = outcome(work, module, rerun if args.survivors else None)
         result["seconds"] = round(time.monotonic() - started)
         result["date"] = time.strftime("%Y-%m-%d")
         result["fingerprint"] = fingerprint(module)
