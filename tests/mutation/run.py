@@ -215,7 +215,8 @@ def report(modules: list[Module], recorded: Recorded) -> str:
         counted = int(result["mutants"]) - int(result["equivalent"])  # type: ignore[call-overload]
         lines.append(
             f"| `{module.path}` | {result['mutants']} | {result['equivalent']} |"
-            f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']} |"
+            f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']}"
+            f"{' (survivors again)' if result.get('survivors_only') else ''} |"
         )
         survivors: dict[str, str] = result["survivors"]  # type: ignore[assignment]
         owed = [name for name in survivors if name not in module.harmless]
