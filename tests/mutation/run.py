@@ -139,6 +139,9 @@ def prepare(module: Module, *, keep_verdicts: bool = False) -> Path:
     for stale in (work / "mutants" / module.path, work / "mutants" / f"{module.path}.meta"):
         if not keep_verdicts:
             stale.unlink(missing_ok=True)
+    # which tests reach which function: mutmut would keep the last run's map for tests that
+    # changed since (and map only new ones), so a changed test could be left out
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     pyproject += "\n" + "\n".join(
         [
