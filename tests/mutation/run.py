@@ -1,10 +1,11 @@
 """`make mutate`: mutation testing (mutmut 3) of the modules listed in ``modules.toml``.
 
 Each module runs alone, against only the test files mapped to it, in its own work folder
-``.mutate/<module>/`` (git-ignored): ``src``, ``tests`` and ``prompts`` there are links to this
-checkout, so the mutants are made from the working tree as it is now; mutmut copies them into
-``.mutate/<module>/mutants/`` and runs the tests there. ``PYTHONPATH`` points at the mutated
-copy, so a test that starts ``python -m codeagent`` as a process runs the mutant too.
+``.mutate/<module>/`` (git-ignored): ``src``, ``tests``, ``prompts`` and ``eval`` there are
+links to this checkout, so the mutants are made from the working tree as it is now; mutmut
+copies them into ``.mutate/<module>/mutants/`` and runs the tests there. ``PYTHONPATH`` points
+at the mutated copy, so a test that starts ``python -m codeagent`` as a process runs the mutant
+too.
 
 By default only the modules that changed (the module or one of its test files) since the merge
 base with ``main`` run, and none whose code and tests are exactly those of its last recorded run
@@ -36,6 +37,7 @@ MODULES = Path(__file__).with_name("modules.toml")
 MARKERS = "not slow and not ollama and not llamacpp and not browser"
 LOG_CALL = r"\blog\.(debug|info|warning|error|exception)\("
 KILLED = {"killed", "timeout", "caught by type check"}
+COPIED = ("src", "tests", "prompts", "eval")  # linked into each work folder; mutmut copies them
 
 
 @dataclass
@@ -116,11 +118,16 @@ def select(modules: list[Module], args: argparse.Namespace, recorded: Recorded) 
     return chosen
 
 
-def prepare(module: Module) -> Path:
-    """The module's work folder: links to the checkout and a pyproject naming the module."""
+def code_hash(module: Module) -> str:
+    return hashlib.sha256((ROOT / module.path).read_bytes()).hexdigest()
+
+
+def prepare(module: Module, *, keep_verdicts: bool = False) -> Path:
+    """The module's work folder: links to the checkout and a pyproject naming the module
+    (``keep_verdicts``: the mutants and their verdicts from the last run stay)."""
     work = WORK / module.slug
     work.mkdir(parents=True, exist_ok=True)
-    for name in ("src", "tests", "prompts"):
+    for name in COPIED:
         link = work / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name, target_is_directory=True)
@@ -130,14 +137,19 @@ def prepare(module: Module) -> Path:
     shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
     # (the module's mutated copy and its verdicts go; mutmut makes them anew)
     for stale in (work / "mutants" / module.path, work / "mutants" / f"{module.path}.meta"):
-        stale.unlink(missing_ok=True)
+        if not keep_verdicts:
+            stale.unlink(missing_ok=True)
+    # which tests reach which function: mutmut would keep the last run's map for tests that
+    # changed since (and map only new ones), so a changed test could be left out
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     pyproject += "\n" + "\n".join(
         [
             "[tool.mutmut]",
             'source_paths = ["src"]',
             f"only_mutate = [{json.dumps(module.path)}]",
-            'also_copy = ["prompts"]',
+            # beside src and tests: prompts, and the eval scripts some tests load as modules
+            f"also_copy = {json.dumps(list(COPIED[2:]))}",
             # a mutant that makes the tests hang is stopped at 5x their usual time (killed)
             "timeout_multiplier = 5.0",
             # log calls: their words guard nothing (docs/testing.md)
@@ -163,14 +175,19 @@ def mutmut(work: Path, *args: str, quiet: bool = False) -> subprocess.CompletedP
     return subprocess.run(command, cwd=work, env=env, text=True, stdout=sys.stderr)
 
 
-def outcome(work: Path, module: Module) -> dict[str, object]:
+def outcome(work: Path, module: Module, rerun: set[str] | None = None) -> dict[str, object]:
+    """The module's verdicts; with ``rerun`` (the names judged again by ``--survivors``),
+    every other mutant keeps the last run's verdict: killed (the survivors were all re-run)."""
     listing = mutmut(work, "results", "--all", "true", quiet=True).stdout
     prefix = module.slug + "."
     statuses: dict[str, str] = {}
     for line in listing.splitlines():
         match = re.match(r"\s*(\S+): (.+)$", line)
         if match and match.group(1).startswith(prefix):
-            statuses[match.group(1).removeprefix(prefix)] = match.group(2).strip()
+            name, status = match.group(1).removeprefix(prefix), match.group(2).strip()
+            if rerun is not None and name not in rerun and status == "not checked":
+                status = "killed"  # in the last run, whose code was this very code
+            statuses[name] = status
     # a mutant named equivalent that a test kills after all counts as killed
     equivalent = {n for n in module.equivalent if n in statuses and statuses[n] not in KILLED}
     counted = {name: s for name, s in statuses.items() if name not in equivalent}
@@ -201,7 +218,8 @@ def report(modules: list[Module], recorded: Recorded) -> str:
         counted = int(result["mutants"]) - int(result["equivalent"])  # type: ignore[call-overload]
         lines.append(
             f"| `{module.path}` | {result['mutants']} | {result['equivalent']} |"
-            f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']} |"
+            f" {result['killed']}/{counted} | {result['kill_rate']} % | {result['date']}"
+            f"{' (survivors again)' if result.get('survivors_only') else ''} |"
         )
         survivors: dict[str, str] = result["survivors"]  # type: ignore[assignment]
         owed = [name for name in survivors if name not in module.harmless]
@@ -237,6 +255,12 @@ def main() -> int:
     parser.add_argument("--min", type=float, default=90.0, help="the kill rate a module needs")
     parser.add_argument("--list", action="store_true", help="print the modules that would run")
     parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="judge again only the last run's survivors, against the tests as they are now"
+        " (after tests were added; the module's code must be what that run mutated)",
+    )
+    parser.add_argument(
         "--report", action="store_true", help="the recorded results as Markdown (docs/testing.md)"
     )
     args = parser.parse_args()
@@ -255,17 +279,32 @@ def main() -> int:
         # read the list again: tests mapped while a long run goes are taken up by it
         module = next((m for m in load_modules() if m.path == chosen_module.path), chosen_module)
         print(f"== {module.path} ({len(module.tests)} test files)", file=sys.stderr)
-        work = prepare(module)
+        names: list[str] = []
+        if args.survivors:
+            last = recorded.get(module.path, {})
+            if last.get("code") != code_hash(module) or not (WORK / module.slug).is_dir():
+                print(f"error: {module.path} changed since its last run (or has none): run it all")
+                failing.append(module.path)
+                continue
+            survivors: dict[str, str] = last["survivors"]  # type: ignore[assignment]
+            names = [f"{module.slug}.{name}" for name in [*survivors, *module.equivalent]]
+        work = prepare(module, keep_verdicts=args.survivors)
         started = time.monotonic()
-        run = mutmut(work, "run", "--max-children", "1")
+        run = mutmut(work, "run", "--max-children", "1", *names)
         if run.returncode != 0:
             print(f"error: mutmut failed on {module.path} (exit {run.returncode})")
             failing.append(module.path)
             continue
-        result = outcome(work, module)
+        rerun = {name.removeprefix(module.slug + ".") for name in names}
+        result = outcome(work, module, rerun if args.survivors else None)
         result["seconds"] = round(time.monotonic() - started)
         result["date"] = time.strftime("%Y-%m-%d")
         result["fingerprint"] = fingerprint(module)
+        result["code"] = code_hash(module)
+        if args.survivors:
+            result["survivors_only"] = True
+        # read again before writing: a run of another module may have ended meanwhile
+        recorded = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
         recorded[module.path] = result
         RESULTS.write_text(json.dumps(recorded, indent=2) + "\n")
         print(
