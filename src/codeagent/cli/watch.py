@@ -47,7 +47,7 @@ def command(repo: str, embed: str | None, dense: str | None, max_file_bytes: int
     Each burst of saves (or a checkout, a commit) that changes what is indexed becomes one
     update, printed as one line: the files that changed, the chunks embedded, the seconds it
     took and the new state. Files that .gitignore excludes, junk folders and git's objects
-    are not watched. Questions asked meanwhile (`codeagent ask`) find the index ready.
+    do not count. Questions asked meanwhile (`codeagent ask`) find the index ready.
     Ctrl-C stops.
 
     \b
