@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from server_helpers import FILES, Served, fresh_answer, repo_status, state_of, wait_until_updated
 
 DEADLINE = 60.0
@@ -47,6 +49,7 @@ def test_an_edit_is_indexed_before_any_question(git_repo: Any, serve_process: An
     assert status["updates"] == first["updates"] + 2
 
 
+@pytest.mark.slow  # a deliberate 1.5 s wait, plus a server start
 def test_without_watching_the_next_question_updates(git_repo: Any, serve_process: Any) -> None:
     root = git_repo(FILES, name="geo")
     served = serve_process("--repo", str(root), "--no-watch")
