@@ -42,11 +42,13 @@ def test_an_edit_is_indexed_before_any_question(git_repo: Any, serve_process: An
     assert first["state"] == state_of(root)
     after = edit(root)
     assert after != first["state"]
-    status = wait_for_state(served, after)
-    assert status["updates"] == first["updates"] + 1
+    wait_for_state(served, after)
+    status = wait_until_updated(served)  # its count is raised as the update ends
+    assert (status["state"], status["updates"]) == (after, first["updates"] + 1)
     (root / "geo/new.py").write_text("def quokka():\n    return 1\n", encoding="utf-8")
-    status = wait_for_state(served, state_of(root))
-    assert status["updates"] == first["updates"] + 2
+    wait_for_state(served, state_of(root))
+    status = wait_until_updated(served)
+    assert (status["state"], status["updates"]) == (state_of(root), first["updates"] + 2)
 
 
 @pytest.mark.slow  # a deliberate 1.5 s wait, plus a server start
