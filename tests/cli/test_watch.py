@@ -212,3 +212,24 @@ def test_a_folder_with_nothing_to_index_is_one_line(git_repo: Any) -> None:
     assert result.code != 0
     assert result.err.count("\n") == 1
     assert result.err.startswith("error: no indexable files")
+
+
+def test_a_watch_the_system_refuses_is_one_line(
+    git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """inotify's limit reached (as watchfiles reports it): the index is built, then one line."""
+    import watchfiles
+
+    def refused(*_paths: object, **_options: object) -> Iterator[set[Any]]:
+        raise OSError(28, "OS file watch limit reached")
+        yield set()
+
+    monkeypatch.setattr(watchfiles, "watch", refused)
+    root = git_repo(BASE, name="geo")
+    result = run("watch", "--embed", "none", "--repo", str(root))
+    assert result.code == 1
+    assert result.out.startswith("indexed geo: 2 files")
+    assert result.err.strip().splitlines()[-1] == (
+        f"error: cannot watch {root.resolve()}: [Errno 28] OS file watch limit reached"
+    )
+    assert "Traceback" not in result.err

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from codeagent.errors import GitError, RepoNotFoundError
+from codeagent.errors import GitError, RepoError, RepoNotFoundError, one_line
 from codeagent.repo.git import git_text
 from codeagent.repo.listing import JUNK_DIRS
 
@@ -86,8 +86,7 @@ class RepoWatch:
         :class:`~codeagent.errors.RepoNotFoundError`."""
         import watchfiles
 
-        first = True
-        for changes in watchfiles.watch(
+        events = watchfiles.watch(
             *self.paths(),
             watch_filter=lambda _change, path: self.relevant(path),
             step=self.step_ms,
@@ -96,8 +95,17 @@ class RepoWatch:
             rust_timeout=1000,  # wakes up to see a deleted root
             yield_on_timeout=True,
             raise_interrupt=False,
-        ):
-            if self._stop.is_set():
+            ignore_permission_denied=True,  # a folder discovery cannot read either
+        )
+        first = True
+        while True:
+            try:
+                changes = next(events, None)
+            except (OSError, RuntimeError) as exc:  # e.g. the system's limit of watches
+                if not self.root.is_dir():
+                    raise RepoNotFoundError(f"{self.root} no longer exists") from exc
+                raise RepoError(f"cannot watch {self.root}: {one_line(exc)}") from exc
+            if changes is None or self._stop.is_set():
                 return
             if not self.root.is_dir():
                 raise RepoNotFoundError(f"{self.root} no longer exists")
