@@ -44,6 +44,12 @@ def test_what_passes_the_filter(git_repo: Any, rel: str, expected: bool) -> None
     assert watch.relevant(str(root / rel)) is expected
 
 
+def test_a_repository_inside_an_ignored_folder_is_still_watched(git_repo: Any) -> None:
+    root = git_repo({"a.py": "x = 1\n"}).resolve()
+    watch = RepoWatch(root, ignore=[root.parent])  # a clone under CODEAGENT_HOME
+    assert watch.relevant(str(root / "a.py"))
+
+
 def test_outside_the_root_nothing_passes(git_repo: Any, tmp_path: Path) -> None:
     root = git_repo({"a.py": "x = 1\n"})
     assert RepoWatch(root).relevant(str(tmp_path / "elsewhere.py")) is False

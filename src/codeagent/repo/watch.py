@@ -51,7 +51,9 @@ class RepoWatch:
         if not self.root.is_dir():
             raise RepoNotFoundError(f"no such directory: {self.root}")
         self.git_dir = _git_dir(self.root)
-        self.ignore = tuple(Path(p).resolve() for p in ignore)
+        # Only what lies inside: a repository inside CODEAGENT_HOME (a clone) is still watched.
+        resolved = (Path(p).resolve() for p in ignore)
+        self.ignore = tuple(p for p in resolved if p != self.root and p.is_relative_to(self.root))
         self.step_ms = step_ms
         self.debounce_ms = debounce_ms
         self._stop = threading.Event()
