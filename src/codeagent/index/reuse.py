@@ -25,6 +25,7 @@ from typing import Any
 
 from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.records import Chunk
+from codeagent.store.bm25_build import Earlier
 from codeagent.store.entry_files import (
     CHUNKS,
     CorruptIndexError,
@@ -61,10 +62,12 @@ class Previous:
         digests: dict[str, str],
         chunks: dict[str, list[Chunk]],
         records: dict[str, dict[str, Any]],
+        bm25: Earlier | None = None,
     ) -> None:
         self._digests = digests
         self._chunks = chunks
         self._records = records
+        self.bm25 = bm25  # the entry, for its BM25 index (checked when it is read)
 
     def chunks(self, path: str, digest: str) -> list[Chunk] | None:
         """The file's chunks if it had exactly this text then, else None."""
@@ -91,14 +94,16 @@ class Previous:
         stored = read_chunks(entry, manifest.get("chunks"))
         digests: dict[str, str] = {}
         chunks: dict[str, list[Chunk]] = {}
+        ranges: dict[str, tuple[str, int, int]] = {}
         for path, (digest, first, count) in data["files"].items():
             own = stored[first : first + count]
             if first < 0 or len(own) != count or any(c.path != path for c in own):
                 raise ValueError(f"the chunk range of {path} is wrong")
             digests[path] = str(digest)
             chunks[path] = own
+            ranges[path] = (str(digest), first, count)
         records = SymbolGraph.load(entry).records()
-        return cls(digests, chunks, records)
+        return cls(digests, chunks, records, Earlier(entry, manifest, sealed, ranges))
 
 
 def find_previous(entries: list[Path]) -> Previous | None:
