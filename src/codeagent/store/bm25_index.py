@@ -58,6 +58,9 @@ class Bm25Index:
         self.lengths = lengths
         self._vocab: dict[str, int] | None = None
         self._norm: np.ndarray | None = None
+        # term -> (its chunks, its score in each): computed at a term's first query, kept (at
+        # most what an index of precomputed scores holds)
+        self._parts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     @property
     def num_docs(self) -> int:
@@ -87,13 +90,17 @@ class Bm25Index:
             average = self.lengths.mean() if self.num_docs else 1.0
             self._norm = K1 * ((1 - B) + B * self.lengths / average)
         scores = np.zeros(self.num_docs, dtype=np.float32)
+        parts = self._parts
         for token in tokens:
-            t = self.vocab_dict[token]
-            start, end = int(self.starts[t]), int(self.starts[t + 1])
-            docs = self.docs[start:end]
-            tf = self.freqs[start:end].astype(np.float32)
-            part = np.float32(self.idf(end - start)) * (tf / (self._norm[docs] + tf))
-            scores[docs] += part.astype(np.float32)  # a chunk appears once per term
+            if token not in parts:
+                t = self.vocab_dict[token]
+                start, end = int(self.starts[t]), int(self.starts[t + 1])
+                docs = self.docs[start:end]
+                tf = self.freqs[start:end].astype(np.float32)
+                part = np.float32(self.idf(end - start)) * (tf / (self._norm[docs] + tf))
+                parts[token] = docs, part.astype(np.float32)
+            docs, part = parts[token]
+            np.add.at(scores, docs, part)  # faster than scores[docs] += part here
         return scores
 
     # -- files -------------------------------------------------------------------------
