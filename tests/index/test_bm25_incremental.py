@@ -4,6 +4,7 @@ built from scratch does, and only the chunks of changed files are tokenised."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import shutil
@@ -14,6 +15,8 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.store import seal
+from codeagent.store.entry_files import CorruptIndexError
 from codeagent.store.store import IndexStore
 from conftest import git
 
@@ -112,3 +115,23 @@ def test_an_earlier_index_that_does_not_match_its_manifest_is_not_used(
     assert any("not reusing the BM25 index" in r.getMessage() for r in caplog.records)
     assert not any(TOKENISED.search(r.getMessage()) for r in caplog.records)
     assert_same_scores(derived, scratch(repo, tmp_path, 0))
+
+
+def test_bm25_files_that_disagree_behind_a_valid_seal_mark_the_entry(repo: Path) -> None:
+    """Damage the kernel does not see: the counts changed, the seal re-written over them. The
+    first search says the BM25 part is unreadable and marks the entry; the next open rebuilds."""
+    settings = Settings.load(embed="none")
+    _, stats = load_or_build(repo, settings)
+    entry = Path(stats.cache_path)
+    freqs = entry / "bm25" / "freqs.npy"
+    np.save(freqs, np.load(freqs) + 1)
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    assert seal.write_seal(entry, seal.signatures(entry, manifest))
+    store = IndexStore.load(entry, None)
+    assert store.sealed
+    with pytest.raises(CorruptIndexError, match=r"unreadable bm25: chunk lengths differ"):
+        store.search("seal damaged entry")
+    assert "damaged" in json.loads((entry / "seal.json").read_text(encoding="utf-8"))
+    again, rebuilt = load_or_build(repo, settings)
+    assert not rebuilt.cache_hit
+    assert again.search("seal damaged entry", k=1)
