@@ -87,7 +87,7 @@ class Bm25Index:
         import numpy as np
 
         if self._norm is None:
-            average = self.lengths.mean() if self.num_docs else 1.0
+            average = (self.lengths.mean() if self.num_docs else 0.0) or 1.0  # no terms at all
             self._norm = K1 * ((1 - B) + B * self.lengths / average)
         scores = np.zeros(self.num_docs, dtype=np.float32)
         parts = self._parts
