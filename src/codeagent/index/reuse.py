@@ -6,7 +6,8 @@ opens the most recently used earlier entry of the same repository (any embedder:
 not depend on it) and, for a file whose digest is the same, takes its chunks and its symbol
 record from there instead of parsing it again; only changed files are parsed. Chunking and
 symbol extraction depend only on a file's path, its text and (for symbols) its module name,
-so the result is the same as a build from scratch.
+so the result is the same as a build from scratch. The same entry lends its BM25 index, from
+which the new one is derived (:mod:`codeagent.store.bm25_build`, which checks its files).
 
 The earlier entry is trusted only when its manifest is complete and of this format, the
 sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest (or its
