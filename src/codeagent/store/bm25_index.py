@@ -96,8 +96,11 @@ class Bm25Index:
                 t = self.vocab_dict[token]
                 start, end = int(self.starts[t]), int(self.starts[t + 1])
                 docs = self.docs[start:end]
-                tf = self.freqs[start:end].astype(np.float32)
-                part = np.float32(self.idf(end - start)) * (tf / (self._norm[docs] + tf))
+                tf = self.freqs[start:end]
+                part = self._norm.take(docs)  # in place from here: float64, as bm25s computes
+                part += tf
+                np.divide(tf, part, out=part)
+                part *= np.float32(self.idf(end - start))
                 parts[token] = docs, part.astype(np.float32)
             docs, part = parts[token]
             np.add.at(scores, docs, part)  # faster than scores[docs] += part here
