@@ -107,8 +107,11 @@ def test_an_earlier_index_that_does_not_match_its_manifest_is_not_used(
     caplog.set_level(logging.INFO, logger="codeagent.store.bm25_build")
     settings = Settings.load(embed="none")
     _, first = load_or_build(repo, settings)
-    freqs = Path(first.cache_path) / "bm25" / "freqs.npy"
-    np.save(freqs, np.load(freqs) + 1)  # a valid array, not the one the manifest lists
+    folder = Path(first.cache_path) / "bm25"
+    docs, freqs = np.load(folder / "docs.npy"), np.load(folder / "freqs.npy") + 1
+    lengths = np.bincount(docs, weights=freqs, minlength=first.chunks).astype(np.int32)
+    np.save(folder / "freqs.npy", freqs)  # counts that agree with each other (they load),
+    np.save(folder / "lengths.npy", lengths)  # not those the manifest lists
     (repo / "store" / "fusion.py").write_text("def fused():\n    pass\n")
     derived, stats = load_or_build(repo, settings)
     assert stats.files_reused > 0  # the chunks still come from there
