@@ -9,7 +9,7 @@ under renamed top folders until ``CHUNKS`` is reached, with the symbol graph of 
 (definitions and call sites feed the ranking); the index is BM25 only (the dense side adds
 one FAISS search). The questions are the 38 issue reports of ``eval/swebench-loc.jsonl``
 (long) and the questions of ``eval/stdlib.jsonl`` (short). Measured: building the index, the
-first question (the lazy per-index tables and bm25s' load are paid there), then the latency of
+first question (the lazy per-index tables and the BM25 load are paid there), then the latency of
 :func:`codeagent.tools.rag_tool.retrieve` with ``k = 10``, p50 and p95. Prints Markdown.
 """
 

@@ -79,10 +79,10 @@ def test_a_part_that_fails_to_load_is_one_line_then_rebuilt(
     entry = Path(str(index(root)["cache_path"]))
     seal = entry / "seal.json"
     sealed = json.loads(seal.read_text(encoding="utf-8"))
-    vocab = entry / "bm25" / "vocab.index.json"
+    vocab = entry / "bm25" / "terms.json"
     vocab.write_text("{not json", encoding="utf-8")
     stat = vocab.stat()
-    sealed["files"]["bm25/vocab.index.json"] = [stat.st_size, stat.st_mtime_ns,
+    sealed["files"]["bm25/terms.json"] = [stat.st_size, stat.st_mtime_ns,
                                                 stat.st_ctime_ns, stat.st_ino]  # fmt: skip
     seal.write_text(json.dumps(sealed), encoding="utf-8")
     question = ("ask", "which code adds x to the first value", "--repo", str(root),

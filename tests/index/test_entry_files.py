@@ -105,13 +105,13 @@ def test_a_file_that_differs_from_the_manifest(entry: Path) -> None:
     assert corrupt(verify_files, entry, {**manifest, "files": without_chunks}) == (
         f"index at {entry}: manifest lists no files"
     )
-    (entry / "bm25" / "vocab.index.json").write_text("{}", encoding="utf-8")
+    (entry / "bm25" / "terms.json").write_text("{}", encoding="utf-8")
     assert corrupt(verify_files, entry, manifest) == (
-        f"index at {entry}: bm25/vocab.index.json is damaged"
+        f"index at {entry}: bm25/terms.json is damaged"
     )
-    (entry / "bm25" / "vocab.index.json").unlink()
+    (entry / "bm25" / "terms.json").unlink()
     assert corrupt(verify_files, entry, manifest) == (
-        f"index at {entry}: cannot read bm25/vocab.index.json"
+        f"index at {entry}: cannot read bm25/terms.json"
     )
 
 
@@ -128,9 +128,9 @@ def test_each_bm25_file_is_checked(entry: Path, name: str) -> None:
 
 
 def test_a_json_file_that_does_not_parse(entry: Path) -> None:
-    (entry / "bm25" / "params.index.json").write_text("{", encoding="utf-8")
+    (entry / "bm25" / "params.json").write_text("{", encoding="utf-8")
     assert corrupt(check_bm25_files, entry / "bm25") == (
-        f"index at {entry}: unreadable bm25/params.index.json"
+        f"index at {entry}: unreadable bm25/params.json"
     )
 
 

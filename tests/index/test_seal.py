@@ -237,7 +237,7 @@ def test_the_background_check_marks_a_damaged_entry(entry: tuple[Path, Path]) ->
 
 def test_a_part_that_fails_to_load_marks_the_entry(entry: tuple[Path, Path]) -> None:
     root, directory = entry
-    vocab = directory / "bm25" / "vocab.index.json"
+    vocab = directory / "bm25" / "terms.json"
     vocab.write_text("{not json", encoding="utf-8")
     seal_over(directory)
     store = IndexStore.load(directory, load_embedder())

@@ -247,7 +247,14 @@ def _build(
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
     store = IndexStore.build(
-        chunks, embedder, vectors, dense=dense, seconds=stats.seconds, symbols=symbols
+        chunks,
+        embedder,
+        vectors,
+        dense=dense,
+        seconds=stats.seconds,
+        symbols=symbols,
+        ranges=ranges,
+        earlier=previous.bm25 if previous is not None else None,
     )
     return store, ranges
 

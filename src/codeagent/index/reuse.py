@@ -6,7 +6,8 @@ opens the most recently used earlier entry of the same repository (any embedder:
 not depend on it) and, for a file whose digest is the same, takes its chunks and its symbol
 record from there instead of parsing it again; only changed files are parsed. Chunking and
 symbol extraction depend only on a file's path, its text and (for symbols) its module name,
-so the result is the same as a build from scratch.
+so the result is the same as a build from scratch. The same entry lends its BM25 index, from
+which the new one is derived (:mod:`codeagent.store.bm25_build`, which checks its files).
 
 The earlier entry is trusted only when its manifest is complete and of this format, the
 sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest (or its
@@ -25,6 +26,7 @@ from typing import Any
 
 from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.records import Chunk
+from codeagent.store.bm25_build import Earlier
 from codeagent.store.entry_files import (
     CHUNKS,
     CorruptIndexError,
@@ -61,10 +63,12 @@ class Previous:
         digests: dict[str, str],
         chunks: dict[str, list[Chunk]],
         records: dict[str, dict[str, Any]],
+        bm25: Earlier | None = None,
     ) -> None:
         self._digests = digests
         self._chunks = chunks
         self._records = records
+        self.bm25 = bm25  # the entry, for its BM25 index (checked when it is read)
 
     def chunks(self, path: str, digest: str) -> list[Chunk] | None:
         """The file's chunks if it had exactly this text then, else None."""
@@ -91,14 +95,16 @@ class Previous:
         stored = read_chunks(entry, manifest.get("chunks"))
         digests: dict[str, str] = {}
         chunks: dict[str, list[Chunk]] = {}
+        ranges: dict[str, tuple[str, int, int]] = {}
         for path, (digest, first, count) in data["files"].items():
             own = stored[first : first + count]
             if first < 0 or len(own) != count or any(c.path != path for c in own):
                 raise ValueError(f"the chunk range of {path} is wrong")
             digests[path] = str(digest)
             chunks[path] = own
+            ranges[path] = (str(digest), first, count)
         records = SymbolGraph.load(entry).records()
-        return cls(digests, chunks, records)
+        return cls(digests, chunks, records, Earlier(entry, manifest, sealed, ranges))
 
 
 def find_previous(entries: list[Path]) -> Previous | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codeagent.rank import evidence
 from codeagent.rank.query import QueryAnalysis
@@ -94,22 +94,19 @@ def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> n
     import numpy as np
 
     share = np.zeros(len(table.paths), dtype=np.float32)
-    bm25: Any = store.bm25
+    bm25 = store.bm25
     vocab = bm25.vocab_dict
     ids = [vocab[t] for t in dict.fromkeys(query_terms) if t in vocab]
-    scores = getattr(bm25, "scores", None)
-    if not ids or not isinstance(scores, dict) or "indptr" not in scores:
+    if not ids:
         return share
-    indptr, indices = scores["indptr"], scores["indices"]
-    n = max(int(scores.get("num_docs", len(store.chunks))), 1)
-    limit = max(50, int(TERM_DF_SHARE * n))
+    limit = max(50, int(TERM_DF_SHARE * max(bm25.num_docs, 1)))
     total = 0.0
     for t in ids:
-        df = int(indptr[t + 1] - indptr[t])
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        docs = bm25.docs_of(t)
+        idf = bm25.idf(len(docs))
         total += idf
-        if 0 < df <= limit:
-            files = np.unique(table.chunk_file[indices[indptr[t] : indptr[t + 1]]])
+        if 0 < len(docs) <= limit:
+            files = np.unique(table.chunk_file[docs])
             share[files] += idf
     return share / total if total > 0 else share
 

@@ -3,7 +3,7 @@
 On disk (one directory per repository state)::
 
     chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
-    bm25/           bm25s.BM25.save output
+    bm25/           term counts BM25 scores from (:mod:`codeagent.store.bm25_index`)
     <dense file>    the dense index's own file, named by its backend (absent for BM25 only;
                     see store/dense.py)
     symbols.json    the repository symbol graph (:mod:`codeagent.symbols.graph`)
@@ -11,7 +11,7 @@ On disk (one directory per repository state)::
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
-files do not parse (as a ``bm25s`` format change would cause), raises
+files do not parse (as a format change would cause), raises
 :class:`CorruptIndexError`, so the entry is rebuilt. Standard library only.
 """
 
@@ -24,8 +24,10 @@ from typing import Any
 
 from codeagent.errors import IndexBuildError
 from codeagent.records import Chunk
+from codeagent.store.bm25_index import FILES as BM25_FILES
 
-FORMAT = 4  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout)
+FORMAT = 5  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout);
+# 5: BM25 as term counts scored at query time (was bm25s's precomputed scores)
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
@@ -43,15 +45,9 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-BM25_FILES = (
-    "params.index.json", "vocab.index.json",
-    "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy",
-)  # fmt: skip
-
-
 def check_bm25_files(folder: Path) -> None:
-    """:class:`CorruptIndexError` unless every file ``bm25s`` loads is there and parses as
-    what it should be (JSON objects; ``.npy`` arrays), checked without importing bm25s."""
+    """:class:`CorruptIndexError` unless every BM25 file is there and parses as what it should
+    be (JSON objects; ``.npy`` arrays), checked without importing numpy."""
     for name in BM25_FILES:
         path = folder / name
         try:

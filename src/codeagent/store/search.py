@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codeagent.errors import BackendUnavailableError
 from codeagent.records import Chunk, SearchHit
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.embed.embedders import Embedder
+    from codeagent.store.bm25_index import Bm25Index
     from codeagent.store.dense import DenseIndex
 
 
@@ -30,7 +31,7 @@ class Searching:
         raise NotImplementedError
 
     @property
-    def bm25(self) -> Any:
+    def bm25(self) -> Bm25Index:
         raise NotImplementedError
 
     @property

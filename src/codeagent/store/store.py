@@ -1,7 +1,9 @@
 """The searchable index of one repository state: BM25 + a dense index, fused by RRF.
 
-BM25 (bm25s) over code-aware, stemmed terms of each chunk's path, symbol and code; an inner
-product index over L2-normalised vectors; the top of each fused (k = 60), ``per_file`` kept.
+BM25 over code-aware, stemmed terms of each chunk's path, symbol and code (scored at query time
+from stored term counts, :mod:`codeagent.store.bm25_index`, so a new state's index is derived
+from the previous state's, :mod:`codeagent.store.bm25_build`); an inner product index over
+L2-normalised vectors; the top of each fused (k = 60), ``per_file`` kept.
 
 Entry files and checks: :mod:`codeagent.store.entry_files`; an entry whose seal vouches for
 it opens without reading them (:mod:`codeagent.store.seal`), and the chunks, BM25, the dense
@@ -19,6 +21,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from codeagent.errors import BackendUnavailableError, CodeAgentError
 from codeagent.records import Chunk
+from codeagent.store.bm25_build import Earlier, Ranges, index_chunks
+from codeagent.store.bm25_index import Bm25Index
 from codeagent.store.dense import (
     DEFAULT_BACKEND,
     DenseIndex,
@@ -61,7 +65,7 @@ class IndexStore(Searching):
         chunks: list[Chunk] | None,
         embedder: Embedder | None,
         *,
-        bm25: Any = None,
+        bm25: Bm25Index | None = None,
         dense: DenseIndex | None = None,
         dense_type: DenseIndexType | None = None,
         directory: Path | None = None,
@@ -92,18 +96,19 @@ class IndexStore(Searching):
         dense: DenseIndexType | None = None,
         seconds: dict[str, float] | None = None,
         symbols: SymbolGraph | None = None,
+        ranges: Ranges | None = None,
+        earlier: Earlier | None = None,
     ) -> IndexStore:
         """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
 
         ``dense`` is the dense index class (default: the default backend); ``seconds`` gets
-        the time of the ``bm25`` and ``dense`` phases added.
+        the time of the ``bm25`` and ``dense`` phases added. With ``ranges`` (each file's
+        digest and chunk range) and an ``earlier`` entry, the BM25 index is derived from
+        that entry's: only the chunks of changed files are tokenised.
         """
-        import bm25s
-
         seconds = seconds if seconds is not None else {}
         start = time.perf_counter()
-        bm25 = bm25s.BM25()
-        bm25.index([bm25_tokens(c) for c in chunks], show_progress=False)
+        bm25 = index_chunks(chunks, ranges, earlier)
         middle = time.perf_counter()
         seconds["bm25"] = seconds.get("bm25", 0.0) + middle - start
         index = None
@@ -157,14 +162,9 @@ class IndexStore(Searching):
     # -- search ---------------------------------------------------------------------------
 
     @property
-    def bm25(self) -> Any:
+    def bm25(self) -> Bm25Index:
         if self._bm25 is None:
-            import bm25s
-
-            self._bm25 = self._load_part(
-                "bm25",
-                lambda d: bm25s.BM25.load(str(d / BM25_DIR), load_vocab=True, show_progress=False),
-            )
+            self._bm25 = self._load_part("bm25", lambda d: Bm25Index.load(d / BM25_DIR))
         return self._bm25
 
     def _dense_kind(self) -> DenseIndexType | None:
@@ -204,7 +204,7 @@ class IndexStore(Searching):
         """Write the index into ``directory`` (created); the manifest is written last."""
         directory.mkdir(parents=True, exist_ok=True)
         write_chunks(directory, self.chunks)
-        self.bm25.save(str(directory / BM25_DIR), show_progress=False)
+        self.bm25.save(directory / BM25_DIR)
         self.symbols.save(directory)
         if self.dense is not None:
             self.dense.save(directory / self.dense.file_name)
