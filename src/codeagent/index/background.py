@@ -118,7 +118,7 @@ def start(root: Path, settings: Settings, repo_id: str, state: str) -> Build | N
             out.flush()
             proc = subprocess.Popen(
                 command(root, settings), stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True,
+                stderr=subprocess.STDOUT, env=env, start_new_session=True,
                 pass_fds=(fd,),  # the child holds the lock from now on, to its end
             )  # fmt: skip
         data = {"pid": proc.pid, "log": str(log_file), "state": state, "repo": str(root)}
