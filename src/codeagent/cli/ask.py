@@ -12,19 +12,19 @@ from typing import TYPE_CHECKING
 
 import click
 
-from codeagent.cli.common import (
-    dense_option,
-    embed_option,
-    k_option,
-    llm_option,
-    repo_option,
-    wait_option,
-)
+from codeagent.cli.common import dense_option, embed_option, k_option, llm_option, repo_option
 
 if TYPE_CHECKING:
     from codeagent.cli.render import AnswerPrinter
     from codeagent.config import Settings
     from codeagent.workspace import Workspace
+
+wait_option = click.option(
+    "--wait",
+    is_flag=True,
+    help="On a first index that takes long to embed, wait for it instead of answering at once"
+    " (keyword search, symbols, cached vectors) while it is built in the background.",
+)
 
 
 @click.command("ask")

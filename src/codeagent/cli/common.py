@@ -145,15 +145,6 @@ def llm_option(func: F) -> F:
     )(func)
 
 
-def wait_option(func: F) -> F:
-    return click.option(
-        "--wait",
-        is_flag=True,
-        help="On a first index that takes long to embed, wait for it instead of answering at"
-        " once from keyword search while it is built in the background.",
-    )(func)
-
-
 def _validate_k(_ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
     if value is not None and not 1 <= value <= K_MAX:
         from codeagent.errors import ConfigError

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from codeagent.cancel import cancellable
+from codeagent.cli.ask import wait_option
 from codeagent.cli.common import (
     dense_option,
     embed_option,
     k_option,
     llm_option,
     repo_option,
-    wait_option,
     write_out,
 )
 from codeagent.errors import Cancelled

@@ -266,11 +266,7 @@ class RepoBackend:
             return
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("indexing for %r failed", question)
-            yield {
-                "type": "error",
-                "kind": "internal",
-                "message": f"internal error: {one_line(exc)}",
-            }
+            yield _internal_error(exc)
             return
         stream = self.workspace.ask_stream(
             question, index=pinned.index, notices=pinned.notices, k=k
@@ -284,11 +280,7 @@ class RepoBackend:
             yield {"type": "error", "kind": "failed", "message": one_line(exc)}
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r failed", question)
-            yield {
-                "type": "error",
-                "kind": "internal",
-                "message": f"internal error: {one_line(exc)}",
-            }
+            yield _internal_error(exc)
         finally:
             stream.close()  # type: ignore[attr-defined]
 
