@@ -94,11 +94,12 @@ class LazyIndex:
             stats = self.stats
             if stats is None or stats.dense_coverage is None:
                 return
+            # the build first: one that ends between the two looks has left its entry
+            build = background.find(self.settings, stats.repo_id, stats.state_hash)
             if Path(stats.cache_path).is_dir():  # finished: open it (a cache hit)
                 self.load(force=False)
                 return
             said = answer_first.percent(stats.dense_coverage)
-            build = background.find(self.settings, stats.repo_id, stats.state_hash)
             if build is not None:
                 self._notices.append(answer_first.notice(stats.dense_coverage, build))
             else:
