@@ -139,7 +139,7 @@ def argv(line: str, root: Path) -> list[str]:
 
 def test_the_readme_has_the_examples_this_test_knows() -> None:
     assert len(RUNNABLE) == 13, RUNNABLE
-    assert len(SYNOPSES) == 2, SYNOPSES
+    assert len(SYNOPSES) == 3, SYNOPSES
     assert len(SERVED) == 4, SERVED
 
 

@@ -356,3 +356,33 @@ def test_a_server_by_url_is_the_same_code_path(
     assert (hit.path, hit.symbol, "dense" in hit.ranks) == ("pkg/mod3.py", "handler_3_2", True)
     (keys,) = stored_keys(client_for(server)).values()
     assert len(keys) == 20
+
+
+def test_cache_clear_drops_the_repositorys_collections(git_repo: GitRepoFactory, db: Path) -> None:
+    root = git_repo(FUNCS)
+    settings = Settings.load(embed="hash:64", dense=f"milvus:{db}")
+    load_or_build(root, settings)
+    client = engine(db)
+    (alias,) = client.list_aliases()["aliases"]
+    assert any(c.startswith(alias) for c in client.list_collections())
+    result = run("cache", "clear", "--yes")
+    assert result.code == 0, result.err
+    assert client.list_aliases()["aliases"] == []
+    assert [c for c in client.list_collections() if c.startswith("codeagent_")] == []
+    assert not any(settings.cache_dir.glob("*/*/manifest.json"))
+
+
+def test_cache_clear_with_milvus_gone_says_so_and_clears_the_cache(
+    git_repo: GitRepoFactory, db: Path
+) -> None:
+    root = git_repo(FUNCS)
+    settings = Settings.load(embed="hash:64", dense=f"milvus:{db}")
+    load_or_build(root, settings)
+    close_clients()
+    shutil.rmtree(db.parent)  # a file where the Milvus Lite file's folder was: cannot open
+    db.parent.write_text("not a folder", encoding="utf-8")
+    result = run("cache", "clear", "--yes")
+    assert result.code == 0, result.err
+    assert "left 1 Milvus alias(es)" in result.err
+    assert "Traceback" not in result.err
+    assert not any(settings.cache_dir.glob("*/*/manifest.json"))

@@ -110,7 +110,7 @@ def test_an_answer_during_the_update_says_what_is_out_of_date(
 ) -> None:
     monkeypatch.setenv("CODEAGENT_UPDATE_WAIT", "0")  # never wait for the update
     root = git_repo(FILES, name="geo")
-    served = serve_process("--repo", str(root))
+    served = serve_process("--repo", str(root), "--no-watch")  # only the question's check
     before = ask_json(served, "where is zebra_unicorn_helper defined?")
     assert not catching_up(before)
     with (root / "geo/shapes.py").open("a", encoding="utf-8") as handle:

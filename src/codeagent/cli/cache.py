@@ -89,11 +89,14 @@ def clear_command(yes: bool, embeddings: bool) -> None:
     what = "all cached indexes" + (" and embeddings" if embeddings else "")
     if not yes and not confirm(f"delete {what} under {safe_name(str(settings.home))}?"):
         raise click.Abort
-    repos, vectors = clear(settings, embeddings=embeddings)
+    notices: list[str] = []
+    repos, vectors = clear(settings, embeddings=embeddings, notices=notices)
     message = f"removed the indexes of {plural(repos, 'repository', 'repositories')}"
     if embeddings:
         message += f" and {plural(vectors, 'cached vector')}"
     click.echo(message)
+    for line in notices:
+        click.echo(line, err=True)
     left = foreign(settings)
     if left:
         names = ", ".join(p.name for p in left[:5]) + (", ..." if len(left) > 5 else "")

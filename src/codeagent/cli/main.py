@@ -27,6 +27,7 @@ COMMANDS = {
     "ask": "codeagent.cli.ask:command",
     "repl": "codeagent.cli.repl:command",
     "index": "codeagent.cli.index:command",
+    "watch": "codeagent.cli.watch:command",
     "cache": "codeagent.cli.cache:command",
     "doctor": "codeagent.cli.doctor:command",
     "eval": "codeagent.cli.eval_cmd:command",

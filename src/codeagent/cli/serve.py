@@ -94,6 +94,12 @@ LOG_NAME = "server.log"
     " page's URL with it).",
 )
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
+@click.option(
+    "--no-watch",
+    is_flag=True,
+    help="Do not watch the repositories for changes (each question still checks its"
+    " repository and updates the index when it changed).",
+)
 @click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
 @llm_option
 @embed_option
@@ -111,6 +117,7 @@ def serve_command(
     allowed_origins: tuple[str, ...],
     require_token: bool,
     no_mcp: bool,
+    no_watch: bool,
     background: bool,
     llm: str | None,
     embed: str | None,
@@ -122,7 +129,8 @@ def serve_command(
     the bearer token (CODEAGENT_HOME/server.token); with --require-token, every client does.
     Requests are refused whose Host is not one of the server's names (DNS rebinding), whose
     Origin is another site's, or whose POST body is not application/json. `codeagent ask`
-    uses a running server by itself.
+    uses a running server by itself. File-system events keep each repository's index
+    current between questions (--no-watch: only each question's check does).
 
     \b
     Examples:
@@ -150,6 +158,7 @@ def serve_command(
         allowed_origins=list(allowed_origins),
         require_token=require_token,
         mcp=not no_mcp,
+        watch=not no_watch,
     )
     serve(options, settings)
 

@@ -10,7 +10,8 @@ check of the repository (:mod:`codeagent.server.freshness`); when the repository
 index update is asked for (:mod:`codeagent.server.updates`) and waited for up to
 ``settings.update_wait`` seconds; past that the question is answered from the last state with
 a notice naming what is out of date. Every answer carries the state hash of the index it came
-from (``state`` in the result).
+from (``state`` in the result). Between questions, file-system events ask for updates too
+(:mod:`codeagent.server.watching`), so the index is usually current before a question comes.
 
 While the first dense (semantic) index of a repository is being built in the background,
 questions are answered from an index built in memory in seconds, as ``codeagent ask`` answers

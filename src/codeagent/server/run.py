@@ -37,6 +37,7 @@ class ServeOptions:
     allowed_origins: list[str] = field(default_factory=list)
     require_token: bool = False
     mcp: bool = True
+    watch: bool = True  # file-system events start index updates (besides each question's check)
 
 
 def make_backends(specs: list[str], settings: Settings) -> dict[str, RepoBackend]:
@@ -126,10 +127,15 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         os.getpid(), options.host, sock.getsockname()[1], str(token_file.resolve())
     )
 
+    from codeagent.server.watching import Watching
+
+    watching = Watching(backends.values() if options.watch else [], ignore=[settings.home])
+
     @asynccontextmanager
     async def published() -> AsyncIterator[None]:
         for backend in backends.values():
             backend.start_background_index()
+        watching.start()
         if announce:  # before the address file: whoever sees that finds this line written
             names = ", ".join(backends)
             url = page_url(address, token if token_needed(options) else None)
@@ -138,6 +144,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         try:
             yield
         finally:
+            watching.stop()
             remove_address(settings.home, address.pid)
 
     lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] = [published]

@@ -201,11 +201,26 @@ def prune(settings: Settings, keep: int | None = None) -> int:
     return removed
 
 
-def clear(settings: Settings, *, embeddings: bool = False) -> tuple[int, int]:
+def _drop_external(repo_dir: Path, notices: list[str] | None) -> None:
+    """Drop the rows this repository's entries keep outside the cache (Milvus)."""
+    if not any(repo_dir.glob("*/dense.milvus.json")):
+        return  # no import of the Milvus client for a cache that never used it
+    from codeagent.store.milvus_index import drop_repository
+
+    for line in drop_repository(repo_dir):
+        log.warning("%s", line)
+        if notices is not None:
+            notices.append(line)
+
+
+def clear(
+    settings: Settings, *, embeddings: bool = False, notices: list[str] | None = None
+) -> tuple[int, int]:
     """Delete every cached index codeagent made (and, with ``embeddings``, the embedding cache).
 
-    Returns (repositories removed, embedding entries removed). Folders without the mark are
-    left alone (see :func:`foreign`).
+    Vectors an entry keeps in Milvus are dropped there too; a Milvus that cannot be reached
+    adds a line to ``notices``. Returns (repositories removed, embedding entries removed).
+    Folders without the mark are left alone (see :func:`foreign`).
     """
     from filelock import FileLock, Timeout
 
@@ -216,6 +231,7 @@ def clear(settings: Settings, *, embeddings: bool = False) -> tuple[int, int]:
                 continue
             try:
                 with FileLock(str(repo_dir / LOCK_NAME), timeout=0):
+                    _drop_external(repo_dir, notices)
                     shutil.rmtree(repo_dir, ignore_errors=True)
                 repos += 1
             except Timeout:

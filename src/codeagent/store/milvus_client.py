@@ -172,6 +172,19 @@ def drop_leftovers(client: Any, alias: str) -> None:
             client.drop_collection(name)
 
 
+def drop_alias(client: Any, alias: str) -> int:
+    """Drop ``alias`` with every collection written behind it and its state records; returns
+    the number of collections dropped."""
+    if aliased(client, alias) is not None:
+        client.drop_alias(alias=alias)
+    dropped = 0
+    for name in client.list_collections():
+        if name.startswith(f"{alias}{GENERATION}") or name == f"{alias}{STATES}":
+            client.drop_collection(name)
+            dropped += 1
+    return dropped
+
+
 def clear_states(client: Any, alias: str) -> None:
     """Forget which key sets are whole (before any row of the alias is deleted or replaced)."""
     name = f"{alias}{STATES}"

@@ -47,6 +47,7 @@ from codeagent.store.milvus_client import (
     create_collection,
     delete_rows,
     dim_of,
+    drop_alias,
     drop_leftovers,
     has_state,
     insert_rows,
@@ -211,7 +212,13 @@ class MilvusIndex:
             ) from exc
         self.alias = alias
         self._pending = []
-        fields = {"schema": SCHEMA, "dim": self.dim, "alias": alias, "keys": self.keys}
+        fields = {
+            "schema": SCHEMA,
+            "dim": self.dim,
+            "alias": alias,
+            "uri": self.target(),  # where the rows are: `cache clear` drops them there
+            "keys": self.keys,
+        }
         path.write_text(json.dumps(fields), encoding="utf-8")
 
     def _edit(self, client: Any, alias: str, current: str, unique: dict[str, Any]) -> None:
@@ -285,3 +292,29 @@ class MilvusIndex:
                 f" are not in Milvus ({alias})"
             )
         return cls(dim, keys, alias)
+
+
+def drop_repository(repo_dir: Path) -> list[str]:
+    """Drop, in each Milvus they were written to, the aliases (and their collections) that
+    the entries of one repository's cache folder name; called before the folder is deleted.
+    Returns one line per Milvus that could not be reached (its collections are left)."""
+    targets: dict[str, set[str]] = {}
+    for found in sorted(repo_dir.glob(f"*/{MilvusIndex.file_name}")):
+        try:
+            fields = json.loads(found.read_text(encoding="utf-8"))
+            uri, alias = str(fields["uri"]), str(fields["alias"])
+        except (OSError, ValueError, TypeError, KeyError):
+            continue  # damaged, or written before entries named their Milvus
+        targets.setdefault(uri, set()).add(alias)
+    problems = []
+    for uri, aliases in sorted(targets.items()):
+        try:
+            client = client_for(uri)
+            for alias in sorted(aliases):
+                drop_alias(client, alias)
+        except Exception as exc:
+            problems.append(
+                f"left {len(aliases)} Milvus alias(es) of {repo_dir.name} at {uri}:"
+                f" {exc if isinstance(exc, BackendUnavailableError) else reason(exc)}"
+            )
+    return problems
