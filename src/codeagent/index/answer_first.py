@@ -76,11 +76,13 @@ def cached_vectors(
     cache holds, those vectors, and the distinct texts it lacks."""
     import numpy as np
 
-    from codeagent.embed.cache import EmbedCache, text_key
+    from codeagent.embed.cache import DB_NAME, EmbedCache, text_key
 
     keys = [text_key(embedder.id, text) for text in texts]
-    with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
-        found = cache.get_many(list(dict.fromkeys(keys)))
+    found: dict[str, bytes] = {}
+    if (settings.embed_cache_dir / DB_NAME).is_file():  # a new home has none: not made here
+        with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
+            found = cache.get_many(list(dict.fromkeys(keys)))
     rows: list[int] = []
     vectors: list[np.ndarray] = []
     missing: dict[str, str] = {}
