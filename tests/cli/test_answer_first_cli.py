@@ -137,6 +137,18 @@ def test_wait_builds_in_the_foreground(git_repo: GitRepoFactory, gate: Path) -> 
     assert not gate.exists()
 
 
+@pytest.mark.parametrize("wait", [False, True], ids=["first", "wait"])
+def test_the_repl_answers_first_unless_told_to_wait(
+    git_repo: GitRepoFactory, gate: Path, wait: bool
+) -> None:
+    root = git_repo(FILES)
+    flags = ["--repo", str(root), "--llm", "none", "--embed", "hash:16", *(["--wait"] * wait)]
+    result = run("repl", *flags, input=f"{QUESTION}\n")
+    assert result.code == 0, result.err
+    assert "shop/models.py:5-6" in result.out
+    assert (pid_said(result.err) is None) is wait, result.err
+
+
 def answer(workspace: Workspace, question: str) -> tuple[list[str], dict[str, object]]:
     notices: list[str] = []
     for event in workspace.ask_stream(question):
