@@ -15,6 +15,7 @@ its own process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -152,7 +153,8 @@ def running(settings: Settings, repo_id: str) -> list[Build]:
         try:
             if _lock(fd):  # nobody holds it: that build ended
                 for path in (info, lock):
-                    path.unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):  # a read-only cache keeps them
+                        path.unlink(missing_ok=True)
                 continue
             state = lock.stem[len(PREFIX) :]
             found.append(_read(info, state, log_path(settings, repo_id, state)))
