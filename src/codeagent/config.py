@@ -60,6 +60,13 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=4000, gt=0)
     history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
     batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")
+    background_after: float = Field(
+        default=5.0,
+        ge=0,
+        description="Seconds of embedding past which a first question is answered at once"
+        " (BM25, symbols and the vectors already cached) while a detached `codeagent index`"
+        " finishes the dense index; `--wait` waits instead.",
+    )
     update_wait: float = Field(
         default=0.5,
         ge=0,

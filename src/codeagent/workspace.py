@@ -89,14 +89,19 @@ class Workspace:
         progress: ProgressReporter | None = None,
         registry: Registry | None = None,
         index: LazyIndex | None = None,
+        background: bool = False,
     ) -> None:
         self.repo_root = Path(repo_root).resolve()
         self.settings = settings
         self.chat_model = chat_model
         self.registry = registry or default_registry()
         self.notices: list[str] = []  # said once when the workspace was opened
-        # ``index``: another index behind the same seam (the server's keyword-only stand-in).
-        self._index = index or LazyIndex(self.repo_root, settings, store=store, progress=progress)
+        # ``index``: another index behind the same seam (the server's stand-in while it builds).
+        # ``background``: a first index that would take long to embed is answered first, the
+        # rest built by a detached process (codeagent.index.answer_first).
+        self._index = index or LazyIndex(
+            self.repo_root, settings, store=store, progress=progress, background=background
+        )
         self._graph: Any = None
         self._graph_lock = threading.Lock()
 
@@ -171,6 +176,7 @@ class Workspace:
         if not cleaned:
             raise CodeAgentError("the question is empty")
         index = index or self._index
+        index.refresh()  # an index answered first: the full one once it is ready
         settings = self.settings
         if k is not None and k != settings.k:
             settings = settings.model_copy(update={"k": k})  # k: checked by whoever sent it

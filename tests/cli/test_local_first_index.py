@@ -162,7 +162,7 @@ def no_index_entry(home: Path) -> None:
     "command",
     [
         ["index"],
-        ["ask", "how is the total of alpha and beta computed?", "--llm", "none"],
+        ["ask", "how is the total of alpha and beta computed?", "--llm", "none", "--wait"],
     ],
     ids=["index", "ask"],
 )
@@ -190,7 +190,9 @@ def test_ctrl_c_stops_the_first_index_within_a_second(
 def test_ctrl_c_in_the_repl_cancels_the_indexing_question_and_the_session_goes_on(
     big_repo: Path, home: Path
 ) -> None:
-    proc = codeagent(home, "repl", "--repo", str(big_repo), "--embed", "local", "--llm", "none")
+    proc = codeagent(
+        home, "repl", "--repo", str(big_repo), "--embed", "local", "--llm", "none", "--wait"
+    )
     assert proc.stdin is not None
     out_lines = reader(proc.stdout)  # type: ignore[arg-type]
     err_lines = reader(proc.stderr)  # type: ignore[arg-type]

@@ -19,6 +19,13 @@ if TYPE_CHECKING:
     from codeagent.config import Settings
     from codeagent.workspace import Workspace
 
+wait_option = click.option(
+    "--wait",
+    is_flag=True,
+    help="On a first index that takes long to embed, wait for it instead of answering at once"
+    " (keyword search, symbols, cached vectors) while it is built in the background.",
+)
+
 
 @click.command("ask")
 @click.argument("question")
@@ -27,6 +34,7 @@ if TYPE_CHECKING:
 @embed_option
 @dense_option
 @k_option
+@wait_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (notices on stderr).")
 @click.option(
     "--no-server", is_flag=True, help="Answer in this process even when a server is running."
@@ -39,6 +47,7 @@ def command(
     embed: str | None,
     dense: str | None,
     k: int | None,
+    wait: bool,
     as_json: bool,
     no_server: bool,
     yes: bool = False,
@@ -46,7 +55,11 @@ def command(
     """Answer QUESTION about a repository, citing `path:line` sources.
 
     Structural questions about one Python file are answered exactly from its syntax tree;
-    everything else from a search of the repository (indexed on first use).
+    everything else from a search of the repository (indexed on first use). When that
+    first index would take more than a few seconds to embed (CODEAGENT_BACKGROUND_AFTER,
+    default 5), the answer comes at once from keyword search, the symbol graph and the
+    vectors already cached, and a detached `codeagent index` finishes the index (`codeagent
+    cache list` shows it; the next question uses it); --wait waits for it instead.
 
     \b
     Examples:
@@ -80,7 +93,7 @@ def command(
     from codeagent.cancel import cancellable
 
     settings = Settings.load(llm=llm, embed=embed, dense=dense, k=k)
-    workspace, printer = open_workspace(repo, settings)
+    workspace, printer = open_workspace(repo, settings, background=not wait)
     printer.start(question)
     result = None
     with cancellable():  # Ctrl-C stops an index build within a second, not at its end
@@ -100,10 +113,11 @@ def command(
 
 
 def open_workspace(
-    repo: str, settings: Settings, *, sources_limit: int | None = None
+    repo: str, settings: Settings, *, sources_limit: int | None = None, background: bool = False
 ) -> tuple[Workspace, AnswerPrinter]:
     """The workspace the CLI asks (the repository resolved, cloned when a URL, the chat model
-    chosen) and the printer of its answers."""
+    chosen) and the printer of its answers; ``background``: answer first when a first index
+    would take long to embed (codeagent.index.answer_first)."""
     from codeagent.cli.common import Progress
     from codeagent.cli.render import MAX_SOURCES_SHOWN, NO_LLM_AUTO, AnswerPrinter
     from codeagent.embed.embedders import check_spec
@@ -112,7 +126,7 @@ def open_workspace(
 
     check_spec(settings.embed)  # a bad --embed fails now, not after the question is routed
     progress = Progress()
-    workspace = Workspace.open(repo, settings, progress=progress)
+    workspace = Workspace.open(repo, settings, progress=progress, background=background)
     llm = workspace.chat_model is not None
     auto_fallback = not llm and parse_spec(settings.llm)[0] == "auto"
     printer = AnswerPrinter(

@@ -25,16 +25,23 @@ def command() -> None:
 @command.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def list_command(as_json: bool) -> None:
-    """List cached repositories: states kept, size on disk, last used."""
+    """List cached repositories: states kept, size on disk, last used, and the index builds
+    running in the background (pid, log)."""
     from codeagent.config import Settings
+    from codeagent.index.background import running
     from codeagent.store.cache import list_repos
 
     settings = Settings.load()
     repos = list_repos(settings)
+    builds = {r.repo_id: running(settings, r.repo_id) for r in repos}
     if as_json:
-        print_json({"cache_dir": str(settings.cache_dir), "repos": [r.to_json() for r in repos]})
+        listed = [
+            {**r.to_json(), "building": [b.to_json() for b in builds[r.repo_id]]} for r in repos
+        ]
+        print_json({"cache_dir": str(settings.cache_dir), "repos": listed})
         return
-    repos = [r for r in repos if r.states]  # a folder left by prune --keep 0 or an interruption
+    # a folder left by prune --keep 0 or an interruption is not listed; one being built is
+    repos = [r for r in repos if r.states or builds[r.repo_id]]
     if not repos:
         click.echo(f"no cached indexes in {safe_name(str(settings.cache_dir))}")
         return
@@ -43,8 +50,14 @@ def list_command(as_json: bool) -> None:
     click.echo(f"{'states':>6}  {'size':>9}  {'last used':<16}  repository")
     for repo in repos:
         newest = (repo.to_json()["newest"] or "-").replace("T", " ")[:16]
-        where = safe_name(repo.repo or repo.repo_id)
+        building = builds[repo.repo_id]
+        where = safe_name(repo.repo or (building[0].root if building else "") or repo.repo_id)
         click.echo(f"{repo.states:>6}  {_size(repo.size):>9}  {newest:<16}  {where}")
+        for build in building:
+            pid = f"pid {build.pid}, " if build.pid else ""
+            click.echo(
+                f"{'':>6}  {'':>9}  {'':<16}  building ({pid}log {safe_name(str(build.log))})"
+            )
 
 
 @command.command("prune")

@@ -27,6 +27,7 @@ from codeagent.display import plural, safe_name
     help="Skip files larger than this (default 1000000; env CODEAGENT_MAX_FILE_BYTES).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--background", is_flag=True, hidden=True, help="Run at a lower CPU priority.")
 def command(
     repo: str,
     embed: str | None,
@@ -35,6 +36,7 @@ def command(
     verify: bool,
     max_file_bytes: int | None,
     as_json: bool,
+    background: bool = False,
 ) -> None:
     """Index a repository (cached by its exact state; re-embeds only changed chunks).
 
@@ -45,8 +47,13 @@ def command(
       codeagent index --verify
       codeagent index --repo https://github.com/psf/requests --json
     """
+    import os
+
     from codeagent.cli.common import Progress
     from codeagent.config import Settings
+
+    if background and hasattr(os, "nice"):  # behind an answer given first: let it go first
+        os.nice(10)
     from codeagent.index.build import load_or_build
     from codeagent.repo.remote import resolve_repo
 

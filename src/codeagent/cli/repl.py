@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from codeagent.cancel import cancellable
+from codeagent.cli.ask import wait_option
 from codeagent.cli.common import (
     dense_option,
     embed_option,
@@ -51,14 +52,23 @@ SOURCES_SHOWN = 5  # under each answer; /sources lists all
 @embed_option
 @dense_option
 @k_option
+@wait_option
 @click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
 def command(
-    repo: str, llm: str | None, embed: str | None, dense: str | None, k: int | None, yes: bool
+    repo: str,
+    llm: str | None,
+    embed: str | None,
+    dense: str | None,
+    k: int | None,
+    wait: bool,
+    yes: bool,
 ) -> None:
     """Ask questions interactively; follow-up questions see the last few turns.
 
     Without --repo, a folder that is not a git repository is indexed only after you agree
-    (or with --yes), as `codeagent ask` does.
+    (or with --yes), as `codeagent ask` does. A first index that takes long to embed is
+    built in the background, as `codeagent ask` does (--wait waits for it): the first
+    answers use keyword search, later ones the full index once it is ready.
 
     \b
     Examples:
@@ -76,7 +86,9 @@ def command(
         confirm_folder(Path.cwd())  # a folder that is no git repository: asked first
 
     settings = Settings.load(llm=llm, embed=embed, dense=dense, k=k)
-    workspace, printer = open_workspace(repo, settings, sources_limit=SOURCES_SHOWN)
+    workspace, printer = open_workspace(
+        repo, settings, sources_limit=SOURCES_SHOWN, background=not wait
+    )
     Repl(workspace, history_file=settings.home / "history", printer=printer).run()
 
 

@@ -229,6 +229,10 @@ def stop_command() -> None:
 def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> None:
     """Run the MCP server over stdio (for an editor or a coding agent).
 
+    The index is built (or loaded) from the start; until a first dense index is ready,
+    questions are answered from keyword search, the symbol graph and the vectors already
+    cached, with a notice, as `codeagent serve` does.
+
     \b
     Example client configuration:
       {"command": "codeagent", "args": ["mcp", "--repo", "/path/to/project"]}
@@ -239,4 +243,6 @@ def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> N
 
     settings = Settings.load(llm=llm, embed=embed)
     backends = make_backends(list(repos) or ["."], settings)
+    for backend in backends.values():
+        backend.start_background_index()
     build_mcp(backends, max_question_chars=settings.max_question_chars).run("stdio")

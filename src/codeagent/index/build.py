@@ -13,27 +13,22 @@ import os
 import shutil
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent import lang
 from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.errors import BackendUnavailableError, EmptyRepoError, IndexBuildError
 from codeagent.home import writing
-from codeagent.index.chunking import CHUNKER_VERSION, chunk_file, parse_python
-from codeagent.index.reuse import find_previous, save_files, text_digest
+from codeagent.index.chunked import Chunked, chunk_repo, skips
+from codeagent.index.chunking import CHUNKER_VERSION
+from codeagent.index.reuse import save_files
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
-from codeagent.pysyntax import scan
-from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery, discover
 from codeagent.repo.state import repo_id, state_hash
 from codeagent.store import cache as index_cache
 from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
-from codeagent.symbols.extract import module_names
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
-from codeagent.symbols.graph import SymbolGraph, extract_record
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
@@ -67,8 +62,14 @@ def load_or_build(
     progress: ProgressReporter = NullProgress(),  # noqa: B008 - stateless default
     embedder: Embedder | None = _DEFAULT,
     dense: DenseIndexType | None = None,
+    background: bool = False,
 ) -> tuple[IndexStore, IndexStats]:
     """The index of ``root``'s current state: loaded from the cache, or built and cached.
+
+    ``background``: when the entry is missing and embedding what the embedding cache lacks
+    would take longer than ``settings.background_after`` seconds, answer first: an index of
+    the chunks, BM25, the symbol graph and the vectors already cached, returned at once, the
+    full entry built by a detached ``codeagent index`` (:mod:`codeagent.index.answer_first`).
 
     A cached entry opens on its seal without reading its files (:mod:`codeagent.store.seal`);
     ``verify`` hashes them anyway, and a damaged entry is rebuilt.
@@ -88,7 +89,7 @@ def load_or_build(
     stats.files_skipped = dict(sorted(discovery.skipped.items()))
     stats.languages = languages_of(f.path for f in discovery.files)
     if not discovery.files:
-        raise EmptyRepoError(f"no indexable files in {discovery.root}{_skips(discovery.skipped)}")
+        raise EmptyRepoError(f"no indexable files in {discovery.root}{skips(discovery.skipped)}")
     if embedder is _DEFAULT:
         embedder = make_embedder(settings.embed, settings)
         if embedder is None and settings.embed.strip() == "auto":
@@ -104,7 +105,16 @@ def load_or_build(
     stats.seconds["discover"] = time.perf_counter() - started
 
     built = False
+    chunked: Chunked | None = None
     store = None if force else index_cache.open_entry(entry, embedder, dense, verify=verify)
+    if store is None and background and embedder is not None and not force:
+        from codeagent.index.answer_first import answer_first
+
+        chunked = chunk_repo(discovery, stats, progress, index_cache.states(repo_dir))
+        quick = answer_first(discovery.root, chunked, embedder, settings, stats)
+        if quick is not None:
+            stats.seconds["total"] = time.perf_counter() - started
+            return quick, stats
     if store is None:
         with writing(settings.home, "the index"):
             index_cache.make_repo_dir(repo_dir)
@@ -119,7 +129,7 @@ def load_or_build(
                     earlier = [] if force else index_cache.states(repo_dir)
                     earlier = [e for e in earlier if e.name != entry.name]
                     store, ranges = _build(
-                        discovery, embedder, dense, settings, stats, progress, earlier
+                        discovery, embedder, dense, settings, stats, progress, earlier, chunked
                     )
                     try:
                         with writing(settings.home, "the index"):
@@ -145,12 +155,6 @@ def load_or_build(
     return store, stats
 
 
-def _skips(skipped: Counter[str]) -> str:
-    if not skipped:
-        return " (nothing found)"
-    return " (skipped: " + ", ".join(f"{n} {reason}" for reason, n in skipped.most_common()) + ")"
-
-
 def _build(
     discovery: Discovery,
     embedder: Embedder | None,
@@ -159,78 +163,18 @@ def _build(
     stats: IndexStats,
     progress: ProgressReporter,
     earlier: list[Path],
+    chunked: Chunked | None = None,
 ) -> tuple[IndexStore, dict[str, tuple[str, int, int]]]:
-    """Build the index; files unchanged since the first of ``earlier`` (entries of the same
-    repository, most recently used first) keep their chunks and symbols from there."""
+    """Build the index (``chunked``: the chunks of this state, when already made); files
+    unchanged since the first of ``earlier`` (entries of the same repository, most recently
+    used first) keep their chunks and symbols from there."""
     from codeagent.embed.cache import EmbedCache
     from codeagent.store.store import IndexStore
 
-    t0 = time.perf_counter()
-    previous = find_previous(earlier)
-    chunks: list[Chunk] = []
-    ranges: dict[str, tuple[str, int, int]] = {}  # path -> (digest, first chunk, count)
-    records: dict[str, dict[str, Any]] = {}  # path -> symbol record (parsed now or reused)
-    unreadable = 0
-    with progress.task("chunking", total=len(discovery.files)) as advance:
-        for file in discovery.files:
-            try:
-                text = file.read_text()
-            except OSError as exc:
-                log.info("skipping %s: %s", file.path, exc)  # counted in the stats
-                unreadable += 1
-            else:
-                digest = text_digest(text)
-                own = previous.chunks(file.path, digest) if previous is not None else None
-                if own is not None and previous is not None:  # the same text: as before
-                    stats.files_reused += 1
-                    record = previous.record(file.path)
-                    if record is not None:
-                        records[file.path] = record
-                else:  # new or changed: parse, chunk, extract its symbols
-                    tree = parse_python(file.path, text)
-                    found = scan(tree) if tree is not None else None  # one walk for both
-                    parsed = None if tree is not None else lang.parse_file(file.path, text)
-                    own = chunk_file(file.path, text, tree, found, parsed)
-                    if tree is not None:  # one tree at a time in memory
-                        records[file.path] = extract_record(tree, file.path, discovery.root, found)
-                    elif parsed is not None:  # symbols even from a tree with errors
-                        records[file.path] = parsed.record(file.path)
-                        if parsed.errors:
-                            errors = stats.parse_errors
-                            errors[parsed.language] = errors.get(parsed.language, 0) + 1
-                    del tree, found
-                ranges[file.path] = (digest, len(chunks), len(own))
-                chunks.extend(own)
-            advance(1)
-    # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
-    # reused record whose module name changed (a package appeared) is extracted again.
-    trees: dict[str, Any] = {}
-    python = sorted(p for p, rec in records.items() if "l" not in rec)
-    modules = module_names(python, discovery.root)
-    by_path = {f.path: f for f in discovery.files}
-    for path in [p for p in python if records[p].get("m") != modules[p]]:
-        del records[path]
-        try:
-            tree = parse_python(path, by_path[path].read_text())
-        except OSError:  # gone since it was read: no symbols, as for a file that fails to parse
-            tree = None
-        if tree is not None:
-            trees[path] = tree
-    symbols = SymbolGraph.build(trees, root=discovery.root, reused=records)
-    del trees, records
-    if unreadable:
-        stats.files_indexed -= unreadable
-        stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
-    if not chunks:
-        skipped = Counter(stats.files_skipped)
-        raise EmptyRepoError(
-            f"no indexable files in {discovery.root}{_skips(skipped)}; "
-            f"{stats.files_indexed} files had no content to index"
-        )
-    stats.chunks = len(chunks)
+    if chunked is None:
+        chunked = chunk_repo(discovery, stats, progress, earlier)
+    chunks = chunked.chunks
     t1 = time.perf_counter()
-    stats.seconds["chunk"] = t1 - t0
-
     vectors = None
     if embedder is not None:
         with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
@@ -252,11 +196,11 @@ def _build(
         vectors,
         dense=dense,
         seconds=stats.seconds,
-        symbols=symbols,
-        ranges=ranges,
-        earlier=previous.bm25 if previous is not None else None,
+        symbols=chunked.symbols,
+        ranges=chunked.ranges,
+        earlier=chunked.earlier_bm25,
     )
-    return store, ranges
+    return store, chunked.ranges
 
 
 def _write(

@@ -1,5 +1,9 @@
 """``LazyIndex``: one repository's index, built or loaded from the cache on first use, then
-shared. Thread-safe: two questions that need it at once build it once."""
+shared. Thread-safe: two questions that need it at once build it once.
+
+With ``background``, a first index that would take long to embed is answered first
+(:mod:`codeagent.index.answer_first`); :meth:`LazyIndex.refresh`, called before each
+question, swaps in the full index once the background build has cached it."""
 
 from __future__ import annotations
 
@@ -24,9 +28,11 @@ class LazyIndex:
         store: IndexStore | None = None,
         progress: ProgressReporter | None = None,
         stats: IndexStats | None = None,
+        background: bool = False,
     ) -> None:
         self.repo_root = repo_root
         self.settings = settings
+        self.background = background  # answer first when embedding would keep one waiting
         self.progress: ProgressReporter = progress or NullProgress()
         self.stats: IndexStats | None = stats  # given with ``store``: an index already built
         self._store = store
@@ -60,12 +66,48 @@ class LazyIndex:
 
         with self._lock:
             store, stats = load_or_build(
-                self.repo_root, self.settings, force=force, progress=self.progress
+                self.repo_root,
+                self.settings,
+                force=force,
+                progress=self.progress,
+                background=self.background,
             )
             store.check_later(self._damaged)  # opened on its seal: hashed behind the answer
             self._store, self.stats = store, stats
             self._notices.extend(getattr(stats, "notices", None) or [])
             return stats
+
+    @property
+    def partial(self) -> bool:
+        """Whether the loaded index was answered first (its dense part still being built)."""
+        stats = self.stats
+        return self.loaded and stats is not None and stats.dense_coverage is not None
+
+    def refresh(self) -> None:
+        """Before a question: an index answered first is replaced by the full one once the
+        background build has cached it; until then each answer says again what it uses."""
+        if not self.partial:
+            return
+        from codeagent.index import answer_first, background
+
+        with self._lock:
+            stats = self.stats
+            if stats is None or stats.dense_coverage is None:
+                return
+            # the build first: one that ends between the two looks has left its entry
+            build = background.find(self.settings, stats.repo_id, stats.state_hash)
+            if Path(stats.cache_path).is_dir():  # finished: open it (a cache hit)
+                self.load(force=False)
+                return
+            said = answer_first.percent(stats.dense_coverage)
+            if build is not None:
+                self._notices.append(answer_first.notice(stats.dense_coverage, build))
+            else:
+                log_file = background.log_path(self.settings, stats.repo_id, stats.state_hash)
+                self._notices.append(
+                    f"dense search: {said} of chunks; the background index stopped before it"
+                    f" finished (log {log_file}): `codeagent index` builds it"
+                )
 
     def _damaged(self, exc: Exception) -> None:
         """What the background check of the entry found, said with the next answer."""

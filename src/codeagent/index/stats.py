@@ -35,6 +35,9 @@ class IndexStats:
     entry_check: str = ""
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     notices: list[str] = field(default_factory=list)
+    # answered first (:mod:`codeagent.index.answer_first`): the share of chunks with a vector
+    # in this in-memory index, the rest embedded in the background; None for a full index
+    dense_coverage: float | None = None
     # language -> {"files": n, "structure": "python-ast" | "tree-sitter" | "none"} (every indexed
     # file), and language -> files that did not parse in this build (cut into windows).
     languages: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -14,7 +14,9 @@ from (``state`` in the result). Between questions, file-system events ask for up
 (:mod:`codeagent.server.watching`), so the index is usually current before a question comes.
 
 While the first dense (semantic) index of a repository is being built in the background,
-questions are answered from a keyword (BM25) index built in memory, with a notice saying so;
+questions are answered from an index built in memory in seconds, as ``codeagent ask`` answers
+first (:mod:`codeagent.index.answer_first`): BM25, the symbol graph and dense search over the
+chunks whose vectors are already cached, with a notice saying how much dense search covers;
 the full index takes over as soon as it is ready.
 """
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +32,7 @@ from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.lazy import LazyIndex
 from codeagent.index.stats import IndexStats
+from codeagent.progress import NullProgress
 from codeagent.server.freshness import SharedCheck, catching_up_notice
 from codeagent.server.repos import ServedRepo
 from codeagent.server.updates import Updater
@@ -44,10 +47,12 @@ log = logging.getLogger(__name__)
 Event = dict[str, Any]
 
 
-def bm25_notice(repo_id: str) -> str:
+def building_notice(repo_id: str, coverage: float) -> str:
+    from codeagent.index.answer_first import percent
+
     return (
-        f"the semantic index of {repo_id} is still being built: this answer uses keyword"
-        " search (BM25) only"
+        f"dense search: {percent(coverage)} of chunks: the index of {repo_id} is still being"
+        " built in the background"
     )
 
 
@@ -76,34 +81,37 @@ def _warm_up(store: IndexStore) -> None:
         log.debug("warming up the search failed", exc_info=True)
 
 
-class KeywordIndex(LazyIndex):
-    """A keyword-only index built in memory (seconds: no embedding, no cache, no cache lock);
+class BuildingIndex(LazyIndex):
+    """The index answered from while the first full one is built: chunks, BM25, the symbol
+    graph and the vectors already cached, in memory (seconds: no embedding, no cache lock);
     every answer that used it carries a notice saying so."""
 
-    def __init__(self, repo: ServedRepo, settings: Settings) -> None:
-        super().__init__(repo.root, settings.model_copy(update={"embed": "none"}))
+    def __init__(
+        self, repo: ServedRepo, settings: Settings, embedder: Callable[[], Embedder | None]
+    ) -> None:
+        super().__init__(repo.root, settings)
         self._repo_id = repo.id
+        self._embedder = embedder
+        self._coverage = 0.0
         self._used = threading.local()
 
     def load(self, *, force: bool) -> IndexStats:
+        from codeagent.index.answer_first import quick_store
         from codeagent.index.build import fingerprint
-        from codeagent.index.chunking import chunk_file
+        from codeagent.index.chunked import chunk_repo
         from codeagent.repo.discover import discover
-        from codeagent.repo.state import state_hash
-        from codeagent.store.store import IndexStore
+        from codeagent.repo.state import repo_id, state_hash
+        from codeagent.store.cache import states
 
         with self._lock:
-            chunks = []
             discovery = discover(self.repo_root, max_bytes=self.settings.max_file_bytes)
-            for file in discovery.files:
-                try:
-                    chunks.extend(chunk_file(file.path, file.read_text()))
-                except OSError:
-                    continue
-            self._store = IndexStore.build(chunks, None, None)
-            state = state_hash(discovery, fingerprint(None))
-            self.stats = IndexStats(repo=str(self.repo_root), chunks=len(chunks), state_hash=state)
-            return self.stats
+            stats = IndexStats(repo=str(self.repo_root), files_indexed=len(discovery.files))
+            earlier = states(self.settings.cache_dir / repo_id(discovery.root))
+            chunked = chunk_repo(discovery, stats, NullProgress(), earlier)
+            self._store, self._coverage = quick_store(chunked, self._embedder(), self.settings)
+            stats.state_hash = state_hash(discovery, fingerprint(None))
+            self.stats = stats
+            return stats
 
     def get(self) -> IndexStore:
         self._used.flag = True
@@ -113,7 +121,7 @@ class KeywordIndex(LazyIndex):
         notices = super().take_notices()
         if getattr(self._used, "flag", False):  # this thread's answer used it
             self._used.flag = False
-            notices.append(bm25_notice(self._repo_id))
+            notices.append(building_notice(self._repo_id, self._coverage))
         return notices
 
 
@@ -141,7 +149,7 @@ class RepoBackend:
         self.updater = Updater(
             repo.id, repo.root, settings, lambda force: self.build_index(force), self.check
         )
-        self._keyword: KeywordIndex | None = None
+        self._building: BuildingIndex | None = None
         self._lock = threading.Lock()
         self._dense_first = False
         self._embedder: tuple[Embedder | None, list[str]] | None = None
@@ -152,7 +160,7 @@ class RepoBackend:
 
     def start_background_index(self) -> None:
         """Warm up in a thread: import the agent, build (or load) the index. Until an index
-        with a dense part is ready, questions are answered from a keyword index."""
+        with a dense part is ready, questions are answered from a stand-in (BuildingIndex)."""
         self._dense_first = has_dense(self.settings)
         threading.Thread(target=_import_agent, name="import-agent", daemon=True).start()
         self.updater.request()
@@ -191,9 +199,9 @@ class RepoBackend:
         served = self.updater.snapshot
         if served is None:
             if self._dense_first and self.updater.running:
-                return Pinned(self._keyword_index())  # it adds its own notice when used
+                return Pinned(self._building_index())  # it adds its own notice when used
             return Pinned(self.updater.update_now(force=False).index)
-        self._keyword = None  # the stand-in is no longer needed once an index is served
+        self._building = None  # the stand-in is no longer needed once an index is served
         if probe is None or (served.probe is not None and probe.key == served.probe.key):
             return Pinned(served.index)  # current (or the repository cannot be looked at)
         if probe.key != self.updater.failed_key:  # a failed state is not retried per question
@@ -206,14 +214,19 @@ class RepoBackend:
         notice = catching_up_notice(self.repo.root, served, probe, self.updater.error)
         return Pinned(served.index, [notice])
 
-    def _keyword_index(self) -> KeywordIndex:
+    def _building_index(self) -> BuildingIndex:
         with self._lock:
-            if self._keyword is None:
-                self._keyword = KeywordIndex(self.repo, self.settings)
-            return self._keyword
+            if self._building is None:
+                self._building = BuildingIndex(self.repo, self.settings, self._made_embedder)
+            return self._building
+
+    def _made_embedder(self) -> Embedder | None:
+        """The embedder of the index being built (None until the build has made it)."""
+        made = self._embedder
+        return made[0] if made is not None else None
 
     def served_store(self) -> IndexStore:
-        """The index served now, without a check (the keyword one while the first builds)."""
+        """The index served now, without a check (the stand-in while the first builds)."""
         served = self.updater.snapshot
         if served is not None:
             return served.index.get()
@@ -254,11 +267,7 @@ class RepoBackend:
             return
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("indexing for %r failed", question)
-            yield {
-                "type": "error",
-                "kind": "internal",
-                "message": f"internal error: {one_line(exc)}",
-            }
+            yield _internal_error(exc)
             return
         stream = self.workspace.ask_stream(
             question, index=pinned.index, notices=pinned.notices, k=k
@@ -272,11 +281,7 @@ class RepoBackend:
             yield {"type": "error", "kind": "failed", "message": one_line(exc)}
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r failed", question)
-            yield {
-                "type": "error",
-                "kind": "internal",
-                "message": f"internal error: {one_line(exc)}",
-            }
+            yield _internal_error(exc)
         finally:
             stream.close()  # type: ignore[attr-defined]
 
