@@ -203,9 +203,10 @@ def prune(settings: Settings, keep: int | None = None) -> int:
 
 def _drop_external(repo_dir: Path, notices: list[str] | None) -> None:
     """Drop the rows this repository's entries keep outside the cache (Milvus)."""
-    if not any(repo_dir.glob("*/dense.milvus.json")):
-        return  # no import of the Milvus client for a cache that never used it
-    from codeagent.store.milvus_index import drop_repository
+    from codeagent.store.milvus_client import ENTRY_FILE, drop_repository  # pymilvus: lazily
+
+    if not any(repo_dir.glob(f"*/{ENTRY_FILE}")):
+        return
 
     for line in drop_repository(repo_dir):
         log.warning("%s", line)

@@ -38,6 +38,7 @@ from codeagent.errors import BackendUnavailableError
 from codeagent.paths import default_home
 from codeagent.store.entry_files import CorruptIndexError
 from codeagent.store.milvus_client import (
+    ENTRY_FILE,
     GENERATION,
     aliased,
     all_keys,
@@ -47,7 +48,6 @@ from codeagent.store.milvus_client import (
     create_collection,
     delete_rows,
     dim_of,
-    drop_alias,
     drop_leftovers,
     has_state,
     insert_rows,
@@ -91,7 +91,7 @@ class MilvusIndex:
     """A :class:`~codeagent.store.dense.DenseIndex` whose rows live in Milvus."""
 
     backend = f"milvus-s{SCHEMA}"
-    file_name = "dense.milvus.json"
+    file_name = ENTRY_FILE
     requires = ("pymilvus",)  # the module it imports (`codeagent doctor`)
     external = True  # rows live outside the entry: check them when the entry is opened
     uri = ""  # set by configured(); empty: Milvus Lite in $CODEAGENT_HOME
@@ -292,29 +292,3 @@ class MilvusIndex:
                 f" are not in Milvus ({alias})"
             )
         return cls(dim, keys, alias)
-
-
-def drop_repository(repo_dir: Path) -> list[str]:
-    """Drop, in each Milvus they were written to, the aliases (and their collections) that
-    the entries of one repository's cache folder name; called before the folder is deleted.
-    Returns one line per Milvus that could not be reached (its collections are left)."""
-    targets: dict[str, set[str]] = {}
-    for found in sorted(repo_dir.glob(f"*/{MilvusIndex.file_name}")):
-        try:
-            fields = json.loads(found.read_text(encoding="utf-8"))
-            uri, alias = str(fields["uri"]), str(fields["alias"])
-        except (OSError, ValueError, TypeError, KeyError):
-            continue  # damaged, or written before entries named their Milvus
-        targets.setdefault(uri, set()).add(alias)
-    problems = []
-    for uri, aliases in sorted(targets.items()):
-        try:
-            client = client_for(uri)
-            for alias in sorted(aliases):
-                drop_alias(client, alias)
-        except Exception as exc:
-            problems.append(
-                f"left {len(aliases)} Milvus alias(es) of {repo_dir.name} at {uri}:"
-                f" {exc if isinstance(exc, BackendUnavailableError) else reason(exc)}"
-            )
-    return problems
