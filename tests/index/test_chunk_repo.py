@@ -1,0 +1,197 @@
+"""chunk_repo(): every file of a real repository chunked and its symbols extracted in one pass,
+checked against each file chunked on its own (chunk_file) and a symbol graph built from
+scratch; files that vanish after the listing, files that do not parse, whitespace-only files,
+the progress it reports and what it lends the BM25 build."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from codeagent.config import Settings
+from codeagent.errors import EmptyRepoError
+from codeagent.index.build import load_or_build
+from codeagent.index.chunked import chunk_repo, skips
+from codeagent.index.chunking import chunk_file
+from codeagent.index.stats import IndexStats
+from codeagent.progress import Advance, NullProgress
+from codeagent.repo.discover import Discovery, RepoFile, discover
+from codeagent.store import cache as index_cache
+from codeagent.symbols.graph import SymbolGraph
+from conftest import GitRepoFactory
+
+FILES = {
+    "shop/__init__.py": '"""Shop."""\n',
+    "shop/models.py": "class Cart:\n    def total(self):\n        return 1\n\n\n"
+    "def price(item):\n    return item.cost * 2\n",
+    "lib/util.py": "def helper():\n    return 1\n",  # no lib/__init__.py: module "util"
+    "web/app.js": "function greet(name) {\n  return 'hi ' + name;\n}\n",
+    "web/bad.js": "function broken( {\n  return ;\n",  # does not parse
+    "web/worse.js": "class {{{\n",  # does not parse either
+    "README.md": "# Shop\n",
+}
+
+
+@dataclass
+class Recorder:
+    """A progress reporter that keeps what it was told."""
+
+    tasks: list[tuple[str, int | None]]
+    advanced: list[int]
+
+    @contextmanager
+    def task(
+        self, description: str, total: int | None, *, expect: float | None = None
+    ) -> Iterator[Advance]:
+        self.tasks.append((description, total))
+        yield self.advanced.append
+
+
+def fresh(root: Path) -> tuple[Discovery, IndexStats]:
+    discovery = discover(root)
+    stats = IndexStats(files_indexed=len(discovery.files))
+    stats.files_skipped = dict(discovery.skipped)
+    return discovery, stats
+
+
+def expected_chunks(root: Path, paths: list[str]) -> list[tuple[str, int, int, str]]:
+    return [
+        (c.path, c.start_line, c.end_line, c.text)
+        for p in sorted(paths)
+        for c in chunk_file(p, (root / p).read_text(encoding="utf-8"))
+    ]
+
+
+def test_every_file_chunked_as_on_its_own_with_its_symbols(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    discovery, stats = fresh(root)
+    progress = Recorder([], [])
+    chunked = chunk_repo(discovery, stats, progress, [])
+    got = [(c.path, c.start_line, c.end_line, c.text) for c in chunked.chunks]
+    assert got == expected_chunks(root, list(FILES))
+    # each file's range points at its own chunks, in order
+    for path, (_digest, first, count) in chunked.ranges.items():
+        assert [c.path for c in chunked.chunks[first : first + count]] == [path] * count
+    assert sorted(chunked.ranges) == sorted(FILES)
+    assert sum(count for _d, _f, count in chunked.ranges.values()) == len(chunked.chunks)
+    assert progress.tasks == [("chunking", len(FILES))]
+    assert progress.advanced == [1] * len(FILES)
+    assert stats.parse_errors == {"javascript": 2}
+    assert stats.chunks == len(chunked.chunks)
+    assert stats.seconds["chunk"] > 0
+    assert (stats.files_reused, stats.files_indexed) == (0, len(FILES))
+    assert chunked.earlier_bm25 is None  # nothing earlier to derive BM25 from
+
+    trees = {p: ast.parse((root / p).read_text()) for p in FILES if p.endswith(".py")}
+    scratch = SymbolGraph.build(trees, root=root)
+    python = {p: rec for p, rec in chunked.symbols.files.items() if "l" not in rec}
+    assert python == scratch.files
+    assert chunked.symbols.files["lib/util.py"]["m"] == "util"
+    assert [d.path for d in chunked.symbols.definitions("greet")] == ["web/app.js"]
+    assert [d.path for d in chunked.symbols.definitions("Cart")] == ["shop/models.py"]
+
+
+def test_a_file_gone_after_the_listing_is_counted_unreadable(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    discovery, stats = fresh(root)
+    stats.files_skipped["unreadable"] = 1  # the listing found one already
+    (root / "shop/models.py").unlink()
+    (root / "README.md").unlink()
+    progress = Recorder([], [])
+    chunked = chunk_repo(discovery, stats, progress, [])
+    left = [p for p in FILES if p not in ("shop/models.py", "README.md")]
+    assert [(c.path, c.text) for c in chunked.chunks] == [
+        (p, t) for p, _s, _e, t in expected_chunks(root, left)
+    ]
+    assert stats.files_indexed == len(FILES) - 2
+    assert stats.files_skipped["unreadable"] == 3
+    assert progress.advanced == [1] * len(FILES)  # an unreadable file is still a step done
+    assert "shop/models.py" not in chunked.symbols.files
+
+
+def test_whitespace_only_files_are_no_index(git_repo: GitRepoFactory) -> None:
+    # past the 8 KiB the listing sniffs, blank files are not seen as empty
+    blank = {"a.py": " \n" * 5000, "b.md": "\n" * 9000, "c.bin": b"\x00\x01", "d.txt": "\n"}
+    root = git_repo(blank)
+    discovery, stats = fresh(root)
+    assert [f.path for f in discovery.files] == ["a.py", "b.md"]
+    with pytest.raises(EmptyRepoError) as caught:
+        chunk_repo(discovery, stats, NullProgress(), [])
+    assert str(caught.value) == (
+        f"no indexable files in {root.resolve()} (skipped: 1 binary, 1 empty); "
+        "2 files had no content to index"
+    )
+    with pytest.raises(EmptyRepoError) as through_build:
+        load_or_build(root, Settings.load(embed="none"))
+    assert str(through_build.value) == str(caught.value)
+
+
+def test_skips_in_words() -> None:
+    from collections import Counter
+
+    assert skips(Counter()) == " (nothing found)"
+    assert skips(Counter({"binary": 1, "secret": 3})) == " (skipped: 3 secret, 1 binary)"
+
+
+class Vanishing(RepoFile):
+    """A real file that is deleted right after its first read (another process removed it)."""
+
+    def read_text(self) -> str:
+        text = super().read_text()
+        self.abs_path.unlink(missing_ok=True)
+        return text
+
+
+def test_a_reused_file_gone_before_it_is_parsed_again_keeps_its_chunks_only(
+    git_repo: GitRepoFactory,
+) -> None:
+    """lib/util.py is unchanged since the earlier state, but lib/__init__.py appeared: its
+    module name moved, so it is parsed again; gone by then, it gets no symbols."""
+    root = git_repo(FILES)
+    _, first = load_or_build(root, Settings.load(embed="none"))
+    (root / "lib/__init__.py").write_text("X = 1\n", encoding="utf-8")
+    discovery, stats = fresh(root)
+    discovery.files = [
+        Vanishing(f.path, f.abs_path, f.size) if f.path == "lib/util.py" else f
+        for f in discovery.files
+    ]
+    earlier = index_cache.states(Path(first.cache_path).parent)
+    chunked = chunk_repo(discovery, stats, NullProgress(), earlier)
+    assert not (root / "lib/util.py").exists()
+    assert stats.files_reused == len(FILES)  # every earlier file had the same text
+    assert "lib/util.py" in chunked.ranges
+    assert [c.symbol for c in chunked.chunks if c.path == "lib/util.py"] == ["helper"]
+    assert "lib/util.py" not in chunked.symbols.files  # as for a file that does not parse
+    assert chunked.symbols.files["lib/__init__.py"]["m"] == "lib"
+    assert chunked.earlier_bm25 is not None  # the earlier entry lends its BM25 index
+
+
+def test_reused_files_keep_their_symbols_and_new_ones_are_parsed(
+    git_repo: GitRepoFactory,
+) -> None:
+    root = git_repo(FILES)
+    _, first = load_or_build(root, Settings.load(embed="none"))
+    (root / "web/bad.js").write_text("function fixed() {\n  return 1;\n}\n", encoding="utf-8")
+    (root / "web/new.js").write_text("function ( {\n", encoding="utf-8")  # a new broken one
+    (root / "shop/extra.py").write_text("def extra():\n    return 2\n", encoding="utf-8")
+    discovery, stats = fresh(root)
+    earlier = index_cache.states(Path(first.cache_path).parent)
+    chunked = chunk_repo(discovery, stats, NullProgress(), earlier)
+    assert stats.files_reused == len(FILES) - 1
+    assert stats.parse_errors == {"javascript": 1}  # only the files parsed now are counted
+    paths = [*FILES, "shop/extra.py", "web/new.js"]
+    assert [(c.path, c.text) for c in chunked.chunks] == [
+        (p, t) for p, _s, _e, t in expected_chunks(root, paths)
+    ]
+    _, scratch_stats = fresh(root)
+    scratch = chunk_repo(discover(root), scratch_stats, NullProgress(), [])
+    assert chunked.symbols.files == scratch.symbols.files
+    assert chunked.symbols.calls == scratch.symbols.calls
+    assert [d.path for d in chunked.symbols.definitions("fixed")] == ["web/bad.js"]
+    assert [d.path for d in chunked.symbols.definitions("greet")] == ["web/app.js"]  # reused
+
