@@ -27,7 +27,8 @@ FILES = {
     "shop/cart.py": "def add_to_cart(cart, item):\n    cart.append(item)\n",
 }
 # Enough code that the entry's chunk file is far over the file-size limit set below.
-BIG = {f"pkg/m{i}.py": f"def f{i}(x):\n    '''{'doc ' * 40}'''\n    return x + {i}\n" for i in range(40)}
+DOC = "doc " * 40
+BIG = {f"pkg/m{i}.py": f'def f{i}(x):\n    """{DOC}"""\n    return x + {i}\n' for i in range(40)}
 LIMIT = 8192  # bytes: the repository folder's marks fit, the entry's chunks.json does not
 
 BUILD_UNDER_LIMIT = textwrap.dedent(
@@ -142,7 +143,10 @@ def test_a_write_refused_mid_save_leaves_no_entry_and_keeps_the_old_one(
     assert "Traceback" not in done.stderr
     # the forced rebuild failed while writing: the old entry is whole, nothing half-written
     assert {p.name for p in entry.parent.iterdir()} == {
-        ".codeagent-index", ".gitignore", ".lock", first.state_hash
+        ".codeagent-index",
+        ".gitignore",
+        ".lock",
+        first.state_hash,
     }
     assert {p.name: p.read_bytes() for p in entry.iterdir() if p.is_file()} == before
     again, hit = load_or_build(root, settings)
@@ -165,7 +169,10 @@ def test_a_forced_rebuild_replaces_the_entry_and_leaves_nothing_beside_it(
     assert not (entry / "stray.txt").exists()  # a new folder, not the old one written over
     assert (entry / "manifest.json").stat().st_mtime_ns > created
     assert repo_dir_names(settings, forced.cache_path) == {
-        ".codeagent-index", ".gitignore", ".lock", first.state_hash
+        ".codeagent-index",
+        ".gitignore",
+        ".lock",
+        first.state_hash,
     }
     _, hit = load_or_build(root, settings)
     assert hit.cache_hit
@@ -223,11 +230,13 @@ def test_a_forced_or_bm25_only_build_never_answers_first(git_repo: GitRepoFactor
     now, and so does a BM25-only index (nothing to embed)."""
     root = git_repo(FILES)
     settings = Settings.load(embed="hash:16")
-    _, first = load_or_build(root, settings, embedder=SlowHash(16))
+    load_or_build(root, settings, embedder=SlowHash(16))
     embed_cache = settings.embed_cache_dir
     assert embed_cache.is_dir()
     shutil.rmtree(embed_cache)  # nothing cached: answering first would be chosen if allowed
-    store, forced = load_or_build(root, settings, embedder=SlowHash(16), background=True, force=True)
+    store, forced = load_or_build(
+        root, settings, embedder=SlowHash(16), background=True, force=True
+    )
     assert forced.dense_coverage is None
     assert not forced.cache_hit
     assert forced.chunks_embedded == forced.chunks  # embedded here, now

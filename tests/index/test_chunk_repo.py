@@ -194,4 +194,3 @@ def test_reused_files_keep_their_symbols_and_new_ones_are_parsed(
     assert chunked.symbols.calls == scratch.symbols.calls
     assert [d.path for d in chunked.symbols.definitions("fixed")] == ["web/bad.js"]
     assert [d.path for d in chunked.symbols.definitions("greet")] == ["web/app.js"]  # reused
-
