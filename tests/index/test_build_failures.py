@@ -230,7 +230,8 @@ def test_a_forced_or_bm25_only_build_never_answers_first(git_repo: GitRepoFactor
     now, and so does a BM25-only index (nothing to embed)."""
     root = git_repo(FILES)
     settings = Settings.load(embed="hash:16")
-    load_or_build(root, settings, embedder=SlowHash(16))
+    _, first = load_or_build(root, settings, embedder=SlowHash(16))  # background not asked
+    assert (first.dense_coverage, first.chunks_embedded) == (None, first.chunks)
     embed_cache = settings.embed_cache_dir
     assert embed_cache.is_dir()
     shutil.rmtree(embed_cache)  # nothing cached: answering first would be chosen if allowed
