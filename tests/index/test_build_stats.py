@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, HashEmbedder
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
 from codeagent.index.stats import PHASES
+from codeagent.progress import Advance
 from conftest import GitRepoFactory, git
 
 PY = {
@@ -155,3 +158,34 @@ def test_an_embedder_handed_in_is_used_as_given(git_repo: GitRepoFactory) -> Non
     _, none = load_or_build(root, Settings.load(embed="hash:8"), embedder=None)
     assert (none.embedder, none.chunks_embedded) == ("none", 0)
     assert none.state_hash != stats.state_hash
+
+
+class Recorder:
+    """A progress reporter that keeps what it was told: (task, total, steps advanced)."""
+
+    def __init__(self) -> None:
+        self.tasks: list[list[object]] = []
+
+    @contextmanager
+    def task(
+        self, description: str, total: int | None, *, expect: float | None = None
+    ) -> Iterator[Advance]:
+        record: list[object] = [description, total, 0]
+        self.tasks.append(record)
+
+        def advance(n: int) -> None:
+            record[2] = int(record[2]) + n  # type: ignore[call-overload]
+
+        yield advance
+
+
+def test_a_build_reports_its_progress(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    progress = Recorder()
+    load_or_build(root, Settings.load(embed="hash:32"), progress=progress)
+    n = chunks_on_disk(root, INDEXED)
+    assert progress.tasks == [["chunking", len(INDEXED), len(INDEXED)], ["embedding", n, n]]
+    quiet = Recorder()
+    _, hit = load_or_build(root, Settings.load(embed="hash:32"), progress=quiet)
+    assert hit.cache_hit
+    assert quiet.tasks == []  # a hit does no work to report
