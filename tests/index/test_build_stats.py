@@ -189,3 +189,27 @@ def test_a_build_reports_its_progress(git_repo: GitRepoFactory) -> None:
     _, hit = load_or_build(root, Settings.load(embed="hash:32"), progress=quiet)
     assert hit.cache_hit
     assert quiet.tasks == []  # a hit does no work to report
+
+
+def test_files_over_the_size_setting_are_skipped(git_repo: GitRepoFactory) -> None:
+    root = git_repo(PY)
+    sizes = {p: (root / p).stat().st_size for p in PY}
+    cap = min(sizes.values())  # the smaller file fits exactly, the larger does not
+    _, stats = load_or_build(root, Settings.load(embed="none", max_file_bytes=cap))
+    assert stats.files_skipped == {"too_large": 1}
+    assert stats.files_indexed == 1
+
+
+def test_an_ollama_embedder_named_in_the_settings(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ollama_stub import OllamaStub
+
+    root = git_repo(PY)
+    with OllamaStub(models=["nomic-embed-text"]) as stub:
+        monkeypatch.setenv("OLLAMA_HOST", stub.url)
+        store, stats = load_or_build(root, Settings.load(embed="ollama:nomic-embed-text"))
+        sent = [t for r in stub.requests if r.path == "/api/embed" for t in r.body["input"]]
+    assert (stats.embedder, stats.dim) == ("ollama:nomic-embed-text", stub.embed_dim)
+    assert {c.embed_text for c in store.chunks} <= set(sent)  # every chunk went to the server
+    assert stats.chunks_embedded == len(store.chunks)
