@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,46 @@ def test_an_embedding_cache_that_cannot_be_opened_names_the_home(
     assert str(caught.value).startswith(
         f"cannot write the embedding cache under CODEAGENT_HOME ({settings.home}): "
     )
+
+
+def test_the_state_just_built_survives_its_own_prune(git_repo: GitRepoFactory) -> None:
+    """Another process used an older state after this build saved (its mark is newer): with
+    one state kept, the one just built is the one kept."""
+    root = git_repo(BIG)
+    settings = Settings.load(embed="none", keep_states=1)
+    _, older = load_or_build(root, settings)
+    later = time.time() + 3600
+    os.utime(older.cache_path, (later, later))  # used after the next build saves
+    (root / "pkg/m0.py").write_text("def f0(x):\n    return x\n", encoding="utf-8")
+    _, newest = load_or_build(root, settings)
+    assert folders(Path(newest.cache_path).parent) == {newest.state_hash}
+    _, hit = load_or_build(root, settings)
+    assert (hit.cache_hit, hit.state_hash) == (True, newest.state_hash)
+
+
+def immutable(path: Path, on: bool) -> bool:
+    """chattr +i / -i (even root cannot delete an immutable file); False where unsupported."""
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_an_old_entry_that_cannot_be_deleted_does_not_stop_a_rebuild(
+    git_repo: GitRepoFactory,
+) -> None:
+    root = git_repo(BIG)
+    settings = Settings.load(embed="none")
+    _, first = load_or_build(root, settings)
+    stuck = Path(first.cache_path) / "stuck.txt"
+    stuck.write_text("cannot be deleted\n", encoding="utf-8")
+    if not immutable(stuck, True):
+        pytest.skip("chattr +i is not available here")
+    try:
+        _, forced = load_or_build(root, settings, force=True)
+        assert not forced.cache_hit
+        assert not (Path(forced.cache_path) / "stuck.txt").exists()  # the new entry
+        _, hit = load_or_build(root, settings)
+        assert hit.cache_hit
+        assert len(list(Path(first.cache_path).parent.glob("tmp-*/old/stuck.txt"))) == 1
+    finally:
+        for path in Path(first.cache_path).parent.rglob("stuck.txt"):
+            immutable(path, False)
