@@ -143,6 +143,7 @@ main()
 """
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="a segmentation fault as Linux gives it")
 def test_a_worker_that_dies_costs_one_file_its_structure(
     git_repo: GitRepoFactory, tmp_path: Path
 ) -> None:
@@ -170,6 +171,33 @@ def test_a_worker_that_dies_costs_one_file_its_structure(
     assert after["files_indexed"] == before["files_indexed"] == 41
     entries = [IndexStats(cache_path=s["cache_path"]) for s in (before, after)]
     assert entry_bytes(entries[1]) == entry_bytes(entries[0])  # windows, as serially
+
+
+NO_WORKERS = """
+import os, sys
+os.environ["PYTHONHOME"] = "/nonexistent"  # every Python started from now on fails to start
+from codeagent.cli.main import main
+sys.argv = ["codeagent", *sys.argv[1:]]
+main()
+"""
+
+
+def test_workers_that_cannot_start_leave_the_work_here(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    root = git_repo({f"pkg/m{i}.py": module(i) for i in range(40)})
+    args = ["index", "--repo", str(root), "--embed", "hash:32", "--json"]
+    serial = codeagent(MAIN, *args, CODEAGENT_HOME=str(tmp_path / "serial"), CODEAGENT_WORKERS="1")
+    assert serial.returncode == 0, serial.stderr
+    env = {"CODEAGENT_WORKERS": "2", "CODEAGENT_POOL_MIN_FILES": "1"}
+    here = codeagent(NO_WORKERS, *args, CODEAGENT_HOME=str(tmp_path / "here"), **env)
+    assert here.returncode == 0, here.stderr
+    assert "Traceback" not in here.stderr  # (the workers' own start-up errors are theirs)
+    assert "worker processes do not start (exit code 1): parsing in this process" in here.stderr
+    before, after = json.loads(serial.stdout), json.loads(here.stdout)
+    assert before["workers"] == after["workers"] == 1
+    entries = [IndexStats(cache_path=s["cache_path"]) for s in (before, after)]
+    assert entry_bytes(entries[1]) == entry_bytes(entries[0])
 
 
 CTRL_C = """

@@ -19,7 +19,9 @@ Here the builder knows which batch each worker holds, so:
   been written yet: the entry is written after the chunks.
 - **A worker that dies** (a crash in a parser's C code, a kill) is replaced, and the files of
   the batch it held are parsed again one per batch; a file that kills its worker alone is
-  cut into line windows and counted as a parse error of its language.
+  cut into line windows and counted as a parse error of its language. Workers that cannot
+  be started, or die before they run (a broken environment), leave the work to this
+  process, with one warning.
 - The workers' log records come back with their batch and are handled here, so ``-v`` shows
   them as in a serial build.
 """
@@ -37,22 +39,24 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from itertools import chain, islice
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Any
 
 from codeagent import cancel
 from codeagent.index.per_file import FileResult, crashed, parse_one
+from codeagent.index.pool_worker import READY, Batch, Returned, serve
 
 log = logging.getLogger(__name__)
 
 Item = tuple[int, str, str]  # (file number, path, text)
-Batch = list[Item]
-Returned = tuple[list[FileResult], list[logging.LogRecord]]
 
 BATCH_FILES = 16  # files per batch ...
 BATCH_CHARS = 1 << 19  # ... or this much text, whichever comes first
 POLL = 0.2  # seconds between checks of the cancel token while waiting
+
+
+class _NoWorkers(Exception):
+    """Worker processes cannot be started, or die before they run."""
 
 
 def default_workers() -> int:
@@ -77,7 +81,7 @@ def parse_all(
             yield number, parse_one(path, text, root)
         return
     used.append(workers)
-    yield from _Pool(root, workers).run(chain(head, todo))
+    yield from _Pool(root, workers, used).run(chain(head, todo))
 
 
 def batches(items: Iterator[Item]) -> Iterator[Batch]:
@@ -102,11 +106,16 @@ class _Worker:
         self.conn, theirs = context.Pipe()
         level = logging.getLogger("codeagent").getEffectiveLevel()
         self.process = context.Process(
-            target=_serve, args=(theirs, str(root), level), name="codeagent-parse", daemon=True
+            target=serve, args=(theirs, str(root), level), name="codeagent-parse", daemon=True
         )
-        with _starting():
-            self.process.start()
-        theirs.close()
+        try:
+            with _starting():
+                self.process.start()
+        except OSError as exc:  # no more processes, no memory
+            raise _NoWorkers(str(exc)) from exc
+        finally:
+            theirs.close()
+        self.started = False  # it said READY
         self.batch: Batch | None = None
         self.alone = False  # the batch is one file whose batch killed a worker before
 
@@ -116,14 +125,17 @@ class _Worker:
         with suppress(OSError):  # BrokenPipeError
             self.conn.send(batch)
 
-    def take(self) -> Returned | None:
-        """Its results, or None when it died before sending them all."""
+    def take(self) -> Returned | str | None:
+        """Its next message: READY, its results, or None when it died before sending it."""
         try:
-            returned: Returned = self.conn.recv()
+            message: Returned | str = self.conn.recv()
         except (EOFError, OSError):
             return None
-        self.batch = None
-        return returned
+        if message == READY:
+            self.started = True
+        else:
+            self.batch = None
+        return message
 
     def stop(self, now: bool) -> None:
         if not now:
@@ -142,9 +154,10 @@ class _Worker:
 class _Pool:
     """Batches handed to idle workers; results put back in the items' order."""
 
-    def __init__(self, root: Path, size: int) -> None:
+    def __init__(self, root: Path, size: int, used: list[int]) -> None:
         self.root = root
         self.size = size
+        self.used = used  # set to [1] when the files are parsed here after all
         self.retry: deque[Batch] = deque()  # files of a dead worker's batch, one per batch
         self.order: deque[int] = deque()  # item numbers as sent
         self.results: dict[int, FileResult] = {}
@@ -171,9 +184,29 @@ class _Pool:
                     number = self.order.popleft()
                     yield number, self.results.pop(number)
             finished = True
+        except _NoWorkers as exc:
+            log.warning("worker processes do not start (%s): parsing in this process", exc)
+            self.used[:] = [1]
+            held = [item for w in workers if w.batch is not None for item in w.batch]
+            for worker in workers:
+                worker.stop(now=True)
+            yield from self._here(held, todo)
+            finished = True
         finally:  # Ctrl-C, a cancelled token, a consumer that stopped: terminate them now
             for worker in workers:
                 worker.stop(now=not finished)
+
+    def _here(self, held: Batch, todo: Iterator[Batch]) -> Iterator[tuple[int, FileResult]]:
+        """Everything not yet returned, parsed in this process, in order."""
+        waiting = {item[0]: item for item in chain(held, *self.retry)}
+        for number in self.order:
+            if number not in self.results:
+                _, path, text = waiting[number]
+                self.results[number] = parse_one(path, text, self.root)
+            yield number, self.results.pop(number)
+        for batch in todo:
+            for number, path, text in batch:
+                yield number, parse_one(path, text, self.root)
 
     def _give(self, worker: _Worker, todo: Iterator[Batch]) -> None:
         alone = bool(self.retry)
@@ -188,13 +221,17 @@ class _Pool:
         """Its results; for a worker that died, its batch to parse again and a new worker."""
         batch = worker.batch
         returned = worker.take()
-        if returned is not None:
+        if returned == READY:
+            return worker
+        if returned is not None and not isinstance(returned, str):
             results, records = returned
             _replay(records)
             assert batch is not None
             self.results.update((item[0], r) for item, r in zip(batch, results, strict=True))
             return worker
         worker.stop(now=True)
+        if not worker.started:
+            raise _NoWorkers(f"exit code {worker.process.exitcode}")
         assert batch is not None
         if worker.alone or len(batch) == 1:
             number, path, text = batch[0]
@@ -226,42 +263,6 @@ def _starting() -> Iterator[None]:
         sys.modules["__main__"] = main
         if ignore and previous is not None:
             signal.signal(signal.SIGINT, previous)
-
-
-# -- in the worker -----------------------------------------------------------------------------
-
-_records: list[logging.LogRecord] = []
-
-
-class _Keep(logging.Handler):
-    """Keeps a worker's log records, to send back with its batch."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        record.msg = record.getMessage()  # arguments may not pickle: send the text
-        record.args = None
-        if record.exc_info:
-            record.exc_text = self.format(record)
-            record.exc_info = None
-        _records.append(record)
-
-
-def _serve(conn: Connection, root: str, level: int) -> None:
-    """A worker: parse each batch received, send back its results, until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    logger = logging.getLogger("codeagent")
-    logger.setLevel(level)
-    logger.addHandler(_Keep())
-    logger.propagate = False
-    while True:
-        try:
-            batch: Any = conn.recv()
-        except (EOFError, OSError):  # the builder is gone
-            return
-        if batch is None:
-            return
-        results = [parse_one(path, text, Path(root), terms=True) for _, path, text in batch]
-        conn.send((results, _records[:]))
-        _records.clear()
 
 
 def _replay(records: list[logging.LogRecord]) -> None:
