@@ -3,7 +3,7 @@
 ``parse_all`` takes the files to parse in index order and yields each one's result in that
 same order, so what is built from them is the same, byte for byte, as a serial build. With
 ``workers`` > 1 and at least ``min_files`` files to parse, the files go to that many worker
-processes (spawned: safe in a threaded server), a batch of a few dozen files to each idle one;
+processes (spawned: safe in a threaded server), a batch of 16 files to each idle one;
 the workers also make each chunk's BM25 terms. Fewer files are parsed in this process, as one
 worker is: a pool costs a second or so to start.
 
@@ -112,6 +112,7 @@ class _Worker:
             with _starting():
                 self.process.start()
         except OSError as exc:  # no more processes, no memory
+            self.conn.close()
             raise _NoWorkers(str(exc)) from exc
         finally:
             theirs.close()
@@ -167,7 +168,8 @@ class _Pool:
         workers: list[_Worker] = []
         finished = False
         try:
-            workers = [_Worker(self.root) for _ in range(self.size)]
+            for _ in range(self.size):
+                workers.append(_Worker(self.root))
             while True:
                 for worker in workers:
                     if worker.batch is None:
