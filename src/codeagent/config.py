@@ -60,6 +60,18 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=4000, gt=0)
     history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
     batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")
+    workers: int = Field(
+        default=0,
+        ge=0,
+        description="Processes that parse, chunk and tokenise files for an index; 0: one per"
+        " CPU; 1: none (in the indexing process).",
+    )
+    pool_min_files: int = Field(
+        default=200,
+        gt=0,
+        description="Files to parse below which an index is built without a pool of processes"
+        " (starting one costs about a second).",
+    )
     background_after: float = Field(
         default=5.0,
         ge=0,

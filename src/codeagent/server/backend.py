@@ -97,7 +97,7 @@ class BuildingIndex(LazyIndex):
 
     def load(self, *, force: bool) -> IndexStats:
         from codeagent.index.answer_first import quick_store
-        from codeagent.index.build import fingerprint
+        from codeagent.index.build import fingerprint, pool_settings
         from codeagent.index.chunked import chunk_repo
         from codeagent.repo.discover import discover
         from codeagent.repo.state import repo_id, state_hash
@@ -107,7 +107,9 @@ class BuildingIndex(LazyIndex):
             discovery = discover(self.repo_root, max_bytes=self.settings.max_file_bytes)
             stats = IndexStats(repo=str(self.repo_root), files_indexed=len(discovery.files))
             earlier = states(self.settings.cache_dir / repo_id(discovery.root))
-            chunked = chunk_repo(discovery, stats, NullProgress(), earlier)
+            chunked = chunk_repo(
+                discovery, stats, NullProgress(), earlier, **pool_settings(self.settings)
+            )
             self._store, self._coverage = quick_store(chunked, self._embedder(), self.settings)
             stats.state_hash = state_hash(discovery, fingerprint(None))
             self.stats = stats
