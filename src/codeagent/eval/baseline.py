@@ -3,9 +3,10 @@ repository's language (``.py`` by default).
 
 Deliberately naive and independent of the product's ranking, so that it stays a fixed floor
 while the product changes: the project's chunks of the source files of one language family
-(:mod:`codeagent.eval.sources`: not tests, docs, examples or vendored code); each chunk is its path and its text, tokenized by bm25s's own tokenizer (lower-cased
-words of two or more characters, English stopwords dropped, no stemming, no identifier
-splitting); a file scores its best chunk. Nothing else: no symbol boost, no dense side, no
+(:mod:`codeagent.eval.sources`: not tests, docs, examples or vendored code); each chunk is
+its path and its text, tokenized by bm25s's own tokenizer (lower-cased words of two or more
+characters, English stopwords dropped, no stemming, no identifier splitting); a file scores
+its best chunk. Nothing else: no symbol boost, no dense side, no
 reordering by file kind.
 """
 

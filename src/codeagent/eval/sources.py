@@ -77,7 +77,7 @@ RULES: dict[str, SourceRule] = {
     "java": SourceRule(
         (".java",),
         _COMMON_SKIP | {"androidtest", "jmh"},
-        re.compile(r"(Tests?|IT|TestCase)\.java$"),
+        re.compile(r"(Tests?|[a-z0-9]IT|TestCase)\.java$"),
     ),
     # JavaScript and TypeScript: one family (a project mixes them, and its typings).
     "js": SourceRule(

@@ -135,10 +135,7 @@ def render_tables(tables: Mapping[str, Any]) -> str:
                 continue
             title, keys = BENCHMARKS[bench]
             rankers = list(table["mean"])
-            parts.append(
-                f"#### {_title(split)}: {title} "
-                f"(%, {' / '.join(rankers)})\n"
-            )
+            parts.append(f"#### {_title(split)}: {title} (%, {' / '.join(rankers)})\n")
             head = ["repository", "n", *(HEADERS[k] for k in keys)]
             parts.append("| " + " | ".join(head) + " |")
             parts.append("|" + "---|" * len(head))
