@@ -60,6 +60,9 @@ def has_dense(settings: Settings) -> bool:
     return True
 
 
+_WARMED = threading.Event()
+
+
 def _warm_up(store: IndexStore) -> None:
     """One search in the background, so that what a first search needs once per process (the
     query model's session or an Ollama model, the ranker's modules and model, the stemmer)
@@ -109,7 +112,6 @@ class RepoBackend:
         self._dense_first = False
         self._embedder: tuple[Embedder | None, list[str]] | None = None
         self._paths: tuple[Any, set[str]] | None = None
-        self._warmed = False
 
     # -- the index ---------------------------------------------------------------------------
 
@@ -140,8 +142,8 @@ class RepoBackend:
             self._embedder = (embedder, [])  # said with the first index only
         store, stats = load_or_build(self.repo.root, self.settings, force=force, embedder=embedder)
         stats.notices[:0] = notices
-        if not self._warmed:  # the first question loads no model and imports no ranker
-            self._warmed = True
+        if not _WARMED.is_set():  # the first question loads no model and imports no ranker
+            _WARMED.set()  # once per process: it loads what every repository shares
             _warm_up(store)
         return store, stats
 

@@ -20,12 +20,28 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from codeagent.server.memory import format_size, store_bytes, store_parts
 
 if TYPE_CHECKING:
-    from codeagent.server.backend import RepoBackend
+    from codeagent.server.repos import ServedRepo
+    from codeagent.server.updates import Updater
+    from codeagent.store.store import IndexStore
+
+
+class RepoBackend(Protocol):
+    """What the pool uses of a served repository (:class:`codeagent.server.backend.RepoBackend`)."""
+
+    repo: ServedRepo
+    updater: Updater
+
+    def open_store(self) -> IndexStore | None: ...
+
+    def close(self) -> bool: ...
+
+    def prepare(self) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
