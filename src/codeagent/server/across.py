@@ -96,9 +96,11 @@ class AllRepos:
         if not cleaned:
             raise CodeAgentError("the question is empty")
         k = k or settings.k
+        search = first.workspace.registry.default  # the tool that searches a repository
+        route = {"tool": search, "decided_by": "rules", "reason": "no repository named"}
         yield {
             "type": "route",
-            "route": {"tool": "rag", "decided_by": "rules", "reason": "no repository named"},
+            "route": route,
             "fallback": None,
             "line": f"searching {len(self.backends)} repositories",
             "label": "search",
@@ -114,7 +116,7 @@ class AllRepos:
         hits = merged_hits(scored[:SELECT], cleaned, k)
         timings = {"retrieve": round(time.perf_counter() - started, 4)}
         roots = {b.repo.id: b.repo.root for b in self.backends.values()}
-        for event in labelled_answer(first, cleaned, hits, cancel, roots):
+        for event in labelled_answer(first, cleaned, hits, cancel, roots, route):
             if event["type"] == "result":
                 timings["answer"] = round(time.perf_counter() - retrieved, 4)
                 timings["total"] = round(time.perf_counter() - started, 4)

@@ -150,6 +150,8 @@ class RepoBackend:
     def index(self, *, force: bool) -> dict[str, Any]:
         """Build or load the index of the current state now; its statistics."""
         snapshot = self.updater.update_now(force=force)
+        if self.pool is not None:
+            self.pool.touch(self)
         assert snapshot.index.stats is not None
         stats: dict[str, Any] = snapshot.index.stats.to_json()
         return stats

@@ -60,6 +60,7 @@ def labelled_answer(
     hits: list[tuple[str, SearchHit]],
     cancel: threading.Event,
     roots: dict[str, Path] | None = None,
+    route: dict[str, Any] | None = None,
 ) -> Iterator[Event]:
     """The answer from the merged sources (the LLM of ``backend``'s workspace, or the ranked
     sources with their lines without one): token, sources and result events."""
@@ -90,10 +91,9 @@ def labelled_answer(
             text += note
             yield {"type": "token", "text": note}
     yield {"type": "sources", "sources": sources}
-    route = {"tool": "rag", "decided_by": "rules", "reason": "no repository named"}
     result = {
         "question": question,
-        "route": route,
+        "route": route or {},
         "fallback": None,
         "answer": text,
         "sources": sources,
