@@ -88,7 +88,14 @@ def test_question_without_repo_searches_every_repository(
     assert "search" not in {s["repo"] for s in result["sources"]}
     assert "billing:billing/retry.py:1-7" in result["answer"]
     assert "payments:payments/client.py:" in result["answer"]
-    assert set(result["states"]) == {"billing", "payments", "search"}
+    assert set(result["states"]) == {"billing", "payments"}  # search matched nothing
+
+    # the repositories kept after the first pass are checked: an edit not yet committed shows
+    (roots[0] / "billing/retry.py").write_text(RETRY + "\n\ndef retry_forever(call):\n    pass\n")
+    fresh = ask(served, "where is retry_forever?")
+    assert ("billing", "billing/retry.py") in {(s["repo"], s["path"]) for s in fresh["sources"]}
+    assert "retry_forever" in fresh["answer"]
+    assert fresh["states"]["billing"] != result["states"]["billing"]
 
     # a question naming a file: answered by the repository holding it, exactly (ast)
     structural = ask(served, "list the methods of Ledger in payments/ledger.py")

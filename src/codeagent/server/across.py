@@ -7,10 +7,13 @@ repository is searched and each source says which repository it is from.
 2. Otherwise each repository's index is opened (through the pool: least recently used ones
    close past the memory budget) and scored for the question: its best BM25 chunk score and,
    with a dense index, its best cosine similarity (the query is embedded once), each divided
-   by the best over the repositories, averaged. The ``SELECT`` best repositories with any
-   match are searched as a question on that repository is (:func:`retrieve`); their windows
-   are merged by ``repository score / (rank in its repository + 2)``, so the best
-   repository's first sources lead and a close second repository's first ones come next.
+   by the best over the repositories, averaged. This first pass reads the index served now,
+   without the per-question look at the repository (a ``git status`` each: a tenth of a
+   second per ten repositories). The ``SELECT`` best repositories with any match are then
+   checked and updated as a question naming them is, and searched as it is
+   (:func:`retrieve`); their windows are merged by ``repository score / (rank in its
+   repository + 2)``, so the best repository's first sources lead and a close second
+   repository's first ones come next.
 3. The answer: without an LLM, the merged sources rendered as ``repo:path:start-end`` with
    their best lines; with one, the model reads the same blocks under those headers. Each
    source in JSON carries ``repo``.
@@ -107,13 +110,13 @@ class AllRepos:
         }
         for text in said:
             yield {"type": "notice", "kind": "question", "text": text}
-        scored, notices, states = self.score(cleaned)
+        scored, notices, states = self.score(cleaned)  # the best SELECT, each checked
         for text in notices:
             yield {"type": "notice", "kind": "index", "text": text}
         if cancel.is_set():
             return
         retrieved = time.perf_counter()
-        hits = merged_hits(scored[:SELECT], cleaned, k)
+        hits = merged_hits(scored, cleaned, k)
         timings = {"retrieve": round(time.perf_counter() - started, 4)}
         roots = {b.repo.id: b.repo.root for b in self.backends.values()}
         for event in labelled_answer(first, cleaned, hits, cancel, roots, route):
@@ -128,8 +131,11 @@ class AllRepos:
     def score(
         self, question: str
     ) -> tuple[list[tuple[float, RepoBackend, Any]], list[str], dict[str, str | None]]:
-        """Each repository's score for ``question`` (best first, only those with a match),
-        its open store; the notices of the indexes; the state each answered from."""
+        """The ``SELECT`` best repositories for ``question`` (best first, only those with a
+        match), each with its score and its index of the current state; the notices of their
+        indexes; the state each answers from. The first pass scores the indexes served now
+        without looking at the repositories (a `git status` each); the repositories it keeps
+        are checked and updated as a question on one of them is."""
         import numpy as np
 
         rows: list[tuple[RepoBackend, Any, float, float]] = []
@@ -137,14 +143,11 @@ class AllRepos:
         states: dict[str, str | None] = {}
         query: dict[str, Any] = {}  # embedder id -> the query's vector
         with ThreadPoolExecutor(PARALLEL, thread_name_prefix="open") as workers:
-            opened = list(workers.map(_open, self.backends.values()))
+            opened = list(workers.map(lambda b: _open(b, checked=False), self.backends.values()))
         for backend, pinned, store in opened:
             if isinstance(pinned, str):
                 notices.append(f"{backend.repo.id}: not searched: {pinned}")
                 continue
-            states[backend.repo.id] = pinned.state
-            notices += [f"{backend.repo.id}: {n}" for n in pinned.notices]
-            notices += [f"{backend.repo.id}: {n}" for n in pinned.index.take_notices()]
             scores = store.bm25_scores(question)
             lexical = float(scores.max()) if scores is not None and len(scores) else 0.0
             rows.append((backend, store, lexical, _cosine(store, question, query, np)))
@@ -159,14 +162,26 @@ class AllRepos:
             if lexical > 0 or cosine > 0:
                 scored.append((score, backend, store))
         scored.sort(key=lambda row: -row[0])
-        return scored, notices, states
+        kept = scored[:SELECT]
+        with ThreadPoolExecutor(PARALLEL, thread_name_prefix="check") as workers:
+            checked = list(workers.map(lambda row: _open(row[1], checked=True), kept))
+        selected = []
+        for (score, _, _), (backend, pinned, store) in zip(kept, checked, strict=True):
+            if isinstance(pinned, str):
+                notices.append(f"{backend.repo.id}: not searched: {pinned}")
+                continue
+            states[backend.repo.id] = pinned.state
+            notices += [f"{backend.repo.id}: {n}" for n in pinned.notices]
+            notices += [f"{backend.repo.id}: {n}" for n in pinned.index.take_notices()]
+            selected.append((score, backend, store))
+        return selected, notices, states
 
 
-def _open(backend: RepoBackend) -> tuple[RepoBackend, Pinned | str, Any]:
-    """``backend``'s index for a question now (its state checked, updated when it moved),
-    or why it cannot be searched."""
+def _open(backend: RepoBackend, *, checked: bool) -> tuple[RepoBackend, Pinned | str, Any]:
+    """``backend``'s index (``checked``: of the current state, updated when it moved; else
+    the one served now), or why it cannot be searched."""
     try:
-        pinned = backend.pin()
+        pinned = backend.pin() if checked else backend.unchecked()
         return backend, pinned, pinned.index.get()
     except CodeAgentError as exc:
         return backend, one_line(exc), None

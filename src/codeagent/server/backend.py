@@ -164,6 +164,16 @@ class RepoBackend:
             self.pool.touch(self)
         return pinned
 
+    def unchecked(self) -> Pinned:
+        """The index served now, without looking at the repository (the first, coarse pass
+        of a question asked across many repositories); a question's when none is open."""
+        served = self.updater.snapshot
+        if served is None:
+            return self.pin()
+        if self.pool is not None:
+            self.pool.touch(self)
+        return Pinned(served.index)
+
     def _pin(self) -> Pinned:
         probe = self.check.get()
         served = self.updater.snapshot
