@@ -90,10 +90,13 @@ def chunks_bytes(chunks: list[Any]) -> int:
     return total
 
 
-def store_parts(store: Any) -> tuple[bool, ...]:
-    """Which parts of ``store`` are loaded (the estimate changes only when this does)."""
+def store_parts(store: Any) -> tuple[int, ...]:
+    """Which parts of ``store`` are loaded, and how many terms' scores BM25 keeps, in steps of
+    64 (the estimate is made again only when this changes)."""
     names = ("_chunks", "_bm25", "_dense", "_symbols")
-    return tuple(getattr(store, name, None) is not None for name in names)
+    loaded = [int(getattr(store, name, None) is not None) for name in names]
+    bm25 = getattr(store, "_bm25", None)
+    return (*loaded, len(bm25._parts) // 64 if bm25 is not None else 0)
 
 
 def store_bytes(store: Any) -> int:

@@ -51,7 +51,7 @@ class IndexPool:
         self.budget = budget  # bytes; None: no limit (indexes stay open once opened)
         self.evictions = 0
         self._order: OrderedDict[str, RepoBackend] = OrderedDict()  # least recent first
-        self._sizes: dict[str, tuple[int, tuple[bool, ...], int]] = {}  # id(store), parts, size
+        self._sizes: dict[str, tuple[int, tuple[int, ...], int]] = {}  # id(store), parts, size
         self._lock = threading.RLock()
 
     def touch(self, backend: RepoBackend) -> None:

@@ -66,9 +66,11 @@ def make_backends(
     model, reason = resolve_chat_model(settings.llm, settings)
     if model is None and settings.llm.strip() not in ("none", "auto"):
         log.warning("answers without an LLM: %s", reason)
-    entries = [*(RepoEntry(root) for root in serve_roots(specs)), *(entries or [])]
-    seen: set[Path] = set()
-    entries = [e for e in entries if not (e.root in seen or seen.add(e.root))]  # type: ignore[func-returns-value]
+    given = [*(RepoEntry(root) for root in serve_roots(specs)), *(entries or [])]
+    first: dict[Path, RepoEntry] = {}
+    for entry in given:
+        first.setdefault(entry.root, entry)  # a root given twice is served once
+    entries = list(first.values())
     names = [e.name for e in entries]
     served = make_ids([e.root for e in entries], names, [e.url for e in entries])
     return {repo.id: RepoBackend(repo, settings, model, pool) for repo in served}
