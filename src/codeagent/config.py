@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     )
 
     home: Path = Field(default_factory=default_home, description="Root of cache and clones.")
+    cache_home: Path | None = Field(
+        default=None,
+        description="Where the index cache and the embedding cache live, if not in the home:"
+        " a volume that server replicas share, each with a home of its own.",
+    )
     llm: str = Field(
         default="auto",
         description="auto | none | ollama:MODEL | llamacpp:PATH.gguf",
@@ -94,9 +99,16 @@ class Settings(BaseSettings):
             return default_home()  # empty means unset: never "." (the current directory)
         return Path(value).expanduser().absolute() if isinstance(value, str | Path) else value
 
+    @field_validator("cache_home", mode="before")
+    @classmethod
+    def _expand_cache_home(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None  # empty means unset: the home
+        return Path(value).expanduser().absolute() if isinstance(value, str | Path) else value
+
     @property
     def cache_dir(self) -> Path:
-        return self.home / "cache"
+        return (self.cache_home or self.home) / "cache"
 
     @property
     def repos_dir(self) -> Path:
@@ -104,7 +116,7 @@ class Settings(BaseSettings):
 
     @property
     def embed_cache_dir(self) -> Path:
-        return self.home / "embeddings"
+        return (self.cache_home or self.home) / "embeddings"
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:
