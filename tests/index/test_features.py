@@ -358,3 +358,12 @@ def test_the_common_term_cut_grows_with_the_index(git_repo: GitRepoFactory) -> N
         )  # fmt: skip
     assert term_share(store, table, bm25_terms("middling"))[table.ids["pkg/m00.py"]] > 0
     assert not term_share(store, table, bm25_terms("toomany")).any()
+
+
+def test_an_index_with_no_chunks_has_no_evidence() -> None:
+    store = IndexStore.build([], None, None)
+    table = file_table(store)
+    found = compute(store, table, "where is price defined", analyze("where is price defined"))
+    assert found.matrix.shape == (0, len(NAMES))
+    assert len(found.pool) == 0
+    assert not term_share(store, table, bm25_terms("price")).any()
