@@ -6,6 +6,8 @@ the progress it reports and what it lends the BM25 build."""
 from __future__ import annotations
 
 import ast
+import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,7 +73,9 @@ def test_every_file_chunked_as_on_its_own_with_its_symbols(git_repo: GitRepoFact
     root = git_repo(FILES)
     discovery, stats = fresh(root)
     progress = Recorder([], [])
+    started = time.perf_counter()
     chunked = chunk_repo(discovery, stats, progress, [])
+    took = time.perf_counter() - started
     got = [(c.path, c.start_line, c.end_line, c.text) for c in chunked.chunks]
     assert got == expected_chunks(root, list(FILES))
     # each file's range points at its own chunks, in order
@@ -83,7 +87,7 @@ def test_every_file_chunked_as_on_its_own_with_its_symbols(git_repo: GitRepoFact
     assert progress.advanced == [1] * len(FILES)
     assert stats.parse_errors == {"javascript": 2}
     assert stats.chunks == len(chunked.chunks)
-    assert stats.seconds["chunk"] > 0
+    assert 0 < stats.seconds["chunk"] <= took
     assert (stats.files_reused, stats.files_indexed) == (0, len(FILES))
     assert chunked.earlier_bm25 is None  # nothing earlier to derive BM25 from
 
@@ -132,8 +136,6 @@ def test_whitespace_only_files_are_no_index(git_repo: GitRepoFactory) -> None:
 
 
 def test_skips_in_words() -> None:
-    from collections import Counter
-
     assert skips(Counter()) == " (nothing found)"
     assert skips(Counter({"binary": 1, "secret": 3})) == " (skipped: 3 secret, 1 binary)"
 
@@ -194,3 +196,83 @@ def test_reused_files_keep_their_symbols_and_new_ones_are_parsed(
     assert chunked.symbols.calls == scratch.symbols.calls
     assert [d.path for d in chunked.symbols.definitions("fixed")] == ["web/bad.js"]
     assert [d.path for d in chunked.symbols.definitions("greet")] == ["web/app.js"]  # reused
+
+
+class Calls:
+    """Counts calls of the real parse and scan functions (they still do their work)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from codeagent import lang
+        from codeagent.index import chunked, chunking
+        from codeagent.symbols import extract
+
+        self.parsed: Counter[str] = Counter()  # Python parses by path
+        self.layer: Counter[str] = Counter()  # language-layer parses by path
+        self.scans = 0
+        real_parse, real_scan, real_layer = chunking.parse_python, chunking.scan, lang.parse_file
+
+        def parse_python(path: str, text: str) -> object:
+            if path.endswith(".py"):
+                self.parsed[path] += 1
+            return real_parse(path, text)
+
+        def scan(tree: object) -> object:
+            self.scans += 1
+            return real_scan(tree)  # type: ignore[arg-type]
+
+        def parse_file(path: str, text: str) -> object:
+            self.layer[path] += 1
+            return real_layer(path, text)
+
+        for module in (chunked, chunking):
+            monkeypatch.setattr(module, "parse_python", parse_python)
+        for module in (chunked, chunking, extract):
+            monkeypatch.setattr(module, "scan", scan)
+        monkeypatch.setattr(lang, "parse_file", parse_file)
+
+
+PACKAGE = {
+    **FILES,
+    "pkg/__init__.py": "",  # empty: not indexed, yet it makes pkg a package
+    "pkg/core.py": "def run():\n    return 1\n",
+}
+
+
+def test_one_parse_and_one_walk_per_file_and_only_changed_files_again(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_repo(PACKAGE)
+    python = sorted(p for p in PACKAGE if p.endswith(".py") and PACKAGE[p])
+    layer = ["web/app.js", "web/bad.js", "web/worse.js"]
+    calls = Calls(monkeypatch)
+    discovery, stats = fresh(root)
+    first = chunk_repo(discovery, stats, NullProgress(), [])
+    assert dict(calls.parsed) == dict.fromkeys(python, 1)
+    assert calls.scans == len(python)  # one walk of each tree, for the chunks and the symbols
+    assert {p: calls.layer[p] for p in layer} == dict.fromkeys(layer, 1)
+    assert not [p for p in calls.layer if p.endswith(".py")]  # Python is never parsed twice
+    assert first.symbols.files["pkg/core.py"]["m"] == "pkg.core"
+
+    load_or_build(root, Settings.load(embed="none"))  # an entry to reuse from
+    (root / "shop/models.py").write_text("def price(item):\n    return 3\n", encoding="utf-8")
+    calls = Calls(monkeypatch)
+    discovery, stats = fresh(root)
+    earlier = [e for p in Settings.load().cache_dir.iterdir() for e in index_cache.states(p)]
+    again = chunk_repo(discovery, stats, NullProgress(), earlier)
+    assert dict(calls.parsed) == {"shop/models.py": 1}  # only the changed file
+    assert calls.scans == 1
+    assert not calls.layer
+    assert again.symbols.files["pkg/core.py"] == first.symbols.files["pkg/core.py"]
+
+
+def test_a_file_of_the_language_layer_keeps_its_record(git_repo: GitRepoFactory) -> None:
+    from codeagent import lang
+
+    root = git_repo(FILES)
+    discovery, stats = fresh(root)
+    chunked = chunk_repo(discovery, stats, NullProgress(), [])
+    for path in ("web/app.js", "web/bad.js"):
+        parsed = lang.parse_file(path, FILES[path])
+        assert parsed is not None
+        record = {k: v for k, v in parsed.record(path).items() if k != "c"}  # calls: apart
+        assert chunked.symbols.files[path] == record  # its module name is its path

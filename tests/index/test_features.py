@@ -330,3 +330,40 @@ def test_term_share_counts_each_term_once_and_leaves_common_ones_out(
     share = term_share(store, table, bm25_terms("fifty"))
     assert share[table.ids["f00.txt"]] == pytest.approx(1.0)
     assert share[table.ids["f55.txt"]] == 0.0
+
+
+def test_the_common_term_cut_grows_with_the_index(git_repo: GitRepoFactory) -> None:
+    """1,200 chunks: 5 % of them is 60, over the floor of 50, so a term in 55 chunks still
+    counts and one in 61 does not."""
+    files = {}
+    for f in range(20):
+        body = ""
+        for g in range(60):
+            n = f * 60 + g
+            words = ["filler"]
+            if n < 55:
+                words.append("middling")
+            if n < 61:
+                words.append("toomany")
+            body += f"def func_{n}():\n    return '{' '.join(words)}'\n\n\n"
+        files[f"pkg/m{f:02}.py"] = body
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    assert len(store.chunks) == 1200
+    table = file_table(store)
+    for question in ("middling", "toomany", "middling toomany", "filler middling"):
+        share = term_share(store, table, bm25_terms(question))
+        np.testing.assert_allclose(
+            share, _share_by_hand(store, table.paths, question), rtol=1e-5, atol=1e-7,
+            err_msg=question,
+        )  # fmt: skip
+    assert term_share(store, table, bm25_terms("middling"))[table.ids["pkg/m00.py"]] > 0
+    assert not term_share(store, table, bm25_terms("toomany")).any()
+
+
+def test_an_index_with_no_chunks_has_no_evidence() -> None:
+    store = IndexStore.build([], None, None)
+    table = file_table(store)
+    found = compute(store, table, "where is price defined", analyze("where is price defined"))
+    assert found.matrix.shape == (0, len(NAMES))
+    assert len(found.pool) == 0
+    assert not term_share(store, table, bm25_terms("price")).any()
