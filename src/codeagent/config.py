@@ -72,10 +72,10 @@ class Settings(BaseSettings):
         " CPU; 1: none (in the indexing process).",
     )
     pool_min_files: int = Field(
-        default=200,
+        default=100,
         gt=0,
         description="Files to parse below which an index is built without a pool of processes"
-        " (starting one costs about a second).",
+        " (starting its workers costs a few tenths of a second).",
     )
     background_after: float = Field(
         default=5.0,

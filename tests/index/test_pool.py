@@ -105,7 +105,7 @@ def test_pool_entry_is_the_serial_entry(
 def test_small_repository_stays_serial(git_repo: GitRepoFactory) -> None:
     root = git_repo({f"m{i}.py": module(i) for i in range(5)})
     _, stats = load_or_build(root, Settings.load(embed="none", workers=2))
-    assert stats.workers == 1  # under pool_min_files (200 by default): no pool to start
+    assert stats.workers == 1  # under pool_min_files (100 by default): no pool to start
     _, again = load_or_build(root, Settings.load(embed="none", workers=2), force=True)
     assert again.workers == 1
 

@@ -5,7 +5,7 @@ same order, so what is built from them is the same, byte for byte, as a serial b
 ``workers`` > 1 and at least ``min_files`` files to parse, the files go to that many worker
 processes (spawned: safe in a threaded server), a batch of 16 files to each idle one;
 the workers also make each chunk's BM25 terms. Fewer files are parsed in this process, as one
-worker is: a pool costs a second or so to start.
+worker is: starting the workers costs a few tenths of a second.
 
 The workers are plain ``multiprocessing`` processes, each with its own pipe, not a
 ``concurrent.futures.ProcessPoolExecutor``: an executor cannot stop its workers at once
