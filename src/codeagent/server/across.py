@@ -8,8 +8,8 @@ repository is searched and each source says which repository it is from.
    close past the memory budget) and scored for the question: its best BM25 chunk score and,
    with a dense index, its best cosine similarity (the query is embedded once), each divided
    by the best over the repositories, averaged. This first pass reads the index served now,
-   without the per-question look at the repository (a ``git status`` each: a tenth of a
-   second per ten repositories). The ``SELECT`` best repositories with any match are then
+   without the per-question look at the repository (a ``git status`` each, about 5 ms:
+   half a second for 100 repositories). The ``SELECT`` best repositories with any match are then
    checked and updated as a question naming them is, and searched as it is
    (:func:`retrieve`); their windows are merged by ``repository score / (rank in its
    repository + 2)``, so the best repository's first sources lead and a close second
