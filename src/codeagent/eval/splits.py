@@ -10,8 +10,9 @@ two sides. ``eval/README.md`` states the protocol. A repository in no split is n
 
 A fourth split, ``langs`` (and ``langs2``, a second such group), holds repositories in other
 languages than Python, by language family (``corpus.json``'s ``langs``): held out like
-``sealed`` (nothing is fitted or chosen on them), scored per family; :func:`language_of` names a repository's family (the baseline's and
-the miner's source rule, :mod:`codeagent.eval.sources`), ``python`` for every other one.
+``sealed`` (nothing is fitted or chosen on them), scored per family; :func:`language_of`
+names a repository's family (the baseline's and the miner's source rule,
+:mod:`codeagent.eval.sources`), ``python`` for every other one.
 
 Sampling is by commit, because a commit is what costs (one checkout, one index): a suite's
 repository with more distinct commits than ``max_commits`` keeps the questions of a fixed
