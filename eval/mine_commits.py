@@ -181,8 +181,10 @@ def repositories(corpus: dict[str, Any], splits: str) -> list[tuple[str, str]]:
     ``langs`` lists its repositories by family, the other splits are Python's."""
     found: list[tuple[str, str]] = []
     for split in (part.strip() for part in splits.split(",") if part.strip()):
-        listed = corpus.get(split) if split in ("fit", "choose", "sealed", "langs") else None
-        if split == "langs" and isinstance(listed, dict):
+        listed = (
+            corpus.get(split) if split in ("fit", "choose", "sealed", "langs", "langs2") else None
+        )
+        if split in ("langs", "langs2") and isinstance(listed, dict):
             found += [
                 (repo, family)
                 for family, repos in listed.items()

@@ -11,6 +11,7 @@ from codeagent.eval.splits import (
     FIT,
     LANGS,
     SEALED,
+    SPLITS,
     language_of,
     repos_of,
     sample_commits,
@@ -18,6 +19,7 @@ from codeagent.eval.splits import (
     split_of,
 )
 from codeagent.eval.suite import SuiteItem
+from codeagent.eval.tables import table_of
 
 
 def item(ident: str, repo: str, commit: str | None, suite: str = "swebench-dev") -> SuiteItem:
@@ -123,3 +125,13 @@ def test_langs_split_is_held_out_by_language_family() -> None:
     assert [i.id for i in select(items, "dev")] == ["s"]
     with pytest.raises(EvalError, match="unknown split"):
         repos_of("bench")
+
+
+def test_langs2_is_a_second_held_out_group_by_family() -> None:
+    held = {r.lower() for r in repos_of("langs2")}
+    assert held
+    assert held == SPLITS["langs2"]
+    assert not held & (FIT | CHOOSE | SEALED | LANGS)
+    assert split_of("https://github.com/go-chi/chi") == "langs2"
+    assert language_of("jhy/jsoup") == "java"
+    assert table_of("tokio-rs/bytes") == "langs:rust"

@@ -22,7 +22,7 @@ from codeagent.cli.eval_options import out_option, suites_argument
 )
 @click.option(
     "--split",
-    type=click.Choice(["fit", "choose", "sealed", "dev", "langs"]),
+    type=click.Choice(["fit", "choose", "sealed", "dev", "langs", "langs2"]),
     default="dev",
     show_default=True,
     help="Which repositories to run: fit, choose, dev (both), sealed, or langs (other "

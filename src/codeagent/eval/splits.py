@@ -8,10 +8,11 @@ questions about a repository belong to that repository's split, so no repository
 two sides. ``eval/README.md`` states the protocol. A repository in no split is not run by
 ``codeagent eval-dev``.
 
-A fourth split, ``langs``, holds repositories in other languages than Python, by language
-family (``corpus.json``'s ``langs``): held out like ``sealed`` (nothing is fitted or chosen on
-them), scored per family; :func:`language_of` names a repository's family (the baseline's and
-the miner's source rule, :mod:`codeagent.eval.sources`), ``python`` for every other one.
+A fourth split, ``langs`` (and ``langs2``, a second such group), holds repositories in other
+languages than Python, by language family (``corpus.json``'s ``langs``): held out like
+``sealed`` (nothing is fitted or chosen on them), scored per family; :func:`language_of`
+names a repository's family (the baseline's and the miner's source rule,
+:mod:`codeagent.eval.sources`), ``python`` for every other one.
 
 Sampling is by commit, because a commit is what costs (one checkout, one index): a suite's
 repository with more distinct commits than ``max_commits`` keeps the questions of a fixed
@@ -39,9 +40,12 @@ def _load_corpus() -> dict[str, Any]:
     return corpus
 
 
-def _load_languages() -> dict[str, str]:
-    """``owner/name`` (lower case) -> language family, for the ``langs`` split."""
-    langs = _load_corpus().get("langs", {})
+LANG_SPLITS = ("langs", "langs2")  # by language family; langs2: held out after langs was read
+
+
+def _load_languages(split: str) -> dict[str, str]:
+    """``owner/name`` (lower case) -> language family, for a split of :data:`LANG_SPLITS`."""
+    langs = _load_corpus().get(split, {})
     return {
         repo.lower(): family
         for family, repos in langs.items()
@@ -58,15 +62,16 @@ def _load_splits() -> dict[str, frozenset[str]]:
         name: frozenset(repo.lower() for repo in (*corpus[name], *bench.get(name, ())))
         for name in ("fit", "choose", "sealed")
     }
-    splits["langs"] = frozenset(LANGUAGES)
+    for split in LANG_SPLITS:
+        splits[split] = frozenset(_load_languages(split))
     return splits
 
 
-LANGUAGES = _load_languages()
+LANGUAGES = {key: family for split in LANG_SPLITS for key, family in _load_languages(split).items()}
 SPLITS = _load_splits()
 FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
 LANGS = SPLITS["langs"]
-SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", "langs")  # dev: fit and choose
+SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", *LANG_SPLITS)  # dev: fit and choose
 
 
 def language_of(repo: str) -> str:
@@ -79,11 +84,11 @@ def repos_of(split: str) -> list[str]:
     """The repositories of ``split`` (fit, choose, sealed: the mined ones; langs: all), as
     ``corpus.json`` spells them."""
     corpus = _load_corpus()
-    if split == "langs":
-        langs = corpus.get("langs", {})
+    if split in LANG_SPLITS:
+        langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
     if split not in ("fit", "choose", "sealed"):
-        raise EvalError(f"unknown split {split!r}: choose from fit, choose, sealed, langs")
+        raise EvalError(f"unknown split {split!r}: choose from fit, choose, sealed, langs, langs2")
     return list(corpus[split])
 
 

@@ -36,7 +36,7 @@ def table_of(repo: str) -> str | None:
     """The table a repository's rows go to: its split; ``langs:FAMILY`` for a repository in
     another language (one table, one mean, per language family)."""
     split = split_of(repo)
-    return f"langs:{language_of(repo)}" if split == "langs" else split
+    return f"langs:{language_of(repo)}" if split in ("langs", "langs2") else split
 
 
 def _title(table: str) -> str:

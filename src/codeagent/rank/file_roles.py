@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from codeagent.rank.lang_paths import MORE_CODE_SUFFIXES, is_other_language, other_language_kind
+
 if TYPE_CHECKING:
     from codeagent.records import Chunk
 
@@ -31,6 +33,7 @@ CODE_SUFFIXES = frozenset((
     ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
     ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
     ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
+    *MORE_CODE_SUFFIXES,
 ))  # fmt: skip
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
 DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
@@ -53,7 +56,10 @@ def path_kind(path: str) -> str:
     ``junk``: changelogs, translation catalogs, minified or vendored assets; ``tests``: a test
     module's name or a test directory; ``config``: build and CI configuration, lock files,
     dotfiles; ``docs``: documentation, examples, tutorials, benchmarks; ``code``: source
-    files; ``other``: Markdown, text, data. The first that applies, in that order.
+    files; ``other``: Markdown, text, data. The first that applies, in that order. A source
+    file of another language than Python is read by its family's conventions first
+    (:func:`codeagent.rank.lang_paths.other_language_kind`: ``mux_test.go``, ``x.spec.ts``,
+    ``benches/``, ``x.d.ts``, ``deno_dist/``), after the junk rule.
     """
     pure = PurePosixPath(path)
     parts = [p.lower() for p in pure.parts]
@@ -68,6 +74,10 @@ def path_kind(path: str) -> str:
         or "locale" in dirs
     ):
         return "junk"
+    if is_other_language(path, CODE_SUFFIXES):
+        kind = other_language_kind(path)
+        if kind is not None:
+            return kind
     if (
         name.startswith("test_")
         or name.endswith(("_test.py", "_tests.py"))
