@@ -203,7 +203,7 @@ class Calls:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from codeagent import lang
-        from codeagent.index import chunked, chunking
+        from codeagent.index import chunked, chunking, per_file
         from codeagent.symbols import extract
 
         self.parsed: Counter[str] = Counter()  # Python parses by path
@@ -224,9 +224,9 @@ class Calls:
             self.layer[path] += 1
             return real_layer(path, text)
 
-        for module in (chunked, chunking):
+        for module in (chunked, chunking, per_file):
             monkeypatch.setattr(module, "parse_python", parse_python)
-        for module in (chunked, chunking, extract):
+        for module in (per_file, chunking, extract):
             monkeypatch.setattr(module, "scan", scan)
         monkeypatch.setattr(lang, "parse_file", parse_file)
 
