@@ -2,12 +2,15 @@
 the commit's parent, with the source files the commit changed as the expected files.
 
     python eval/mine_commits.py --mirrors DIR [--repos CORPUS.json] [--per-repo 16] \
-        [--seed 0] [--splits fit,choose] [--out eval/out/mined.jsonl] [--commits FILE]
+        [--seed 0] [--splits fit,choose|sealed|langs] [--language LANG] \
+        [--out eval/out/mined.jsonl] [--commits FILE]
 
 ``DIR`` holds one bare mirror per repository as ``OWNER+NAME/repo`` (the layout ``codeagent
 eval-dev --mirrors`` reads). The repositories are the ``fit``, ``choose`` and ``sealed`` lists
 of ``src/codeagent/eval/corpus.json``; none of them has SWE-bench (Lite, Verified or full) or
-SWE-QA items, so no benchmark's gold files leak into the corpus.
+SWE-QA items, so no benchmark's gold files leak into the corpus. ``langs`` holds repositories in
+other languages, by family: each is mined with its family's source rule
+(:mod:`codeagent.eval.sources`); ``--language`` sets one rule for every repository instead.
 
 A commit is an example when:
 
@@ -16,9 +19,12 @@ A commit is an example when:
   numbers and ``[skip ci]`` markers removed, has at least :data:`MIN_WORDS` words;
 - its subject is not a release, a version bump, a typo fix, formatting, linting, a revert or a
   dependency update (:data:`_BORING`);
-- it modifies 1 to 3 source ``.py`` files (outside tests, docs and examples, as the plain
-  baseline counts them: :func:`codeagent.eval.baseline.is_source_py`), every one of them
-  present at the parent (status ``M``), and touches at most :data:`MAX_FILES` files in all.
+- its subject is not a formatter's or linter's run of another language either (:data:`_TOOLS`;
+  Python's are in :data:`_BORING`, which stays as the Python corpus was mined);
+- it modifies 1 to 3 source files of the repository's language (outside tests, docs and
+  examples, as the plain baseline counts them: :func:`codeagent.eval.sources.is_source`), every
+  one of them present at the parent (status ``M``), and touches at most :data:`MAX_FILES`
+  files in all.
 
 Of the last :data:`HISTORY` non-merge commits of each mirror's ``HEAD``, the qualifying ones are
 sampled with ``random.Random(f"{seed}:{repo}")``: at most ``--per-repo`` per repository. The
@@ -37,11 +43,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from codeagent.eval.baseline import is_source_py
+from codeagent.errors import EvalError
 from codeagent.eval.mirrors import find_mirror
+from codeagent.eval.sources import LANGUAGES, is_source
 
 MIN_WORDS = 12
 MAX_SOURCE_FILES = 3
@@ -61,6 +69,11 @@ _BORING = re.compile(
     r"pre-commit|revert(s|ed)?|dependabot|changelog|update (deps|dependencies|requirements))\b",
     re.IGNORECASE,
 )
+_TOOLS = re.compile(
+    r"\b(clippy|rustfmt|cargo fmt|gofmt|go fmt|golangci|prettier|eslint|biome|tslint|"
+    r"checkstyle|spotless|google-java-format)\b",
+    re.IGNORECASE,
+)
 _BOT = re.compile(r"bot\b|\[bot\]|github-actions|pre-commit-ci", re.IGNORECASE)
 
 
@@ -72,13 +85,21 @@ def clean_message(message: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-def is_example(subject: str, message: str, author: str, changes: list[tuple[str, str]]) -> bool:
+def is_example(
+    subject: str,
+    message: str,
+    author: str,
+    changes: list[tuple[str, str]],
+    language: str = "python",
+) -> bool:
     """Whether a commit qualifies (see the module doc); ``changes`` are (status, path)."""
     if _BOT.search(author) or _BORING.search(subject) or subject.lower().startswith("merge"):
         return False
+    if language != "python" and _TOOLS.search(subject):
+        return False
     if len(message.split()) < MIN_WORDS or not changes or len(changes) > MAX_FILES:
         return False
-    source = [(status, path) for status, path in changes if is_source_py(path)]
+    source = [(status, path) for status, path in changes if is_source(path, language)]
     return 1 <= len(source) <= MAX_SOURCE_FILES and all(s == "M" for s, _ in source)
 
 
@@ -121,16 +142,20 @@ def commits(mirror: Path) -> list[dict[str, object]]:
     return found
 
 
-def mine(mirror: Path, repo: str, per_repo: int, seed: int) -> list[dict[str, object]]:
-    """At most ``per_repo`` examples of ``repo`` (a sample of the qualifying commits)."""
+def mine(
+    mirror: Path, repo: str, per_repo: int, seed: int, language: str = "python"
+) -> list[dict[str, object]]:
+    """At most ``per_repo`` examples of ``repo`` (a sample of the qualifying commits), its
+    source files those of ``language``."""
     qualifying = []
     for commit in commits(mirror):
         message = clean_message(str(commit["message"]))
         subject = message.partition("\n")[0]
         changes = commit["changes"]
         assert isinstance(changes, list)
-        if commit["parent"] and is_example(subject, message, str(commit["author"]), changes):
-            files = [path for status, path in changes if is_source_py(path)]
+        author = str(commit["author"])
+        if commit["parent"] and is_example(subject, message, author, changes, language):
+            files = [path for status, path in changes if is_source(path, language)]
             qualifying.append((commit, message, files))
     rng = random.Random(f"{seed}:{repo}")
     picked = rng.sample(qualifying, min(per_repo, len(qualifying)))
@@ -151,6 +176,29 @@ def mine(mirror: Path, repo: str, per_repo: int, seed: int) -> list[dict[str, ob
     ]
 
 
+def repositories(corpus: dict[str, Any], splits: str) -> list[tuple[str, str]]:
+    """(repository, language family) of each of ``splits`` (comma-separated) in ``corpus``:
+    ``langs`` lists its repositories by family, the other splits are Python's."""
+    found: list[tuple[str, str]] = []
+    for split in (part.strip() for part in splits.split(",") if part.strip()):
+        listed = corpus.get(split) if split in ("fit", "choose", "sealed", "langs") else None
+        if split == "langs" and isinstance(listed, dict):
+            found += [
+                (repo, family)
+                for family, repos in listed.items()
+                if isinstance(repos, list)
+                for repo in repos
+            ]
+        elif isinstance(listed, list):
+            found += [(repo, "python") for repo in listed]
+        else:
+            raise EvalError(f"no split {split!r} in the corpus")
+    unknown = sorted({family for _, family in found} - set(LANGUAGES))
+    if unknown:
+        raise EvalError(f"unknown language families in the corpus: {', '.join(unknown)}")
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--mirrors", type=Path, required=True)
@@ -164,19 +212,30 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("eval/out/mined.jsonl"))
     parser.add_argument("--commits", type=Path, default=None)
     parser.add_argument(
-        "--splits", default="fit,choose", help="which of fit, choose, sealed (comma-separated)"
+        "--splits",
+        default="fit,choose",
+        help="which of fit, choose, sealed, langs (comma-separated)",
+    )
+    parser.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="the source rule for every repository (default: its corpus.json family, or python)",
     )
     args = parser.parse_args()
-    corpus = json.loads(args.repos.read_text())
-    repos = [repo for split in args.splits.split(",") for repo in corpus[split.strip()]]
+    try:
+        repos = repositories(json.loads(args.repos.read_text()), args.splits)
+    except (OSError, ValueError, EvalError) as exc:
+        parser.exit(2, f"mine_commits: {exc}\n")
     examples: list[dict[str, object]] = []
-    for repo in repos:
+    for repo, family in repos:
         mirror = find_mirror(args.mirrors, repo)
         if mirror is None:
             print(f"{repo}: no mirror, skipped", file=sys.stderr)
             continue
-        found = mine(mirror, repo, args.per_repo, args.seed)
-        print(f"{repo}: {len(found)} examples", file=sys.stderr)
+        language = args.language or family
+        found = mine(mirror, repo, args.per_repo, args.seed, language)
+        print(f"{repo} ({language}): {len(found)} examples", file=sys.stderr)
         examples.extend(found)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(e) + "\n" for e in examples))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -183,3 +185,17 @@ def state_of(root: Path) -> str:
     from codeagent.repo.state import state_hash
 
     return state_hash(discover(root), fingerprint(None))
+
+
+def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served, Any]:
+    command = [sys.executable, "-m", "codeagent", "serve", "--port", "0"]
+    command += ["--llm", "none", "--embed", "none", *args]
+    env = {**os.environ, "CODEAGENT_HOME": str(home)}
+    with (home / "serve.err").open("ab") as err:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    address = wait_for_address(home, process.pid)
+    token_file = home / "server.token"  # absent with --token-file elsewhere
+    token = token_file.read_text().strip() if token_file.is_file() else ""
+    url = f"http://127.0.0.1:{address['port']}"
+    wait_until_serving(url, process, home / "serve.err")
+    return Served(url, address["port"], token, home, process), process

@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     )
 
     home: Path = Field(default_factory=default_home, description="Root of cache and clones.")
+    cache_home: Path | None = Field(
+        default=None,
+        description="Where the index cache and the embedding cache live, if not in the home:"
+        " a volume that server replicas share, each with a home of its own.",
+    )
     llm: str = Field(
         default="auto",
         description="auto | none | ollama:MODEL | llamacpp:PATH.gguf",
@@ -60,6 +65,18 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=4000, gt=0)
     history_turns: int = Field(default=4, ge=0, description="Past turns a follow-up sees.")
     batch_size: int = Field(default=64, gt=0, description="Chunks per embedding batch.")
+    workers: int = Field(
+        default=0,
+        ge=0,
+        description="Processes that parse, chunk and tokenise files for an index; 0: one per"
+        " CPU; 1: none (in the indexing process).",
+    )
+    pool_min_files: int = Field(
+        default=100,
+        gt=0,
+        description="Files to parse below which an index is built without a pool of processes"
+        " (starting its workers costs a few tenths of a second).",
+    )
     background_after: float = Field(
         default=5.0,
         ge=0,
@@ -82,9 +99,16 @@ class Settings(BaseSettings):
             return default_home()  # empty means unset: never "." (the current directory)
         return Path(value).expanduser().absolute() if isinstance(value, str | Path) else value
 
+    @field_validator("cache_home", mode="before")
+    @classmethod
+    def _expand_cache_home(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None  # empty means unset: the home
+        return Path(value).expanduser().absolute() if isinstance(value, str | Path) else value
+
     @property
     def cache_dir(self) -> Path:
-        return self.home / "cache"
+        return (self.cache_home or self.home) / "cache"
 
     @property
     def repos_dir(self) -> Path:
@@ -92,7 +116,7 @@ class Settings(BaseSettings):
 
     @property
     def embed_cache_dir(self) -> Path:
-        return self.home / "embeddings"
+        return (self.cache_home or self.home) / "embeddings"
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:

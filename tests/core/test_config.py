@@ -21,6 +21,20 @@ def test_defaults_use_codeagent_home(env_setup: Path) -> None:
     assert settings.llm == "auto"
 
 
+def test_a_cache_home_holds_both_caches_apart_from_the_home(
+    env_setup: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert Settings.load().embed_cache_dir == env_setup / "embeddings"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CODEAGENT_CACHE_HOME", "volume")  # relative: to the start directory
+    settings = Settings.load()
+    assert settings.home == env_setup
+    assert settings.cache_dir == tmp_path / "volume" / "cache"
+    assert settings.embed_cache_dir == tmp_path / "volume" / "embeddings"
+    monkeypatch.setenv("CODEAGENT_CACHE_HOME", "  ")  # blank: unset, the home
+    assert Settings.load().cache_dir == env_setup / "cache"
+
+
 def test_config_file_applies(env_setup: Path) -> None:
     write_config(env_setup, 'llm = "none"\nk = 5\n')
     settings = Settings.load()

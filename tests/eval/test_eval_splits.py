@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from codeagent.errors import EvalError
-from codeagent.eval.splits import CHOOSE, FIT, SEALED, sample_commits, select, split_of
+from codeagent.eval.sources import RULES
+from codeagent.eval.splits import (
+    CHOOSE,
+    FIT,
+    LANGS,
+    SEALED,
+    language_of,
+    repos_of,
+    sample_commits,
+    select,
+    split_of,
+)
 from codeagent.eval.suite import SuiteItem
 
 
@@ -87,3 +98,28 @@ def test_a_smaller_sample_is_part_of_a_larger_one() -> None:
     assert len(large) == 24
     assert {i.id for i in small} < {i.id for i in large}
     assert {i.id for i in sample_commits(items, 8, seed=4)} != {i.id for i in small}
+
+
+def test_langs_split_is_held_out_by_language_family() -> None:
+    assert LANGS
+    assert not LANGS & (FIT | CHOOSE | SEALED)
+    assert split_of("https://github.com/gorilla/mux") == "langs"
+    assert language_of("https://github.com/gorilla/mux") == "go"
+    assert language_of("HonoJS/Hono") == "js"
+    assert language_of("psf/requests") == "python"  # every other repository
+    # at least two repositories per family measured, each family a known source rule
+    families: dict[str, int] = {}
+    for repo in repos_of("langs"):
+        families[language_of(repo)] = families.get(language_of(repo), 0) + 1
+    assert set(families) <= set(RULES) - {"python"}
+    assert min(families.values()) >= 2
+    assert {r.lower() for r in repos_of("langs")} == LANGS
+    assert {r.lower() for r in repos_of("sealed")} == SEALED
+    items = [
+        item("m", "gorilla/mux", "aaaa", suite="mined-langs"),
+        item("s", "sympy/sympy", "bbbb"),
+    ]
+    assert [i.id for i in select(items, "langs")] == ["m"]
+    assert [i.id for i in select(items, "dev")] == ["s"]
+    with pytest.raises(EvalError, match="unknown split"):
+        repos_of("bench")

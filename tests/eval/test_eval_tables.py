@@ -103,3 +103,26 @@ def test_markdown() -> None:
     assert "| psf/requests | 2 | 75.0 / 50.0 | 100.0 / 75.0 |" in text
     # Fit comes before choose.
     assert text.index("#### Fit") < text.index("#### Choose")
+
+
+def test_other_languages_get_one_table_per_family() -> None:
+    def mined(repo: str, ranker: str, hit: int) -> dict[str, Any]:
+        h = float(hit)
+        return rec("mined-langs", repo, ranker, hit_at_1=h, hit_at_3=h, hit_at_5=h, hit_at_10=h)
+
+    records = [
+        mined("gorilla/mux", "product", 1),
+        mined("gorilla/mux", "baseline", 0),
+        mined("spf13/cobra", "product", 0),
+        mined("spf13/cobra", "baseline", 0),
+        mined("serde-rs/json", "product", 1),
+        mined("serde-rs/json", "baseline", 1),
+    ]
+    tables = build_tables(records)
+    assert set(tables) == {"langs:go", "langs:rust"}
+    go = tables["langs:go"]["mined"]
+    assert go["mean"]["product"]["hit@5"] == 0.5
+    assert go["mean"]["baseline"]["hit@5"] == 0.0
+    text = render_tables(tables)
+    assert "#### Held out, Go: Mined commits: file Acc@k (%, product / baseline)" in text
+    assert text.index("Held out, Go") < text.index("Held out, Rust")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -61,3 +62,71 @@ def test_only_informative_commits_of_source_files_are_examples(
 def test_clean_message(mine_commits: ModuleType) -> None:
     text = "Fix the parser (#1234) [skip ci]\n\n\n\nCo-authored-by: A <a@b.c>\nReviewed-by: B"
     assert mine_commits.clean_message(text) == "Fix the parser"
+
+
+def test_language_sets_which_files_are_source(
+    git_repo: GitRepoFactory, mine_commits: ModuleType
+) -> None:
+    root = git_repo({"mux.go": "package mux\n", "route.go": "package mux\n", "app.py": "x = 1\n"})
+    go = commit(root, LONG, {"route.go": "package mux // 2\n", "route_test.go": "package mux\n"})
+    commit(root, f"{LONG} in the tests", {"route_test.go": "package mux // 2\n"})
+    py = commit(root, f"{LONG} in python", {"app.py": "x = 2\n"})
+    tooling = commit(root, f"Run gofmt over the router: {LONG}", {"mux.go": "package mux //\n"})
+    found = mine_commits.mine(root / ".git", "acme/mux", per_repo=10, seed=0, language="go")
+    assert {e["id"]: e["expected_files"] for e in found} == {f"acme/mux@{go[:12]}": ["route.go"]}
+    python = mine_commits.mine(root / ".git", "acme/mux", per_repo=10, seed=0)
+    assert [e["id"] for e in python] == [f"acme/mux@{py[:12]}"]
+    # A formatter of another language is tooling for that language only: Python's list of
+    # boring subjects is the one the Python corpus was mined with.
+    subject = f"Run gofmt over the router: {LONG}"
+    changes = [("M", "mux.go")]
+    assert not mine_commits.is_example(subject, subject, "Dev", changes, "go")
+    assert mine_commits.is_example(subject, subject, "Dev", [("M", "a.py")], "python")
+    assert tooling not in {str(e["id"]).rpartition("@")[2] for e in found}
+
+
+def test_typescript_tests_and_typings_are_not_expected_files(
+    git_repo: GitRepoFactory, mine_commits: ModuleType
+) -> None:
+    root = git_repo({"src/hono.ts": "1\n", "src/hono.test.ts": "1\n", "types/index.d.ts": "1\n"})
+    good = commit(
+        root,
+        LONG,
+        {"src/hono.ts": "2\n", "src/hono.test.ts": "2\n", "types/index.d.ts": "2\n"},
+    )
+    commit(root, f"{LONG} typings", {"types/index.d.ts": "3\n"})
+    found = mine_commits.mine(root / ".git", "acme/hono", per_repo=10, seed=0, language="js")
+    assert [(e["id"], e["expected_files"]) for e in found] == [
+        (f"acme/hono@{good[:12]}", ["src/hono.ts"])
+    ]
+
+
+def test_repositories_of_the_langs_split(mine_commits: ModuleType) -> None:
+    corpus = {
+        "fit": ["a/py"],
+        "langs": {"about": "text", "go": ["g/mux"], "js": ["h/hono", "k/ky"]},
+        "bench": {"fit": ["s/sympy"]},
+    }
+    assert mine_commits.repositories(corpus, "fit, langs") == [
+        ("a/py", "python"),
+        ("g/mux", "go"),
+        ("h/hono", "js"),
+        ("k/ky", "js"),
+    ]
+    with pytest.raises(mine_commits.EvalError, match="no split 'bench'"):
+        mine_commits.repositories(corpus, "bench")
+    with pytest.raises(mine_commits.EvalError, match=r"unknown language families.*cobol"):
+        mine_commits.repositories({"langs": {"cobol": ["x/y"]}}, "langs")
+
+
+def test_command_line_errors_are_one_line(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "eval" / "mine_commits.py"
+    for extra in (["--splits", "nosuch"], ["--language", "cobol"]):
+        done = subprocess.run(
+            [sys.executable, str(script), "--mirrors", str(tmp_path), *extra],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 2
+        assert "Traceback" not in done.stderr
+        assert done.stderr.strip().splitlines()[-1].startswith("mine_commits")

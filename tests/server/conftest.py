@@ -4,11 +4,9 @@ the queue and the idle timeout that do not depend on how fast anything runs)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,9 +22,8 @@ from server_helpers import (
     FILES,
     START_TIMEOUT,
     Served,
+    start_serve,
     stop,
-    wait_for_address,
-    wait_until_serving,
 )
 
 
@@ -55,20 +52,6 @@ def serve_process(env_setup: Path) -> Iterator[Any]:
     yield start
     for process in started:
         stop(process)
-
-
-def start_serve(home: Path, *args: str, cwd: Path | None = None) -> tuple[Served, Any]:
-    command = [sys.executable, "-m", "codeagent", "serve", "--port", "0"]
-    command += ["--llm", "none", "--embed", "none", *args]
-    env = {**os.environ, "CODEAGENT_HOME": str(home)}
-    with (home / "serve.err").open("ab") as err:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
-    address = wait_for_address(home, process.pid)
-    token_file = home / "server.token"  # absent with --token-file elsewhere
-    token = token_file.read_text().strip() if token_file.is_file() else ""
-    url = f"http://127.0.0.1:{address['port']}"
-    wait_until_serving(url, process, home / "serve.err")
-    return Served(url, address["port"], token, home, process), process
 
 
 @pytest.fixture(scope="module")

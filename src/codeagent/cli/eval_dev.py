@@ -22,10 +22,11 @@ from codeagent.cli.eval_options import out_option, suites_argument
 )
 @click.option(
     "--split",
-    type=click.Choice(["fit", "choose", "sealed", "dev"]),
+    type=click.Choice(["fit", "choose", "sealed", "dev", "langs"]),
     default="dev",
     show_default=True,
-    help="Which repositories to run: fit, choose, dev (both) or sealed (eval/README.md).",
+    help="Which repositories to run: fit, choose, dev (both), sealed, or langs (other "
+    "languages than Python, held out; eval/README.md).",
 )
 @click.option(
     "--ranker",

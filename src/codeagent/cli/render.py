@@ -33,8 +33,11 @@ __all__ = ["AnswerPrinter", "safe_name", "safe_text"]
 
 
 def location(source: Any) -> str:
-    """``path:start-end`` of a source, its path made safe."""
-    return display.location(source.path, source.start_line, source.end_line)
+    """``path:start-end`` of a source, its path made safe; ``repo:path:start-end`` for a
+    source a server labelled with its repository (an answer across repositories)."""
+    where = display.location(source.path, source.start_line, source.end_line)
+    repo = getattr(source, "repo", None)
+    return f"{display.safe_name(repo)}:{where}" if repo else where
 
 
 def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> list[str]:

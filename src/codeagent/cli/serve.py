@@ -45,6 +45,26 @@ LOG_NAME = "server.log"
     help="A repository to serve (repeatable; default: the current directory).",
 )
 @path_option(
+    "--repos",
+    "repos_file",
+    kind="file",
+    help="A file of repositories to serve: a path or a git URL a line (# comments). URLs are"
+    " cloned under CODEAGENT_HOME/repos and fetched again every --fetch-every seconds.",
+)
+@click.option(
+    "--max-memory",
+    metavar="SIZE",
+    help="Memory budget of the open indexes (e.g. 2G, 500M): indexes open at their"
+    " repository's first question, the least recently used close past it. Default with"
+    " --repos: no limit.",
+)
+@number_option(
+    "--fetch-every",
+    values=click.FloatRange(0, 7 * 86400),
+    default=300.0,
+    help="Seconds between fetches of the git URLs of --repos (0: never).",
+)
+@path_option(
     "--token-file",
     kind="file",
     help="Bearer token file (default: CODEAGENT_HOME/server.token, created 0600).",
@@ -108,6 +128,9 @@ def serve_command(
     host: str,
     port: int,
     repos: tuple[str, ...],
+    repos_file: Path | None,
+    max_memory: str | None,
+    fetch_every: float,
     token_file: Path | None,
     max_concurrent: int,
     max_queue: int,
@@ -130,12 +153,16 @@ def serve_command(
     Requests are refused whose Host is not one of the server's names (DNS rebinding), whose
     Origin is another site's, or whose POST body is not application/json. `codeagent ask`
     uses a running server by itself. File-system events keep each repository's index
-    current between questions (--no-watch: only each question's check does).
+    current between questions (--no-watch: only each question's check does). With --repos
+    or --max-memory, indexes open at first use and are built one at a time in the
+    background, nothing is watched (each question checks its repository), and a question
+    that names no repository searches them all.
 
     \b
     Examples:
       codeagent serve --repo ~/src/project
       codeagent serve --repo ~/src/a --repo ~/src/b --background
+      codeagent serve --repos repos.txt --max-memory 2G
     """
     from codeagent.config import Settings
 
@@ -143,12 +170,20 @@ def serve_command(
     if background:
         _start_background(settings.home)
         return
+    from codeagent.server.memory import parse_size
     from codeagent.server.run import ServeOptions, serve
 
+    try:
+        budget = parse_size(max_memory) if max_memory is not None else None
+    except ValueError as exc:
+        raise CodeAgentError(f"--max-memory: {exc}") from None
     options = ServeOptions(
         host=host,
         port=port,
-        repos=list(repos) or ["."],
+        repos=list(repos) or ([] if repos_file is not None else ["."]),
+        repos_file=repos_file,
+        max_memory=budget,
+        fetch_every=fetch_every,
         token_file=token_file,
         max_concurrent=max_concurrent,
         max_queue=max_queue,

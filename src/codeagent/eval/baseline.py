@@ -1,38 +1,27 @@
-"""The plain baseline every reported number stands beside: BM25 over source ``.py`` files.
+"""The plain baseline every reported number stands beside: BM25 over the source files of the
+repository's language (``.py`` by default).
 
 Deliberately naive and independent of the product's ranking, so that it stays a fixed floor
-while the product changes: the project's chunks of ``.py`` files that are not tests, docs or
-examples; each chunk is its path and its text, tokenized by bm25s's own tokenizer (lower-cased
-words of two or more characters, English stopwords dropped, no stemming, no identifier
-splitting); a file scores its best chunk. Nothing else: no symbol boost, no dense side, no
+while the product changes: the project's chunks of the source files of one language family
+(:mod:`codeagent.eval.sources`: not tests, docs, examples or vendored code); each chunk is
+its path and its text, tokenized by bm25s's own tokenizer (lower-cased words of two or more
+characters, English stopwords dropped, no stemming, no identifier splitting); a file scores
+its best chunk. Nothing else: no symbol boost, no dense side, no
 reordering by file kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import PurePosixPath
 from typing import Any
 
+from codeagent.eval.sources import is_source, rule_for
 from codeagent.records import Chunk
-
-# A path with one of these directories, or a test module's name, is not "source". This rule
-# is the baseline's own on purpose, not the product's ``codeagent.rank.file_roles.path_kind``:
-# that one is part of the product's ranking and changes with it (it also sets benchmarks,
-# tutorials, vendored trees and build files aside), while every reported baseline figure
-# must keep meaning the same fixed floor.
-NON_SOURCE_DIRS = frozenset({"test", "tests", "testing", "doc", "docs", "example", "examples"})
 
 
 def is_source_py(path: str) -> bool:
     """Whether ``path`` is a ``.py`` file outside tests, docs and examples."""
-    parts = PurePosixPath(path).parts
-    if not parts or not parts[-1].endswith(".py"):
-        return False
-    if any(part.lower() in NON_SOURCE_DIRS for part in parts[:-1]):
-        return False
-    name = parts[-1]
-    return not (name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"))
+    return is_source(path, "python")
 
 
 def _tokenize(texts: list[str], *, ids: bool = True) -> Any:
@@ -42,12 +31,14 @@ def _tokenize(texts: list[str], *, ids: bool = True) -> Any:
 
 
 class BaselineRanker:
-    """Files ranked by their best BM25 chunk; built once per checkout."""
+    """Files ranked by their best BM25 chunk; built once per checkout, over the source files
+    of ``language`` (a family of :data:`codeagent.eval.sources.RULES`)."""
 
-    def __init__(self, chunks: Iterable[Chunk]) -> None:
+    def __init__(self, chunks: Iterable[Chunk], language: str = "python") -> None:
         import bm25s
 
-        kept = [c for c in chunks if is_source_py(c.path)]
+        rule_for(language)  # an unknown language: EvalError before any work
+        kept = [c for c in chunks if is_source(c.path, language)]
         self.paths = [c.path for c in kept]
         self._model: Any = None
         self._vocab: dict[str, int] = {}

@@ -8,7 +8,8 @@ a checkout cache (:mod:`codeagent.eval.mirrors`), indexed once with the product'
   same retriever at a deeper ``k`` to at least ten files, exactly as ``codeagent eval`` ranks a
   RAG answer; the router and the answer node are skipped (so a question the router would send
   to the AST tool is still ranked by retrieval);
-- ``baseline``: :class:`codeagent.eval.baseline.BaselineRanker` over the same chunks.
+- ``baseline``: :class:`codeagent.eval.baseline.BaselineRanker` over the same chunks (the
+  source files of the repository's language family, ``splits.language_of``).
 
 One record per (question, ranker), scored by :func:`codeagent.eval.runner.score`. A
 repository without a mirror, or a commit its mirror lacks, is skipped and counted, never
@@ -90,7 +91,7 @@ class DevRun:
     after_checkout: Callable[[list[dict[str, Any]]], None] | None = None
 
 
-def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
+def _rankers(run: DevRun, store: Any, repo: str) -> dict[str, FileRanker]:
     def product(question: str) -> list[str]:
         return product_ranking(store, question, run.settings.k)
 
@@ -108,8 +109,10 @@ def _rankers(run: DevRun, store: Any) -> dict[str, FileRanker]:
         found["product"] = product
     if "baseline" in run.rankers:
         from codeagent.eval.baseline import BaselineRanker
+        from codeagent.eval.splits import language_of
 
-        found["baseline"] = functools.partial(BaselineRanker(store.chunks).rank, depth=DEPTH)
+        baseline = BaselineRanker(store.chunks, language=language_of(repo))
+        found["baseline"] = functools.partial(baseline.rank, depth=DEPTH)
     return {name: found[name] for name in run.rankers}  # ``first`` only when asked for
 
 
@@ -152,7 +155,7 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
                 info["chunks"] = to_json().get("chunks")
                 info["cache_hit"] = to_json().get("cache_hit")
             existing = list(list_files(root).paths)
-            rankers = _rankers(run, store)
+            rankers = _rankers(run, store, repo)
         except Exception as exc:  # a repository that cannot be used fails its questions only
             log.warning("repository %s at %s failed: %s", repo, full, exc)
             info["error"] = _error_text(exc)

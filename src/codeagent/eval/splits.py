@@ -8,6 +8,11 @@ questions about a repository belong to that repository's split, so no repository
 two sides. ``eval/README.md`` states the protocol. A repository in no split is not run by
 ``codeagent eval-dev``.
 
+A fourth split, ``langs``, holds repositories in other languages than Python, by language
+family (``corpus.json``'s ``langs``): held out like ``sealed`` (nothing is fitted or chosen on
+them), scored per family; :func:`language_of` names a repository's family (the baseline's and
+the miner's source rule, :mod:`codeagent.eval.sources`), ``python`` for every other one.
+
 Sampling is by commit, because a commit is what costs (one checkout, one index): a suite's
 repository with more distinct commits than ``max_commits`` keeps the questions of a fixed
 sample of its commits: the first ``max_commits`` of its sorted commit ids shuffled by
@@ -20,6 +25,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from codeagent.errors import EvalError
 from codeagent.eval.repos import repo_key
@@ -28,19 +34,57 @@ from codeagent.eval.suite import SuiteItem
 CORPUS = Path(__file__).with_name("corpus.json")
 
 
-def _load_splits() -> dict[str, frozenset[str]]:
-    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
-    bench = corpus.get("bench", {})
-    # owner/name as repo_key spells it (lower case), whatever the case of the list
+def _load_corpus() -> dict[str, Any]:
+    corpus: dict[str, Any] = json.loads(CORPUS.read_text(encoding="utf-8"))
+    return corpus
+
+
+def _load_languages() -> dict[str, str]:
+    """``owner/name`` (lower case) -> language family, for the ``langs`` split."""
+    langs = _load_corpus().get("langs", {})
     return {
-        name: frozenset(repo.lower() for repo in (*corpus[name], *bench.get(name, ())))
-        for name in ("fit", "choose", "sealed")
+        repo.lower(): family
+        for family, repos in langs.items()
+        if isinstance(repos, list)
+        for repo in repos
     }
 
 
+def _load_splits() -> dict[str, frozenset[str]]:
+    corpus = _load_corpus()
+    bench = corpus.get("bench", {})
+    # owner/name as repo_key spells it (lower case), whatever the case of the list
+    splits = {
+        name: frozenset(repo.lower() for repo in (*corpus[name], *bench.get(name, ())))
+        for name in ("fit", "choose", "sealed")
+    }
+    splits["langs"] = frozenset(LANGUAGES)
+    return splits
+
+
+LANGUAGES = _load_languages()
 SPLITS = _load_splits()
 FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
-SPLIT_CHOICES = ("fit", "choose", "sealed", "dev")  # dev: fit and choose
+LANGS = SPLITS["langs"]
+SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", "langs")  # dev: fit and choose
+
+
+def language_of(repo: str) -> str:
+    """The language family of ``repo`` (URL or ``owner/name``): its ``langs`` family in
+    ``corpus.json``, ``python`` for any other repository."""
+    return LANGUAGES.get(repo_key(repo), "python")
+
+
+def repos_of(split: str) -> list[str]:
+    """The repositories of ``split`` (fit, choose, sealed: the mined ones; langs: all), as
+    ``corpus.json`` spells them."""
+    corpus = _load_corpus()
+    if split == "langs":
+        langs = corpus.get("langs", {})
+        return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
+    if split not in ("fit", "choose", "sealed"):
+        raise EvalError(f"unknown split {split!r}: choose from fit, choose, sealed, langs")
+    return list(corpus[split])
 
 
 def split_of(repo: str) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from codeagent.eval import metrics
 from codeagent.eval.repos import repo_key
-from codeagent.eval.splits import split_of
+from codeagent.eval.splits import language_of, split_of
 
 BENCHMARKS = {
     "swebench": ("SWE-bench file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
@@ -29,6 +29,21 @@ HEADERS = {
     "recall@10": "R@10",
 }
 SPLIT_TITLES = {"fit": "Fit", "choose": "Choose", "sealed": "Sealed", None: "In no split"}
+FAMILY_TITLES = {"go": "Go", "js": "JavaScript/TypeScript", "rust": "Rust", "java": "Java"}
+
+
+def table_of(repo: str) -> str | None:
+    """The table a repository's rows go to: its split; ``langs:FAMILY`` for a repository in
+    another language (one table, one mean, per language family)."""
+    split = split_of(repo)
+    return f"langs:{language_of(repo)}" if split == "langs" else split
+
+
+def _title(table: str) -> str:
+    if table.startswith("langs:"):
+        family = table.partition(":")[2]
+        return f"Held out, {FAMILY_TITLES.get(family, family)}"
+    return SPLIT_TITLES.get(table, table.capitalize())
 
 
 def benchmark_of(suite: str) -> str | None:
@@ -56,7 +71,7 @@ def build_tables(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         bench = benchmark_of(record["suite"])
         if bench is None:
             continue
-        split = split_of(record["repo"])
+        split = table_of(record["repo"])
         rows = grouped.setdefault(split, {}).setdefault(bench, {})
         by_ranker = rows.setdefault(repo_key(record["repo"]), {})
         ranker = record.get("ranker", "product")
@@ -112,7 +127,7 @@ def _pct(value: float | None) -> str:
 def render_tables(tables: Mapping[str, Any]) -> str:
     """Markdown: one table per (split, benchmark); a cell shows each ranker's number, ``/``."""
     parts: list[str] = []
-    order = ["fit", "choose", "sealed", "none"]
+    order = ["fit", "choose", "sealed", *(f"langs:{f}" for f in FAMILY_TITLES), "none"]
     for split in sorted(tables, key=lambda s: order.index(s) if s in order else len(order)):
         for bench in BENCHMARKS:
             table = tables[split].get(bench)
@@ -120,10 +135,7 @@ def render_tables(tables: Mapping[str, Any]) -> str:
                 continue
             title, keys = BENCHMARKS[bench]
             rankers = list(table["mean"])
-            parts.append(
-                f"#### {SPLIT_TITLES.get(split, split.capitalize())}: {title} "
-                f"(%, {' / '.join(rankers)})\n"
-            )
+            parts.append(f"#### {_title(split)}: {title} (%, {' / '.join(rankers)})\n")
             head = ["repository", "n", *(HEADERS[k] for k in keys)]
             parts.append("| " + " | ".join(head) + " |")
             parts.append("|" + "---|" * len(head))

@@ -114,7 +114,7 @@ def _store(chunked: Chunked, embedder: Embedder | None, dense: PartialDense | No
     from codeagent.store.store import IndexStore
 
     chunks = chunked.chunks
-    store = IndexStore.build(chunks, None, None, symbols=chunked.symbols)
+    store = IndexStore.build(chunks, None, None, symbols=chunked.symbols, terms=chunked.terms)
     if embedder is None or dense is None or not len(dense):  # no query model to load either
         return store
     return IndexStore(chunks, embedder, bm25=store.bm25, dense=dense, symbols=chunked.symbols)

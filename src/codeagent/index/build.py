@@ -50,6 +50,13 @@ def fingerprint(embedder: Embedder | None, dense_backend: str | None = None) -> 
     return f"{head};embedder={embedder.id};dim={embedder.dim};dense={dense_backend}"
 
 
+def pool_settings(settings: Settings) -> dict[str, int]:
+    """``chunk_repo``'s pool arguments: ``workers`` (0: one per CPU) and ``min_files``."""
+    from codeagent.index.pool import default_workers
+
+    return {"workers": settings.workers or default_workers(), "min_files": settings.pool_min_files}
+
+
 _DEFAULT: Any = object()  # "resolve from settings", told apart from an explicit None
 
 
@@ -110,7 +117,9 @@ def load_or_build(
     if store is None and background and embedder is not None and not force:
         from codeagent.index.answer_first import answer_first
 
-        chunked = chunk_repo(discovery, stats, progress, index_cache.states(repo_dir))
+        chunked = chunk_repo(
+            discovery, stats, progress, index_cache.states(repo_dir), **pool_settings(settings)
+        )
         quick = answer_first(discovery.root, chunked, embedder, settings, stats)
         if quick is not None:
             stats.seconds["total"] = time.perf_counter() - started
@@ -172,7 +181,7 @@ def _build(
     from codeagent.store.store import IndexStore
 
     if chunked is None:
-        chunked = chunk_repo(discovery, stats, progress, earlier)
+        chunked = chunk_repo(discovery, stats, progress, earlier, **pool_settings(settings))
     chunks = chunked.chunks
     t1 = time.perf_counter()
     vectors = None
@@ -199,6 +208,7 @@ def _build(
         symbols=chunked.symbols,
         ranges=chunked.ranges,
         earlier=chunked.earlier_bm25,
+        terms=chunked.terms,
     )
     return store, chunked.ranges
 

@@ -7,22 +7,23 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codeagent import lang
 from codeagent.errors import EmptyRepoError
-from codeagent.index.chunking import chunk_file, parse_python
+from codeagent.index.chunking import parse_python
+from codeagent.index.per_file import FileResult
+from codeagent.index.pool import Item, parse_all
 from codeagent.index.reuse import find_previous, text_digest
 from codeagent.index.stats import IndexStats
 from codeagent.progress import ProgressReporter
-from codeagent.pysyntax import scan
 from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery
 from codeagent.store.bm25_build import Earlier
 from codeagent.symbols.extract import module_names
-from codeagent.symbols.graph import SymbolGraph, extract_record
+from codeagent.symbols.graph import SymbolGraph
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ class Chunked:
     ranges: dict[str, tuple[str, int, int]]  # path -> (digest, first chunk, count)
     symbols: SymbolGraph
     earlier_bm25: Earlier | None = None  # the earlier entry a new BM25 index derives from
+    terms: list[list[str] | None] | None = None  # chunks' BM25 terms made by the pool, if any
 
 
 def skips(skipped: Counter[str]) -> str:
@@ -44,48 +46,66 @@ def skips(skipped: Counter[str]) -> str:
 
 
 def chunk_repo(
-    discovery: Discovery, stats: IndexStats, progress: ProgressReporter, earlier: list[Path]
+    discovery: Discovery,
+    stats: IndexStats,
+    progress: ProgressReporter,
+    earlier: list[Path],
+    *,
+    workers: int = 1,
+    min_files: int = 0,
 ) -> Chunked:
     """Chunk every file of ``discovery`` and build the symbol graph; files unchanged since
     the first of ``earlier`` (entries of the same repository, most recently used first) keep
-    their chunks and symbols from there. ``stats`` gets the counts and the ``chunk`` time."""
+    their chunks and symbols from there. ``stats`` gets the counts and the ``chunk`` time.
+
+    With ``workers`` > 1 and at least ``min_files`` files to parse, they are parsed in a
+    pool of processes (:mod:`codeagent.index.pool`), which also makes their BM25 terms; the
+    result is the same as a serial build's."""
     t0 = time.perf_counter()
     previous = find_previous(earlier)
-    chunks: list[Chunk] = []
-    ranges: dict[str, tuple[str, int, int]] = {}
-    records: dict[str, dict[str, Any]] = {}  # path -> symbol record (parsed now or reused)
-    unreadable = 0
-    with progress.task("chunking", total=len(discovery.files)) as advance:
-        for file in discovery.files:
-            try:
-                text = file.read_text()
-            except OSError as exc:
-                log.info("skipping %s: %s", file.path, exc)  # counted in the stats
-                unreadable += 1
-            else:
-                digest = text_digest(text)
+    files = discovery.files
+    digests: list[str | None] = [None] * len(files)  # None: unreadable
+    results: list[FileResult | None] = [None] * len(files)
+    with progress.task("chunking", total=len(files)) as advance:
+
+        def to_parse() -> Iterator[Item]:
+            """Each file read; those unchanged since ``previous`` taken from there."""
+            for number, file in enumerate(files):
+                try:
+                    text = file.read_text()
+                except OSError as exc:
+                    log.info("skipping %s: %s", file.path, exc)  # counted in the stats
+                    advance(1)
+                    continue
+                digest = digests[number] = text_digest(text)
                 own = previous.chunks(file.path, digest) if previous is not None else None
                 if own is not None and previous is not None:  # the same text: as before
                     stats.files_reused += 1
-                    record = previous.record(file.path)
-                    if record is not None:
-                        records[file.path] = record
+                    results[number] = FileResult(own, previous.record(file.path))
+                    advance(1)
                 else:  # new or changed: parse, chunk, extract its symbols
-                    tree = parse_python(file.path, text)
-                    found = scan(tree) if tree is not None else None  # one walk for both
-                    parsed = None if tree is not None else lang.parse_file(file.path, text)
-                    own = chunk_file(file.path, text, tree, found, parsed)
-                    if tree is not None:  # one tree at a time in memory
-                        records[file.path] = extract_record(tree, file.path, discovery.root, found)
-                    elif parsed is not None:  # symbols even from a tree with errors
-                        records[file.path] = parsed.record(file.path)
-                        if parsed.errors:
-                            errors = stats.parse_errors
-                            errors[parsed.language] = errors.get(parsed.language, 0) + 1
-                    del tree, found
-                ranges[file.path] = (digest, len(chunks), len(own))
-                chunks.extend(own)
+                    yield number, file.path, text
+
+        used: list[int] = []
+        for number, parsed in parse_all(to_parse(), discovery.root, workers, min_files, used):
+            results[number] = parsed
             advance(1)
+        stats.workers = used[0] if used else 1
+    chunks: list[Chunk] = []
+    ranges: dict[str, tuple[str, int, int]] = {}
+    records: dict[str, dict[str, Any]] = {}  # path -> symbol record (parsed now or reused)
+    terms: list[list[str] | None] = []
+    for file, digest, result in zip(files, digests, results, strict=True):
+        if digest is None or result is None:  # unreadable
+            continue
+        ranges[file.path] = (digest, len(chunks), len(result.chunks))
+        chunks.extend(result.chunks)
+        terms.extend(result.terms or [None] * len(result.chunks))
+        if result.record is not None:
+            records[file.path] = result.record
+        if result.error is not None:
+            stats.parse_errors[result.error] = stats.parse_errors.get(result.error, 0) + 1
+    unreadable = digests.count(None)
     # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
     # reused record whose module name changed (a package appeared) is extracted again.
     trees: dict[str, Any] = {}
@@ -112,4 +132,6 @@ def chunk_repo(
         )
     stats.chunks = len(chunks)
     stats.seconds["chunk"] = time.perf_counter() - t0
-    return Chunked(chunks, ranges, symbols, previous.bm25 if previous is not None else None)
+    earlier_bm25 = previous.bm25 if previous is not None else None
+    made = terms if any(t is not None for t in terms) else None
+    return Chunked(chunks, ranges, symbols, earlier_bm25, made)

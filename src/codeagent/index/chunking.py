@@ -95,6 +95,15 @@ def chunk_file(
     return _Chunker(path, lines).windows(1, len(lines), "", "window")
 
 
+def window_chunks(path: str, text: str) -> list[Chunk]:
+    """Chunks of one file by line windows alone, with no parse (what a file whose parse
+    failed gets)."""
+    if not text.strip():
+        return []
+    lines = _NEWLINE.sub("\n", text).split("\n")
+    return _Chunker(path, lines).windows(1, len(lines), "", "window")
+
+
 class _Chunker:
     def __init__(self, path: str, lines: list[str]) -> None:
         self.path = path

@@ -25,6 +25,7 @@ class IndexStats:
     chunks_embedded: int = 0
     chunks_reused: int = 0
     files_reused: int = 0  # files whose chunks and symbols came from an earlier state
+    workers: int = 1  # processes that parsed the files (1: the building one, no pool)
     embedder: str = "none"
     dim: int | None = None
     state_hash: str = ""

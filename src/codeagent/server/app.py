@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.server.across import AllRepos
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import Event, RepoBackend
 from codeagent.server.bodies import AskRequest, IndexRequest, parse_body, read_json
@@ -38,7 +39,7 @@ from codeagent.server.limits import (
     check_length,
 )
 from codeagent.server.repos import RequestError, ServedRepo, pick, read_lines
-from codeagent.server.stream import Answer, IdleTimeout
+from codeagent.server.stream import Answer, Asked, IdleTimeout
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class ServerConfig:
     allowed_hosts: list[str] = field(default_factory=list)  # more names (`name` or `name:port`)
     allowed_origins: list[str] = field(default_factory=list)  # origins besides the server's own
     require_token: bool = False  # the token on loopback too
+    # what /v1/repos says besides each repository (the memory budget, the indexer, fetches)
+    describe: Callable[[], dict[str, Any] | None] = lambda: None
 
 
 def error(message: str, status: int, **headers: str) -> JSONResponse:
@@ -99,17 +102,25 @@ def create_app(
 ) -> Starlette:
     admission = Admission(config.max_concurrent, config.max_queue)
     served: dict[str, ServedRepo] = {k: b.repo for k, b in config.backends.items()}
+    everywhere = AllRepos(config.backends)
 
     async def health(_request: Request) -> Response:
         return JSONResponse({"status": "ok", "version": __version__, "load": admission.to_json()})
 
     async def repos(_request: Request) -> Response:
-        listing = [b.status() for b in config.backends.values()]
-        return JSONResponse({"repos": listing, "settings": config.settings})
+        def listing() -> dict[str, Any]:
+            found = {"repos": [b.status() for b in config.backends.values()]}
+            return {**found, "settings": config.settings, **(config.describe() or {})}
+
+        return JSONResponse(await anyio.to_thread.run_sync(listing))
 
     async def ask(request: Request) -> Response:
         body = parse_body(AskRequest, await read_json(request, config.max_body_bytes))
-        backend = config.backends[pick(served, body.repo).id]
+        backend: Asked = (
+            everywhere
+            if not body.repo and len(served) > 1
+            else (config.backends[pick(served, body.repo).id])
+        )
         question = body.question
         if not question.strip():
             raise RequestError("`question` must be a non-empty string")

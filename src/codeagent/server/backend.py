@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.lazy import LazyIndex
 from codeagent.index.stats import IndexStats
-from codeagent.progress import NullProgress
+from codeagent.server.building import BuildingIndex
 from codeagent.server.freshness import SharedCheck, catching_up_notice
 from codeagent.server.repos import ServedRepo
 from codeagent.server.updates import Updater
@@ -40,20 +40,12 @@ from codeagent.workspace import Workspace
 
 if TYPE_CHECKING:
     from codeagent.embed.embedders import Embedder
+    from codeagent.server.pool import IndexPool
     from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
-
-
-def building_notice(repo_id: str, coverage: float) -> str:
-    from codeagent.index.answer_first import percent
-
-    return (
-        f"dense search: {percent(coverage)} of chunks: the index of {repo_id} is still being"
-        " built in the background"
-    )
 
 
 def has_dense(settings: Settings) -> bool:
@@ -68,6 +60,9 @@ def has_dense(settings: Settings) -> bool:
     return True
 
 
+_WARMED = threading.Event()
+
+
 def _warm_up(store: IndexStore) -> None:
     """One search in the background, so that what a first search needs once per process (the
     query model's session or an Ollama model, the ranker's modules and model, the stemmer)
@@ -79,50 +74,6 @@ def _warm_up(store: IndexStore) -> None:
         retrieve(store, "how does this work?", 1)
     except Exception:  # any failure: the first question that meets it says it
         log.debug("warming up the search failed", exc_info=True)
-
-
-class BuildingIndex(LazyIndex):
-    """The index answered from while the first full one is built: chunks, BM25, the symbol
-    graph and the vectors already cached, in memory (seconds: no embedding, no cache lock);
-    every answer that used it carries a notice saying so."""
-
-    def __init__(
-        self, repo: ServedRepo, settings: Settings, embedder: Callable[[], Embedder | None]
-    ) -> None:
-        super().__init__(repo.root, settings)
-        self._repo_id = repo.id
-        self._embedder = embedder
-        self._coverage = 0.0
-        self._used = threading.local()
-
-    def load(self, *, force: bool) -> IndexStats:
-        from codeagent.index.answer_first import quick_store
-        from codeagent.index.build import fingerprint
-        from codeagent.index.chunked import chunk_repo
-        from codeagent.repo.discover import discover
-        from codeagent.repo.state import repo_id, state_hash
-        from codeagent.store.cache import states
-
-        with self._lock:
-            discovery = discover(self.repo_root, max_bytes=self.settings.max_file_bytes)
-            stats = IndexStats(repo=str(self.repo_root), files_indexed=len(discovery.files))
-            earlier = states(self.settings.cache_dir / repo_id(discovery.root))
-            chunked = chunk_repo(discovery, stats, NullProgress(), earlier)
-            self._store, self._coverage = quick_store(chunked, self._embedder(), self.settings)
-            stats.state_hash = state_hash(discovery, fingerprint(None))
-            self.stats = stats
-            return stats
-
-    def get(self) -> IndexStore:
-        self._used.flag = True
-        return super().get()
-
-    def take_notices(self) -> list[str]:
-        notices = super().take_notices()
-        if getattr(self._used, "flag", False):  # this thread's answer used it
-            self._used.flag = False
-            notices.append(building_notice(self._repo_id, self._coverage))
-        return notices
 
 
 @dataclass
@@ -141,9 +92,16 @@ class RepoBackend:
     """One served repository: a shared workspace, its served index, and questions as event
     streams."""
 
-    def __init__(self, repo: ServedRepo, settings: Settings, chat_model: Any | None) -> None:
+    def __init__(
+        self,
+        repo: ServedRepo,
+        settings: Settings,
+        chat_model: Any | None,
+        pool: IndexPool | None = None,
+    ) -> None:
         self.repo = repo
         self.settings = settings
+        self.pool = pool  # with many repositories: opens lazily, closes the least recently used
         self.workspace = Workspace(repo.root, settings, chat_model=chat_model)
         self.check = SharedCheck(repo.root)
         self.updater = Updater(
@@ -154,16 +112,20 @@ class RepoBackend:
         self._dense_first = False
         self._embedder: tuple[Embedder | None, list[str]] | None = None
         self._paths: tuple[Any, set[str]] | None = None
-        self._warmed = False
 
     # -- the index ---------------------------------------------------------------------------
 
     def start_background_index(self) -> None:
         """Warm up in a thread: import the agent, build (or load) the index. Until an index
         with a dense part is ready, questions are answered from a stand-in (BuildingIndex)."""
-        self._dense_first = has_dense(self.settings)
+        self.prepare()
         threading.Thread(target=_import_agent, name="import-agent", daemon=True).start()
         self.updater.request()
+
+    def prepare(self) -> None:
+        """Say whether questions asked while the first index builds are answered from a
+        stand-in (only when the index has a dense part, which takes long to embed)."""
+        self._dense_first = has_dense(self.settings)
 
     def build_index(self, force: bool) -> tuple[IndexStore, IndexStats]:
         """The index of the repository's current state, through the cache (one embedder for
@@ -180,14 +142,16 @@ class RepoBackend:
             self._embedder = (embedder, [])  # said with the first index only
         store, stats = load_or_build(self.repo.root, self.settings, force=force, embedder=embedder)
         stats.notices[:0] = notices
-        if not self._warmed:  # the first question loads no model and imports no ranker
-            self._warmed = True
+        if not _WARMED.is_set():  # the first question loads no model and imports no ranker
+            _WARMED.set()  # once per process: it loads what every repository shares
             _warm_up(store)
         return store, stats
 
     def index(self, *, force: bool) -> dict[str, Any]:
         """Build or load the index of the current state now; its statistics."""
         snapshot = self.updater.update_now(force=force)
+        if self.pool is not None:
+            self.pool.touch(self)
         assert snapshot.index.stats is not None
         stats: dict[str, Any] = snapshot.index.stats.to_json()
         return stats
@@ -195,6 +159,22 @@ class RepoBackend:
     def pin(self) -> Pinned:
         """The index a question that arrives now is answered from: the current state's (after
         an update of at most ``settings.update_wait`` s), or the last one with a notice."""
+        pinned = self._pin()
+        if self.pool is not None:
+            self.pool.touch(self)
+        return pinned
+
+    def unchecked(self) -> Pinned:
+        """The index served now, without looking at the repository (the first, coarse pass
+        of a question asked across many repositories); a question's when none is open."""
+        served = self.updater.snapshot
+        if served is None:
+            return self.pin()
+        if self.pool is not None:
+            self.pool.touch(self)
+        return Pinned(served.index)
+
+    def _pin(self) -> Pinned:
         probe = self.check.get()
         served = self.updater.snapshot
         if served is None:
@@ -232,6 +212,21 @@ class RepoBackend:
             return served.index.get()
         return self.pin().index.get()
 
+    def open_store(self) -> IndexStore | None:
+        """The index held in memory now (None when closed or never opened)."""
+        served = self.updater.snapshot
+        index = served.index if served is not None else self._building
+        return index._store if index is not None else None
+
+    def close(self) -> bool:
+        """Let go of the index held in memory (reopened from the cache at the next question;
+        a question answering now finishes on it); whether one was held."""
+        dropped = self.updater.drop()
+        with self._lock:
+            held, self._building = self._building is not None, None
+        self._paths = None
+        return dropped or held
+
     def indexed_paths(self) -> set[str]:
         """The files the index holds (the only ones ``/v1/file`` shows)."""
         store = self.served_store()
@@ -244,13 +239,21 @@ class RepoBackend:
         served = self.updater.snapshot
         running = self.updater.running
         state = "ready" if served is not None else "building" if running else ""
-        return {
+        building = self.updater.building
+        built = self.updater.built_state
+        progress = "building" if building else "ready" if built else "missing"
+        status = {
             **self.repo.to_json(),
             "index": self.updater.error or state or "not loaded",
-            "state": served.state if served is not None else None,
+            "state": served.state if served is not None else built,
             "updating": running and served is not None,
             "updates": self.updater.updates,
+            "open": self.open_store() is not None,
+            "progress": progress if self.updater.error is None or building else "failed",
         }
+        if self.pool is not None:
+            status["memory"] = self.pool.size_of(self)
+        return status
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -284,6 +287,8 @@ class RepoBackend:
             yield _internal_error(exc)
         finally:
             stream.close()  # type: ignore[attr-defined]
+            if self.pool is not None:  # parts loaded by this answer count from now on
+                self.pool.trim()
 
 
 def _internal_error(exc: Exception) -> Event:

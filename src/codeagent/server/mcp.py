@@ -2,7 +2,9 @@
 Streamable HTTP at ``/mcp`` of ``codeagent serve``.
 
 Every tool takes an optional ``repo``: the id of a served repository (``list_repositories``
-names them); it may be left out when only one is served.
+names them); it may be left out when only one is served. ``ask`` and ``search_code`` without
+it search every served repository and name the repository of each source
+(:mod:`codeagent.server.across`).
 
 Mounted on ``codeagent serve``, every tool that works on a repository takes a slot of the
 server's :class:`~codeagent.server.limits.Admission`, as ``POST /v1/ask`` does: past the
@@ -24,6 +26,7 @@ from pydantic import Field
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server import tools
+from codeagent.server.across import AllRepos
 from codeagent.server.backend import RepoBackend
 from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
 from codeagent.server.repos import RequestError, pick
@@ -40,7 +43,10 @@ INSTRUCTIONS = (
 
 RepoArg = Annotated[
     str | None,
-    Field(description="Repository id from list_repositories; omit when only one is served."),
+    Field(
+        description="Repository id from list_repositories; omit when only one is served"
+        " (ask and search_code: omitted, every served repository is searched)."
+    ),
 ]
 
 
@@ -97,20 +103,30 @@ def build_mcp(
     served = {k: b.repo for k, b in backends.items()}
     busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
 
+    everywhere = AllRepos(backends)
+
     async def call(
-        repo: str | None, work: Callable[[RepoBackend], str], text: tuple[str, str] | None = None
+        repo: str | None,
+        work: Callable[[RepoBackend], str],
+        text: tuple[str, str] | None = None,
+        across: Callable[[AllRepos], str] | None = None,
     ) -> str:
         """Run ``work`` on the named repository in a worker thread, holding a slot;
-        ``text``: (what, the question or query) to check against the size cap first."""
+        ``text``: (what, the question or query) to check against the size cap first;
+        ``across``: the work when no repository is named and several are served."""
         try:
             if text is not None:
                 check_length(text[1], max_question_chars, text[0])
-            backend = backends[pick(served, repo).id]
+            if across is not None and not repo and len(backends) > 1:
+                run: Callable[[], str] = lambda: across(everywhere)  # noqa: E731
+            else:
+                backend = backends[pick(served, repo).id]
+                run = lambda: work(backend)  # noqa: E731
             slot = admission.slot() if admission is not None else nullcontext()
             async with slot:
                 # A cancelled call still waits for its thread: the slot is held until the
                 # work has stopped.
-                return await anyio.to_thread.run_sync(lambda: work(backend))
+                return await anyio.to_thread.run_sync(run)
         except Busy:
             raise ToolError(busy) from None
         except (RequestError, CodeAgentError) as exc:
@@ -131,7 +147,8 @@ def build_mcp(
         Exact for structural questions about one Python file (e.g. "list the methods of
         Session in sessions.py"); otherwise answered from a search of the whole repository.
         """
-        return await call(repo, lambda b: tools.ask(b, question), ("question", question))
+        asked = ("question", question)
+        return await call(repo, lambda b: tools.ask(b, question), asked, tools.ask_all(question))
 
     @server.tool()
     async def search_code(
@@ -143,7 +160,8 @@ def build_mcp(
     ) -> str:
         """Search a repository (keyword + semantic) and return the best matching code chunks,
         each as `path:start-end  symbol` followed by its first lines."""
-        return await call(repo, lambda b: tools.search_code(b, query, k), ("query", query))
+        work = lambda b: tools.search_code(b, query, k)  # noqa: E731
+        return await call(repo, work, ("query", query), tools.search_all(query, k))
 
     @server.tool()
     async def file_structure(

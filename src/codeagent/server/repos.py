@@ -29,24 +29,30 @@ class RequestError(CodeAgentError):
 class ServedRepo:
     id: str
     root: Path
+    url: str | None = None  # the git URL it is a clone of (fetched on a schedule)
 
     def to_json(self) -> dict[str, str]:
-        return {"id": self.id, "name": self.root.name, "root": str(self.root)}
+        found = {"id": self.id, "name": self.root.name, "root": str(self.root)}
+        return {**found, "url": self.url} if self.url else found
 
 
-def make_ids(roots: list[Path]) -> list[ServedRepo]:
-    """One id per root: its directory name made safe, ``-2``, ``-3``... on a clash."""
+def make_ids(
+    roots: list[Path], names: list[str | None] | None = None, urls: list[str | None] | None = None
+) -> list[ServedRepo]:
+    """One id per root: its name (default: its directory's) made safe, ``-2``, ``-3``... on
+    a clash."""
     served: list[ServedRepo] = []
     taken: set[str] = set()
-    for root in roots:
-        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", root.name).strip("-.") or "repo"
+    for i, root in enumerate(roots):
+        given = (names[i] if names else None) or root.name
+        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", given).strip("-.") or "repo"
         base = base[:56]
         name, n = base, 1
         while name in taken:
             n += 1
             name = f"{base}-{n}"
         taken.add(name)
-        served.append(ServedRepo(name, root))
+        served.append(ServedRepo(name, root, urls[i] if urls else None))
     return served
 
 

@@ -17,7 +17,11 @@ from codeagent.errors import ConfigError
 from codeagent.server.address import ServerAddress, read_address, remove_address, write_address
 from codeagent.server.auth import default_token_file, is_loopback, load_or_create_token
 from codeagent.server.backend import RepoBackend
+from codeagent.server.fetching import DEFAULT_FETCH_EVERY
 from codeagent.server.guard import make_policy
+from codeagent.server.many import Many
+from codeagent.server.pool import IndexPool
+from codeagent.server.repolist import RepoEntry
 from codeagent.server.repos import make_ids, serve_roots
 
 log = logging.getLogger(__name__)
@@ -38,17 +42,38 @@ class ServeOptions:
     require_token: bool = False
     mcp: bool = True
     watch: bool = True  # file-system events start index updates (besides each question's check)
+    repos_file: Path | None = None  # `--repos FILE`: paths and git URLs, one a line
+    max_memory: int | None = None  # bytes of open indexes; past it the least recently used close
+    fetch_every: float = DEFAULT_FETCH_EVERY  # seconds between fetches of the URL repositories
+
+    @property
+    def lazy(self) -> bool:
+        """Indexes open at a repository's first question (and close past the budget), built
+        one at a time in the background, not all at once at the start; no file watching."""
+        return self.repos_file is not None or self.max_memory is not None
 
 
-def make_backends(specs: list[str], settings: Settings) -> dict[str, RepoBackend]:
-    """One backend per served repository, sharing one chat model."""
+def make_backends(
+    specs: list[str],
+    settings: Settings,
+    entries: list[RepoEntry] | None = None,
+    pool: IndexPool | None = None,
+) -> dict[str, RepoBackend]:
+    """One backend per served repository (the ``--repo`` paths, then ``entries`` from a
+    repositories file), sharing one chat model and, with many repositories, one pool."""
     from codeagent.llm import resolve_chat_model
 
     model, reason = resolve_chat_model(settings.llm, settings)
     if model is None and settings.llm.strip() not in ("none", "auto"):
         log.warning("answers without an LLM: %s", reason)
-    served = make_ids(serve_roots(specs))
-    return {repo.id: RepoBackend(repo, settings, model) for repo in served}
+    given = [*(RepoEntry(root) for root in serve_roots(specs)), *(entries or [])]
+    first: dict[Path, RepoEntry] = {}
+    for entry in given:
+        first.setdefault(entry.root, entry)  # a root given twice is served once
+    entries = list(first.values())
+    names = [e.name for e in entries]
+    served = make_ids([e.root for e in entries], names, [e.url for e in entries])
+    return {repo.id: RepoBackend(repo, settings, model, pool) for repo in served}
 
 
 def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) -> dict[str, Any]:
@@ -121,7 +146,8 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     token_file = options.token_file or default_token_file(settings.home)
     settings.home.mkdir(parents=True, exist_ok=True)
     token = load_or_create_token(token_file)
-    backends = make_backends(options.repos, settings)
+    many = Many.make(options.repos_file, options.max_memory, options.fetch_every, settings)
+    backends = make_backends(options.repos, settings, many.entries, many.pool)
     sock = bind(options.host, options.port)
     address = ServerAddress(
         os.getpid(), options.host, sock.getsockname()[1], str(token_file.resolve())
@@ -129,12 +155,15 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
 
     from codeagent.server.watching import Watching
 
-    watching = Watching(backends.values() if options.watch else [], ignore=[settings.home])
+    watched = backends.values() if options.watch and not options.lazy else []
+    watching = Watching(watched, ignore=[settings.home, *filter(None, [settings.cache_home])])
 
     @asynccontextmanager
     async def published() -> AsyncIterator[None]:
-        for backend in backends.values():
-            backend.start_background_index()
+        many.start(backends)
+        if not options.lazy:
+            for backend in backends.values():
+                backend.start_background_index()
         watching.start()
         if announce:  # before the address file: whoever sees that finds this line written
             names = ", ".join(backends)
@@ -145,6 +174,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
             yield
         finally:
             watching.stop()
+            many.stop()
             remove_address(settings.home, address.pid)
 
     lifespans: list[Callable[[], AbstractAsyncContextManager[Any]]] = [published]
@@ -162,6 +192,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         settings=advertised_settings(settings, backends),
         mcp=options.mcp,
         host=options.host,
+        describe=many.describe,
     )
     app = create_app(config, lifespans=lifespans)
     uv_config = uvicorn.Config(

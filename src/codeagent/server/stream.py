@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Generator
+from typing import Any, Protocol
 
-from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.backend import Event
 
 _DONE: Any = object()
 
@@ -23,10 +23,19 @@ class IdleTimeout(Exception):
     pass
 
 
+class Asked(Protocol):
+    """What answers a question as events: one repository (:class:`RepoBackend`), or all of
+    them (:class:`~codeagent.server.across.AllRepos`)."""
+
+    def ask_stream(
+        self, question: str, cancel: threading.Event, *, k: int | None = None
+    ) -> Generator[Event, None, None]: ...
+
+
 class Answer:
     def __init__(
         self,
-        backend: RepoBackend,
+        backend: Asked,
         question: str,
         release: Callable[[], None],
         *,
@@ -45,7 +54,7 @@ class Answer:
         with contextlib.suppress(RuntimeError):  # the loop is gone: the server is stopping
             self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
 
-    def _work(self, backend: RepoBackend, question: str, k: int | None) -> None:
+    def _work(self, backend: Asked, question: str, k: int | None) -> None:
         stream = backend.ask_stream(question, self.cancel, k=k)
         try:
             for event in stream:

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
 
 if TYPE_CHECKING:
+    from codeagent.server.across import AllRepos
+    from codeagent.server.stream import Asked
     from codeagent.tools.base import Tool
 
 MAX_REFERENCES = 100
@@ -38,7 +41,33 @@ def _state_line(text: str, state: str | None, why: str = "") -> str:
     return f"{text}\n\nstate: {state}{why}" if state else text
 
 
-def ask(backend: RepoBackend, question: str) -> str:
+def ask_all(question: str) -> Callable[[AllRepos], str]:
+    """``ask`` of every served repository (no repository named)."""
+    return lambda everywhere: ask(everywhere, question)
+
+
+def search_all(query: str, k: int) -> Callable[[AllRepos], str]:
+    """``search_code`` over every served repository: each block under ``repo:path:lines``."""
+
+    def search(everywhere: AllRepos) -> str:
+        from codeagent.server.across import merged_hits
+
+        scored, notices, _states = everywhere.score(query)
+        hits = merged_hits(scored, query, max(1, min(k, 50)))
+        blocks = []
+        for repo, hit in hits:
+            head = f"{repo}:{hit.location}  {hit.symbol}".rstrip()
+            body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+            blocks.append(f"{head}\n{body}")
+        text = "\n\n".join(blocks) or "no matches"
+        if notices:
+            text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
+        return text
+
+    return search
+
+
+def ask(backend: Asked, question: str) -> str:
     """The answer text, its sources and its notices, as ``codeagent ask`` prints them, and a
     last line ``state: <hash>``: the state of the repository the answer came from."""
     answer: list[str] = []
@@ -59,12 +88,16 @@ def ask(backend: RepoBackend, question: str) -> str:
             state = event["result"].get("state")
     text = "".join(answer).rstrip()
     if sources:
-        text += "\n\nSources:\n" + "\n".join(
-            f"  {s['path']}:{s['start_line']}-{s['end_line']}" for s in sources
-        )
+        text += "\n\nSources:\n" + "\n".join(f"  {_where(s)}" for s in sources)
     if notices:
         text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
     return _state_line(text, state)
+
+
+def _where(source: dict[str, Any]) -> str:
+    """``path:start-end``, ``repo:path:start-end`` for a source labelled with its repository."""
+    where = f"{source['path']}:{source['start_line']}-{source['end_line']}"
+    return f"{source['repo']}:{where}" if source.get("repo") else where
 
 
 def run_tool(backend: RepoBackend, tool: Tool, values: dict[str, Any]) -> str:

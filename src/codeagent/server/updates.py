@@ -51,6 +51,7 @@ class Updater:
         self.updates = 0  # new states indexed after the first index
         self.error: str | None = None  # why the last update failed (None once one succeeds)
         self.failed_key: str | None = None  # the probe that update saw
+        self.built_state: str | None = None  # the state of the last index made (kept if closed)
         self._build = build
         self._check = check
         self._cond = threading.Condition()
@@ -65,6 +66,18 @@ class Updater:
         """Whether an update is running or waiting to run."""
         with self._cond:
             return self._worker is not None
+
+    @property
+    def building(self) -> bool:
+        """Whether an update runs or waits to run, in the background or in a caller's thread."""
+        return self.running or self._build_lock.locked()
+
+    def drop(self) -> bool:
+        """Stop holding the served index (after any running update); the next question
+        opens it again through the cache. Whether one was held."""
+        with self._build_lock:
+            held, self.snapshot = self.snapshot is not None, None
+            return held
 
     def request(self) -> int:
         """Ask for an update (in the background); the number :meth:`wait` takes."""
@@ -170,6 +183,7 @@ class Updater:
             if probe is not None and (after is None or after.key != probe.key):
                 probe = None  # changed while it was read: the next question updates again
             self.snapshot = Snapshot(index, probe, number)
+            self.built_state = stats.state_hash or None
             if current is not None:
                 self.updates += 1
             self.error = self.failed_key = None

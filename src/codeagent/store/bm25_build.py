@@ -65,10 +65,19 @@ class Earlier:
 
 
 def index_chunks(
-    chunks: list[Chunk], ranges: Ranges | None = None, earlier: Earlier | None = None
+    chunks: list[Chunk],
+    ranges: Ranges | None = None,
+    earlier: Earlier | None = None,
+    terms: list[list[str] | None] | None = None,
 ) -> Bm25Index:
     """The index of ``chunks`` (laid out by file as ``ranges`` says), from ``earlier``'s
-    where it can be trusted."""
+    where it can be trusted. ``terms``: chunks' :func:`bm25_tokens` already made (None where
+    not: those are made here)."""
+
+    def tokens(i: int) -> list[str]:
+        made = terms[i] if terms is not None else None
+        return made if made is not None else bm25_tokens(chunks[i])
+
     base = earlier.load() if earlier is not None and ranges is not None else None
     if base is not None and earlier is not None and ranges is not None:
         found = moved_chunks(earlier.ranges, ranges, base.num_docs, len(chunks))
@@ -80,8 +89,8 @@ def index_chunks(
                 len(chunks),
                 earlier.directory.name,
             )
-            return derive(base, moved, [(i, bm25_tokens(chunks[i])) for i in fresh], len(chunks))
-    return build([bm25_tokens(c) for c in chunks])
+            return derive(base, moved, [(i, tokens(i)) for i in fresh], len(chunks))
+    return build([tokens(i) for i in range(len(chunks))])
 
 
 def moved_chunks(

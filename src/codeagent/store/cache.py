@@ -202,16 +202,19 @@ def prune(settings: Settings, keep: int | None = None) -> int:
 
 
 def _drop_external(repo_dir: Path, notices: list[str] | None) -> None:
-    """Drop the rows this repository's entries keep outside the cache (Milvus)."""
-    from codeagent.store.milvus_client import ENTRY_FILE, drop_repository  # pymilvus: lazily
+    """Drop the rows this repository's entries keep outside the cache (a backend whose rows
+    live elsewhere, ``external``, says how: its ``drop_repository``)."""
+    from codeagent.store.dense import BACKENDS, backend_class
 
-    if not any(repo_dir.glob(f"*/{ENTRY_FILE}")):
-        return
-
-    for line in drop_repository(repo_dir):
-        log.warning("%s", line)
-        if notices is not None:
-            notices.append(line)
+    for name in sorted(BACKENDS):
+        kind: Any = backend_class(name)
+        drop = getattr(kind, "drop_repository", None)
+        if drop is None or not any(repo_dir.glob(f"*/{kind.file_name}")):
+            continue
+        for line in drop(repo_dir):
+            log.warning("%s", line)
+            if notices is not None:
+                notices.append(line)
 
 
 def clear(

@@ -22,7 +22,6 @@ BATCH = 2000  # rows per insert / keys per get or delete call
 QUERY_ROWS = 16384  # the most rows one query returns
 TIMEOUT = 10.0  # seconds to wait for a server
 GENERATION = "__g"  # a collection is named alias + GENERATION + a hex time stamp
-ENTRY_FILE = "dense.milvus.json"  # a cache entry's list of its rows (store/milvus_index.py)
 STATES = "__states"  # alias + STATES: one row per key set known to be whole behind the alias
 
 # pymilvus, the Milvus Lite engine and the gRPC server it runs in a thread log tracebacks
@@ -214,12 +213,13 @@ def has_state(client: Any, alias: str, digest: str) -> bool:
     return bool(client.get(name, ids=[digest], output_fields=["key"]))
 
 
-def drop_repository(repo_dir: Path) -> list[str]:
+def drop_repository(repo_dir: Path, entry_file: str) -> list[str]:
     """Drop, in each Milvus they were written to, the aliases (and their collections) that
-    the entries of one repository's cache folder name; called before the folder is deleted.
-    Returns one line per Milvus that could not be reached (its collections are left)."""
+    the entries (their ``entry_file``) of one repository's cache folder name; called before
+    the folder is deleted. Returns one line per Milvus that could not be reached (its
+    collections are left)."""
     targets: dict[str, set[str]] = {}
-    for found in sorted(repo_dir.glob(f"*/{ENTRY_FILE}")):
+    for found in sorted(repo_dir.glob(f"*/{entry_file}")):
         try:
             fields = json.loads(found.read_text(encoding="utf-8"))
             uri, alias = str(fields["uri"]), str(fields["alias"])

@@ -38,7 +38,6 @@ from codeagent.errors import BackendUnavailableError
 from codeagent.paths import default_home
 from codeagent.store.entry_files import CorruptIndexError
 from codeagent.store.milvus_client import (
-    ENTRY_FILE,
     GENERATION,
     aliased,
     all_keys,
@@ -49,6 +48,7 @@ from codeagent.store.milvus_client import (
     delete_rows,
     dim_of,
     drop_leftovers,
+    drop_repository,
     has_state,
     insert_rows,
     key_of,
@@ -91,7 +91,7 @@ class MilvusIndex:
     """A :class:`~codeagent.store.dense.DenseIndex` whose rows live in Milvus."""
 
     backend = f"milvus-s{SCHEMA}"
-    file_name = ENTRY_FILE
+    file_name = "dense.milvus.json"  # the entry's list of its rows, and its Milvus
     requires = ("pymilvus",)  # the module it imports (`codeagent doctor`)
     external = True  # rows live outside the entry: check them when the entry is opened
     uri = ""  # set by configured(); empty: Milvus Lite in $CODEAGENT_HOME
@@ -106,6 +106,11 @@ class MilvusIndex:
         self._pending: list[np.ndarray] = []  # rows added, not yet written
         self._rows: dict[str, list[int]] = {}
         self._client: Any = None  # the client that loaded the collection for searching
+
+    @classmethod
+    def drop_repository(cls, repo_dir: Path) -> list[str]:
+        """Drop the Milvus rows of a repository's entries before its cache folder goes."""
+        return drop_repository(repo_dir, cls.file_name)
 
     @classmethod
     def configured(cls, arg: str) -> type[MilvusIndex]:

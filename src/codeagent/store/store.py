@@ -98,17 +98,19 @@ class IndexStore(Searching):
         symbols: SymbolGraph | None = None,
         ranges: Ranges | None = None,
         earlier: Earlier | None = None,
+        terms: list[list[str] | None] | None = None,
     ) -> IndexStore:
         """Index ``chunks``; ``vectors`` (n, dim) normalised rows, or None for BM25 only.
 
         ``dense`` is the dense index class (default: the default backend); ``seconds`` gets
         the time of the ``bm25`` and ``dense`` phases added. With ``ranges`` (each file's
         digest and chunk range) and an ``earlier`` entry, the BM25 index is derived from
-        that entry's: only the chunks of changed files are tokenised.
+        that entry's: only the chunks of changed files are tokenised. ``terms``: the chunks'
+        BM25 terms where already made (by the pool of a build).
         """
         seconds = seconds if seconds is not None else {}
         start = time.perf_counter()
-        bm25 = index_chunks(chunks, ranges, earlier)
+        bm25 = index_chunks(chunks, ranges, earlier, terms)
         middle = time.perf_counter()
         seconds["bm25"] = seconds.get("bm25", 0.0) + middle - start
         index = None
