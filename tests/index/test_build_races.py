@@ -105,7 +105,7 @@ def test_a_cache_hit_never_waits_for_a_build_in_progress(
     root = git_repo(FILES)
     settings = Settings.load(embed="hash:16", dense=dense)
     _, built = load_or_build(root, settings)
-    monkeypatch.setattr(build_module, "LOCK_TIMEOUT", 5.0)
+    monkeypatch.setattr(build_module, "LOCK_TIMEOUT", 10.0)
     holder = hold(Path(built.cache_path).parent / ".lock", tmp_path / "ready", 30.0)
     try:
         started = time.monotonic()
@@ -116,7 +116,7 @@ def test_a_cache_hit_never_waits_for_a_build_in_progress(
         holder.kill()
         holder.wait(10)
     assert hit.cache_hit
-    assert took < 4.0  # it never waited out the lock
+    assert took < 8.0  # it never waited out the lock
     assert store.embedder is not None
     assert store.dense_scores("price of an item", 3)  # the vectors it was built with
     assert "rebuilding" not in caplog.text

@@ -6,6 +6,7 @@ the progress it reports and what it lends the BM25 build."""
 from __future__ import annotations
 
 import ast
+import importlib
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -203,8 +204,7 @@ class Calls:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from codeagent import lang
-        from codeagent.index import chunked, chunking, per_file
-        from codeagent.symbols import extract
+        from codeagent.index import chunking
 
         self.parsed: Counter[str] = Counter()  # Python parses by path
         self.layer: Counter[str] = Counter()  # language-layer parses by path
@@ -224,10 +224,16 @@ class Calls:
             self.layer[path] += 1
             return real_layer(path, text)
 
-        for module in (chunked, chunking, per_file):
-            monkeypatch.setattr(module, "parse_python", parse_python)
-        for module in (per_file, chunking, extract):
-            monkeypatch.setattr(module, "scan", scan)
+        # wherever the build imported them (the modules of one file's parse)
+        for name in ("chunked", "chunking", "per_file"):
+            try:
+                module = importlib.import_module(f"codeagent.index.{name}")
+            except ImportError:
+                continue
+            for attr, spy in (("parse_python", parse_python), ("scan", scan)):
+                if hasattr(module, attr):
+                    monkeypatch.setattr(module, attr, spy)
+        monkeypatch.setattr(importlib.import_module("codeagent.symbols.extract"), "scan", scan)
         monkeypatch.setattr(lang, "parse_file", parse_file)
 
 
