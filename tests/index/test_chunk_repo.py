@@ -282,3 +282,36 @@ def test_a_file_of_the_language_layer_keeps_its_record(git_repo: GitRepoFactory)
         assert parsed is not None
         record = {k: v for k, v in parsed.record(path).items() if k != "c"}  # calls: apart
         assert chunked.symbols.files[path] == record  # its module name is its path
+
+
+def test_a_file_whose_parse_raises_is_cut_into_line_windows(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug on one file (an exception in its chunking, in the building process) costs that
+    file its structure only: its text in line windows, one Python parse error, a warning; the
+    other files keep their definitions."""
+    from codeagent.index import per_file
+
+    root = git_repo(FILES)
+    real = per_file.chunk_file
+
+    def chunk_file(path: str, *args: object) -> object:
+        if path == "shop/models.py":
+            raise RuntimeError("planted")
+        return real(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(per_file, "chunk_file", chunk_file)
+    discovery, stats = fresh(root)
+    chunked = chunk_repo(discovery, stats, NullProgress(), [])
+    text = (root / "shop/models.py").read_text(encoding="utf-8")
+    windows = [c for c in chunked.chunks if c.path == "shop/models.py"]
+    assert windows
+    assert {c.kind for c in windows} == {"window"}
+    assert windows[0].start_line == 1
+    assert windows[-1].end_line == len(text.splitlines())
+    assert "".join(c.text for c in windows[:1]).startswith("class Cart:")
+    assert stats.parse_errors.get("python") == 1
+    assert "shop/models.py" in caplog.text
+    assert "planted" in caplog.text
+    assert not chunked.symbols.definitions("Cart")  # no structure for the broken file
+    assert [d.path for d in chunked.symbols.definitions("helper")] == ["lib/util.py"]
