@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import logging
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -301,6 +302,7 @@ def test_a_file_whose_parse_raises_is_cut_into_line_windows(
         return real(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(per_file, "chunk_file", chunk_file)
+    caplog.set_level(logging.WARNING, logger="codeagent")
     discovery, stats = fresh(root)
     chunked = chunk_repo(discovery, stats, NullProgress(), [])
     text = (root / "shop/models.py").read_text(encoding="utf-8")
