@@ -111,6 +111,12 @@ class Settings(BaseSettings):
         return (self.cache_home or self.home) / "cache"
 
     @property
+    def own_dirs(self) -> list[Path]:
+        """The folders codeagent writes (the home, and the cache home when set apart): a
+        watch of a repository that holds one ignores it."""
+        return [self.home, *([self.cache_home] if self.cache_home else [])]
+
+    @property
     def repos_dir(self) -> Path:
         return self.home / "repos"
 

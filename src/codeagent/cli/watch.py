@@ -64,7 +64,7 @@ def command(repo: str, embed: str | None, dense: str | None, max_file_bytes: int
 
     settings = Settings.load(embed=embed, dense=dense, max_file_bytes=max_file_bytes)
     root = local_root(repo, settings)
-    watch = RepoWatch(root, ignore=[settings.home, *filter(None, [settings.cache_home])])
+    watch = RepoWatch(root, ignore=settings.own_dirs)
     embedder = make_embedder(settings.embed, settings)  # one for every update
     if embedder is None and settings.embed.strip() == "auto":
         notice(NO_EMBEDDER_NOTICE)

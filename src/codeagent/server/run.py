@@ -156,7 +156,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     from codeagent.server.watching import Watching
 
     watched = backends.values() if options.watch and not options.lazy else []
-    watching = Watching(watched, ignore=[settings.home, *filter(None, [settings.cache_home])])
+    watching = Watching(watched, ignore=settings.own_dirs)
 
     @asynccontextmanager
     async def published() -> AsyncIterator[None]:
