@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -59,7 +60,9 @@ def test_scores_are_those_of_bm25s_on_real_code() -> None:
         terms = [t for t in bm25_terms(query) if t in ours.vocab_dict]
         assert terms
         expected = np.asarray(theirs.get_scores(terms))
-        np.testing.assert_allclose(ours.get_scores(terms), expected, rtol=1e-6, atol=1e-6)
+        scores = ours.get_scores(terms)
+        assert scores.dtype == expected.dtype == np.float32
+        np.testing.assert_array_equal(scores, expected)  # the same precision: the same bits
 
 
 def test_scores_follow_the_formula() -> None:
@@ -140,26 +143,93 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert loaded.terms == ["a", "b", "c", "d"]
 
 
-@pytest.mark.parametrize(
-    ("name", "damage", "message"),
-    [
-        ("params.json", lambda p: {**p, "tokens": 0}, "format 1, tokens 0"),
-        ("params.json", lambda p: {**p, "docs": 4}, "counts differ"),
-        ("freqs.npy", lambda a: a + 1, "chunk lengths differ"),
-        ("docs.npy", lambda a: a[::-1].copy(), "chunk lengths differ|out of order"),
-        ("lengths.npy", lambda a: a.astype(np.int64), "not a int32 vector"),
-        ("starts.npy", lambda a: np.array([0, 0, 2, 4, 5]), "without postings"),
-        ("terms.json", lambda t: {"terms": ["a", "a", "c", "d"]}, "distinct terms"),
-    ],
-)
-def test_files_that_disagree_are_refused(
-    tmp_path: Path, name: str, damage: object, message: str
-) -> None:
-    folder = saved(tmp_path)
+# The saved index of [["a", "b"], ["b", "c", "c"], ["d"]]: terms a b c d, postings (by term)
+# a:[0] b:[0, 1] c:[1] d:[2], so starts [0, 1, 3, 4, 5], docs [0, 0, 1, 1, 2],
+# freqs [1, 1, 1, 2, 1], lengths [2, 3, 1]. Each damage below breaks one rule only.
+DISTINCT = "terms.json does not hold distinct terms"
+MISMATCH = "postings do not match the terms"
+DAMAGES = [
+    ("params.json", lambda p: [p], "params.json is not an object"),
+    ("params.json", lambda p: {**p, "tokens": 0}, "format 1, tokens 0"),
+    ("params.json", lambda p: {**p, "k1": 1.2}, "other BM25 parameters"),
+    ("params.json", lambda p: {**p, "docs": 4}, "counts differ from params.json"),
+    ("terms.json", lambda t: {"terms": ["a", "a", "c", "d"]}, DISTINCT),
+    ("terms.json", lambda t: {"terms": ["a", "b", "c", 4]}, DISTINCT),
+    ("lengths.npy", lambda a: a.astype(np.int64), "lengths.npy is not a int32 vector"),
+    ("starts.npy", lambda a: np.array([0, 1, 3, 4, 5, 5]), MISMATCH),
+    ("starts.npy", lambda a: np.array([1, 1, 3, 4, 5]), MISMATCH),
+    ("starts.npy", lambda a: np.array([0, 1, 3, 4, 6]), MISMATCH),
+    ("freqs.npy", lambda a: np.array([1, 1, 1, 2, 1, 1], np.int32), MISMATCH),
+    ("starts.npy", lambda a: np.array([0, 0, 2, 4, 5]), "a term without postings"),
+    ("docs.npy", lambda a: np.array([-1, 0, 1, 1, 2], np.int32), "a posting outside the chunks"),
+    ("docs.npy", lambda a: np.array([0, 0, 1, 1, 3], np.int32), "a posting outside the chunks"),
+    ("freqs.npy", lambda a: np.array([1, 1, 1, 2, 0], np.int32), "a posting outside the chunks"),
+    ("freqs.npy", lambda a: a + 1, "chunk lengths differ from the postings"),
+    ("docs.npy", lambda a: np.array([0, 1, 0, 1, 2], np.int32), "postings out of order"),
+]
+
+
+def _damage(folder: Path, name: str, damage: object) -> None:
     path = folder / name
     if name.endswith(".json"):
         path.write_text(json.dumps(damage(json.loads(path.read_text()))))  # type: ignore[operator]
     else:
         np.save(path, damage(np.load(path)))  # type: ignore[operator]
-    with pytest.raises(ValueError, match=message):
+
+
+@pytest.mark.parametrize(("name", "damage", "message"), DAMAGES)
+def test_files_that_disagree_are_refused(
+    tmp_path: Path, name: str, damage: object, message: str
+) -> None:
+    folder = saved(tmp_path)
+    _damage(folder, name, damage)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         Bm25Index.load(folder)
+
+
+def test_a_posting_twice_in_a_term_is_refused(tmp_path: Path) -> None:
+    """b's postings [0, 0] (chunk 0 counted twice, its length made to agree): out of order."""
+    folder = saved(tmp_path)
+    _damage(folder, "docs.npy", lambda a: np.array([0, 0, 0, 1, 2], np.int32))
+    _damage(folder, "lengths.npy", lambda a: np.array([3, 2, 1], np.int32))
+    with pytest.raises(ValueError, match=r"^postings out of order$"):
+        Bm25Index.load(folder)
+
+
+def test_empty_chunks_at_the_end_load(tmp_path: Path) -> None:
+    """Chunks without terms (no postings) after the last one with terms are still chunks."""
+    docs: list[list[str]] = [["a", "b"], ["b"], [], []]
+    build(docs).save(tmp_path / "bm25")
+    loaded = Bm25Index.load(tmp_path / "bm25")
+    assert loaded.num_docs == 4
+    np.testing.assert_allclose(loaded.get_scores(["b"]), by_formula(docs, ["b"]), rtol=1e-6)
+
+
+def test_saved_into_a_new_folder_then_over_itself(tmp_path: Path) -> None:
+    folder = tmp_path / "entry" / "parts" / "bm25"  # none of these exist yet
+    build([["a"], ["b", "b"]]).save(folder)
+    build([["größe", "ß"], ["ß"]]).save(folder)  # the same folder again: replaced
+    loaded = Bm25Index.load(folder)
+    assert loaded.terms == ["größe", "ß"]
+    assert loaded.get_scores(["größe"]).argmax() == 0
+
+
+class _Planted:
+    """Unpickling this touches a file: a part that is a pickle must never be unpickled."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Path.touch, (self.marker,))
+
+
+def test_a_part_holding_a_pickle_is_refused_without_unpickling_it(tmp_path: Path) -> None:
+    folder = saved(tmp_path)
+    marker = tmp_path / "unpickled"
+    hostile = np.empty(5, dtype=object)
+    hostile[:] = [_Planted(marker)] * 5
+    np.save(folder / "docs.npy", hostile, allow_pickle=True)
+    with pytest.raises(ValueError, match="allow_pickle"):  # numpy's refusal, before any check
+        Bm25Index.load(folder)
+    assert not marker.exists()

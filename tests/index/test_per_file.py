@@ -19,12 +19,14 @@ def test_terms_are_made_only_when_asked(tmp_path: Path) -> None:
     plain = parse_one("shop/models.py", MODELS, tmp_path)
     asked = parse_one("shop/models.py", MODELS, tmp_path, terms=True)
     assert plain.terms is None
-    assert asked.chunks == plain.chunks and asked.record == plain.record
+    assert asked.chunks == plain.chunks
+    assert asked.record == plain.record
     assert len(asked.chunks) >= 2
     assert asked.terms == [bm25_tokens(chunk) for chunk in asked.chunks]
     by_symbol = dict(zip((c.symbol for c in asked.chunks), asked.terms, strict=True))
     refund = next(words for symbol, words in by_symbol.items() if "refund_order" in symbol)
-    assert "amount" in refund and "total" not in refund
+    assert "amount" in refund
+    assert "total" not in refund
 
 
 def test_a_file_that_does_not_parse_still_gives_its_windows_terms(tmp_path: Path) -> None:
