@@ -25,7 +25,8 @@ def postings(index: Bm25Index) -> dict[str, list[tuple[int, int]]]:
     out = {}
     for t, term in enumerate(index.terms):
         start, end = int(index.starts[t]), int(index.starts[t + 1])
-        out[term] = list(zip(index.docs[start:end].tolist(), index.freqs[start:end].tolist()))
+        docs, freqs = index.docs[start:end].tolist(), index.freqs[start:end].tolist()
+        out[term] = list(zip(docs, freqs, strict=True))
     return out
 
 
