@@ -20,31 +20,34 @@ METHOD_KINDS = frozenset({"method", "constructor"})
 class SymbolTables:
     """``files`` maps a path to its extracted record; the tables index it."""
 
-    def __init__(
-        self,
-        files: dict[str, dict[str, Any]],
-        calls: dict[str, list[int]] | None = None,
-        paths: list[str] | None = None,
-    ) -> None:
-        self.files = files
-        # Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...].
-        self.calls: dict[str, list[int]] = calls or {}
-        self.paths: list[str] = paths if paths is not None else sorted(files)
+    def __init__(self, files: dict[str, dict[str, Any]]) -> None:
+        self.files = files  # each record keeps its own call sites ``c``: [line, name, scope]
         self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
 
     # -- indexes (built on first use) --------------------------------------------------------
 
     @cached_property
+    def paths(self) -> list[str]:
+        """The files with symbols, sorted: the numbering :attr:`calls` refers to."""
+        return sorted(self.files)
+
+    @cached_property
+    def calls(self) -> dict[str, list[int]]:
+        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...]."""
+        grouped: dict[str, list[int]] = {}
+        for index, path in enumerate(self.paths):
+            for line, name, scope in self.files[path].get("c", ()):
+                grouped.setdefault(name, []).extend((index, line, scope))
+        return grouped
+
+    @cached_property
     def _calls_by_file(self) -> dict[str, tuple[list[int], list[str]]]:
         """Each file's call sites as two lists, by line: the lines, the called names."""
-        rows: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        for name, flat in self.calls.items():
-            for k in range(0, len(flat), 3):
-                rows[self.paths[flat[k]]].append((flat[k + 1], name))
         out = {}
-        for path, calls in rows.items():
-            calls.sort()
-            out[path] = ([line for line, _ in calls], [name for _, name in calls])
+        for path, rec in self.files.items():
+            calls = sorted((line, name) for line, name, _scope in rec.get("c", ()))
+            if calls:
+                out[path] = ([line for line, _ in calls], [name for _, name in calls])
         return out
 
     def used_names(self, path: str, start: int, end: int) -> set[str]:
