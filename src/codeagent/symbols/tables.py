@@ -281,5 +281,5 @@ class SymbolTables:
     def warm(self) -> None:
         """Build every lookup table now (a server does this once after loading)."""
         for table in ("_defs", "_by_name", "_by_full", "_imports", "_children",
-                      "_imports_under", "_imports_naming"):  # fmt: skip
+                      "_imports_under", "_imports_naming", "calls"):  # fmt: skip
             getattr(self, table)
