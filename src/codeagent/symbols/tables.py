@@ -9,19 +9,21 @@ from functools import cached_property
 from typing import Any
 
 from codeagent.lang.spec import TYPE_KINDS
-from codeagent.symbols.types import Definition, Import
+from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 # Kinds that have methods and bases: Python's class, the other languages' types.
 CLASS_KINDS = frozenset({"class"}) | TYPE_KINDS
 METHOD_KINDS = frozenset({"method", "constructor"})
+_NO_CALLS: list[list[Any]] = [[], []]
 
 
 class SymbolTables:
     """``files`` maps a path to its extracted record; the tables index it."""
 
     def __init__(self, files: dict[str, dict[str, Any]]) -> None:
-        self.files = files  # each record keeps its own call sites ``c``: [line, name, scope]
+        self.files = files  # each record keeps its own call sites ``c`` (types.pack_calls)
+        self._by_file: dict[str, tuple[list[int], list[str]]] = {}
         self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
 
     # -- indexes (built on first use) --------------------------------------------------------
@@ -36,24 +38,23 @@ class SymbolTables:
         """Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...]."""
         grouped: dict[str, list[int]] = {}
         for index, path in enumerate(self.paths):
-            for line, name, scope in self.files[path].get("c", ()):
+            for line, name, scope in unpack_calls(self.files[path].get("c", _NO_CALLS)):
                 grouped.setdefault(name, []).extend((index, line, scope))
         return grouped
 
-    @cached_property
-    def _calls_by_file(self) -> dict[str, tuple[list[int], list[str]]]:
-        """Each file's call sites as two lists, by line: the lines, the called names."""
-        out = {}
-        for path, rec in self.files.items():
-            calls = sorted((line, name) for line, name, _scope in rec.get("c", ()))
-            if calls:
-                out[path] = ([line for line, _ in calls], [name for _, name in calls])
-        return out
+    def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
+        """One file's call sites as two lists, by line: the lines, the called names."""
+        found = self._by_file.get(path)
+        if found is None:
+            packed = self.files.get(path, {}).get("c", _NO_CALLS)
+            calls = sorted((line, name) for line, name, _scope in unpack_calls(packed))
+            found = self._by_file[path] = ([n for n, _ in calls], [name for _, name in calls])
+        return found
 
     def used_names(self, path: str, start: int, end: int) -> set[str]:
         """The names called on lines ``start``..``end`` of ``path``, and the bases (last
         component) of the classes defined there: what that code builds on."""
-        lines, called = self._calls_by_file.get(path, ([], []))
+        lines, called = self._calls_by_line(path)
         names = set(called[bisect_left(lines, start) : bisect_right(lines, end)])
         for row in self.files.get(path, {}).get("d", ()):
             if start <= row[2] <= end:
