@@ -14,6 +14,7 @@ import os
 import re
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -287,24 +288,66 @@ def test_what_the_background_check_finds_is_said_with_the_next_answer(
     assert not stats.cache_hit
 
 
-def test_an_edit_reuses_a_sealed_earlier_state_without_hashing_it(
+def test_an_edit_hashes_what_it_copies_but_not_a_sealed_bm25_index(
     entry: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from codeagent.index import reuse
+    """An edit copies the earlier state's chunks.json and symbols.json bytes into the new
+    entry: those are hashed even under a seal (the new manifest would vouch for them); the
+    BM25 files it only reads are not, unless the seal is gone."""
+    from codeagent.store import bm25_build
 
     root, directory = entry
+    made: list[str] = []  # the digests reuse computed
     hashed: list[Path] = []
+    real = hashlib.sha256
+
+    class Sha256:
+        def __init__(self, data: bytes = b"") -> None:
+            self._inner = real(data)
+
+        def hexdigest(self) -> str:
+            made.append(self._inner.hexdigest())
+            return made[-1]
 
     def sha256_file(path: Path) -> str:
         hashed.append(path)
         return entry_files.sha256_file(path)
 
-    monkeypatch.setattr(reuse, "sha256_file", sha256_file)
+    from codeagent.index import reuse
+
+    monkeypatch.setattr(reuse, "hashlib", SimpleNamespace(sha256=Sha256, blake2b=hashlib.blake2b))
+    monkeypatch.setattr(bm25_build, "sha256_file", sha256_file)
     for n, unseal in enumerate((False, True)):
-        if unseal:  # the control: without its seal the earlier state is hashed
+        if unseal:  # the control: without its seal the earlier BM25 files are hashed too
             (directory / seal.SEAL).unlink()
+        copied = [listed(directory)[name] for name in ("chunks.json", "symbols.json")]
+        made.clear()
         (root / "pkg/mod3.py").write_text(f"def edited():\n    return {n}\n", encoding="utf-8")
         _store, stats = load_or_build(root, settings())
         assert stats.files_reused == len(FILES) - 1
-        assert bool([p for p in hashed if p.parent == directory]) == unseal
+        assert set(copied) <= set(made)
+        assert bool([p for p in hashed if p.parent.parent == directory]) == unseal
         directory = Path(stats.cache_path)
+
+
+def test_damage_the_seal_cannot_see_is_not_copied_into_an_edit(
+    entry: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bit flipped in the earlier state's chunks.json with its seal still matching (as a
+    flip under the file system would leave it): the edit does not reuse that state, and its
+    own entry holds the right chunks."""
+    root, directory = entry
+    manifest = entry_files.read_manifest(directory)
+    flip(directory / "chunks.json")
+    seal.write_seal(directory, seal.signatures(directory, manifest))  # as if unseen
+    assert seal.unsealed(directory, manifest) is None
+    (root / "pkg/mod3.py").write_text("def edited():\n    return 1\n", encoding="utf-8")
+    _store, stats = load_or_build(root, settings())
+    assert stats.files_reused == 0
+    monkeypatch.setenv("CODEAGENT_HOME", str(tmp_path / "fresh-home"))
+    _fresh, scratch = load_or_build(root, settings())
+    assert scratch.files_reused == 0
+    for name in ("chunks.json", "symbols.json", "files.json"):
+        assert (Path(scratch.cache_path) / name).read_bytes() == (
+            Path(stats.cache_path) / name
+        ).read_bytes()

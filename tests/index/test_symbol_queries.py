@@ -14,6 +14,7 @@ import pytest
 
 from codeagent.index.chunking import parse_python
 from codeagent.symbols.graph import SymbolGraph, extract_record
+from codeagent.symbols.types import pack_calls, unpack_calls
 
 REPO = {
     "app/__init__.py": "",
@@ -241,11 +242,14 @@ def test_a_saved_graph_answers_alike(graph: SymbolGraph, tmp_path: Path) -> None
 def test_records_give_each_file_its_own_call_sites(graph: SymbolGraph) -> None:
     records = graph.records()
     assert set(records) == set(REPO)
-    assert sorted(records["app/util.py"]["c"]) == [[6, "check", 1]]
-    assert sorted(tuple(c[:2]) for c in records["scripts/run.py"]["c"]) == [
+    assert sorted(unpack_calls(records["app/util.py"]["c"])) == [(6, "check", 1)]
+    assert sorted(c[:2] for c in unpack_calls(records["scripts/run.py"]["c"])) == [
         (4, "Cart"),
         (4, "check"),
     ]
+    sites = [[9, "b", -1], [3, "a", 0], [9, "a", 2]]
+    assert pack_calls(sites) == [["b", "a"], [9, 0, -1, 3, 1, 0, 9, 1, 2]]  # each name once
+    assert [list(c) for c in unpack_calls(pack_calls(sites))] == sites
     rebuilt = SymbolGraph.build({}, root=Path("."), reused=records)
     assert rebuilt.callers("check") == graph.callers("check")
 

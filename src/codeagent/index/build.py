@@ -21,7 +21,6 @@ from codeagent.errors import BackendUnavailableError, EmptyRepoError, IndexBuild
 from codeagent.home import writing
 from codeagent.index.chunked import Chunked, chunk_repo, skips
 from codeagent.index.chunking import CHUNKER_VERSION
-from codeagent.index.reuse import save_files
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
@@ -137,12 +136,12 @@ def load_or_build(
                     index_cache.remove_temporaries(repo_dir)
                     earlier = [] if force else index_cache.states(repo_dir)
                     earlier = [e for e in earlier if e.name != entry.name]
-                    store, ranges = _build(
+                    store = _build(
                         discovery, embedder, dense, settings, stats, progress, earlier, chunked
                     )
                     try:
                         with writing(settings.home, "the index"):
-                            _write(store, ranges, entry, stats)
+                            _write(store, entry, stats)
                     except BackendUnavailableError as exc:  # not cached: written next time
                         store.drop_dense(str(exc))
                     else:
@@ -173,7 +172,7 @@ def _build(
     progress: ProgressReporter,
     earlier: list[Path],
     chunked: Chunked | None = None,
-) -> tuple[IndexStore, dict[str, tuple[str, int, int]]]:
+) -> IndexStore:
     """Build the index (``chunked``: the chunks of this state, when already made); files
     unchanged since the first of ``earlier`` (entries of the same repository, most recently
     used first) keep their chunks and symbols from there."""
@@ -182,7 +181,6 @@ def _build(
 
     if chunked is None:
         chunked = chunk_repo(discovery, stats, progress, earlier, **pool_settings(settings))
-    chunks = chunked.chunks
     t1 = time.perf_counter()
     vectors = None
     if embedder is not None:
@@ -190,7 +188,7 @@ def _build(
             stats.notices.extend(cache.notices)
             result = cache.embed(
                 embedder,
-                [c.embed_text for c in chunks],
+                [c.embed_text for c in chunked.chunks],
                 batch_size=settings.batch_size,
                 progress=progress,
             )
@@ -200,22 +198,19 @@ def _build(
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
     store = IndexStore.build(
-        chunks,
+        chunked.content,  # written as it is: unchanged files' bytes copied, not decoded
         embedder,
         vectors,
         dense=dense,
         seconds=stats.seconds,
-        symbols=chunked.symbols,
         ranges=chunked.ranges,
         earlier=chunked.earlier_bm25,
         terms=chunked.terms,
     )
-    return store, chunked.ranges
+    return store
 
 
-def _write(
-    store: IndexStore, ranges: dict[str, tuple[str, int, int]], entry: Path, stats: IndexStats
-) -> None:
+def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
     """Save into a temporary sibling of ``entry``, then rename it into place."""
     t0 = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
@@ -226,7 +221,6 @@ def _write(
             "embedder_dim": stats.dim,
             "created": time.time(),
         }
-        save_files(tmp, ranges)  # before the store: its manifest lists every file
         store.save(tmp, meta=meta)
         if entry.exists():  # --force, or a damaged entry: set the old one aside first
             old = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
@@ -235,6 +229,7 @@ def _write(
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(tmp, entry)
+        store.moved_to(entry)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from codeagent.errors import EmptyRepoError
 from codeagent.index.chunking import parse_python
+from codeagent.index.fragments import Content, FilePart, Ranges, part_of
 from codeagent.index.per_file import FileResult
 from codeagent.index.pool import Item, parse_all
 from codeagent.index.reuse import find_previous, text_digest
@@ -23,20 +23,31 @@ from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery
 from codeagent.store.bm25_build import Earlier
 from codeagent.symbols.extract import module_names
-from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.graph import SymbolGraph, record_for
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Chunked:
-    """The chunks of one repository state, in index order, with their symbol graph."""
+    """The chunks of one repository state, in index order, with their symbol graph: file by
+    file, those of unchanged files still the earlier entry's bytes (decoded at first use)."""
 
-    chunks: list[Chunk]
-    ranges: dict[str, tuple[str, int, int]]  # path -> (digest, first chunk, count)
-    symbols: SymbolGraph
+    content: Content
     earlier_bm25: Earlier | None = None  # the earlier entry a new BM25 index derives from
     terms: list[list[str] | None] | None = None  # chunks' BM25 terms made by the pool, if any
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        return self.content.chunks()
+
+    @property
+    def symbols(self) -> SymbolGraph:
+        return self.content.graph()
+
+    @property
+    def ranges(self) -> Ranges:
+        return self.content.ranges
 
 
 def skips(skipped: Counter[str]) -> str:
@@ -65,7 +76,7 @@ def chunk_repo(
     previous = find_previous(earlier)
     files = discovery.files
     digests: list[str | None] = [None] * len(files)  # None: unreadable
-    results: list[FileResult | None] = [None] * len(files)
+    results: list[FileResult | FilePart | None] = [None] * len(files)
     with progress.task("chunking", total=len(files)) as advance:
 
         def to_parse() -> Iterator[Item]:
@@ -78,10 +89,10 @@ def chunk_repo(
                     advance(1)
                     continue
                 digest = digests[number] = text_digest(text)
-                own = previous.chunks(file.path, digest) if previous is not None else None
-                if own is not None and previous is not None:  # the same text: as before
+                own = previous.part(file.path, digest) if previous is not None else None
+                if own is not None:  # the same text: its rows and record as they were
                     stats.files_reused += 1
-                    results[number] = FileResult(own, previous.record(file.path))
+                    results[number] = own
                     advance(1)
                 else:  # new or changed: parse, chunk, extract its symbols
                     yield number, file.path, text
@@ -91,47 +102,50 @@ def chunk_repo(
             results[number] = parsed
             advance(1)
         stats.workers = used[0] if used else 1
-    chunks: list[Chunk] = []
-    ranges: dict[str, tuple[str, int, int]] = {}
-    records: dict[str, dict[str, Any]] = {}  # path -> symbol record (parsed now or reused)
+    parts: list[FilePart] = []
     terms: list[list[str] | None] = []
     for file, digest, result in zip(files, digests, results, strict=True):
         if digest is None or result is None:  # unreadable
             continue
-        ranges[file.path] = (digest, len(chunks), len(result.chunks))
-        chunks.extend(result.chunks)
+        if isinstance(result, FilePart):
+            parts.append(result)
+            terms.extend([None] * result.count)
+            continue
+        parts.append(part_of(file.path, digest, result.chunks, result.record))
         terms.extend(result.terms or [None] * len(result.chunks))
-        if result.record is not None:
-            records[file.path] = result.record
         if result.error is not None:
             stats.parse_errors[result.error] = stats.parse_errors.get(result.error, 0) + 1
     unreadable = digests.count(None)
-    # The symbol graph (definitions, imports, bases, call sites) from the same parse; a
-    # reused record whose module name changed (a package appeared) is extracted again.
-    trees: dict[str, Any] = {}
-    python = sorted(p for p, rec in records.items() if "l" not in rec)
-    modules = module_names(python, discovery.root)
-    by_path = {f.path: f for f in discovery.files}
-    for path in [p for p in python if records[p].get("m") != modules[p]]:
-        del records[path]
-        try:
-            tree = parse_python(path, by_path[path].read_text())
-        except OSError:  # gone since it was read: no symbols, as for a file that fails to parse
-            tree = None
-        if tree is not None:
-            trees[path] = tree
-    symbols = SymbolGraph.build(trees, root=discovery.root, reused=records)
-    del trees, records
+    _check_modules(parts, discovery)
+    content = Content(parts)
     if unreadable:
         stats.files_indexed -= unreadable
         stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable
-    if not chunks:
+    if not len(content):
         raise EmptyRepoError(
             f"no indexable files in {discovery.root}{skips(Counter(stats.files_skipped))}; "
             f"{stats.files_indexed} files had no content to index"
         )
-    stats.chunks = len(chunks)
+    stats.chunks = len(content)
     stats.seconds["chunk"] = time.perf_counter() - t0
     earlier_bm25 = previous.bm25 if previous is not None else None
     made = terms if any(t is not None for t in terms) else None
-    return Chunked(chunks, ranges, symbols, earlier_bm25, made)
+    return Chunked(content, earlier_bm25, made)
+
+
+def _check_modules(parts: list[FilePart], discovery: Discovery) -> None:
+    """The symbol records of Python files whose module name is no longer what it was when
+    they were extracted (a package appeared or went) are extracted again."""
+    python = sorted(p.path for p in parts if p.module is not None)
+    modules = module_names(python, discovery.root)
+    by_path = {f.path: f for f in discovery.files}
+    for part in parts:
+        if part.module is None or part.module == modules[part.path]:
+            continue
+        try:
+            tree = parse_python(part.path, by_path[part.path].read_text())
+        except OSError:  # gone since it was read: no symbols, as for a file that fails to parse
+            tree = None
+        module = modules[part.path] if tree is not None else None
+        part.record = record_for(tree, part.path, module) if module is not None else None
+        part.module = module

@@ -19,6 +19,7 @@ from codeagent.pysyntax import scan
 from codeagent.records import Chunk
 from codeagent.store.fusion import bm25_tokens
 from codeagent.symbols.graph import extract_record
+from codeagent.symbols.types import pack_calls
 
 log = logging.getLogger(__name__)
 
@@ -61,5 +62,7 @@ def _parse(path: str, text: str, root: Path) -> FileResult:
     if tree is not None:
         return FileResult(chunks, extract_record(tree, path, root, found))
     if parsed is not None:  # symbols even from a tree with errors
-        return FileResult(chunks, parsed.record(path), parsed.language if parsed.errors else None)
+        record = parsed.record(path)
+        record["c"] = pack_calls(record["c"])  # as the symbol graph keeps them
+        return FileResult(chunks, record, parsed.language if parsed.errors else None)
     return FileResult(chunks, None)

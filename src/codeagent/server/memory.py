@@ -110,5 +110,6 @@ def store_bytes(store: Any) -> int:
         total += chunks_bytes(store._chunks)
     symbols = getattr(store, "_symbols", None)
     if symbols is not None:
-        total += deep_size((symbols.files, symbols.calls, symbols.paths))
+        built = getattr(symbols, "__dict__", {})  # the tables built so far (at first use)
+        total += deep_size((symbols.files, built.get("calls"), built.get("paths")))
     return total

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.store.bm25_index import FILES, Bm25Index
-from codeagent.store.entry_files import BM25_DIR, sha256_file
+from codeagent.store.entry_files import BM25_DIR, Parts, sha256_file
 from codeagent.store.fusion import bm25_tokens
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class Earlier:
 
 
 def index_chunks(
-    chunks: list[Chunk],
+    chunks: list[Chunk] | Parts,
     ranges: Ranges | None = None,
     earlier: Earlier | None = None,
     terms: list[list[str] | None] | None = None,

@@ -2,12 +2,13 @@
 
 On disk (one directory per repository state)::
 
-    chunks.json     [[path, start_line, end_line, symbol, kind, text], ...]
+    chunks.json     [[path, start_line, end_line, symbol, kind, text], ...], a file's rows together
     bm25/           term counts BM25 scores from (:mod:`codeagent.store.bm25_index`)
     <dense file>    the dense index's own file, named by its backend (absent for BM25 only;
                     see store/dense.py)
     symbols.json    the repository symbol graph (:mod:`codeagent.symbols.graph`)
-    files.json      each file's text digest and chunk range (:mod:`codeagent.index.reuse`)
+    files.json      each file's text digest, chunk range and where its rows and its symbol
+                    record lie in chunks.json and symbols.json (:mod:`codeagent.index.fragments`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
@@ -20,14 +21,18 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from codeagent.errors import IndexBuildError
 from codeagent.records import Chunk
 from codeagent.store.bm25_index import FILES as BM25_FILES
 
-FORMAT = 5  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout);
-# 5: BM25 as term counts scored at query time (was bm25s's precomputed scores)
+if TYPE_CHECKING:
+    from codeagent.symbols.graph import SymbolGraph
+
+FORMAT = 6  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout);
+# 5: BM25 as term counts scored at query time (was bm25s's precomputed scores); 6: each file's
+# rows and symbol record are one stretch whose place files.json gives (an edit copies them)
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
@@ -35,6 +40,21 @@ BM25_DIR = "bm25"
 
 class CorruptIndexError(IndexBuildError):
     """A stored index is incomplete or damaged (the caller rebuilds it)."""
+
+
+class Parts(Protocol):
+    """The chunks and symbol records a build made, file by file, not yet necessarily decoded
+    (:class:`codeagent.index.fragments.Content`)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int, /) -> Chunk: ...
+    def chunks(self) -> list[Chunk]: ...
+    def graph(self) -> SymbolGraph: ...
+    def decoded(self) -> tuple[list[Chunk] | None, SymbolGraph | None]:
+        """The chunks and the symbol graph if decoded whole by now."""
+
+    def write(self, directory: Path) -> None:
+        """Write chunks.json, symbols.json and files.json."""
 
 
 def sha256_file(path: Path) -> str:

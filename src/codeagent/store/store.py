@@ -34,6 +34,7 @@ from codeagent.store.dense import (
 from codeagent.store.entry_files import (
     BM25_DIR,
     CorruptIndexError,
+    Parts,
     read_chunks,
     read_manifest,
     write_chunks,
@@ -85,11 +86,12 @@ class IndexStore(Searching):
         self.sealed = sealed  # opened on its seal: the content was not read
         self._dense_off = False  # the dense backend could not be reached: BM25 + symbols
         self.notices: list[str] = []  # said once by take_notices()
+        self._parts: Parts | None = None  # what a build made, until saved (save writes it)
 
     @classmethod
     def build(
         cls,
-        chunks: list[Chunk],
+        chunks: list[Chunk] | Parts,
         embedder: Embedder | None,
         vectors: np.ndarray | None,
         *,
@@ -106,7 +108,9 @@ class IndexStore(Searching):
         the time of the ``bm25`` and ``dense`` phases added. With ``ranges`` (each file's
         digest and chunk range) and an ``earlier`` entry, the BM25 index is derived from
         that entry's: only the chunks of changed files are tokenised. ``terms``: the chunks'
-        BM25 terms where already made (by the pool of a build).
+        BM25 terms where already made (by the pool of a build). ``chunks`` may be a build's
+        :class:`~codeagent.store.entry_files.Parts`: decoded only where needed, written by
+        :meth:`save` as they are (the symbol graph is then theirs).
         """
         seconds = seconds if seconds is not None else {}
         start = time.perf_counter()
@@ -120,11 +124,17 @@ class IndexStore(Searching):
                 index.embedder_id = embedder.id
             index.add(vectors)
         seconds["dense"] = seconds.get("dense", 0.0) + time.perf_counter() - middle
-        return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
+        if isinstance(chunks, list):
+            return cls(chunks, embedder, bm25=bm25, dense=index, symbols=symbols)
+        store = cls(None, embedder, bm25=bm25, dense=index, symbols=symbols)
+        store._parts = chunks
+        return store
 
     @property
     def chunks(self) -> list[Chunk]:
         """The chunks, in index order (read at first use when the entry opened on its seal)."""
+        if self._chunks is None and self._parts is not None:
+            self._chunks = self._parts.chunks()
         if self._chunks is None:
             expected = self.manifest.get("chunks")
             self._chunks = self._load_part("chunks", lambda d: read_chunks(d, expected))
@@ -134,7 +144,9 @@ class IndexStore(Searching):
     def symbols(self) -> SymbolGraph:
         """The repository symbol graph (loaded at first use; empty when none was built)."""
         if self._symbols is None:
-            if self._directory is None:
+            if self._parts is not None:
+                self._symbols = self._parts.graph()
+            elif self._directory is None:
                 self._symbols = SymbolGraph({})
             else:
                 self._symbols = self._load_part("the symbol graph", SymbolGraph.load)
@@ -205,13 +217,16 @@ class IndexStore(Searching):
     def save(self, directory: Path, *, meta: dict[str, Any] | None = None) -> None:
         """Write the index into ``directory`` (created); the manifest is written last."""
         directory.mkdir(parents=True, exist_ok=True)
-        write_chunks(directory, self.chunks)
+        if self._parts is not None:  # chunks.json, symbols.json and files.json
+            self._parts.write(directory)
+        else:
+            write_chunks(directory, self.chunks)
+            self.symbols.save(directory)
         self.bm25.save(directory / BM25_DIR)
-        self.symbols.save(directory)
         if self.dense is not None:
             self.dense.save(directory / self.dense.file_name)
         fields = {
-            "chunks": len(self.chunks),
+            "chunks": len(self._parts if self._parts is not None else self.chunks),
             "embedder": self.embedder_id,
             "dim": self.embedder.dim if self.embedder is not None else None,
             "dense_backend": self.dense.backend if self.dense is not None else None,
@@ -220,6 +235,16 @@ class IndexStore(Searching):
         }
         self.manifest = write_manifest(directory, fields)
         seal(directory, signatures(directory, self.manifest))  # as written: no need to hash
+
+    def moved_to(self, directory: Path) -> None:
+        """The saved entry is now ``directory``: what a build made and nothing has decoded
+        yet is read from there at first use (memory is not held twice)."""
+        self._directory = directory
+        if self._parts is not None:
+            chunks, symbols = self._parts.decoded()
+            self._chunks = self._chunks if chunks is None else chunks
+            self._symbols = self._symbols if symbols is None else symbols
+        self._parts = None
 
     @classmethod
     def load(

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import DefSite, Structure, calls, scan
+from codeagent.symbols.types import pack_calls
 
 MAX_SIGNATURE = 240
 
@@ -78,7 +79,7 @@ def extract(
     record: dict[str, Any] = {
         "d": [_definition(site) for site in found.defs],
         "i": _imports(found, module, is_package),
-        "c": _calls(found),
+        "c": pack_calls(_calls(found)),
     }
     exported = module_all(found)
     if exported is not None:

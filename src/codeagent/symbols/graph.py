@@ -43,8 +43,9 @@ __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "S
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
-# 2: call sites grouped by name; 3: a module's literal __all__ ("a"); 4: other languages ("l")
-FORMAT = 4
+# 2: call sites grouped by name; 3: a module's literal __all__ ("a"); 4: other languages ("l");
+# 5: call sites kept in each file's record (grouped by name at first use), one record per file
+FORMAT = 5
 log = logging.getLogger(__name__)
 
 
@@ -79,8 +80,18 @@ def extract_record(
     """One parsed file's record (with its call sites ``c``), as :meth:`SymbolGraph.build`
     takes it in ``reused``: a file's module name depends only on its own path and the
     ``__init__.py`` files of its directories, so the tree need not be kept for the graph."""
-    module = module_names([path], root)[path]
+    return record_for(tree, path, module_names([path], root)[path], found)
+
+
+def record_for(tree: Any, path: str, module: str, found: Structure | None = None) -> dict[str, Any]:
+    """The record of the file at ``path``, parsed as ``tree``, whose module is ``module``."""
     return {"m": module, **_extract_safe(tree, module, path, found)}
+
+
+def dumps(data: Any) -> str:
+    """JSON as symbols.json holds it (compact, UTF-8 as is): a file's record is
+    ``dumps({path: record})[1:-1]`` there (:mod:`codeagent.store.fragments`)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 class SymbolGraph(SymbolTables):
@@ -108,32 +119,23 @@ class SymbolGraph(SymbolTables):
         python = [p for p in paths if p in trees or "l" not in reused[p]]
         modules = module_names(python, root)
         files: dict[str, dict[str, Any]] = {}
-        calls: dict[str, list[int]] = {}
-        for index, path in enumerate(paths):
+        for path in paths:
             module = modules.get(path, path)
             if path in trees:
-                files[path] = {"m": module, **_extract_safe(trees[path], module, path)}
+                files[path] = record_for(trees[path], path, module)
             elif "l" in reused[path] or reused[path].get("m") == module:
                 files[path] = dict(reused[path])
             else:
                 raise ValueError(f"{path}: reused symbols are for module {reused[path].get('m')}")
-            for line, name, scope in files[path].pop("c"):
-                calls.setdefault(name, []).extend((index, line, scope))
-        return cls(files, calls, paths)
+        return cls(files)
 
     def records(self) -> dict[str, dict[str, Any]]:
-        """Each file's record with its own call sites ``c`` again (what :meth:`build` takes
-        as ``reused``): the inverse of grouping the call sites by name."""
-        out = {path: {**rec, "c": []} for path, rec in self.files.items()}
-        for name, flat in self.calls.items():
-            for k in range(0, len(flat), 3):
-                out[self.paths[flat[k]]]["c"].append([flat[k + 1], name, flat[k + 2]])
-        return out
+        """Each file's record with its own call sites ``c`` (what :meth:`build` takes as
+        ``reused``)."""
+        return {path: dict(rec) for path, rec in self.files.items()}
 
     def save(self, directory: Path) -> None:
-        data = {"format": FORMAT, "files": self.files, "paths": self.paths, "calls": self.calls}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        (directory / SYMBOLS).write_text(text, encoding="utf-8")
+        (directory / SYMBOLS).write_text(dumps({"format": FORMAT, "files": self.files}), "utf-8")
 
     @classmethod
     def load(cls, directory: Path) -> SymbolGraph:
@@ -144,7 +146,10 @@ class SymbolGraph(SymbolTables):
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown symbols format")
-        return cls(data["files"], data["calls"], data["paths"])
+        files = data["files"]
+        if not isinstance(files, dict):
+            raise ValueError(f"{path}: unknown symbols format")
+        return cls(files)
 
     # -- queries (the interface the tools and retrieval use) ---------------------------------
 

@@ -9,48 +9,52 @@ from functools import cached_property
 from typing import Any
 
 from codeagent.lang.spec import TYPE_KINDS
-from codeagent.symbols.types import Definition, Import
+from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 # Kinds that have methods and bases: Python's class, the other languages' types.
 CLASS_KINDS = frozenset({"class"}) | TYPE_KINDS
 METHOD_KINDS = frozenset({"method", "constructor"})
+_NO_CALLS: list[list[Any]] = [[], []]
 
 
 class SymbolTables:
     """``files`` maps a path to its extracted record; the tables index it."""
 
-    def __init__(
-        self,
-        files: dict[str, dict[str, Any]],
-        calls: dict[str, list[int]] | None = None,
-        paths: list[str] | None = None,
-    ) -> None:
-        self.files = files
-        # Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...].
-        self.calls: dict[str, list[int]] = calls or {}
-        self.paths: list[str] = paths if paths is not None else sorted(files)
+    def __init__(self, files: dict[str, dict[str, Any]]) -> None:
+        self.files = files  # each record keeps its own call sites ``c`` (types.pack_calls)
+        self._by_file: dict[str, tuple[list[int], list[str]]] = {}
         self.modules: dict[str, str] = {rec["m"]: path for path, rec in sorted(files.items())}
 
     # -- indexes (built on first use) --------------------------------------------------------
 
     @cached_property
-    def _calls_by_file(self) -> dict[str, tuple[list[int], list[str]]]:
-        """Each file's call sites as two lists, by line: the lines, the called names."""
-        rows: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        for name, flat in self.calls.items():
-            for k in range(0, len(flat), 3):
-                rows[self.paths[flat[k]]].append((flat[k + 1], name))
-        out = {}
-        for path, calls in rows.items():
-            calls.sort()
-            out[path] = ([line for line, _ in calls], [name for _, name in calls])
-        return out
+    def paths(self) -> list[str]:
+        """The files with symbols, sorted: the numbering :attr:`calls` refers to."""
+        return sorted(self.files)
+
+    @cached_property
+    def calls(self) -> dict[str, list[int]]:
+        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...]."""
+        grouped: dict[str, list[int]] = {}
+        for index, path in enumerate(self.paths):
+            for line, name, scope in unpack_calls(self.files[path].get("c", _NO_CALLS)):
+                grouped.setdefault(name, []).extend((index, line, scope))
+        return grouped
+
+    def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
+        """One file's call sites as two lists, by line: the lines, the called names."""
+        found = self._by_file.get(path)
+        if found is None:
+            packed = self.files.get(path, {}).get("c", _NO_CALLS)
+            calls = sorted((line, name) for line, name, _scope in unpack_calls(packed))
+            found = self._by_file[path] = ([n for n, _ in calls], [name for _, name in calls])
+        return found
 
     def used_names(self, path: str, start: int, end: int) -> set[str]:
         """The names called on lines ``start``..``end`` of ``path``, and the bases (last
         component) of the classes defined there: what that code builds on."""
-        lines, called = self._calls_by_file.get(path, ([], []))
+        lines, called = self._calls_by_line(path)
         names = set(called[bisect_left(lines, start) : bisect_right(lines, end)])
         for row in self.files.get(path, {}).get("d", ()):
             if start <= row[2] <= end:
@@ -278,5 +282,5 @@ class SymbolTables:
     def warm(self) -> None:
         """Build every lookup table now (a server does this once after loading)."""
         for table in ("_defs", "_by_name", "_by_full", "_imports", "_children",
-                      "_imports_under", "_imports_naming"):  # fmt: skip
+                      "_imports_under", "_imports_naming", "calls"):  # fmt: skip
             getattr(self, table)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +63,20 @@ class CallSite:
     line: int
     name: str
     scope: str
+
+
+def pack_calls(sites: list[list[Any]]) -> list[Any]:
+    """A file's call sites ``[line, name, scope]`` as its record keeps them (``c``):
+    ``[names, [line, name number, scope, ...]]``, each name once, quick to load."""
+    names: dict[str, int] = {}
+    flat: list[int] = []
+    for line, name, scope in sites:
+        flat += (line, names.setdefault(name, len(names)), scope)
+    return [list(names), flat]
+
+
+def unpack_calls(packed: list[Any]) -> Iterator[tuple[int, str, int]]:
+    """``(line, name, scope)`` of each call site of a record's ``c``."""
+    names, flat = packed
+    for k in range(0, len(flat), 3):
+        yield flat[k], names[flat[k + 1]], flat[k + 2]
