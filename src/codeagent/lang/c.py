@@ -53,6 +53,25 @@ def function_patterns(name: str, references: bool = False) -> str:
     return "\n".join(f"(function_definition declarator: {d}) @def.function" for d in shapes)
 
 
+# Functions a macro names, as test frameworks write them at the top of a file (ctags tags
+# them by the macro's name): ``TEST_SETUP(group) {`` reads as a definition of ``(group)``,
+# ``TEST(group, name) {`` as a call short of its semicolon followed by a block (``@end``: the
+# definition runs to the block's end). Only at the top level: in a function body the same
+# shape is a loop macro (``list_for_each(pos, head) {``).
+_TOP_LEVEL = ("translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
+              "preproc_else", "preproc_elif")  # fmt: skip
+_IDENTIFIERS = r"^[(]\\s*\\w+(\\s*,\\s*\\w+)*\\s*[)]$"  # (group, name): no string, no number
+MACRO_FUNCTIONS = "".join(
+    f"""
+({parent} (function_definition type: (type_identifier) @name
+                              declarator: (parenthesized_declarator)) @def.function)
+({parent} (expression_statement (call_expression function: (identifier) @name
+                                                 arguments: (argument_list) @args)
+                                (MISSING ";")) @def.function
+          . (compound_statement) @end
+          (#match? @args "{_IDENTIFIERS}"))"""
+    for parent in _TOP_LEVEL
+)
 TYPES = """
 (struct_specifier name: (type_identifier) @name body: (_)) @def.struct
 (union_specifier name: (type_identifier) @name body: (_)) @def.union
@@ -72,7 +91,7 @@ SPEC = LanguageSpec(
     name="c",
     extensions=(".c", ".h"),
     grammar=_grammar,
-    definitions=function_patterns("(identifier) @name") + TYPES,
+    definitions=function_patterns("(identifier) @name") + TYPES + MACRO_FUNCTIONS,
     imports=INCLUDES,
     calls=CALLS,
     repair=blank_macros,

@@ -4,7 +4,14 @@ functions defined in a class body (methods) or outside it (``Type::method``: qua
 
 from __future__ import annotations
 
-from codeagent.lang.c import CALLS, INCLUDES, TYPES, blank_macros, function_patterns
+from codeagent.lang.c import (
+    CALLS,
+    INCLUDES,
+    MACRO_FUNCTIONS,
+    TYPES,
+    blank_macros,
+    function_patterns,
+)
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -39,7 +46,8 @@ SPEC = LanguageSpec(
 (namespace_definition name: (_) @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.typedef
 """
-    + TYPES,
+    + TYPES
+    + MACRO_FUNCTIONS,
     imports=INCLUDES,
     calls=CALLS
     + """

@@ -82,7 +82,7 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     root = tree.root_node
     if root.has_error and spec.repair is not None:
         again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
-        if not again.root_node.has_error or _count_errors(again.root_node) < _count_errors(root):
+        if _error_bytes(again.root_node) < _error_bytes(root):
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
@@ -100,6 +100,7 @@ class _Def:
     name_line: int
     receiver: str
     bases: list[str]
+    end: Node  # the last node of the definition (the node itself, or an ``@end`` capture)
 
 
 def _definitions(
@@ -129,6 +130,7 @@ def _definitions(
             name_line=name.start_point[0] + 1,
             receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(node_text(b)) for b in _bases(captures)],
+            end=first_capture(captures, "end") or node,
         )
     by_node = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in found.values()}
     rows: list[list[Any]] = []
@@ -153,8 +155,8 @@ def _definitions(
             kind = "method"
         qualname = ".".join([*scope, d.name]) if d.name else ".".join(scope)
         doc, start = _doc(spec, d.node)
-        end = d.node.end_point[0] + 1
-        if d.node.end_point[1] == 0 and end > d.node.start_point[0] + 1:
+        end = d.end.end_point[0] + 1
+        if d.end.end_point[1] == 0 and end > d.node.start_point[0] + 1:
             end -= 1  # a node that ends with its line break
         rows.append(
             [
@@ -168,7 +170,7 @@ def _definitions(
                 [b for b in d.bases if b],
             ]
         )
-        spans.append((d.node.start_byte, d.node.end_byte, len(rows) - 1))
+        spans.append((d.node.start_byte, d.end.end_byte, len(rows) - 1))
     return rows, spans
 
 
@@ -245,6 +247,19 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
         if line:
             return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
     return "", start + 1
+
+
+def _error_bytes(root: Node) -> int:
+    """How much of the text lies in ERROR nodes (a MISSING node counts one byte)."""
+    total = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            total += max(node.end_byte - node.start_byte, 1)
+        elif node.has_error:
+            stack.extend(node.children)
+    return total
 
 
 def _count_errors(root: Node) -> int:
