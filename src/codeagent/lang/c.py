@@ -9,19 +9,34 @@ from codeagent.lang.spec import LanguageSpec
 
 # Upper-case macro names with an underscore (FMT_EXPORT, CLI11_NODISCARD, CJSON_CDECL) where a
 # declaration goes on: alone on a line, or before a name or keyword; and a macro wrapping a
-# return type, CJSON_PUBLIC(cJSON *) name(...).
+# return type, CJSON_PUBLIC(cJSON *) name(...). A macro that is itself the type of the one
+# name after it stays: UNITY_UINT32 p0[1] = ..., typedef UNITY_UINT32 UNITY_UINT; and in C
+# (no constructors) a macro that starts a function's declaration, UNITY_INTERNAL_PTR f(...),
+# while int CJSON_CDECL main(void) loses its macro.
 _MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 _ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
-_BEFORE = re.compile(rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])")
+_BEFORE = re.compile(
+    rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
+)
 _WRAPPER = re.compile(rf"(?<![\w#])({_MACRO})\(([^()\n]*)\)(?=[ \t]*[*&]?[ \t]*[A-Za-z_])")
+_CALL_AFTER = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*\(")
+_LEAD = re.compile(r"[ \t]*(?:(?:static|extern|inline|const|volatile)[ \t]+)*")
 
 
 def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
-def blank_macros(text: str) -> str:
-    """``text`` with likely attribute macros replaced by spaces (lines and columns kept)."""
+def _blank_c(match: re.Match[str]) -> str:
+    line, start, end = match.string, match.start(), match.end()
+    if _CALL_AFTER.match(line, end) and _LEAD.fullmatch(line, 0, start):
+        return match.group(0)  # the return type of a function
+    return " " * (end - start)
+
+
+def blank_macros(text: str, c: bool = False) -> str:
+    """``text`` with likely attribute macros replaced by spaces (lines and columns kept);
+    ``c``: a macro that starts a function's declaration is its return type."""
     lines = []
     for line in text.split("\n"):
         if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
@@ -29,8 +44,13 @@ def blank_macros(text: str) -> str:
             continue
         line = _ALONE.sub(_blank, line)
         line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
-        lines.append(_BEFORE.sub(_blank, line))
+        lines.append(_BEFORE.sub(_blank_c if c else _blank, line))
     return "\n".join(lines)
+
+
+def blank_c_macros(text: str) -> str:
+    """:func:`blank_macros` for C."""
+    return blank_macros(text, c=True)
 
 
 def _grammar(suffix: str) -> object:
@@ -94,5 +114,5 @@ SPEC = LanguageSpec(
     definitions=function_patterns("(identifier) @name") + TYPES + MACRO_FUNCTIONS,
     imports=INCLUDES,
     calls=CALLS,
-    repair=blank_macros,
+    repair=blank_c_macros,
 )
