@@ -37,6 +37,9 @@ SPEC = LanguageSpec(
         references=True,
     )
     + """
+(function_definition declarator: (operator_cast) @cast) @def.function
+(function_definition declarator: (qualified_identifier scope: (_) @receiver
+                                                       name: (operator_cast) @cast)) @def.function
 (class_specifier name: (type_identifier) @name (base_class_clause)? @bases body: (_)) @def.class
 (struct_specifier name: (type_identifier) @name (base_class_clause) @bases body: (_)) @def.struct
 (class_specifier name: (template_type name: (type_identifier) @name)

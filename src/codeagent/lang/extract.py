@@ -114,6 +114,9 @@ def _definitions(
         operator = first_capture(captures, "operator")  # an operator overload: named operator==
         if operator is not None and name is None:
             name = operator
+        cast = first_capture(captures, "cast")  # a conversion operator: named operator bool
+        if cast is not None and name is None:
+            name = cast
         if not kinds or name is None:
             continue
         node = captures[kinds[0]][0]
@@ -126,6 +129,8 @@ def _definitions(
             kind=kinds[0][4:],
             name=_type_name(node_text(name))
             if kinds[0] == "def.impl"
+            else _cast_name(name)
+            if name is cast
             else ("operator" if name is operator else "") + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
@@ -177,6 +182,27 @@ def _definitions(
 _NOT_BASES = frozenset(
     {"comment", "access_specifier", "virtual", "type_arguments", "argument_list", "arguments"}
 )
+
+
+def _cast_name(cast: Node) -> str:
+    """``operator const char*`` for ``operator const char*() const``: the words before the
+    parameter list."""
+    text = node_text(cast)
+    params = next(
+        (n for n in _descendants(cast) if n.type == "parameter_list"), None
+    )
+    if params is not None:
+        text = text[: params.start_byte - cast.start_byte]
+    return " ".join(text.split())
+
+
+def _descendants(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.children))
+    return out
 
 
 def _inside(node: Node, types: tuple[str, ...]) -> bool:
