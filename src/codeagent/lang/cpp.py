@@ -36,6 +36,12 @@ SPEC = LanguageSpec(
         f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))",
         references=True,
     )
+    # an explicit specialisation, template <> auto digits10<uint128_t>() -> int
+    + function_patterns("(template_function name: (identifier) @name)", references=True)
+    + function_patterns(
+        "(qualified_identifier scope: (_) @receiver name: (template_function name: (identifier) @name))",
+        references=True,
+    )
     + """
 (function_definition declarator: (operator_cast) @cast) @def.function
 (function_definition declarator: (qualified_identifier scope: (_) @receiver
