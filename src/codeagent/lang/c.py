@@ -17,6 +17,11 @@ _MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 _ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
 # A macro used as a statement at the top level (column 0), whose arguments need not be
 # expressions: GMOCK_DECLARE_KIND_(unsigned char, kInteger);
+# An annotation after a function's parameters, before its body or semicolon, on the same
+# line or an indented one of its own: void f() const GTEST_LOCK_EXCLUDED_(mu) {
+_TRAILING = re.compile(
+    rf"(?:(?<=\))|(?<=\bconst)|^(?=[ \t]))[ \t]*{_MACRO}\([^()\n]*\)(?=[ \t]*[{{;]?[ \t]*$)"
+)
 _TOP_CALL = re.compile(rf"^{_MACRO}\((?:[^()\n]|\([^()\n]*\))*\);?[ \t]*(?://.*)?$")
 _BEFORE = re.compile(
     rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
@@ -45,7 +50,7 @@ def blank_macros(text: str, c: bool = False) -> str:
         if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
             lines.append(line)
             continue
-        line = _TOP_CALL.sub(_blank, _ALONE.sub(_blank, line))
+        line = _TRAILING.sub(_blank, _TOP_CALL.sub(_blank, _ALONE.sub(_blank, line)))
         line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
         lines.append(_BEFORE.sub(_blank_c if c else _blank, line))
     return "\n".join(lines)
