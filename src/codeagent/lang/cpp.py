@@ -39,7 +39,8 @@ SPEC = LanguageSpec(
     # an explicit specialisation, template <> auto digits10<uint128_t>() -> int
     + function_patterns("(template_function name: (identifier) @name)", references=True)
     + function_patterns(
-        "(qualified_identifier scope: (_) @receiver name: (template_function name: (identifier) @name))",
+        "(qualified_identifier scope: (_) @receiver"
+        " name: (template_function name: (identifier) @name))",
         references=True,
     )
     + """

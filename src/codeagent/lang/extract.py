@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang.references import calls_of, first_capture, imports_of, node_text
+from codeagent.lang.parse_errors import count_errors, loose_error_bytes
+from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
 
 if TYPE_CHECKING:
@@ -82,13 +83,13 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     root = tree.root_node
     if root.has_error and spec.repair is not None:
         again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
-        if _error_bytes(again.root_node) < _error_bytes(root):
+        if loose_error_bytes(again.root_node) < loose_error_bytes(root):
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
-    errors = _count_errors(root) if root.has_error else 0
+    errors = count_errors(root) if root.has_error else 0
     return Parsed(spec.name, defs, imports, calls, errors)
 
 
@@ -129,7 +130,7 @@ def _definitions(
             kind=kinds[0][4:],
             name=_type_name(node_text(name))
             if kinds[0] == "def.impl"
-            else _cast_name(name)
+            else cast_name(name)
             if name is cast
             else ("operator" if name is operator else "") + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
@@ -182,27 +183,6 @@ def _definitions(
 _NOT_BASES = frozenset(
     {"comment", "access_specifier", "virtual", "type_arguments", "argument_list", "arguments"}
 )
-
-
-def _cast_name(cast: Node) -> str:
-    """``operator const char*`` for ``operator const char*() const``: the words before the
-    parameter list."""
-    text = node_text(cast)
-    params = next(
-        (n for n in _descendants(cast) if n.type == "parameter_list"), None
-    )
-    if params is not None:
-        text = text[: params.start_byte - cast.start_byte]
-    return " ".join(text.split())
-
-
-def _descendants(node: Node) -> list[Node]:
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(reversed(current.children))
-    return out
 
 
 def _inside(node: Node, types: tuple[str, ...]) -> bool:
@@ -273,43 +253,6 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
         if line:
             return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
     return "", start + 1
-
-
-def _error_bytes(root: Node) -> int:
-    """How much of the text the grammar could not place: the tokens lying loose in ERROR
-    nodes (a MISSING node counts one byte). Whole definitions an ERROR node holds count
-    nothing: a file whose every line reads well inside one ERROR (an ``#ifndef`` guard the
-    grammar cannot close) is a good reading."""
-    total = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing:
-            total += 1
-        elif node.is_error:
-            for child in node.children:
-                if child.child_count == 0 or child.is_error:
-                    total += max(child.end_byte - child.start_byte, 1)
-                elif child.has_error:
-                    stack.append(child)
-        elif node.has_error:
-            stack.extend(node.children)
-    return total
-
-
-def _count_errors(root: Node) -> int:
-    count = 0
-    cursor = root.walk()
-    stack = [root]
-    del cursor
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-            continue
-        if node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 __all__ = ["SCOPE_KINDS", "TYPE_KINDS", "Parsed", "parse", "suffix_of"]

@@ -1,5 +1,5 @@
 """The imports and calls of a parsed file, read from its language's query matches (the
-``i`` and ``c`` rows of :mod:`codeagent.lang.extract`)."""
+``i`` and ``c`` rows of :mod:`codeagent.lang.extract`), and the text of captured nodes."""
 
 from __future__ import annotations
 
@@ -14,6 +14,25 @@ if TYPE_CHECKING:
 
 def node_text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def cast_name(cast: Node) -> str:
+    """``operator const char*`` for ``operator const char*() const``: the words before the
+    parameter list."""
+    text = node_text(cast)
+    params = next((n for n in _descendants(cast) if n.type == "parameter_list"), None)
+    if params is not None:
+        text = text[: params.start_byte - cast.start_byte]
+    return " ".join(text.split())
+
+
+def _descendants(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.children))
+    return out
 
 
 def first_capture(captures: dict[str, list[Node]], name: str) -> Node | None:
