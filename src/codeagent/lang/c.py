@@ -20,9 +20,10 @@ _ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTIL
 # An annotation after a function's parameters, before its body or semicolon, on the same
 # line or an indented one of its own: void f() const GTEST_LOCK_EXCLUDED_(mu) {
 _TRAILING = re.compile(
-    rf"(?:(?<=\))|(?<=\bconst)|^(?=[ \t]))[ \t]*{_MACRO}\([^()\n]*\)(?=[ \t]*[{{;]?[ \t]*$)"
+    rf"(?:(?<=\))|(?<=\bconst))[ \t]*{_MACRO}\([^()\n]*\)(?=[ \t]*[{{;]?[ \t]*$)"
+    rf"|^[ \t]+{_MACRO}\([^()\n]*\)(?=[ \t]*{{?[ \t]*$)"
 )
-_TOP_CALL = re.compile(rf"^{_MACRO}\((?:[^()\n]|\([^()\n]*\))*\);?[ \t]*(?://.*)?$")
+_TOP_CALL = re.compile(rf"^{_MACRO}\((?:[^()\n]|\([^()\n]*\))*\);[ \t]*(?://.*)?$")
 _BEFORE = re.compile(
     rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
 )
@@ -45,12 +46,16 @@ def _blank_c(match: re.Match[str]) -> str:
 def blank_macros(text: str, c: bool = False) -> str:
     """``text`` with likely attribute macros replaced by spaces (lines and columns kept);
     ``c``: a macro that starts a function's declaration is its return type."""
-    lines = []
-    for line in text.split("\n"):
+    lines: list[str] = []
+    source = text.split("\n")
+    for i, line in enumerate(source):
         if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
             lines.append(line)
             continue
-        line = _TRAILING.sub(_blank, _TOP_CALL.sub(_blank, _ALONE.sub(_blank, line)))
+        body_next = i + 1 < len(source) and source[i + 1].lstrip().startswith("{")
+        if not (body_next and line[:1].isalpha()):  # not TEST_SETUP(group) above its body
+            line = _ALONE.sub(_blank, line)
+        line = _TRAILING.sub(_blank, _TOP_CALL.sub(_blank, line))
         line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
         lines.append(_BEFORE.sub(_blank_c if c else _blank, line))
     return "\n".join(lines)
