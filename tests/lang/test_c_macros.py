@@ -116,6 +116,11 @@ MOCK_HPP = """\
 DECLARE_KIND_(unsigned char, kInteger);
 DECLARE_KIND_(long double, kFloatingPoint);
 
+#define EXPECT_KIND(value) \\
+  CHECK_KIND_(value, NONFATAL_FAILURE_)
+#define ASSERT_KIND(value) \\
+  CHECK_KIND_(value, FATAL_FAILURE_)
+
 namespace mock {
 
 template <typename T> constexpr auto digits10() noexcept -> int { return 10; }
@@ -207,8 +212,13 @@ def sources(tmp_path: Path) -> Path:
         ("spy_test.c", "c", {"UNITY_UINT", "number_to_pointer", "testEqualArrays", "main"}),
         # the reading with fewer tokens left loose in ERROR nodes wins
         ("many_spies.c", "c", {"testNotEqual4_Arrays", "testEqual4_Arrays", "walk"}),
-        # conversion operators, a specialisation, annotations after the parameters
-        ("mock.hpp", "cpp", {"operator bool", "operator int", "digits10", "is_retired"}),
+        # conversion operators, a specialisation, annotations after the parameters, a macro
+        # call continuing a #define (the repair leaves it)
+        (
+            "mock.hpp",
+            "cpp",
+            {"operator bool", "operator int", "digits10", "is_retired", "ASSERT_KIND"},
+        ),
     ],
 )
 def test_definitions_are_ctags_definitions(

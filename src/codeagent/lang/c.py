@@ -48,9 +48,12 @@ def blank_macros(text: str, c: bool = False) -> str:
     ``c``: a macro that starts a function's declaration is its return type."""
     lines: list[str] = []
     source = text.split("\n")
+    directive = False
     for i, line in enumerate(source):
-        if line.lstrip().startswith("#"):  # a preprocessor line keeps its macros
+        directive = directive or line.lstrip().startswith("#")
+        if directive:  # a preprocessor line and its continuations keep their macros
             lines.append(line)
+            directive = line.endswith("\\")
             continue
         body_next = i + 1 < len(source) and source[i + 1].lstrip().startswith("{")
         if not (body_next and line[:1].isalpha()):  # not TEST_SETUP(group) above its body
