@@ -12,9 +12,9 @@ if TYPE_CHECKING:
 
 def loose_error_bytes(root: Node) -> int:
     """How much of the text the grammar could not place: the tokens lying loose in ERROR
-    nodes (a MISSING node counts one byte). Whole definitions an ERROR node holds count
-    nothing: a file whose every line reads well inside one ERROR (an ``#ifndef`` guard the
-    grammar cannot close) is a good reading."""
+    nodes (a MISSING node counts one byte). Whole definitions and comments an ERROR node
+    holds count nothing: a file whose every line reads well inside one ERROR (an
+    ``#ifndef`` guard the grammar cannot close) is a good reading."""
     total = 0
     stack = [root]
     while stack:
@@ -23,6 +23,8 @@ def loose_error_bytes(root: Node) -> int:
             total += 1
         elif node.is_error:
             for child in node.children:
+                if child.is_extra:  # a comment between good definitions
+                    continue
                 if child.child_count == 0 or child.is_error:
                     total += max(child.end_byte - child.start_byte, 1)
                 elif child.has_error:
