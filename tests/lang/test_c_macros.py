@@ -151,6 +151,14 @@ Expectation::operator int() const { return 1; }
 }  // namespace mock
 """
 
+TYPEDEFS_H = """\
+typedef int (*ini_handler)(void *user, const char *section);
+typedef void *Handle;
+typedef void unityfunction(void);
+typedef char **Names;
+typedef int Quad[4];
+"""
+
 LOOPS_C = """\
 void walk(struct node *list)
 {
@@ -184,6 +192,7 @@ SOURCES = {
     "fixture_test.c": FIXTURE_TEST_C,
     "spy_test.c": SPY_TEST_C,
     "many_spies.c": many_spies(),
+    "typedefs.h": TYPEDEFS_H,
     "mock.hpp": MOCK_HPP,
 }
 
@@ -210,6 +219,8 @@ def sources(tmp_path: Path) -> Path:
         ("fixture_test.c", "c", {"TEST_SETUP", "TEST_TEAR_DOWN", "TEST", "IGNORE_TEST"}),
         # statement macros with unbalanced braces; macros that are types; int CDECL main
         ("spy_test.c", "c", {"UNITY_UINT", "number_to_pointer", "testEqualArrays", "main"}),
+        # typedefs of pointers, functions, pointers to functions and arrays
+        ("typedefs.h", "c", {"ini_handler", "Handle", "unityfunction", "Names", "Quad"}),
         # the reading with fewer tokens left loose in ERROR nodes wins
         ("many_spies.c", "c", {"testNotEqual4_Arrays", "testEqual4_Arrays", "walk"}),
         # conversion operators, a specialisation, annotations after the parameters, a macro

@@ -113,6 +113,14 @@ TYPES = """
 (union_specifier name: (type_identifier) @name body: (_)) @def.union
 (enum_specifier name: (type_identifier) @name body: (_)) @def.enum
 (type_definition declarator: (type_identifier) @name) @def.typedef
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @def.typedef
+(type_definition declarator: (pointer_declarator declarator:
+  (pointer_declarator declarator: (type_identifier) @name))) @def.typedef
+(type_definition declarator: (array_declarator declarator: (type_identifier) @name)) @def.typedef
+(type_definition declarator: (function_declarator declarator: (type_identifier) @name)) @def.typedef
+(type_definition declarator: (function_declarator declarator:
+  (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+  @def.typedef
 (preproc_def name: (identifier) @name) @def.macro
 (preproc_function_def name: (identifier) @name) @def.macro
 """
