@@ -14,6 +14,7 @@ from codeagent.lang.spec import LanguageSpec
 # (no constructors) a macro that starts a function's declaration, UNITY_INTERNAL_PTR f(...),
 # while int CJSON_CDECL main(void) loses its macro.
 _MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+_ANY_MACRO = re.compile(_MACRO)
 _ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
 # A macro used as a statement at the top level (column 0), whose arguments need not be
 # expressions: GMOCK_DECLARE_KIND_(unsigned char, kInteger);
@@ -51,9 +52,9 @@ def blank_macros(text: str, c: bool = False) -> str:
     directive = False
     for i, line in enumerate(source):
         directive = directive or line.lstrip().startswith("#")
-        if directive:  # a preprocessor line and its continuations keep their macros
-            lines.append(line)
-            directive = line.endswith("\\")
+        if directive or not _ANY_MACRO.search(line):
+            lines.append(line)  # a preprocessor line and its continuations keep their macros
+            directive = directive and line.endswith("\\")
             continue
         body_next = i + 1 < len(source) and source[i + 1].lstrip().startswith("{")
         if not (body_next and line[:1].isalpha()):  # not TEST_SETUP(group) above its body
