@@ -131,6 +131,8 @@ class Expectation {
   explicit operator bool() const { return active_; }
   operator const char*() const { return "expectation"; }
   template <typename F> operator Action<F>() const { return Action<F>(); }
+  template <typename R, typename... Args>
+  operator Callback<R(Args...)>() const { return Callback<R(Args...)>(); }
 
   bool is_retired() const
       MOCK_LOCK_REQUIRED_(g_mutex) {
