@@ -126,6 +126,11 @@ namespace mock {
 template <typename T> constexpr auto digits10() noexcept -> int { return 10; }
 template <> constexpr auto digits10<long long>() noexcept -> int { return 19; }
 
+class MOCK_VISIBILITY("default") mock_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Expectation {
  public:
   explicit operator bool() const { return active_; }
@@ -230,7 +235,7 @@ def sources(tmp_path: Path) -> Path:
         (
             "mock.hpp",
             "cpp",
-            {"operator bool", "operator int", "digits10", "is_retired", "ASSERT_KIND"},
+            {"operator bool", "digits10", "is_retired", "ASSERT_KIND", "mock_error"},
         ),
     ],
 )

@@ -44,6 +44,15 @@ def _blank_c(match: re.Match[str]) -> str:
     return " " * (end - start)
 
 
+def _unwrap(match: re.Match[str]) -> str:
+    """``CJSON_PUBLIC(cJSON *)`` -> its return type; ``FMT_VISIBILITY("default")`` (a string,
+    not a type) -> nothing."""
+    inside = match.group(2)
+    if inside.lstrip().startswith('"'):
+        return " " * len(match.group(0))
+    return " " * (len(match.group(1)) + 1) + inside + " "
+
+
 def blank_macros(text: str, c: bool = False) -> str:
     """``text`` with likely attribute macros replaced by spaces (lines and columns kept);
     ``c``: a macro that starts a function's declaration is its return type."""
@@ -60,7 +69,7 @@ def blank_macros(text: str, c: bool = False) -> str:
         if not (body_next and line[:1].isalpha()):  # not TEST_SETUP(group) above its body
             line = _ALONE.sub(_blank, line)
         line = _TRAILING.sub(_blank, _TOP_CALL.sub(_blank, line))
-        line = _WRAPPER.sub(lambda m: " " * (len(m.group(1)) + 1) + m.group(2) + " ", line)
+        line = _WRAPPER.sub(_unwrap, line)
         lines.append(_BEFORE.sub(_blank_c if c else _blank, line))
     return "\n".join(lines)
 
