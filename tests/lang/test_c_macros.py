@@ -123,6 +123,9 @@ DECLARE_KIND_(long double, kFloatingPoint);
 
 namespace mock {
 
+template <typename T> struct ConstRef { typedef const T& type; };
+typedef Generator<int>(GeneratorFunc)();
+
 template <typename T> constexpr auto digits10() noexcept -> int { return 10; }
 template <> constexpr auto digits10<long long>() noexcept -> int { return 19; }
 
@@ -235,7 +238,15 @@ def sources(tmp_path: Path) -> Path:
         (
             "mock.hpp",
             "cpp",
-            {"operator bool", "digits10", "is_retired", "ASSERT_KIND", "mock_error"},
+            {
+                "operator bool",
+                "digits10",
+                "is_retired",
+                "ASSERT_KIND",
+                "mock_error",
+                "type",
+                "GeneratorFunc",
+            },
         ),
     ],
 )

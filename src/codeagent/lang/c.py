@@ -131,6 +131,8 @@ TYPES = """
 (type_definition declarator: (function_declarator declarator:
   (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
   @def.typedef
+(type_definition declarator: (function_declarator declarator:
+  (parenthesized_declarator (type_identifier) @name))) @def.typedef
 (preproc_def name: (identifier) @name) @def.macro
 (preproc_function_def name: (identifier) @name) @def.macro
 """

@@ -55,6 +55,7 @@ SPEC = LanguageSpec(
   (base_class_clause)? @bases body: (_)) @def.struct
 (namespace_definition name: (_) @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.typedef
+(type_definition declarator: (reference_declarator (type_identifier) @name)) @def.typedef
 """
     + TYPES
     + MACRO_FUNCTIONS,
