@@ -1,5 +1,7 @@
 """C: function definitions, structs, unions, enums (with a body), typedefs, macros;
-``#include``; calls."""
+``#include``; calls. Without a preprocessor: a file with parse errors is read again with its
+macros blanked (:func:`blank_macros`, the ``repair`` of C and C++), and functions a macro
+names at the top level are definitions (:data:`MACRO_FUNCTIONS`)."""
 
 from __future__ import annotations
 
@@ -16,14 +18,14 @@ from codeagent.lang.spec import LanguageSpec
 _MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 _ANY_MACRO = re.compile(_MACRO)
 _ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*$", re.MULTILINE)
-# A macro used as a statement at the top level (column 0), whose arguments need not be
-# expressions: GMOCK_DECLARE_KIND_(unsigned char, kInteger);
 # An annotation after a function's parameters, before its body or semicolon, on the same
 # line or an indented one of its own: void f() const GTEST_LOCK_EXCLUDED_(mu) {
 _TRAILING = re.compile(
     rf"(?:(?<=\))|(?<=\bconst))[ \t]*{_MACRO}\([^()\n]*\)(?=[ \t]*[{{;]?[ \t]*$)"
     rf"|^[ \t]+{_MACRO}\([^()\n]*\)(?=[ \t]*{{?[ \t]*$)"
 )
+# A macro used as a statement at the top level (column 0), whose arguments need not be
+# expressions: GMOCK_DECLARE_KIND_(unsigned char, kInteger);
 _TOP_CALL = re.compile(rf"^{_MACRO}\((?:[^()\n]|\([^()\n]*\))*\);[ \t]*(?://.*)?$")
 _BEFORE = re.compile(
     rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
@@ -106,7 +108,7 @@ def function_patterns(name: str, references: bool = False) -> str:
 # shape is a loop macro (``list_for_each(pos, head) {``).
 _TOP_LEVEL = ("translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
               "preproc_else", "preproc_elif")  # fmt: skip
-_IDENTIFIERS = r"^[(]\\s*\\w+(\\s*,\\s*\\w+)*\\s*[)]$"  # (group, name): no string, no number
+_IDENTIFIERS = r"^[(]\\s*\\w+(\\s*,\\s*\\w+)*\\s*[)]$"  # (group, name): words, no string
 MACRO_FUNCTIONS = "".join(
     f"""
 ({parent} (function_definition type: (type_identifier) @name
