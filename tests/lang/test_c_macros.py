@@ -1,0 +1,292 @@
+"""C and C++ that tree-sitter cannot read without a preprocessor, against universal-ctags:
+functions a test framework's macro names, statement macros that leave braces unbalanced,
+macros that are types, annotation macros after a function's parameters, macro statements at
+the top level, conversion operators and explicit specialisations. Each source is written
+here; ctags' definitions of it are the truth (``make install-system`` installs ctags; CI
+fails rather than skips without it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codeagent.lang import parse_file
+from eval_scripts import load_script
+
+FIXTURE_TEST_C = """\
+#include "unity_fixture.h"
+
+TEST_GROUP(Parser);
+
+static int counter;
+
+TEST_SETUP(Parser)
+{
+    counter = 1;
+}
+
+TEST_TEAR_DOWN(Parser)
+{
+}
+
+TEST(Parser, ReadsANumber)
+{
+    TEST_ASSERT_EQUAL(1, counter);
+}
+
+IGNORE_TEST(Parser, ReadsAString)
+{
+    TEST_ASSERT_EQUAL(2, counter);
+}
+
+TEST_GROUP_RUNNER(Parser)
+{
+    RUN_TEST_CASE(Parser, ReadsANumber);
+}
+
+static void walk(struct node *list)
+{
+    struct node *item;
+    LIST_FOREACH(item, list)
+    {
+        visit(item);
+    }
+}
+"""
+
+SPY_TEST_C = """\
+#include "unity.h"
+
+#define EXPECT_ABORT_BEGIN \\
+    start_spy();           \\
+    if (TEST_PROTECT())    \\
+    {
+
+#define VERIFY_FAILS_END \\
+    }                    \\
+    end_spy();
+
+typedef UNITY_UINT32 UNITY_UINT;
+
+PARSER_PUBLIC(const char *) parser_version(void)
+{
+    return "1.0";
+}
+
+UNITY_INTERNAL_PTR number_to_pointer(const UNITY_INT num)
+{
+    return (UNITY_INTERNAL_PTR)num;
+}
+
+void testNotEqualInts(void)
+{
+    EXPECT_ABORT_BEGIN
+    TEST_ASSERT_EQUAL_INT(1, 2);
+    VERIFY_FAILS_END
+}
+
+void testNotEqualArrays(void)
+{
+    UNITY_UINT32 p0[1] = {1};
+    UNITY_UINT32 p1[1] = {2};
+
+    EXPECT_ABORT_BEGIN
+    TEST_ASSERT_EQUAL_UINT32_ARRAY(p0, p1, 1);
+    VERIFY_FAILS_END
+}
+
+void testEqualArrays(void)
+{
+    UNITY_UINT32 p0[1] = {1};
+    TEST_ASSERT_EQUAL_UINT32_ARRAY(p0, p0, 1);
+}
+
+int CJSON_CDECL main(void)
+{
+    UNITY_BEGIN();
+    RUN_TEST(testNotEqualInts);
+    return UNITY_END();
+}
+"""
+
+MOCK_HPP = """\
+#include <mutex>
+
+#define DECLARE_KIND_(type, kind) \\
+  template <> struct KindOf<type> { enum { value = kind }; }
+
+DECLARE_KIND_(unsigned char, kInteger);
+DECLARE_KIND_(long double, kFloatingPoint);
+
+#define EXPECT_KIND(value) \\
+  CHECK_KIND_(value, NONFATAL_FAILURE_)
+#define ASSERT_KIND(value) \\
+  CHECK_KIND_(value, FATAL_FAILURE_)
+
+namespace mock {
+
+template <typename T> struct ConstRef { typedef const T& type; };
+typedef Generator<int>(GeneratorFunc)();
+
+template <typename T> constexpr auto digits10() noexcept -> int { return 10; }
+template <> constexpr auto digits10<long long>() noexcept -> int { return 19; }
+
+class MOCK_VISIBILITY("default") mock_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Expectation {
+ public:
+  explicit operator bool() const { return active_; }
+  operator const char*() const { return "expectation"; }
+  template <typename F> operator Action<F>() const { return Action<F>(); }
+  template <typename R, typename... Args>
+  operator Callback<R(Args...)>() const { return Callback<R(Args...)>(); }
+
+  bool is_retired() const
+      MOCK_LOCK_REQUIRED_(g_mutex) {
+    return retired_;
+  }
+
+  void Retire() MOCK_LOCK_REQUIRED_(g_mutex) {
+    retired_ = true;
+  }
+
+ private:
+  bool active_ = true;
+  bool retired_ = false;
+};
+
+Expectation::operator int() const { return 1; }
+
+}  // namespace mock
+"""
+
+TYPEDEFS_H = """\
+typedef int (*ini_handler)(void *user, const char *section);
+typedef void *Handle;
+typedef void unityfunction(void);
+typedef char **Names;
+typedef int Quad[4];
+"""
+
+LOOPS_C = """\
+void walk(struct node *list)
+{
+    struct node *item;
+    list_for_each(item, list)
+    {
+        visit(item);
+    }
+    list_for_each_reverse(item, list)
+    {
+        visit(item);
+    }
+}
+"""
+
+
+def many_spies() -> str:
+    """Five copies of the spy tests, renamed, and two loop macros: read as it is, the whole
+    file is one ERROR node; with the macros blanked only the loops' two missing semicolons
+    are left, and that reading must win."""
+    head, _, rest = SPY_TEST_C.partition("void testNotEqualInts")
+    tests = "void testNotEqualInts" + rest.split("int CJSON_CDECL")[0]
+    copies = [
+        tests.replace("testNotEqual", f"testNotEqual{i}_").replace("testEqual", f"testEqual{i}_")
+        for i in range(5)
+    ]
+    return head + "".join(copies) + LOOPS_C
+
+
+SOURCES = {
+    "fixture_test.c": FIXTURE_TEST_C,
+    "spy_test.c": SPY_TEST_C,
+    "many_spies.c": many_spies(),
+    "typedefs.h": TYPEDEFS_H,
+    "mock.hpp": MOCK_HPP,
+}
+
+
+@pytest.fixture(autouse=True)
+def _ctags() -> None:
+    if shutil.which("ctags") is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("universal-ctags is not installed (`make install-system`): CI runs this")
+        pytest.skip("universal-ctags is not installed (`make install-system`)")
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Path:
+    for name, text in SOURCES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "expected"),
+    [
+        # functions a macro names at the top level; the loop macro in walk() is none
+        ("fixture_test.c", "c", {"TEST_SETUP", "TEST_TEAR_DOWN", "TEST", "IGNORE_TEST"}),
+        # statement macros with unbalanced braces; macros that are types; int CDECL main
+        ("spy_test.c", "c", {"UNITY_UINT", "number_to_pointer", "parser_version", "main"}),
+        # typedefs of pointers, functions, pointers to functions and arrays
+        ("typedefs.h", "c", {"ini_handler", "Handle", "unityfunction", "Names", "Quad"}),
+        # the reading with fewer tokens left loose in ERROR nodes wins
+        ("many_spies.c", "c", {"testNotEqual4_Arrays", "testEqual4_Arrays", "walk"}),
+        # conversion operators, a specialisation, annotations after the parameters, a macro
+        # call continuing a #define (the repair leaves it)
+        (
+            "mock.hpp",
+            "cpp",
+            {
+                "operator bool",
+                "digits10",
+                "is_retired",
+                "ASSERT_KIND",
+                "mock_error",
+                "type",
+                "GeneratorFunc",
+            },
+        ),
+    ],
+)
+def test_definitions_are_ctags_definitions(
+    sources: Path, path: str, language: str, expected: set[str]
+) -> None:
+    compare = load_script("compare_ctags")
+    truth = compare.ctags_definitions(sources, language, [path])
+    ours, _ = compare.layer_definitions(sources, language, [path])
+    named = {compare._plain(name.replace(" ", "")) for name in expected}
+    assert named <= {key[1] for key in truth}, "ctags no longer tags what this test is about"
+    assert ours == truth
+
+
+def test_a_function_a_macro_names_spans_its_body(sources: Path) -> None:
+    parsed = parse_file("fixture_test.c", FIXTURE_TEST_C)
+    assert parsed is not None
+    rows = {(row[0], row[2]): row for row in parsed.defs}
+    lines = FIXTURE_TEST_C.split("\n")
+    _, _, _, start, end, signature, *_ = rows[("TEST", 16)]
+    assert (start, end) == (16, 19)
+    assert lines[end - 1] == "}"
+    assert signature == "TEST(Parser, ReadsANumber)"
+    callers = {(name, parsed.defs[i][0]) for _, name, i in parsed.calls if i >= 0}
+    assert ("TEST_ASSERT_EQUAL", "TEST") in callers  # a call in the body belongs to it
+    assert ("visit", "walk") in callers  # the loop macro's block stays walk()'s
+
+
+def test_the_repair_keeps_lines_and_columns() -> None:
+    from codeagent.lang.c import blank_c_macros, blank_macros
+
+    for text in SOURCES.values():
+        for repaired in (blank_macros(text), blank_c_macros(text)):
+            assert [len(line) for line in repaired.split("\n")] == [
+                len(line) for line in text.split("\n")
+            ]
+            kept = [(a, b) for a, b in zip(text, repaired, strict=True) if a != b]
+            assert all(b == " " for _, b in kept)  # only blanks are written
