@@ -30,6 +30,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import every_test
+
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / ".mutate"
 RESULTS = WORK / "results.json"
@@ -46,6 +48,7 @@ class Module:
     tests: list[str]
     equivalent: dict[str, str] = field(default_factory=dict)  # not counted: reason
     harmless: dict[str, str] = field(default_factory=dict)  # counted as surviving: reason
+    every_test: bool = False  # its code runs in other processes: see every_test.py
 
     @property
     def slug(self) -> str:
@@ -60,6 +63,7 @@ def load_modules() -> list[Module]:
             list(entry["tests"]),
             dict(entry.get("equivalent", {})),
             dict(entry.get("harmless", {})),
+            bool(entry.get("every_test", False)),
         )
         for path, entry in data["modules"].items()
     ]
@@ -175,9 +179,15 @@ def mutmut(work: Path, *args: str, quiet: bool = False) -> subprocess.CompletedP
     return subprocess.run(command, cwd=work, env=env, text=True, stdout=sys.stderr)
 
 
-def outcome(work: Path, module: Module, rerun: set[str] | None = None) -> dict[str, object]:
+def outcome(
+    work: Path,
+    module: Module,
+    rerun: set[str] | None = None,
+    judged: dict[str, str] | None = None,
+) -> dict[str, object]:
     """The module's verdicts; with ``rerun`` (the names judged again by ``--survivors``),
-    every other mutant keeps the last run's verdict: killed (the survivors were all re-run)."""
+    every other mutant keeps the last run's verdict: killed (the survivors were all re-run);
+    ``judged``: verdicts given by :func:`every_test.judge`, which replace mutmut's."""
     listing = mutmut(work, "results", "--all", "true", quiet=True).stdout
     prefix = module.slug + "."
     statuses: dict[str, str] = {}
@@ -187,7 +197,7 @@ def outcome(work: Path, module: Module, rerun: set[str] | None = None) -> dict[s
             name, status = match.group(1).removeprefix(prefix), match.group(2).strip()
             if rerun is not None and name not in rerun and status == "not checked":
                 status = "killed"  # in the last run, whose code was this very code
-            statuses[name] = status
+            statuses[name] = (judged or {}).get(name, status)
     # a mutant named equivalent that a test kills after all counts as killed
     equivalent = {n for n in module.equivalent if n in statuses and statuses[n] not in KILLED}
     counted = {name: s for name, s in statuses.items() if name not in equivalent}
@@ -291,12 +301,17 @@ def main() -> int:
         work = prepare(module, keep_verdicts=args.survivors)
         started = time.monotonic()
         run = mutmut(work, "run", "--max-children", "1", *names)
-        if run.returncode != 0:
+        if run.returncode != 0 and not module.every_test:  # (none of its code reached here)
             print(f"error: mutmut failed on {module.path} (exit {run.returncode})")
             failing.append(module.path)
             continue
         rerun = {name.removeprefix(module.slug + ".") for name in names}
-        result = outcome(work, module, rerun if args.survivors else None)
+        judged = None
+        if module.every_test:
+            first = outcome(work, module, rerun if args.survivors else None)
+            left = [*first["survivors"], *module.equivalent]  # type: ignore[misc]
+            judged = every_test.judge(work, module.slug, left, module.tests, MARKERS)
+        result = outcome(work, module, rerun if args.survivors else None, judged)
         result["seconds"] = round(time.monotonic() - started)
         result["date"] = time.strftime("%Y-%m-%d")
         result["fingerprint"] = fingerprint(module)
