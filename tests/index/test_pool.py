@@ -4,6 +4,7 @@ a worker that dies on a file costs that file its structure, not the build."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.stats import IndexStats
+from codeagent.records import Chunk
 from conftest import GitRepoFactory, write_files
 from multilang_repo import FILES as MULTILANG
 
@@ -254,3 +256,84 @@ def test_ctrl_c_stops_the_pool_at_once(
     resumed = codeagent(MAIN, *args, **env)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["workers"] == 2
+
+
+def test_a_root_that_is_a_package_names_modules_alike_in_the_pool(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The root's own ``__init__.py`` makes the root folder a package: a worker names each
+    module from the root as the building process does."""
+    monkeypatch.setenv("CODEAGENT_HOME", str(tmp_path / "unused"))
+    files = {f"pkg/m{i}.py": module(i) for i in range(12)}
+    files["__init__.py"] = "from .pkg import m0\n"
+    root = git_repo(files)
+    serial = build(root, tmp_path / "serial", workers=1)
+    pooled = build(root, tmp_path / "pooled", workers=2)
+    assert pooled.workers == 2
+    symbols = json.loads(entry_bytes(serial)["symbols.json"])
+    assert symbols["files"]["__init__.py"]["m"] == root.name
+    assert entry_bytes(pooled) == entry_bytes(serial)
+
+
+def test_a_workers_log_lines_reach_the_builder(
+    git_repo: GitRepoFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What parsing logs in a worker (a file that does not parse, at debug level) is logged
+    by the building process, word for word as a serial build logs it."""
+    monkeypatch.setenv("CODEAGENT_HOME", str(tmp_path / "unused"))
+    files = {f"pkg/m{i}.py": module(i) for i in range(12)}
+    files["pkg/broken.py"] = "def broken(:\n    return 1\n"
+    root = git_repo(files)
+    caplog.set_level(logging.DEBUG, logger="codeagent")
+
+    def parse_lines(workers: int) -> list[tuple[str, int, str]]:
+        caplog.clear()
+        build(root, tmp_path / f"home{workers}", workers=workers)
+        return [
+            (r.name, r.levelno, r.getMessage())
+            for r in caplog.records
+            if "does not parse" in r.getMessage()
+        ]
+
+    serial = parse_lines(1)
+    assert serial
+    assert serial[0][2].startswith("pkg/broken.py does not parse, chunking by lines: ")
+    assert parse_lines(2) == serial
+
+
+def test_the_building_process_parses_nothing_the_workers_parsed(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers name each module as the building process would (packages included), so no
+    symbol record comes back to be extracted again here, and they make the chunks' BM25
+    terms: no file is parsed and no chunk tokenised in this process."""
+    import codeagent.index.chunked as chunked
+    import codeagent.store.bm25_build as bm25_build
+
+    monkeypatch.setenv("CODEAGENT_HOME", str(tmp_path / "unused"))
+    root = git_repo(repository())
+    parsed_here: list[str] = []
+    real = chunked.parse_python
+
+    def counting(path: str, text: str) -> object:
+        parsed_here.append(path)
+        return real(path, text)
+
+    tokenised_here: list[str] = []
+    real_tokens = bm25_build.bm25_tokens
+
+    def counting_tokens(chunk: Chunk) -> list[str]:
+        tokenised_here.append(chunk.path)
+        return real_tokens(chunk)
+
+    monkeypatch.setattr(chunked, "parse_python", counting)
+    monkeypatch.setattr(bm25_build, "bm25_tokens", counting_tokens)
+    stats = build(root, tmp_path / "pooled", workers=2)
+    assert stats.workers == 2
+    assert parsed_here == []
+    assert tokenised_here == []
+    build(root, tmp_path / "serial", workers=1)
+    assert len(tokenised_here) == stats.chunks  # (the count works: a serial build tokenises here)
