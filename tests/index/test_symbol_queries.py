@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
 from codeagent.index.chunking import parse_python
-from codeagent.symbols.graph import SymbolGraph, extract_record
+from codeagent.symbols.graph import FORMAT, SymbolGraph, extract_record
 from codeagent.symbols.types import pack_calls, unpack_calls
 
 REPO = {
@@ -236,6 +237,10 @@ def test_a_saved_graph_answers_alike(graph: SymbolGraph, tmp_path: Path) -> None
         SymbolGraph.load(tmp_path)
     (tmp_path / "symbols.json").write_text("[]", encoding="utf-8")
     with pytest.raises(ValueError, match="unknown symbols format"):
+        SymbolGraph.load(tmp_path)
+    no_files = {"format": FORMAT, "files": []}  # the right format, files not a mapping
+    (tmp_path / "symbols.json").write_text(json.dumps(no_files), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"symbols\.json: unknown symbols format$"):
         SymbolGraph.load(tmp_path)
 
 
