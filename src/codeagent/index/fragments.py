@@ -94,9 +94,9 @@ class Content:
             return self._chunks[i]
         if not 0 <= i < self._count:
             raise IndexError(i)
+        # a file without chunks has the first of the file after it: the last part whose first
+        # is at most i is the one that holds chunk i
         at = bisect_right(self._firsts, i) - 1
-        while self.parts[at].count == 0:  # files without chunks share their first
-            at += 1
         part = self.parts[at]
         if isinstance(part.chunks, memoryview):
             part.chunks = to_chunks(json.loads(b"[" + part.chunks.tobytes() + b"]"))
