@@ -142,3 +142,17 @@ def test_chunk_rows_that_do_not_match(entry: Path) -> None:
     assert corrupt(read_chunks, entry, 1).startswith(f"index at {entry}: unreadable chunks: ")
     (entry / CHUNKS).unlink()
     assert corrupt(read_chunks, entry, 1).startswith(f"index at {entry}: unreadable chunks: ")
+
+
+def test_chunks_of_other_languages_keep_their_headers(tmp_path: Path) -> None:
+    """A definition's signature (the dense header) is written with its chunk and read back;
+    a chunk without one is written as six fields, as before headers existed."""
+    with_header = Chunk(
+        "web/app.ts", 1, 3, "export function start(x: number) {}", "start", "function",
+        "function start(x: number): number",
+    )  # fmt: skip
+    plain = Chunk("a.py", 1, 1, "x = 1", "<module>", "module")
+    write_chunks(tmp_path, [with_header, plain])
+    rows = json.loads((tmp_path / CHUNKS).read_text(encoding="utf-8"))
+    assert [len(row) for row in rows] == [7, 6]
+    assert read_chunks(tmp_path, 2) == [with_header, plain]
