@@ -14,8 +14,9 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.fragments import _SYMBOLS_HEAD, borrow, to_chunks
+from codeagent.index.fragments import _SYMBOLS_HEAD, borrow
 from codeagent.records import Chunk
+from codeagent.store.entry_files import to_chunks
 from conftest import git, write_files
 
 FILES = {

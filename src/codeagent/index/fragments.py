@@ -27,7 +27,7 @@ from typing import Any
 
 from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.records import Chunk
-from codeagent.store.entry_files import CHUNKS
+from codeagent.store.entry_files import CHUNKS, chunk_rows, to_chunks
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
 from codeagent.symbols.graph import SYMBOLS, SymbolGraph, dumps
 
@@ -53,17 +53,6 @@ def part_of(path: str, digest: str, chunks: list[Chunk], record: dict[str, Any] 
     """The part of a file parsed now."""
     module = record["m"] if record is not None and "l" not in record else None
     return FilePart(path, digest, len(chunks), chunks, record, module)
-
-
-def chunk_rows(chunks: list[Chunk]) -> list[list[object]]:
-    return [
-        [c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text, *([c.header] * bool(c.header))]
-        for c in chunks
-    ]
-
-
-def to_chunks(rows: list[Any]) -> list[Chunk]:
-    return [Chunk(p, s, e, text, symbol, kind, *h) for p, s, e, symbol, kind, text, *h in rows]
 
 
 def _head(path: str) -> bytes:

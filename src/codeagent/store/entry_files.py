@@ -82,12 +82,22 @@ def check_bm25_files(folder: Path) -> None:
             raise CorruptIndexError(f"index at {folder.parent}: bm25/{name} is not in the format")
 
 
-def write_chunks(directory: Path, chunks: list[Chunk]) -> None:
-    rows = [
+def chunk_rows(chunks: list[Chunk]) -> list[list[object]]:
+    """The rows of chunks.json: six fields, and the header as a seventh when there is one."""
+    return [
         [c.path, c.start_line, c.end_line, c.symbol, c.kind, c.text, *([c.header] * bool(c.header))]
         for c in chunks
     ]
-    (directory / CHUNKS).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+
+
+def to_chunks(rows: list[Any]) -> list[Chunk]:
+    """The chunks of chunks.json's rows (:func:`chunk_rows` read back)."""
+    return [Chunk(p, s, e, text, symbol, kind, *h) for p, s, e, symbol, kind, text, *h in rows]
+
+
+def write_chunks(directory: Path, chunks: list[Chunk]) -> None:
+    text = json.dumps(chunk_rows(chunks), ensure_ascii=False)
+    (directory / CHUNKS).write_text(text, encoding="utf-8")
 
 
 def write_manifest(directory: Path, fields: dict[str, Any]) -> dict[str, Any]:
@@ -134,10 +144,7 @@ def verify_files(directory: Path, manifest: dict[str, Any]) -> None:
 def read_chunks(directory: Path, expected: object) -> list[Chunk]:
     """The chunks of an entry; :class:`CorruptIndexError` unless there are ``expected``."""
     try:
-        rows = json.loads((directory / CHUNKS).read_text(encoding="utf-8"))
-        chunks = [
-            Chunk(p, s, e, text, symbol, kind, *h) for p, s, e, symbol, kind, text, *h in rows
-        ]
+        chunks = to_chunks(json.loads((directory / CHUNKS).read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError) as exc:
         raise CorruptIndexError(f"index at {directory}: unreadable chunks: {exc}") from exc
     if len(chunks) != expected:
