@@ -94,10 +94,15 @@ def test_earlier_ranges_that_overlap_are_not_used() -> None:
     assert found[1] == []
 
 
+def _saved(entry: Path, index: Bm25Index) -> dict[str, str]:
+    """Save ``index`` in the entry ``entry``; its files as a manifest lists them."""
+    index.save(entry / "bm25")
+    return {f"bm25/{name}": sha256_file(entry / "bm25" / name) for name in FILES}
+
+
 def _earlier(tmp_path: Path, *, sealed: bool, chunks: int = 2) -> Earlier:
     entry = tmp_path / "entry"
-    build([["a", "b"], ["b"]]).save(entry / "bm25")
-    files = {f"bm25/{name}": sha256_file(entry / "bm25" / name) for name in FILES}
+    files = _saved(entry, build([["a", "b"], ["b"]]))
     return Earlier(entry, {"files": files, "chunks": chunks}, sealed, {})
 
 
@@ -138,8 +143,7 @@ def test_an_earlier_entry_is_reused_as_a_fresh_build_would_index(tmp_path: Path)
     a, b = _chunk("a.py", "def alpha(): return beta()"), _chunk("b.py", "def beta(): return 2")
     c = _chunk("c.py", "def gamma(): return alpha")
     entry = tmp_path / "entry"
-    build([bm25_tokens(a), bm25_tokens(b)]).save(entry / "bm25")
-    files = {f"bm25/{name}": sha256_file(entry / "bm25" / name) for name in FILES}
+    files = _saved(entry, build([bm25_tokens(a), bm25_tokens(b)]))
     before = {"a.py": ("da", 0, 1), "b.py": ("db", 1, 1)}
     earlier = Earlier(entry, {"files": files, "chunks": 2}, False, before)
     now = {"b.py": ("db", 0, 1), "c.py": ("dc", 1, 1)}
