@@ -6,6 +6,10 @@ PYTEST_ARGS ?=
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
+# Python keeps its compiled modules (__pycache__, ignored by git) whatever the shell says: with
+# PYTHONDONTWRITEBYTECODE set, every `codeagent` process a test starts compiles the package
+# again, and pytest rewrites every test module's asserts again, in each worker.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install install-llamacpp install-system install-browser demo test test-slow test-browser test-all mutate lint typecheck check bench eval eval-dev clean-cache clean
 

@@ -1,5 +1,11 @@
 """`codeagent ask` through a running server: the same output as in-process, nothing heavy
-imported; `--no-server`; a stale address file; `serve --background` and `stop`."""
+imported; `--no-server`; a stale address file; `serve --background` and `stop`.
+
+The client always runs as its own process (what it imports is part of what is tested). The
+in-process answer it is compared with runs the same entry point in this test process
+(`in_here`): a fresh process for it would only import the agent again; that `--no-server` and
+a server that cannot answer mean a fresh process answers alone is tested on its own, in
+processes of their own."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from cli.clirun import Run, run
 from codeagent.cli.render import NO_LLM_AUTO
 from server_helpers import FILES, state_of
 
@@ -78,8 +85,21 @@ def run_cli(*args: str, home: Path, cwd: Path | None = None) -> subprocess.Compl
     )
 
 
-def said(proc: subprocess.CompletedProcess[str]) -> list[str]:
-    return [line for line in proc.stderr.splitlines() if not line.startswith("LOADED")]
+def in_here(
+    monkeypatch: pytest.MonkeyPatch, *args: str, home: Path, cwd: Path | None = None
+) -> Run:
+    """``codeagent ARGS`` through the real entry point in this process, with ``home`` and
+    ``cwd`` as a process started by `run_cli` would have them."""
+    with monkeypatch.context() as patched:
+        patched.setenv("CODEAGENT_HOME", str(home))
+        if cwd is not None:
+            patched.chdir(cwd)
+        return run(*args)
+
+
+def said(proc: subprocess.CompletedProcess[str] | Run) -> list[str]:
+    err = proc.stderr if isinstance(proc, subprocess.CompletedProcess) else proc.err
+    return [line for line in err.splitlines() if not line.startswith("LOADED")]
 
 
 def loaded(proc: subprocess.CompletedProcess[str]) -> list[str]:
@@ -91,26 +111,16 @@ def loaded(proc: subprocess.CompletedProcess[str]) -> list[str]:
     "question", ["list the methods of Square in geo/shapes.py", "where is the area computed?"]
 )
 def test_ask_through_the_server_prints_what_in_process_prints(
-    served_repo: Any, question: str
+    served_repo: Any, question: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     served, root = served_repo
     via_server = run_cli("ask", question, home=served.home, cwd=root)
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []  # neither heavy libraries nor the agent: the server answered
-    in_process = run_cli(
-        "ask",
-        "--no-server",
-        "--llm",
-        "none",
-        "--embed",
-        "none",
-        question,
-        home=served.home,
-        cwd=root,
-    )
-    assert in_process.returncode == 0, in_process.stderr
-    assert "codeagent.agent.graph" in loaded(in_process)
-    assert via_server.stdout == in_process.stdout
+    flags = ("--no-server", "--llm", "none", "--embed", "none")
+    in_process = in_here(monkeypatch, "ask", *flags, question, home=served.home, cwd=root)
+    assert in_process.code == 0, in_process.err
+    assert via_server.stdout == in_process.out
     assert said(via_server) == said(in_process)  # the notices on stderr, e.g. the route line
     # Without an LLM the answer lists each source once, in its text (no "Sources:" block).
     assert "geo/shapes.py:" in via_server.stdout
@@ -129,36 +139,47 @@ def test_ask_json_through_the_server(served_repo: Any) -> None:
 
 
 def test_ask_json_names_the_same_state_in_process_and_through_the_server(
-    served_repo: Any,
+    served_repo: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     served, root = served_repo
     question = "where is unit_square defined?"
     via_server = run_cli("ask", "--json", "--repo", str(root), question, home=served.home)
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []
-    flags = ("--no-server", "--llm", "none", "--embed", "none")
-    in_process = run_cli("ask", "--json", *flags, "--repo", str(root), question, home=served.home)
-    assert in_process.returncode == 0, in_process.stderr
+    flags = ("--no-server", "--llm", "none", "--embed", "none", "--repo", str(root))
+    in_process = in_here(monkeypatch, "ask", "--json", *flags, question, home=served.home)
+    assert in_process.code == 0, in_process.err
     state = json.loads(via_server.stdout)["state"]
-    assert state == json.loads(in_process.stdout)["state"] == state_of(root)
+    assert state == json.loads(in_process.out)["state"] == state_of(root)
 
 
-def test_k_goes_to_the_server_as_a_field_of_the_question(served_repo: Any) -> None:
+def test_k_goes_to_the_server_as_a_field_of_the_question(
+    served_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`-k` is sent with the question: the server answers it, as in-process answers it."""
     served, root = served_repo
     question = ("-k", "1", "--llm", "none", "--embed", "none", "how are squares made")
     via_server = run_cli("ask", *question, home=served.home, cwd=root)
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []  # the server answered
-    in_process = run_cli("ask", "--no-server", *question, home=served.home, cwd=root)
-    assert "codeagent.agent.graph" in loaded(in_process)
-    assert via_server.stdout == in_process.stdout
+    in_process = in_here(monkeypatch, "ask", "--no-server", *question, home=served.home, cwd=root)
+    assert in_process.code == 0, in_process.err
+    assert via_server.stdout == in_process.out
     assert said(via_server) == said(in_process)
     wide = run_cli("ask", "--json", *question[2:], home=served.home, cwd=root)
     narrow = run_cli("ask", "--json", *question, home=served.home, cwd=root)
     assert loaded(wide) == loaded(narrow) == []
     assert len(json.loads(narrow.stdout)["sources"]) == 1
     assert len(json.loads(wide.stdout)["sources"]) > 1
+
+
+def test_no_server_answers_in_this_process_while_a_server_runs(served_repo: Any) -> None:
+    served, root = served_repo
+    flags = ("--no-server", "--llm", "none", "--embed", "none")
+    proc = run_cli("ask", *flags, "list the classes in geo/shapes.py", home=served.home, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "geo/shapes.py:9-14  class Square" in proc.stdout
+    assert "codeagent.agent.graph" in loaded(proc)
 
 
 def test_a_setting_the_server_does_not_run_means_in_process(served_repo: Any) -> None:
@@ -178,7 +199,7 @@ def test_a_setting_the_server_does_not_run_means_in_process(served_repo: Any) ->
 
 
 def test_flags_equal_to_what_auto_resolved_to_go_to_the_server(
-    git_repo: Any, serve_process: Any
+    git_repo: Any, serve_process: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server started with `--llm auto` where no model answers runs without an LLM:
     `ask --llm none` asks for exactly that, so the server answers it."""
@@ -188,9 +209,9 @@ def test_flags_equal_to_what_auto_resolved_to_go_to_the_server(
     via_server = run_cli("ask", *question, home=served.home, cwd=root)
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []
-    in_process = run_cli("ask", "--no-server", *question, home=served.home, cwd=root)
-    assert "codeagent.agent.graph" in loaded(in_process)
-    assert via_server.stdout == in_process.stdout
+    in_process = in_here(monkeypatch, "ask", "--no-server", *question, home=served.home, cwd=root)
+    assert in_process.code == 0, in_process.err
+    assert via_server.stdout == in_process.out
 
 
 def test_repository_the_server_does_not_serve_is_answered_in_process(
@@ -214,7 +235,7 @@ def test_repository_the_server_does_not_serve_is_answered_in_process(
 
 
 def test_question_the_server_refuses_as_too_long_is_answered_in_process(
-    served_repo: Any,
+    served_repo: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server refuses a question over max_question_chars (413); `codeagent ask` then
     answers in-process, where an over-long question is cut with a notice, as --no-server."""
@@ -225,8 +246,8 @@ def test_question_the_server_refuses_as_too_long_is_answered_in_process(
     assert proc.returncode == 0, proc.stderr
     assert "codeagent.agent.graph" in loaded(proc)
     assert "question cut to its first 4000 of 4933 characters" in proc.stderr
-    alone = run_cli("ask", "--no-server", *flags, question, home=served.home, cwd=root)
-    assert (proc.stdout, said(proc)) == (alone.stdout, said(alone))
+    alone = in_here(monkeypatch, "ask", "--no-server", *flags, question, home=served.home, cwd=root)
+    assert (proc.stdout, said(proc)) == (alone.out, said(alone))
 
 
 def dead_pid() -> int:
@@ -304,7 +325,7 @@ def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_no_llm_found_is_said_through_the_server_as_in_process(
-    git_repo: Any, serve_process: Any, as_json: bool
+    git_repo: Any, serve_process: Any, as_json: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = git_repo(FILES, name="geo")
     served = serve_process("--repo", str(root), "--llm", "auto")  # no Ollama answers here
@@ -312,11 +333,9 @@ def test_no_llm_found_is_said_through_the_server_as_in_process(
     via_server = run_cli(*question, home=served.home, cwd=root)
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []  # the server answered
-    in_process = run_cli(
-        *question, "--no-server", "--llm", "auto", "--embed", "none", home=served.home, cwd=root
-    )
-    assert in_process.returncode == 0, in_process.stderr
-    assert "codeagent.agent.graph" in loaded(in_process)
+    flags = ("--no-server", "--llm", "auto", "--embed", "none")
+    in_process = in_here(monkeypatch, *question, *flags, home=served.home, cwd=root)
+    assert in_process.code == 0, in_process.err
     assert said(in_process)[-1] == NO_LLM_AUTO  # said once, last
     assert said(via_server) == said(in_process)
 
@@ -336,7 +355,7 @@ GOLDEN_FALLBACKS = set(GOLDEN_QUESTIONS[3:])
 
 @pytest.mark.parametrize("question", GOLDEN_QUESTIONS)
 def test_golden_the_server_prints_exactly_what_in_process_prints(
-    served_repo: Any, question: str
+    served_repo: Any, question: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same question through a real `codeagent serve` and in this process: the same
     stdout, the same stderr, line for line; a fallback is said in one line."""
@@ -345,10 +364,9 @@ def test_golden_the_server_prints_exactly_what_in_process_prints(
     assert via_server.returncode == 0, via_server.stderr
     assert loaded(via_server) == []  # the server answered
     flags = ("--no-server", "--llm", "none", "--embed", "none")
-    in_process = run_cli("ask", *flags, question, home=served.home, cwd=root)
-    assert in_process.returncode == 0, in_process.stderr
-    assert "codeagent.agent.graph" in loaded(in_process)
-    assert via_server.stdout == in_process.stdout
+    in_process = in_here(monkeypatch, "ask", *flags, question, home=served.home, cwd=root)
+    assert in_process.code == 0, in_process.err
+    assert via_server.stdout == in_process.out
     assert said(via_server) == said(in_process)
     failed = [line for line in said(in_process) if "could not answer" in line]
     data = json.loads(run_cli("ask", "--json", question, home=served.home, cwd=root).stdout)
