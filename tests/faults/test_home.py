@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.clirun import run
 from codeagent.config import Settings
 from conftest import GitRepoFactory
 from faults.run import codeagent, one_error_line, permissions_prefix
@@ -63,7 +64,7 @@ def test_empty_home_clear_and_ask_leave_the_project_alone(
 
 @pytest.mark.parametrize("kind", ["a file", "under a file"])
 def test_a_home_that_is_not_a_directory_is_one_line(
-    git_repo: GitRepoFactory, tmp_path: Path, kind: str
+    git_repo: GitRepoFactory, tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = git_repo(FILES)
     blocker = tmp_path / "blocker"
@@ -72,21 +73,24 @@ def test_a_home_that_is_not_a_directory_is_one_line(
     env = {"CODEAGENT_HOME": str(home)}
     result = codeagent("index", "--repo", str(root), "--embed", "none", env=env)
     one_error_line(result, "CODEAGENT_HOME", str(home), "is a file")
+    # The questions run the same entry point in this process (the process above showed the
+    # error is one line in a process of its own).
+    monkeypatch.setenv("CODEAGENT_HOME", str(home))
     for extra in ([], ["--json"]):
-        rag = codeagent("ask", "how is beta computed", "--repo", str(root), "--llm", "none",
-                        "--embed", "none", *extra, env=env)  # fmt: skip
-        assert rag.returncode != 0
+        rag = run("ask", "how is beta computed", "--repo", str(root), "--llm", "none",
+                  "--embed", "none", *extra)  # fmt: skip
+        assert rag.code != 0
         # The error is the only line: not after "searching the repository (...)", which
         # would say the search was under way when it never started.
-        lines = rag.stderr.splitlines()
-        assert len(lines) == 1, rag.stderr
+        lines = rag.err.splitlines()
+        assert len(lines) == 1, rag.err
         assert lines[0].startswith("error: cannot write the index under CODEAGENT_HOME")
-        assert rag.stdout == ""
-    ast = codeagent("ask", "list the functions in pkg/core.py", "--repo", str(root),
-                    "--llm", "none", "--embed", "none", env=env)  # fmt: skip
-    assert ast.returncode == 0, ast.stderr
-    assert "alpha" in ast.stdout
-    assert "beta" in ast.stdout
+        assert rag.out == ""
+    ast = run("ask", "list the functions in pkg/core.py", "--repo", str(root),
+              "--llm", "none", "--embed", "none")  # fmt: skip
+    assert ast.code == 0, ast.err
+    assert "alpha" in ast.out
+    assert "beta" in ast.out
 
 
 def test_a_home_without_write_permission_is_one_line(

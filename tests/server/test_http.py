@@ -4,37 +4,19 @@ event order, the cited-lines endpoint and indexing."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
+from cli.clirun import run
 from server_helpers import MOD, client, ndjson
 
 
 def in_process_json(root: Any, question: str, *flags: str) -> dict[str, Any]:
-    """The answer `codeagent ask --json --no-server` gives: the independent reference."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "codeagent",
-            "ask",
-            "--no-server",
-            "--json",
-            "--llm",
-            "none",
-            "--embed",
-            "none",
-            "--repo",
-            str(root),
-            *flags,
-            question,
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    data: dict[str, Any] = json.loads(out)
+    """The answer `codeagent ask --json --no-server` gives, from the entry point run in this
+    process (the server is the other process): the independent reference."""
+    flags = ("--no-server", "--json", "--llm", "none", "--embed", "none", *flags)
+    done = run("ask", *flags, "--repo", str(root), question)
+    assert done.code == 0, done.err
+    data: dict[str, Any] = json.loads(done.out)
     return data
 
 
