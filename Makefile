@@ -50,10 +50,12 @@ demo: install
 	$(BIN)/codeagent ask --repo "$(DEMO_REPO)" "list the classes in message.py"
 	$(BIN)/codeagent ask --repo "$(DEMO_REPO)" "how are MIME headers with non-ASCII characters encoded?"
 
-# The default suite runs in TEST_WORKERS processes (pytest-xdist; 1: in this process alone).
-TEST_WORKERS ?= 2
+# The default suite runs in TEST_WORKERS processes (pytest-xdist; 1: in this process alone):
+# one more than the cores, since many tests wait on a `codeagent` process or server they
+# started; an idle worker takes tests from a busy one's queue (worksteal). docs/testing.md.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 test: install
-	$(BIN)/python -m pytest -m "not slow and not ollama and not llamacpp and not browser" $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS)) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow and not ollama and not llamacpp and not browser" $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist worksteal) $(PYTEST_ARGS)
 
 test-slow: install
 	$(BIN)/python -m pytest -m "slow" $(PYTEST_ARGS)
