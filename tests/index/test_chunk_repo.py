@@ -103,6 +103,39 @@ def test_every_file_chunked_as_on_its_own_with_its_symbols(git_repo: GitRepoFact
     assert [d.path for d in chunked.symbols.definitions("Cart")] == ["shop/models.py"]
 
 
+PYTHON_FILES = {
+    "app/good.py": "def ok():\n    return 1\n",
+    "app/colon.py": "def f(:\n    pass\n",
+    "app/indent.py": "def g():\nreturn 2\n",
+    "app/stub.pyi": "def h() -> int: ...\n",
+    "app/deep.py": "x = " + "(" * 300 + "1" + ")" * 300 + "\n",
+}
+
+
+def test_python_files_that_do_not_parse_are_counted_and_windowed(
+    git_repo: GitRepoFactory,
+) -> None:
+    root = git_repo(PYTHON_FILES)
+    broken = []
+    for path, text in PYTHON_FILES.items():  # the truth: CPython's own compiler
+        try:
+            compile(text, path, "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, RecursionError, MemoryError):
+            broken.append(path)
+    assert len(broken) == 3, broken  # the fixture still holds files on both sides
+    discovery, stats = fresh(root)
+    chunked = chunk_repo(discovery, stats, NullProgress(), [])
+    assert stats.parse_errors == {"python": len(broken)}
+    for path in broken:
+        chunks = [c for c in chunked.chunks if c.path == path]
+        assert {c.kind for c in chunks} == {"window"}, path
+        assert "".join(c.text for c in chunks).rstrip("\n") == PYTHON_FILES[path].rstrip("\n")
+        assert path not in chunked.symbols.files or not chunked.symbols.files[path].get("d")
+    assert [d.path for d in chunked.symbols.definitions("ok")] == ["app/good.py"]
+    got = [(c.path, c.start_line, c.end_line, c.text) for c in chunked.chunks]
+    assert got == expected_chunks(root, list(PYTHON_FILES))  # what chunk_file makes of each
+
+
 def test_a_file_gone_after_the_listing_is_counted_unreadable(git_repo: GitRepoFactory) -> None:
     root = git_repo(FILES)
     discovery, stats = fresh(root)

@@ -17,6 +17,7 @@ from codeagent import lang
 from codeagent.index.chunking import chunk_file, parse_python, window_chunks
 from codeagent.pysyntax import scan
 from codeagent.records import Chunk
+from codeagent.repo.listing import PYTHON_SUFFIXES
 from codeagent.store.fusion import bm25_tokens
 from codeagent.symbols.graph import extract_record
 from codeagent.symbols.types import pack_calls
@@ -56,6 +57,8 @@ def crashed(path: str, text: str) -> FileResult:
 
 def _parse(path: str, text: str, root: Path) -> FileResult:
     tree = parse_python(path, text)
+    if tree is None and path.endswith(PYTHON_SUFFIXES):  # Python that does not parse
+        return FileResult(window_chunks(path, text), None, "python")
     found = scan(tree) if tree is not None else None  # one walk for both
     parsed = None if tree is not None else lang.parse_file(path, text)
     chunks = chunk_file(path, text, tree, found, parsed)
