@@ -110,8 +110,18 @@ class Fed:
             yield item
 
 
+_OTHERS: set[int | None] = set()  # processes this process ran before the test (other tests')
+
+
+@pytest.fixture(autouse=True)
+def _others() -> None:
+    _OTHERS.clear()
+    _OTHERS.update(p.pid for p in multiprocessing.active_children())
+
+
 def children() -> list[multiprocessing.process.BaseProcess]:
-    return multiprocessing.active_children()
+    """The processes started during this test that still run."""
+    return [p for p in multiprocessing.active_children() if p.pid not in _OTHERS]
 
 
 def test_one_worker_parses_here_as_the_files_come(tmp_path: Path) -> None:
