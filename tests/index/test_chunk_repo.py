@@ -113,7 +113,7 @@ PYTHON_FILES = {
 
 
 def test_python_files_that_do_not_parse_are_counted_and_windowed(
-    git_repo: GitRepoFactory,
+    git_repo: GitRepoFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     root = git_repo(PYTHON_FILES)
     broken = []
@@ -124,8 +124,12 @@ def test_python_files_that_do_not_parse_are_counted_and_windowed(
             broken.append(path)
     assert len(broken) == 3, broken  # the fixture still holds files on both sides
     discovery, stats = fresh(root)
+    caplog.set_level(logging.WARNING, logger="codeagent")
     chunked = chunk_repo(discovery, stats, NullProgress(), [])
     assert stats.parse_errors == {"python": len(broken)}
+    # a user's syntax error is no fault of the build: no warning (that is for a parse that
+    # crashed)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     for path in broken:
         chunks = [c for c in chunked.chunks if c.path == path]
         assert {c.kind for c in chunks} == {"window"}, path
