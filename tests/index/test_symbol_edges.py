@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -214,5 +216,44 @@ def test_rust_methods_do_not_depend_on_where_the_impl_blocks_stand(tmp_path: Pat
     impls_first = _rust_methods(
         tmp_path, "b", RUST_TRAIT_IMPL, RUST_OWN_IMPL, RUST_STRUCT, RUST_TRAIT
     )
-    assert struct_first == [("add", None), ("fmt", None)]
+    # `show` is Display's default method: Router has it through `impl Display for Router`
+    assert struct_first == [("add", None), ("fmt", None), ("show", "src/lib.rs.Display")]
     assert impls_first == struct_first
+
+
+RUST_CRATE = (
+    "pub trait Display {\n    fn fmt(&self);\n    fn show(&self) {}\n}\n"
+    "pub trait Debug {\n    fn dump(&self) {}\n}\n"
+    "pub struct Router {\n    pub n: u32,\n}\n"
+    "impl Display for Router {\n    fn fmt(&self) {}\n}\n"
+    "impl Router {\n    pub fn add(&self) {}\n}\n"
+    "pub struct Other;\n"
+    "impl Debug for Other {}\n"
+)
+
+
+def _compiles(tmp_path: Path, calls: list[str]) -> subprocess.CompletedProcess[str]:
+    """rustc on the crate with a function calling each of ``calls`` on a Router."""
+    probe = "pub fn probe(r: &Router) {\n" + "".join(f"    r.{c}();\n" for c in calls) + "}\n"
+    source = tmp_path / "probe.rs"
+    source.write_text(RUST_CRATE + probe, encoding="utf-8")
+    return subprocess.run(
+        ["rustc", "--edition", "2021", "--crate-type", "lib", "--emit", "metadata",
+         "-o", str(tmp_path / "probe.rmeta"), str(source)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="the Rust compiler is the truth")
+def test_rust_methods_are_those_the_compiler_finds(tmp_path: Path) -> None:
+    """Every method listed for Router is one rustc lets a Router call, the trait's default
+    method included; a default method of a trait Router does not implement is neither."""
+    graph = _any_graph(tmp_path / "repo", {"src/lib.rs": RUST_CRATE})
+    listed = sorted(d.name for d, _via in graph.methods("Router"))
+    assert listed == ["add", "fmt", "show"]
+    assert [via for d, via in graph.methods("Router") if d.name == "show"] == ["src/lib.rs.Display"]
+    done = _compiles(tmp_path, listed)
+    assert done.returncode == 0, done.stderr
+    refused = _compiles(tmp_path, ["dump"])
+    assert refused.returncode != 0
+    assert "no method named `dump`" in refused.stderr

@@ -268,7 +268,13 @@ class SymbolGraph(SymbolTables):
         return [d for d in found if d is not None and d.kind == "class"]
 
     def _named_bases(self, cls: Definition) -> list[tuple[str, Definition]]:
-        found = ((base, self._by_full.get(base)) for base in self.resolved_bases(cls))
+        bases = list(self.resolved_bases(cls))
+        if cls.kind != "impl":  # Rust: a type has the traits its impl blocks implement
+            for block in self._lang_impls.get(
+                (self.files[cls.path].get("l", ""), cls.qualname), []
+            ):
+                bases += [base for base in self.resolved_bases(block) if base not in bases]
+        found = ((base, self._by_full.get(base)) for base in bases)
         return [(base, d) for base, d in found if d is not None and d.kind in CLASS_KINDS]
 
     def _own_methods(self, cls: Definition) -> list[Definition]:

@@ -213,6 +213,15 @@ class SymbolTables:
                 index[(language, d.qualname.rpartition(".")[0])].append(d)
         return index
 
+    @cached_property
+    def _lang_impls(self) -> dict[tuple[str, str], list[Definition]]:
+        """(language, type qualname) -> the type's ``impl`` blocks (Rust), in every file."""
+        index: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        for d in self._defs:
+            if d.kind == "impl":
+                index[(self.files[d.path].get("l", ""), d.qualname)].append(d)
+        return index
+
     def members(self, cls: Definition) -> list[Definition]:
         """The methods of a type of another language: declared in its body, in ``impl``
         blocks, or for it by receiver (Go: in its package's directory)."""
