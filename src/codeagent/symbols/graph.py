@@ -269,11 +269,9 @@ class SymbolGraph(SymbolTables):
 
     def _named_bases(self, cls: Definition) -> list[tuple[str, Definition]]:
         bases = list(self.resolved_bases(cls))
-        if cls.kind != "impl":  # Rust: a type has the traits its impl blocks implement
-            for block in self._lang_impls.get(
-                (self.files[cls.path].get("l", ""), cls.qualname), []
-            ):
-                bases += [base for base in self.resolved_bases(block) if base not in bases]
+        # a Rust type (or one of its impl blocks) has the traits of all its impl blocks
+        for block in self._lang_impls.get((self.files[cls.path].get("l"), cls.qualname), []):
+            bases += [base for base in self.resolved_bases(block) if base not in bases]
         found = ((base, self._by_full.get(base)) for base in bases)
         return [(base, d) for base, d in found if d is not None and d.kind in CLASS_KINDS]
 

@@ -214,12 +214,12 @@ class SymbolTables:
         return index
 
     @cached_property
-    def _lang_impls(self) -> dict[tuple[str, str], list[Definition]]:
+    def _lang_impls(self) -> dict[tuple[str | None, str], list[Definition]]:
         """(language, type qualname) -> the type's ``impl`` blocks (Rust), in every file."""
-        index: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        index: dict[tuple[str | None, str], list[Definition]] = defaultdict(list)
         for d in self._defs:
             if d.kind == "impl":
-                index[(self.files[d.path].get("l", ""), d.qualname)].append(d)
+                index[(self.files[d.path].get("l"), d.qualname)].append(d)
         return index
 
     def members(self, cls: Definition) -> list[Definition]:
