@@ -4,18 +4,16 @@ and each is a step of the progress as a parsed file is."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunked import chunk_repo
 from codeagent.index.stats import IndexStats
-from codeagent.progress import Advance
 from codeagent.repo.discover import discover
 from codeagent.store import cache as index_cache
 from conftest import GitRepoFactory
+from index.test_chunk_repo import Recorder
 
 
 def modules(root: Path, *, force: bool = False) -> dict[str, str]:
@@ -46,24 +44,9 @@ def test_a_reused_file_is_one_step_of_the_progress(git_repo: GitRepoFactory) -> 
     (root / "m2.py").write_text("def changed():\n    return 2\n")
     discovery = discover(root)
     stats = IndexStats(repo=str(root), files_indexed=len(discovery.files))
-    progress = Recorder()
+    progress = Recorder([], [])
     earlier = index_cache.states(Path(first.cache_path).parent)
     chunk_repo(discovery, stats, progress, earlier)
     assert stats.files_reused == 4
     assert progress.tasks == [("chunking", 5)]
     assert progress.advanced == [1] * 5
-
-
-class Recorder:
-    """A progress reporter that keeps what it was told."""
-
-    def __init__(self) -> None:
-        self.tasks: list[tuple[str, int | None]] = []
-        self.advanced: list[int] = []
-
-    @contextmanager
-    def task(
-        self, description: str, total: int | None, *, expect: float | None = None
-    ) -> Iterator[Advance]:
-        self.tasks.append((description, total))
-        yield self.advanced.append
