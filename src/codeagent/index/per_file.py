@@ -50,15 +50,16 @@ def parse_one(path: str, text: str, root: Path, *, terms: bool = False) -> FileR
 
 
 def crashed(path: str, text: str) -> FileResult:
-    """A file whose parse failed outright (an exception, or a worker process that died on
-    it): line windows, no symbols, counted as a parse error of its language."""
+    """A file whose parse failed outright (an exception, a worker process that died on it,
+    or Python that ``ast`` refuses): line windows, no symbols, counted as a parse error of its
+    language."""
     return FileResult(window_chunks(path, text), None, lang.language_name(path))
 
 
 def _parse(path: str, text: str, root: Path) -> FileResult:
     tree = parse_python(path, text)
     if tree is None and path.endswith(PYTHON_SUFFIXES):  # Python that does not parse
-        return FileResult(window_chunks(path, text), None, "python")
+        return crashed(path, text)
     found = scan(tree) if tree is not None else None  # one walk for both
     parsed = None if tree is not None else lang.parse_file(path, text)
     chunks = chunk_file(path, text, tree, found, parsed)
