@@ -30,6 +30,8 @@ from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from codeagent.config import Settings
     from codeagent.embed.embedders import Embedder
     from codeagent.store.store import IndexStore
@@ -176,7 +178,6 @@ def _build(
     """Build the index (``chunked``: the chunks of this state, when already made); files
     unchanged since the first of ``earlier`` (entries of the same repository, most recently
     used first) keep their chunks and symbols from there."""
-    from codeagent.embed.cache import EmbedCache
     from codeagent.store.store import IndexStore
 
     if chunked is None:
@@ -184,17 +185,7 @@ def _build(
     t1 = time.perf_counter()
     vectors = None
     if embedder is not None:
-        with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
-            stats.notices.extend(cache.notices)
-            result = cache.embed(
-                embedder,
-                [c.embed_text for c in chunked.chunks],
-                batch_size=settings.batch_size,
-                progress=progress,
-            )
-        vectors = result.vectors
-        stats.chunks_embedded = result.embedded
-        stats.chunks_reused = result.reused
+        vectors = _vectors(chunked, embedder, settings, stats, progress)
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
     store = IndexStore.build(
@@ -208,6 +199,46 @@ def _build(
         terms=chunked.terms,
     )
     return store
+
+
+def _vectors(
+    chunked: Chunked,
+    embedder: Embedder,
+    settings: Settings,
+    stats: IndexStats,
+    progress: ProgressReporter,
+) -> np.ndarray:
+    """A vector per chunk: those of unchanged files from the earlier entry's dense file where
+    it can be trusted (:mod:`codeagent.store.earlier_vectors`), the rest from the embedding
+    cache, embedding what it lacks."""
+    import numpy as np
+
+    from codeagent.embed.cache import EmbedCache
+    from codeagent.store.earlier_vectors import reuse
+
+    content = chunked.content
+    lent = reuse(chunked.earlier_bm25, chunked.ranges, len(content), embedder.id, embedder.dim)
+    if lent is None:
+        vectors = np.zeros((len(content), embedder.dim), dtype=np.float32)
+        todo = np.arange(len(content))
+    else:
+        vectors, known = lent
+        todo = np.flatnonzero(~known)
+        stats.chunks_reused = len(content) - len(todo)
+        if not len(todo):
+            return vectors
+    with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
+        stats.notices.extend(cache.notices)
+        result = cache.embed(
+            embedder,
+            [content[int(i)].embed_text for i in todo],
+            batch_size=settings.batch_size,
+            progress=progress,
+        )
+    vectors[todo] = result.vectors
+    stats.chunks_embedded = result.embedded
+    stats.chunks_reused += result.reused
+    return vectors
 
 
 def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
