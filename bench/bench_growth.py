@@ -102,7 +102,7 @@ def row(r: dict[str, Any]) -> str:
         f" | {m['cold_s']:.1f} | {m['cold_cpu_s']:.1f} | {m['edit_s']:.2f} | {m['reopen_s']:.2f}"
         f" | {m['reopen_total_s']:.3f} | {m['peak_rss_mib']:.0f} / {m['cold_rss_mib']:.0f}"
         f" | {m['disk_mib']:.1f} / {m['states_mib']:.1f} / {m['embeddings_mib']:.1f}"
-        f" | {r['dense_said'] or '-'} | {r['load'][0]:.1f} |"
+        f" | {r['dense_said'].split(' (pid')[0] or '-'} | {r['load'][0]:.1f} |"
     )
 
 
@@ -204,6 +204,7 @@ def main() -> int:
             }
             args.json.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
     finally:
+        steps.stop_all(sorted(work.glob("home-*-answer")))
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

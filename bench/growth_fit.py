@@ -52,7 +52,7 @@ def slopes_table(results: list[dict[str, Any]]) -> str:
     for key, label in LABELS.items():
         points = [(float(r["chunks"]), float(r["measures"][key])) for r in results]
         b, step = slope(points), per_10k(points)
-        shown_b = "-" if b is None else f"{b:.2f}"
+        shown_b = "-" if b is None else f"{b:.2f}".replace("-0.00", "0.00")
         shown_step = "-" if step is None else f"{step:+.3g}"
         lines.append(f"| {label} | {shown_b} | {shown_step} |")
     return "\n".join(lines)

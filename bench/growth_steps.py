@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -81,26 +82,43 @@ def cache_list(env: dict[str, str]) -> list[dict[str, Any]]:
 
 def stop_background(env: dict[str, str], patience: float = 60.0) -> str:
     """Stop the detached ``codeagent index`` builds of this home (each leads its own process
-    group: its pool workers go with it) and wait for them to end."""
+    group: its pool workers go with it), wait for them to end, and say how it went (from
+    their logs: whether one had finished already)."""
     home = env["CODEAGENT_HOME"]
-    pids = [b["pid"] for r in cache_list(env) for b in r["building"] if b["pid"]]
-    if not pids:
+    builds = [b for r in cache_list(env) for b in r["building"] if b["pid"]]
+    if not builds:
         return "none running"
-    for pid in pids:
+    began = time.perf_counter()
+    for pid in (b["pid"] for b in builds):
         if not group_alive(pid):
             continue  # it ended on its own
         if f"CODEAGENT_HOME={home}".encode() not in environ(pid):  # not ours
             raise SystemExit(f"pid {pid} is not a build of {home}; not stopping it")
         os.killpg(pid, signal.SIGTERM)
     deadline = time.monotonic() + patience
-    while any(group_alive(pid) for pid in pids):
+    while any(group_alive(b["pid"]) for b in builds):
         if time.monotonic() > deadline:
-            for pid in pids:
-                if group_alive(pid):
-                    os.killpg(pid, signal.SIGKILL)
+            for pid in (b["pid"] for b in builds if group_alive(b["pid"])):
+                os.killpg(pid, signal.SIGKILL)
             deadline += patience
         time.sleep(0.1)
-    return f"stopped (pid {', '.join(map(str, pids))})"
+    said = []
+    for build in builds:
+        try:
+            text = Path(build["log"]).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        finished = re.search(r"^index (built|loaded from cache) in ", text, re.MULTILINE)
+        done = "had finished before the stop" if finished else "stopped unfinished"
+        said.append(f"pid {build['pid']} {done}")
+    return f"{'; '.join(said)} (ended {time.perf_counter() - began:.1f} s after the stop)"
+
+
+def stop_all(homes: list[Path]) -> None:
+    """Stop what the first answers in ``homes`` left running (after an interruption)."""
+    for home in homes:
+        if (home / "cache").is_dir():
+            stop_background(environment(home))
 
 
 def environ(pid: int) -> list[bytes]:
