@@ -6,16 +6,17 @@ Usage::
                                  [--synthetic N [N ...]] [REPO ...]
 
 Repositories: git work trees given as REPO, and with ``--synthetic N`` a new git repository
-of about N chunks made of real ``.py`` files of this interpreter's site-packages (bench/
-synthetic.py; the files counted with codeagent's own chunker, the real count read back from
-the index). With neither, the stdlib ``json`` and ``email`` packages. Per repository, each
-step a fresh process timed to its exit (wall, CPU, peak RSS from ``wait4``):
+of about N chunks made of real ``.py`` files of this interpreter's site-packages
+(bench/synthetic.py; the files counted with codeagent's own chunker, the real count read back
+from the index; the site-packages of the project's environment make about 300,000). With
+neither, the stdlib ``json`` and ``email`` packages. Per repository, each step a fresh
+process timed to its exit (wall, CPU, peak RSS from ``wait4``):
 
 a. first answer: a fresh ``CODEAGENT_HOME``, ``codeagent ask QUESTION --llm none
    --no-server``; its "dense search: ..." line is kept, and the detached ``codeagent index``
    it starts (found with ``codeagent cache list --json``) is stopped, untimed;
 b. cold: another fresh home, ``codeagent index --json``;
-c. edit: one line appended to one Python file, indexed again;
+c. edit: a small function appended to one Python file, indexed again;
 d. re-open: indexed again unchanged (also the command's own ``seconds.total``);
 e. disk after (d): the state's cache entry, all states of the repository (``cache list``),
    and the embedding cache.
@@ -24,8 +25,8 @@ e. disk after (d): the state's cache entry, all states of the repository (``cach
 home, so no time includes the one-time model export; without it every fresh home exports.
 Prints Markdown: one row per repository, then the slope of each measure (least squares of
 log value on log chunks) and its increment per 10,000 chunks between the two largest sizes.
-``--json OUT`` writes the raw numbers (bench/plot_growth.py draws them). Run it under the
-shared lock on a shared machine.
+``--json OUT`` writes the raw numbers, again after each repository (bench/plot_growth.py
+draws them). Run it under the shared lock on a shared machine.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def bench_repo(
     answer_env, env = (steps.environment(home) for home in homes)
     first, said, stopped = steps.first_answer(repo, QUESTION, embed, answer_env)
     files = sorted(steps.git(repo, "ls-files", "*.py").split())
+    if not files:
+        raise SystemExit(f"{repo}: no tracked Python file to edit")
     target = repo / files[len(files) // 2]
     original = target.read_bytes()
     try:
@@ -114,6 +117,17 @@ HEADER = (
 )
 
 
+def write_json(out: Path, embed: str, models: Path | None, results: list[dict[str, Any]]) -> None:
+    raw = {
+        "embed": embed,
+        "models": str(models or ""),
+        "question": QUESTION,
+        "when": time.strftime("%Y-%m-%d %H:%M"),
+        "repos": results,
+    }
+    out.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
+
+
 def chunker_count(path: str, data: bytes) -> int:
     from codeagent.index.chunking import chunk_file
 
@@ -153,6 +167,8 @@ def main() -> int:
     parser.add_argument("--models", type=Path, help="an exported model folder to copy")
     parser.add_argument("--json", type=Path, help="write the raw numbers here")
     args = parser.parse_args()
+    if args.json and not args.json.parent.is_dir():
+        parser.error(f"--json: no folder {args.json.parent}")
     if args.models and not args.models.is_dir():
         parser.error(f"--models: no folder {args.models}")
     if any(n < 1 for n in args.synthetic):
@@ -181,28 +197,20 @@ def main() -> int:
             homes = (work / f"home-{i}-answer", work / f"home-{i}")
             results.append(bench_repo(repo, args.embed, homes, args.models))
             print(row(results[-1]), flush=True)
+            if args.json:
+                write_json(args.json, args.embed, args.models, results)
         print()
         for r, repo in zip(results, repos, strict=True):
             if repo in asked:
                 n, held = asked[repo]
                 off = 100 * (r["chunks"] - n) / n
+                far = " (more than 15 % off)" if abs(off) > 15 else ""
                 print(f"- {r['repo']}: {n:,} asked, {held:,} counted by the chunker,"
-                      f" {r['chunks']:,} indexed ({off:+.1f} %)")  # fmt: skip
+                      f" {r['chunks']:,} indexed ({off:+.1f} %){far}")  # fmt: skip
             print(f"- {r['repo']}: background build after the first answer: {r['background']}")
         print()
         print(slopes_table(results))
-        end = os.getloadavg()
-        print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in end)}")
-        if args.json:
-            raw = {
-                "embed": args.embed,
-                "models": str(args.models or ""),
-                "question": QUESTION,
-                "when": time.strftime("%Y-%m-%d %H:%M"),
-                "load_end": end,
-                "repos": results,
-            }
-            args.json.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
+        print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         steps.stop_all(sorted(work.glob("home-*-answer")))
         shutil.rmtree(work, ignore_errors=True)

@@ -4,6 +4,7 @@ the disk a home holds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -118,7 +119,8 @@ def stop_all(homes: list[Path]) -> None:
     """Stop what the first answers in ``homes`` left running (after an interruption)."""
     for home in homes:
         if (home / "cache").is_dir():
-            stop_background(environment(home))
+            with contextlib.suppress(subprocess.CalledProcessError, ValueError, KeyError):
+                stop_background(environment(home))
 
 
 def environ(pid: int) -> list[bytes]:
