@@ -27,12 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import threading
 import time
@@ -40,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from synthetic import commit, fill, source_files
 
 QUESTIONS = [
     "which service retries a failed request with backoff?",
@@ -58,17 +57,10 @@ QUESTIONS = [
     "where is a thread pool created?",
     "how does the tokenizer split words?",
 ]
-DEF = re.compile(rb"^\s*(?:async\s+def|def|class)\s", re.MULTILINE)
-
-
-def source_files() -> list[Path]:
-    root = Path(sysconfig.get_paths()["purelib"])
-    return sorted(p for p in root.rglob("*.py") if p.is_file() and "/tests/" not in str(p))
 
 
 def build_repos(work: Path, count: int, chunks: int) -> list[Path]:
     files = source_files()
-    base = Path(sysconfig.get_paths()["purelib"])
     cursor = 0
     roots = []
     for n in range(count):
@@ -77,21 +69,8 @@ def build_repos(work: Path, count: int, chunks: int) -> list[Path]:
         if (root / ".git").is_dir():
             continue
         root.mkdir(parents=True, exist_ok=True)
-        held = 0
-        while held < chunks:
-            source = files[cursor % len(files)]
-            cursor += 1
-            data = source.read_bytes()
-            if len(data) > 200_000 or b"\x00" in data:
-                continue
-            target = root / source.relative_to(base)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            held += 1 + len(DEF.findall(data))
-        git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com"]
-        subprocess.run([*git, "init", "-q"], cwd=root, check=True)
-        subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-        subprocess.run([*git, "commit", "-qm", "slice"], cwd=root, check=True)
+        cursor, _held = fill(root, files, cursor, chunks)
+        commit(root)
     return roots
 
 
