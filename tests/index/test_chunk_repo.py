@@ -199,7 +199,7 @@ def test_a_reused_file_gone_before_it_is_parsed_again_keeps_its_chunks_only(
     (root / "lib/__init__.py").write_text("X = 1\n", encoding="utf-8")
     discovery, stats = fresh(root)
     discovery.files = [
-        Vanishing(f.path, f.abs_path, f.size) if f.path == "lib/util.py" else f
+        Vanishing(f.path, f.location, f.size) if f.path == "lib/util.py" else f
         for f in discovery.files
     ]
     earlier = index_cache.states(Path(first.cache_path).parent)
