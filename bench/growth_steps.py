@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from codeagent.cli.doctor import tree_size
+
 
 def git(cwd: Path, *args: str) -> str:
     return subprocess.run(
@@ -143,23 +145,12 @@ def group_alive(pgid: int) -> bool:
     return False
 
 
-def tree_bytes(path: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(path):
-        for name in files:
-            try:
-                total += (Path(root) / name).stat().st_size
-            except OSError:
-                continue
-    return total
-
-
 def disk(stats: dict[str, Any], env: dict[str, str]) -> dict[str, int]:
     """Bytes of the state's cache entry, of every state of the repository as ``codeagent
     cache list`` counts them, and of the embedding cache (kept apart from the entries)."""
     states = sum(r["size_bytes"] for r in cache_list(env) if r["repo_id"] == stats["repo_id"])
     return {
-        "entry_bytes": tree_bytes(Path(stats["cache_path"])),
+        "entry_bytes": tree_size(Path(stats["cache_path"])),
         "states_bytes": states,
-        "embeddings_bytes": tree_bytes(Path(env["CODEAGENT_HOME"]) / "embeddings"),
+        "embeddings_bytes": tree_size(Path(env["CODEAGENT_HOME"]) / "embeddings"),
     }

@@ -49,7 +49,8 @@ def _dist_version(name: str) -> str | None:
         return None
 
 
-def _tree_size(path: Path) -> int:
+def tree_size(path: Path) -> int:
+    """Bytes of the files under ``path`` (those that vanish while it is walked left out)."""
     total = 0
     for folder, _dirs, files in os.walk(path):
         for name in files:
@@ -96,7 +97,7 @@ def collect(settings: Any) -> dict[str, Any]:
         "codeagent": __version__,
         "home": str(settings.home),
         "config_file": {"path": str(config_file), "exists": config_file.is_file()},
-        "cache": {"path": str(settings.cache_dir), "bytes": _tree_size(settings.cache_dir)},
+        "cache": {"path": str(settings.cache_dir), "bytes": tree_size(settings.cache_dir)},
         "required_packages": {"ok": not missing, "missing": missing},
         "local_embedder": {
             "installed": local_ok,
