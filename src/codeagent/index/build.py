@@ -219,25 +219,24 @@ def _vectors(
     content = chunked.content
     lent = reuse(chunked.earlier_bm25, chunked.ranges, len(content), embedder.id, embedder.dim)
     if lent is None:
-        vectors = np.zeros((len(content), embedder.dim), dtype=np.float32)
-        todo = np.arange(len(content))
+        todo = None
+        stats.chunks_reused = 0
+        texts = [c.embed_text for c in chunked.chunks]  # borrowed stretches decoded in one go
     else:
         vectors, known = lent
         todo = np.flatnonzero(~known)
         stats.chunks_reused = len(content) - len(todo)
         if not len(todo):
             return vectors
+        texts = [content[int(i)].embed_text for i in todo]  # new and changed files' chunks
     with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
         stats.notices.extend(cache.notices)
-        result = cache.embed(
-            embedder,
-            [content[int(i)].embed_text for i in todo],
-            batch_size=settings.batch_size,
-            progress=progress,
-        )
-    vectors[todo] = result.vectors
+        result = cache.embed(embedder, texts, batch_size=settings.batch_size, progress=progress)
     stats.chunks_embedded = result.embedded
-    stats.chunks_reused += result.reused
+    stats.chunks_reused += result.reused  # duplicates and texts cached from elsewhere
+    if todo is None:
+        return result.vectors
+    vectors[todo] = result.vectors
     return vectors
 
 
