@@ -54,6 +54,7 @@ def dump_commit(
     from codeagent.eval.baseline import BaselineRanker
     from codeagent.eval.mirrors import checkout_commit
     from codeagent.eval.runner import default_index_builder
+    from codeagent.eval.splits import language_of
     from codeagent.rank import features, file_table
     from codeagent.rank.query import analyze
     from codeagent.repo.listing import list_files
@@ -73,7 +74,7 @@ def dump_commit(
     built = time.perf_counter() - started
     existing = list(list_files(root).paths)
     table = file_table.file_table(store)
-    baseline = BaselineRanker(store.chunks)
+    baseline = BaselineRanker(store.chunks, language=language_of(repo))
     rows = []
     for item in items:
         question = str(item["question"])
@@ -145,6 +146,10 @@ def main() -> None:
     ]
     jobs.sort(key=lambda job: -len(job[1]))
     print(f"{len(items)} questions in {len(jobs)} repositories", file=sys.stderr, flush=True)
+    if args.workers > 1:
+        # each repository's worker indexes in its own process: a pool worker (daemonic) may
+        # not start the index build's own parsing processes
+        os.environ["CODEAGENT_WORKERS"] = "1"
     with multiprocessing.Pool(args.workers, maxtasksperchild=1) as pool:
         for n, line in enumerate(pool.imap_unordered(dump_repo, jobs), start=1):
             print(f"[{n}/{len(jobs)}]\n{line}", file=sys.stderr, flush=True)

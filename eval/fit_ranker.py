@@ -52,8 +52,24 @@ def load_rows(dirs: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def splits() -> dict[str, set[str]]:
+def splits(languages: str = "python") -> dict[str, set[str]]:
+    """fit, choose and sealed repositories (lower case): Python's, or with ``other`` those of
+    the ranker of other languages (fit: ``langs_fit``; choose: ``langs`` and ``langs2``, read
+    before; sealed: ``langs3``)."""
     corpus = json.loads(CORPUS.read_text())
+    if languages == "other":
+
+        def listed(*names: str) -> set[str]:
+            return {
+                repo.lower()
+                for name in names
+                for repos in corpus[name].values()
+                if isinstance(repos, list)
+                for repo in repos
+            }
+
+        return {"fit": listed("langs_fit"), "choose": listed("langs", "langs2"),
+                "sealed": listed("langs3")}  # fmt: skip
     return {
         name: {r.lower() for r in (*corpus[name], *corpus["bench"].get(name, ()))}
         for name in ("fit", "choose", "sealed")
@@ -80,10 +96,22 @@ def metrics(row: dict[str, Any], files: list[str]) -> dict[str, float]:
 
 
 def table(rows: list[dict[str, Any]], rankings: dict[str, list[list[str]]]) -> str:
-    """Per question kind: mean over repositories of each ranker's figures, with n."""
+    """Per question kind (and language family, for other languages than Python): mean over
+    repositories of each ranker's figures, with n."""
+    from codeagent.eval.splits import language_of
+
     lines = []
-    for kind in ("mined", "swebench", "sweqa"):
-        picked = [i for i, r in enumerate(rows) if r["kind"] == kind]
+    families = sorted({language_of(r["repo"]) for r in rows})
+    groups = [
+        (kind, family) for kind in ("mined", "swebench", "sweqa")
+        for family in (families if len(families) > 1 else [None])
+    ]  # fmt: skip
+    for kind, family in groups:
+        picked = [
+            i
+            for i, r in enumerate(rows)
+            if r["kind"] == kind and (family is None or language_of(r["repo"]) == family)
+        ]
         if not picked:
             continue
         repos = sorted({rows[i]["repo"] for i in picked})
@@ -100,7 +128,8 @@ def table(rows: list[dict[str, Any]], rankings: dict[str, list[list[str]]]) -> s
                 for r in repos
             )
             if header is None:
-                header = f"| {kind} ({len(picked)} q., {len(repos)} repos) | " + " | ".join(keys)
+                what = f"{kind}, {family}" if family else kind
+                header = f"| {what} ({len(picked)} q., {len(repos)} repos) | " + " | ".join(keys)
                 lines += [header + " | repos below baseline |", "|---" * (len(keys) + 2) + "|"]
             cells = " | ".join(f"{means[k]:.1f}" for k in keys)
             lines.append(f"| {name} | {cells} | {below} |")
@@ -235,6 +264,13 @@ def check_export(model: Any, columns: list[int], rows: list[dict[str, Any]]) -> 
             raise SystemExit(f"the exported model scores {row['id']} differently: not written")
 
 
+def _shipped(key: str) -> Any:
+    """The model ``ranker.json`` ships under ``key``, as the product evaluates it (None: none)."""
+    from codeagent.rank import learned
+
+    return learned.load(MODEL_FILE).get(key)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dumps", type=Path, action="append", required=True)
@@ -252,6 +288,14 @@ def main() -> None:
         help="more dumps fitted on, never scored (e.g. lexical rows for the dense model)",
     )
     parser.add_argument("--report", type=Path, default=None)
+    parser.add_argument(
+        "--languages",
+        choices=("python", "other"),
+        default="python",
+        help="python: the shipped models `lexical`/`dense` on Python's splits; other: the "
+        "models `lexical-other`/`dense-other` of other languages on langs_fit (fit), langs and "
+        "langs2 (choose), langs3 sealed",
+    )
     args = parser.parse_args()
     from sklearn.model_selection import GroupKFold
 
@@ -259,7 +303,8 @@ def main() -> None:
     BLEND = args.blend_stage1
     dropped = {d for d in args.drop.split(",") if d}
     columns = [i for i, n in enumerate(NAMES) if n not in dropped]
-    split = splits()
+    split = splits(args.languages)
+    key = args.mode if args.languages == "python" else f"{args.mode}-{args.languages}"
     rows = load_rows(args.dumps)
     fit_rows = [r for r in rows if r["repo"] in split["fit"]]
     choose_rows = [r for r in rows if r["repo"] in split["choose"]]
@@ -284,6 +329,9 @@ def main() -> None:
         "first ranker": [ranked(r, None) for r in fit_rows],
         f"{args.model} (out of fold)": [ranked(r, s) for r, s in zip(fit_rows, oof, strict=True)],
     }
+    shipped = _shipped(key) or _shipped(args.mode)
+    if shipped is not None:  # never fitted on these rows when they are another language's
+        rankings["shipped model"] = [ranked(r, shipped.score(r["matrix"])) for r in fit_rows]
     out += [f"## fit, grouped {args.folds}-fold CV by repository ({args.mode})", "",
             table(fit_rows, rankings), ""]  # fmt: skip
     model = fit(with_extra(fit_rows), args.model, columns)
@@ -292,6 +340,8 @@ def main() -> None:
         "first ranker": [ranked(r, None) for r in choose_rows],
         args.model: [ranked(r, predict(model, r, columns)) for r in choose_rows],
     }
+    if shipped is not None:
+        rankings["shipped model"] = [ranked(r, shipped.score(r["matrix"])) for r in choose_rows]
     out += [f"## choose, fitted on fit ({args.mode})", "", table(choose_rows, rankings), ""]
     text = "\n".join(out)
     print(text)
@@ -303,10 +353,10 @@ def main() -> None:
         data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
         data = {
             "format": 1,
-            "models": {**data.get("models", {}), args.mode: export(final, columns)},
+            "models": {**data.get("models", {}), key: export(final, columns)},
         }
         MODEL_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-        print(f"wrote {args.mode} model to {MODEL_FILE} ({MODEL_FILE.stat().st_size} bytes)")
+        print(f"wrote {key} model to {MODEL_FILE} ({MODEL_FILE.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from codeagent.errors import EvalError
 from codeagent.eval.mirrors import find_mirror
 from codeagent.eval.sources import LANGUAGES, is_source
+from codeagent.eval.splits import LANG_SPLITS
 
 MIN_WORDS = 12
 MAX_SOURCE_FILES = 3
@@ -181,10 +182,8 @@ def repositories(corpus: dict[str, Any], splits: str) -> list[tuple[str, str]]:
     ``langs`` lists its repositories by family, the other splits are Python's."""
     found: list[tuple[str, str]] = []
     for split in (part.strip() for part in splits.split(",") if part.strip()):
-        listed = (
-            corpus.get(split) if split in ("fit", "choose", "sealed", "langs", "langs2") else None
-        )
-        if split in ("langs", "langs2") and isinstance(listed, dict):
+        listed = corpus.get(split) if split in ("fit", "choose", "sealed", *LANG_SPLITS) else None
+        if split in LANG_SPLITS and isinstance(listed, dict):
             found += [
                 (repo, family)
                 for family, repos in listed.items()

@@ -124,5 +124,5 @@ def test_other_languages_get_one_table_per_family() -> None:
     assert go["mean"]["product"]["hit@5"] == 0.5
     assert go["mean"]["baseline"]["hit@5"] == 0.0
     text = render_tables(tables)
-    assert "#### Held out, Go: Mined commits: file Acc@k (%, product / baseline)" in text
-    assert text.index("Held out, Go") < text.index("Held out, Rust")
+    assert "#### Other languages, Go: Mined commits: file Acc@k (%, product / baseline)" in text
+    assert text.index("Other languages, Go") < text.index("Other languages, Rust")

@@ -10,6 +10,7 @@ import click
 
 from codeagent.cli.common import dense_option, embed_option, number_option, path_option
 from codeagent.cli.eval_options import out_option, suites_argument
+from codeagent.eval.splits import SPLIT_CHOICES
 
 
 @click.command("eval-dev")
@@ -22,11 +23,12 @@ from codeagent.cli.eval_options import out_option, suites_argument
 )
 @click.option(
     "--split",
-    type=click.Choice(["fit", "choose", "sealed", "dev", "langs", "langs2"]),
+    type=click.Choice(list(SPLIT_CHOICES)),
     default="dev",
     show_default=True,
-    help="Which repositories to run: fit, choose, dev (both), sealed, or langs (other "
-    "languages than Python, held out; eval/README.md).",
+    help="Which repositories to run: fit, choose, dev (both), sealed; or, in other languages "
+    "than Python: langs, langs2 (held out, read), langs_fit (the ranker of other languages is "
+    "fitted on it), langs3 (sealed) (eval/README.md).",
 )
 @click.option(
     "--ranker",

@@ -40,7 +40,9 @@ def _load_corpus() -> dict[str, Any]:
     return corpus
 
 
-LANG_SPLITS = ("langs", "langs2")  # by language family; langs2: held out after langs was read
+# by language family; langs2: held out after langs was read; langs_fit: the ranker of other
+# languages is fitted on it; langs3: sealed for that ranker
+LANG_SPLITS = ("langs", "langs2", "langs_fit", "langs3")
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -88,7 +90,9 @@ def repos_of(split: str) -> list[str]:
         langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
     if split not in ("fit", "choose", "sealed"):
-        raise EvalError(f"unknown split {split!r}: choose from fit, choose, sealed, langs, langs2")
+        raise EvalError(
+            f"unknown split {split!r}: choose from fit, choose, sealed, {', '.join(LANG_SPLITS)}"
+        )
     return list(corpus[split])
 
 

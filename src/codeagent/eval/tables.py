@@ -16,7 +16,7 @@ from typing import Any
 
 from codeagent.eval import metrics
 from codeagent.eval.repos import repo_key
-from codeagent.eval.splits import language_of, split_of
+from codeagent.eval.splits import LANG_SPLITS, language_of, split_of
 
 BENCHMARKS = {
     "swebench": ("SWE-bench file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
@@ -36,13 +36,13 @@ def table_of(repo: str) -> str | None:
     """The table a repository's rows go to: its split; ``langs:FAMILY`` for a repository in
     another language (one table, one mean, per language family)."""
     split = split_of(repo)
-    return f"langs:{language_of(repo)}" if split in ("langs", "langs2") else split
+    return f"langs:{language_of(repo)}" if split in LANG_SPLITS else split
 
 
 def _title(table: str) -> str:
     if table.startswith("langs:"):
         family = table.partition(":")[2]
-        return f"Held out, {FAMILY_TITLES.get(family, family)}"
+        return f"Other languages, {FAMILY_TITLES.get(family, family)}"
     return SPLIT_TITLES.get(table, table.capitalize())
 
 
