@@ -1,5 +1,5 @@
 """C#: classes, structs, interfaces, records (base types as bases), enums, methods,
-constructors, namespaces; ``using``; calls and ``new``."""
+constructors, destructors, operators (conversions too), namespaces; ``using``; calls and ``new``."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ SPEC = LanguageSpec(
 (method_declaration name: (identifier) @name) @def.method
 (constructor_declaration name: (identifier) @name) @def.constructor
 (operator_declaration operator: _ @operator) @def.method
+(conversion_operator_declaration type: _ @conversion) @def.method
+(destructor_declaration name: (identifier) @destructor) @def.method
 (namespace_declaration name: (_) @name) @def.namespace
 (file_scoped_namespace_declaration name: (_) @name) @def.namespace
 """,

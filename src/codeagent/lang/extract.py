@@ -104,6 +104,11 @@ class _Def:
     end: Node  # the last node of the definition (the node itself, or an ``@end`` capture)
 
 
+# captures whose node is the end of a definition's name: C#'s ``~Parser`` (a destructor) and
+# ``operator int`` (a conversion operator), written as ctags writes them
+_PREFIXED = (("destructor", "~"), ("conversion", "operator "))
+
+
 def _definitions(
     spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]]
 ) -> tuple[list[list[Any]], list[tuple[int, int, int]]]:
@@ -118,6 +123,11 @@ def _definitions(
         cast = first_capture(captures, "cast")  # a conversion operator: named operator bool
         if cast is not None and name is None:
             name = cast
+        prefix = ""
+        for capture, words in _PREFIXED:  # ~Parser, operator int: a name the grammar splits
+            found_node = first_capture(captures, capture)
+            if found_node is not None and name is None:
+                name, prefix = found_node, words
         if not kinds or name is None:
             continue
         node = captures[kinds[0]][0]
@@ -132,7 +142,7 @@ def _definitions(
             if kinds[0] == "def.impl"
             else cast_name(name)
             if name is cast
-            else ("operator" if name is operator else "") + node_text(name).strip("\"'`"),
+            else ("operator" if name is operator else prefix) + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(node_text(b)) for b in _bases(captures)],

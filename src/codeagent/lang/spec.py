@@ -7,8 +7,10 @@ use these capture names:
   ``function``, ``method``, ``class``, ``struct``, ``interface``, ``trait``, ``enum``,
   ``impl``, ...), ``@name`` on its name (``@operator`` on an overloaded operator's token
   instead: the name is ``operator==``; ``@cast`` on a C++ conversion operator: the name is
-  ``operator bool``), optionally ``@end`` (the definition's last node when it is not the
-  ``@def`` node's own end: a block after a macro call), ``@receiver`` (the type a method is
+  ``operator bool``; ``@destructor`` on a C# destructor's identifier: ``~Parser``;
+  ``@conversion`` on the type of a C# conversion operator: ``operator int``), optionally
+  ``@end`` (the definition's last node when it is not the ``@def`` node's own end: a block
+  after a macro call), ``@receiver`` (the type a method is
   declared for outside the type's body: Go receivers, C++ ``Type::method``) and ``@base``
   (each base type, superclass or implemented interface, as written) or ``@bases`` (a list
   node whose named children are the bases);

@@ -1,0 +1,78 @@
+"""C# members whose names the grammar splits, against universal-ctags: a destructor
+(``~Parser``), operator overloads (``operator +``) and conversion operators (``operator int``,
+``operator Parser``), beside constructors and methods. The source is written here; ctags'
+definitions of it are the truth (``make install-system`` installs ctags; CI fails rather
+than skips without it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codeagent.lang import parse_file
+from eval_scripts import load_script
+
+PARSER_CS = """\
+using System;
+
+namespace Tokens
+{
+    public class Parser : IDisposable
+    {
+        public Parser() { }
+        public Parser(string text) { Text = text; }
+        ~Parser() { Dispose(); }
+        public string Text { get; set; }
+        public static Parser operator +(Parser a, Parser b) { return a; }
+        public static bool operator ==(Parser a, Parser b) { return true; }
+        public static bool operator !=(Parser a, Parser b) { return false; }
+        public static implicit operator string(Parser p) { return p.Text; }
+        public static explicit operator Parser(string s) { return new Parser(s); }
+        public void Dispose() { }
+    }
+
+    public struct Span
+    {
+        public static implicit operator int(Span s) { return 0; }
+        public int Length() { return 0; }
+    }
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _ctags() -> None:
+    if shutil.which("ctags") is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("universal-ctags is not installed (`make install-system`): CI runs this")
+        pytest.skip("universal-ctags is not installed (`make install-system`)")
+
+
+def test_destructors_and_operators_are_ctags_definitions(tmp_path: Path) -> None:
+    (tmp_path / "Parser.cs").write_text(PARSER_CS, encoding="utf-8")
+    compare = load_script("compare_ctags")
+    truth = compare.ctags_definitions(tmp_path, "csharp", ["Parser.cs"])
+    ours, _ = compare.layer_definitions(tmp_path, "csharp", ["Parser.cs"])
+    names = {key[1] for key in truth}
+    # what this test is about is still tagged by ctags
+    assert {"~Parser", "operator+", "operator==", "operatorstring", "operatorint"} <= names
+    assert ours == truth
+
+
+def test_their_names_are_written_as_ctags_writes_them() -> None:
+    parsed = parse_file("Parser.cs", PARSER_CS)
+    assert parsed is not None
+    rows = {row[0]: (row[1], row[2]) for row in parsed.defs}
+    lines = PARSER_CS.split("\n")
+    for name, word in [
+        ("Tokens.Parser.~Parser", "~Parser("),
+        ("Tokens.Parser.operator string", "operator string("),
+        ("Tokens.Parser.operator Parser", "operator Parser("),
+        ("Tokens.Span.operator int", "operator int("),
+    ]:
+        kind, line = rows[name]
+        assert kind == "method"
+        assert word in lines[line - 1]
