@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# "2": the languages of codeagent.lang have structure (Python chunks are as in "1").
-CHUNKER_VERSION = "2" if lang.available() else "1"
+# "2": the languages of codeagent.lang have structure (Python chunks are as in "1"); "3": their
+# definitions changed (C/C++ macro repair, C# destructors and conversion operators, C++
+# "= default"/"= delete" members as declarations), so entries built before are built again.
+CHUNKER_VERSION = "3" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

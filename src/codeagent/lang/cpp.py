@@ -65,4 +65,7 @@ SPEC = LanguageSpec(
 (call_expression function: (qualified_identifier name: (identifier) @name)) @call
 """,
     repair=blank_macros,
+    # App(const App &) = delete; virtual ~App() = default;: declarations (a deleted member
+    # cannot be called, a defaulted one has no source), as ctags reads them
+    declaration_children=("default_method_clause", "delete_method_clause"),
 )

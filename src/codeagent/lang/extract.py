@@ -134,6 +134,10 @@ def _definitions(
         key = (node.start_byte, node.end_byte, node.type)
         if key in found or (spec.skip_inside and _inside(node, spec.skip_inside)):
             continue
+        if spec.declaration_children and any(
+            child.type in spec.declaration_children for child in node.children
+        ):
+            continue
         receiver = first_capture(captures, "receiver")
         found[key] = _Def(
             node=node,

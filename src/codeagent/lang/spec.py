@@ -52,6 +52,9 @@ class LanguageSpec:
     # Definitions inside a node of these types are left out (Java: the members of an
     # anonymous class or of an enum constant's body, which no name reaches).
     skip_inside: tuple[str, ...] = ()
+    # A definition node with a child of these types is a declaration, not a definition
+    # (C++: a ``= default`` or ``= delete`` member, as ctags reads it).
+    declaration_children: tuple[str, ...] = ()
     # When a file has parse errors: a same-length rewrite of its text to parse again (C and
     # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
     repair: Callable[[str], str] | None = None

@@ -1,8 +1,9 @@
-"""C# members whose names the grammar splits, against universal-ctags: a destructor
-(``~Parser``), operator overloads (``operator +``) and conversion operators (``operator int``,
-``operator Parser``), beside constructors and methods. The source is written here; ctags'
-definitions of it are the truth (``make install-system`` installs ctags; CI fails rather
-than skips without it)."""
+"""Members of a type whose reading is easy to get wrong, against universal-ctags: C#'s
+destructors (``~Parser``), operator overloads (``operator +``) and conversion operators
+(``operator int``), whose names the grammar splits; C++'s ``= default`` and ``= delete``
+members, which are declarations (the grammar reads them as function definitions). The
+sources are written here; ctags' definitions of them are the truth (``make install-system``
+installs ctags; CI fails rather than skips without it)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,36 @@ namespace Tokens
 """
 
 
+TOKEN_HPP = """\
+#include <string>
+
+namespace tokens {
+
+class Token {
+  public:
+    Token() = default;
+    Token(const Token &) = delete;
+    Token &operator=(const Token &) = delete;
+    Token(Token &&) noexcept = default;
+    virtual ~Token() = default;
+    explicit operator bool() const = delete;
+    explicit Token(std::string text) : text_(std::move(text)) {}
+    std::string text() const { return text_; }
+    operator std::string() const { return text_; }
+
+  private:
+    std::string text_;
+};
+
+struct Span {
+    Span() = default;
+    int length() const { return 0; }
+};
+
+}  // namespace tokens
+"""
+
+
 @pytest.fixture(autouse=True)
 def _ctags() -> None:
     if shutil.which("ctags") is None:
@@ -76,3 +107,20 @@ def test_their_names_are_written_as_ctags_writes_them() -> None:
         kind, line = rows[name]
         assert kind == "method"
         assert word in lines[line - 1]
+
+
+def test_defaulted_and_deleted_members_are_declarations(tmp_path: Path) -> None:
+    (tmp_path / "token.hpp").write_text(TOKEN_HPP, encoding="utf-8")
+    compare = load_script("compare_ctags")
+    truth = compare.ctags_definitions(tmp_path, "cpp", ["token.hpp"])
+    ours, _ = compare.layer_definitions(tmp_path, "cpp", ["token.hpp"])
+    assert {"Token", "text", "string", "length"} <= {key[1] for key in truth}
+    assert ours == truth
+    parsed = parse_file("token.hpp", TOKEN_HPP)
+    assert parsed is not None
+    lines = TOKEN_HPP.split("\n")
+    members = {row[0]: lines[row[2] - 1] for row in parsed.defs if row[0].count(".") == 2}
+    assert members  # the class's members are still read
+    assert not [line for line in members.values() if "= default" in line or "= delete" in line]
+    assert "tokens.Token.text" in members
+    assert "tokens.Span.length" in members
