@@ -7,14 +7,14 @@ fails rather than skips without it)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from codeagent.lang import parse_file
 from eval_scripts import load_script
+
+pytestmark = pytest.mark.usefixtures("needs_ctags")
 
 FIXTURE_TEST_C = """\
 #include "unity_fixture.h"
@@ -210,14 +210,6 @@ SOURCES = {
     "typedefs.h": TYPEDEFS_H,
     "mock.hpp": MOCK_HPP,
 }
-
-
-@pytest.fixture(autouse=True)
-def _ctags() -> None:
-    if shutil.which("ctags") is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("universal-ctags is not installed (`make install-system`): CI runs this")
-        pytest.skip("universal-ctags is not installed (`make install-system`)")
 
 
 @pytest.fixture

@@ -7,14 +7,14 @@ installs ctags; CI fails rather than skips without it)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from codeagent.lang import parse_file
 from eval_scripts import load_script
+
+pytestmark = pytest.mark.usefixtures("needs_ctags")
 
 PARSER_CS = """\
 using System;
@@ -72,14 +72,6 @@ struct Span {
 
 }  // namespace tokens
 """
-
-
-@pytest.fixture(autouse=True)
-def _ctags() -> None:
-    if shutil.which("ctags") is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("universal-ctags is not installed (`make install-system`): CI runs this")
-        pytest.skip("universal-ctags is not installed (`make install-system`)")
 
 
 def test_destructors_and_operators_are_ctags_definitions(tmp_path: Path) -> None:
