@@ -272,6 +272,25 @@ def test_a_function_a_macro_names_spans_its_body(sources: Path) -> None:
     assert ("visit", "walk") in callers  # the loop macro's block stays walk()'s
 
 
+def test_a_file_of_macro_named_functions_has_no_parse_error_and_their_chunks() -> None:
+    from codeagent.index.chunking import chunk_file
+
+    # the semicolon the grammar misses after TEST(...) at the top level is no error: the
+    # file gets a chunk per function, not line windows
+    parsed = parse_file("fixture_test.c", FIXTURE_TEST_C)
+    assert parsed is not None
+    assert parsed.errors == 0
+    chunks = chunk_file("fixture_test.c", FIXTURE_TEST_C)
+    named = {(c.symbol, c.start_line) for c in chunks if c.kind != "window"}
+    assert {("TEST_SETUP", 7), ("TEST", 16), ("walk", 31)} <= named
+    # a real error still counts, and the file keeps its windows
+    broken = FIXTURE_TEST_C.replace("counter = 1;", "counter = 1 +;")
+    again = parse_file("fixture_test.c", broken)
+    assert again is not None
+    assert again.errors > 0
+    assert {c.kind for c in chunk_file("fixture_test.c", broken)} == {"window"}
+
+
 def test_the_repair_keeps_lines_and_columns() -> None:
     from codeagent.lang.c import blank_c_macros, blank_macros
 

@@ -106,7 +106,7 @@ def function_patterns(name: str, references: bool = False) -> str:
 # ``TEST(group, name) {`` as a call short of its semicolon followed by a block (``@end``: the
 # definition runs to the block's end). Only at the top level: in a function body the same
 # shape is a loop macro (``list_for_each(pos, head) {``).
-_TOP_LEVEL = ("translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
+TOP_LEVEL = ("translation_unit", "declaration_list", "preproc_if", "preproc_ifdef",
               "preproc_else", "preproc_elif")  # fmt: skip
 _IDENTIFIERS = r"^[(]\\s*\\w+(\\s*,\\s*\\w+)*\\s*[)]$"  # (group, name): words, no string
 MACRO_FUNCTIONS = "".join(
@@ -118,7 +118,7 @@ MACRO_FUNCTIONS = "".join(
                                 (MISSING ";")) @def.function
           . (compound_statement) @end
           (#match? @args "{_IDENTIFIERS}"))"""
-    for parent in _TOP_LEVEL
+    for parent in TOP_LEVEL
 )
 TYPES = """
 (struct_specifier name: (type_identifier) @name body: (_)) @def.struct
@@ -153,4 +153,5 @@ SPEC = LanguageSpec(
     imports=INCLUDES,
     calls=CALLS,
     repair=blank_c_macros,
+    macro_blocks=TOP_LEVEL,
 )

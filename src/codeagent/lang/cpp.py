@@ -8,6 +8,7 @@ from codeagent.lang.c import (
     CALLS,
     INCLUDES,
     MACRO_FUNCTIONS,
+    TOP_LEVEL,
     TYPES,
     blank_macros,
     function_patterns,
@@ -65,6 +66,7 @@ SPEC = LanguageSpec(
 (call_expression function: (qualified_identifier name: (identifier) @name)) @call
 """,
     repair=blank_macros,
+    macro_blocks=TOP_LEVEL,
     # App(const App &) = delete; virtual ~App() = default;: declarations (a deleted member
     # cannot be called, a defaulted one has no source), as ctags reads them
     declaration_children=("default_method_clause", "delete_method_clause"),

@@ -89,7 +89,7 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
-    errors = count_errors(root) if root.has_error else 0
+    errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
     return Parsed(spec.name, defs, imports, calls, errors)
 
 

@@ -55,6 +55,9 @@ class LanguageSpec:
     # A definition node with a child of these types is a declaration, not a definition
     # (C++: a ``= default`` or ``= delete`` member, as ctags reads it).
     declaration_children: tuple[str, ...] = ()
+    # C, C++: the node types of the top level, where ``TEST(group, name) {`` (a call short of
+    # its semicolon, then a block) names a function and its missing semicolon is no error.
+    macro_blocks: tuple[str, ...] = ()
     # When a file has parse errors: a same-length rewrite of its text to parse again (C and
     # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
     repair: Callable[[str], str] | None = None
