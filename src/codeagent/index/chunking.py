@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 
 # "2": the languages of codeagent.lang have structure (Python chunks are as in "1"); "3": their
 # definitions changed (C/C++ macro repair, C# destructors and conversion operators, C++
-# "= default"/"= delete" members as declarations), so entries built before are built again.
+# "= default"/"= delete" members as declarations, a test macro's missing semicolon no parse
+# error), so entries built before are built again.
 CHUNKER_VERSION = "3" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
