@@ -104,9 +104,10 @@ class _Def:
     end: Node  # the last node of the definition (the node itself, or an ``@end`` capture)
 
 
-# captures whose node is the end of a definition's name: C#'s ``~Parser`` (a destructor) and
-# ``operator int`` (a conversion operator), written as ctags writes them
-_PREFIXED = (("destructor", "~"), ("conversion", "operator "))
+# captures whose node is the end of a definition's name, with the words before it: an overloaded
+# operator's token (``operator==``), C#'s ``~Parser`` (a destructor) and ``operator int`` (a
+# conversion operator), written as ctags writes them
+_PREFIXED = (("operator", "operator"), ("destructor", "~"), ("conversion", "operator "))
 
 
 def _definitions(
@@ -117,14 +118,11 @@ def _definitions(
     for _, captures in sorted(matches, key=lambda m: m[0]):  # the first pattern wins
         kinds = [k for k in captures if k.startswith("def.")]
         name = first_capture(captures, "name")
-        operator = first_capture(captures, "operator")  # an operator overload: named operator==
-        if operator is not None and name is None:
-            name = operator
         cast = first_capture(captures, "cast")  # a conversion operator: named operator bool
         if cast is not None and name is None:
             name = cast
         prefix = ""
-        for capture, words in _PREFIXED:  # ~Parser, operator int: a name the grammar splits
+        for capture, words in _PREFIXED:  # operator==, ~Parser: a name the grammar splits
             found_node = first_capture(captures, capture)
             if found_node is not None and name is None:
                 name, prefix = found_node, words
@@ -146,7 +144,7 @@ def _definitions(
             if kinds[0] == "def.impl"
             else cast_name(name)
             if name is cast
-            else ("operator" if name is operator else prefix) + node_text(name).strip("\"'`"),
+            else prefix + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
             receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
             bases=[_type_name(node_text(b)) for b in _bases(captures)],
