@@ -131,17 +131,21 @@ def _plain(name: str) -> str:
 
 def layer_definitions(
     root: Path, language: str, paths: list[str], nested: set[Key] | None = None
-) -> tuple[set[Key], int]:
-    """The layer's definitions of the kinds ctags has, and how many files had parse errors;
-    ``nested`` receives those inside a function or method body."""
+) -> tuple[set[Key], list[int]]:
+    """The layer's definitions of the kinds ctags has, and, of the files with parse errors:
+    how many, their definitions, and how many of those no error touches (chunked as
+    definitions; the rest of such a file is line windows); ``nested`` receives those inside a
+    function or method body."""
     found: set[Key] = set()
-    errors = 0
+    errors = [0, 0, 0]
     for path in paths:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
         parsed = parse_file(path, text)
         if parsed is None:
             continue
-        errors += parsed.errors > 0
+        if parsed.errors:
+            errors = [errors[0] + 1, errors[1] + len(parsed.defs),
+                      errors[2] + len(parsed.clear_defs())]  # fmt: skip
         callables = {row[0] for row in parsed.defs if OURS.get(row[1]) == "callable"}
         for qualname, kind, line, *_ in parsed.defs:
             group = OURS.get(kind)
@@ -210,7 +214,9 @@ def compare(root: Path, show: int, typescript: Path | None = None) -> dict[str, 
         report[language] = {
             "truth": "typescript compiler" if by_compiler else "ctags",
             "files": len(paths),
-            "files_with_parse_errors": errors,
+            "files_with_parse_errors": errors[0],
+            "definitions_in_them": errors[1],
+            "chunked_as_definitions": errors[2],
             "ctags": len(truth),  # the truth's count (ctags or the compiler)
             "layer": len(ours),
             "recall": hit / len(truth) if truth else 1.0,
@@ -242,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                 f" layer {r['layer']:6} recall {r['recall']:.1%} precision {r['precision']:.1%}"
                 f" (strict {r['precision_strict']:.1%})"
                 f" parse-errors {r['files_with_parse_errors']}"
+                f" (their definitions chunked as such: {r['chunked_as_definitions']}"
+                f"/{r['definitions_in_them']})"
             )
             for why, n in r["causes"].items():
                 print(f"    {n:5}  {why}")

@@ -283,12 +283,16 @@ def test_a_file_of_macro_named_functions_has_no_parse_error_and_their_chunks() -
     chunks = chunk_file("fixture_test.c", FIXTURE_TEST_C)
     named = {(c.symbol, c.start_line) for c in chunks if c.kind != "window"}
     assert {("TEST_SETUP", 7), ("TEST", 16), ("walk", 31)} <= named
-    # a real error still counts, and the file keeps its windows
+    # a real error still counts: the function it lies in (line 9) is left to the windows, the
+    # others keep their chunks
     broken = FIXTURE_TEST_C.replace("counter = 1;", "counter = 1 +;")
     again = parse_file("fixture_test.c", broken)
     assert again is not None
     assert again.errors > 0
-    assert {c.kind for c in chunk_file("fixture_test.c", broken)} == {"window"}
+    chunks = chunk_file("fixture_test.c", broken)
+    named = {(c.symbol, c.start_line) for c in chunks if c.kind != "window"}
+    assert {("TEST", 16), ("walk", 31)} <= named
+    assert all(c.kind in ("module", "window") for c in chunks if c.start_line <= 9 <= c.end_line)
 
 
 def test_the_repair_keeps_lines_and_columns() -> None:

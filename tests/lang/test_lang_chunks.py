@@ -1,5 +1,5 @@
 """Structure-aware chunks for the languages of the layer, the index report (languages, parse
-errors), and line windows for files the layer does not know or cannot parse."""
+errors), and line windows for files the layer does not know, and around a parse error."""
 
 from __future__ import annotations
 
@@ -104,6 +104,73 @@ def test_unknown_language_and_parse_errors_keep_windows(git_repo: GitRepoFactory
         "rust": {"files": 1, "structure": "tree-sitter"},
         "typescript": {"files": 4, "structure": "tree-sitter"},
     }
+
+
+BROKEN_METHOD_TS = """\
+import { Db } from "./db";
+
+export class UserService {
+  find(id: string): User {
+    return this.db.get(id);
+  }
+
+  broken(id: string {
+    return this.db.drop(id) ] ;
+  }
+
+  save(user: User): void {
+    this.db.put(user.id, user);
+  }
+}
+
+export function helper(x: number): number {
+  return x * 2;
+}
+"""
+BROKEN_FUNC_GO = """\
+package shapes
+
+// Area of a square.
+func Area(x int) int {
+\treturn x * x
+}
+
+func Broken(x int) int {
+\treturn x +* ) (
+}
+
+type Circle struct {
+\tR float64
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "named", "broken"),
+    [
+        (
+            "src/users.ts",
+            BROKEN_METHOD_TS,
+            {"UserService.find": (4, 6), "UserService.save": (12, 14), "helper": (17, 19)},
+            (8, 10),
+        ),
+        ("geo/area.go", BROKEN_FUNC_GO, {"Area": (3, 6), "Circle": (12, 14)}, (8, 10)),
+    ],
+)
+def test_a_parse_error_keeps_windows_around_itself_only(
+    path: str, text: str, named: dict[str, tuple[int, int]], broken: tuple[int, int]
+) -> None:
+    """The definitions the error does not touch get their own chunks (their lines as written
+    above); the broken one's lines are windows; every non-blank line is still in a chunk."""
+    chunks = chunk_file(path, text)
+    assert {c.symbol: (c.start_line, c.end_line) for c in chunks if c.symbol in named} == named
+    lines = text.split("\n")
+    for line in range(broken[0], broken[1] + 1):
+        holders = [c for c in chunks if c.start_line <= line <= c.end_line]
+        assert holders
+        assert all(c.kind == "window" and not c.symbol for c in holders)
+    covered = {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
+    assert {n for n, line in enumerate(lines, 1) if line.strip()} <= covered
 
 
 def test_headers_survive_the_cache(git_repo: GitRepoFactory) -> None:

@@ -61,3 +61,28 @@ def test_overloads_and_interface_defaults_are_ctags_methods(git_repo: GitRepoFac
     fancy = graph.methods("Fancy")
     assert {(d.name, d.line) for d, via in fancy if via is None} == truth["Fancy"]
     assert truth["Greeter"] <= {(d.name, d.line) for d, via in fancy if via is not None}
+
+
+ANNOTATION = """\
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Route {
+    String value();
+
+    String[] methods() default {"GET"};
+
+    int timeout() default 30;
+}
+"""
+
+
+def test_an_annotation_types_elements_are_its_ctags_methods(git_repo: GitRepoFactory) -> None:
+    """An annotation type (``@interface``) is a type: its elements are its methods."""
+    root = git_repo({"src/Route.java": ANNOTATION})
+    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
+    truth = _ctags_methods(root, "src/Route.java")
+    assert len(truth["Route"]) == 3
+    listed = store.symbols.methods("Route")
+    assert {(d.name, d.line) for d, via in listed if via is None} == truth["Route"]

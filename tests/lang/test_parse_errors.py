@@ -1,14 +1,15 @@
 """How much of a C file tree-sitter could not place, on sources whose faults are written
 here and counted by hand: stray tokens (their bytes), missing semicolons (one each), a
 comment inside an ERROR (nothing), and a test macro's missing semicolon at the top level
-(no error with ``macro_blocks``, an error anywhere else)."""
+(no error with ``macro_blocks``, an error anywhere else); and the lines each fault lies on,
+where the chunker keeps line windows."""
 
 from __future__ import annotations
 
 import pytest
 
 from codeagent.lang.c import TOP_LEVEL
-from codeagent.lang.parse_errors import count_errors, loose_error_bytes
+from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 
 
 def _root(source: str) -> object:
@@ -65,3 +66,28 @@ def test_a_test_macros_missing_semicolon_is_no_error_at_the_top_level_only(
     root = _root(source)
     assert count_errors(root, TOP_LEVEL) == errors
     assert count_errors(root) == without
+
+
+@pytest.mark.parametrize(
+    ("source", "spans"),
+    [
+        ("int f() { return 1; }\n", ()),
+        ("int f() { return 1 }\n", ((1, 1),)),  # the MISSING ";" on line 1
+        ("int f() { return 1 }\nint g() { return 2 }\n", ((1, 1), (2, 2))),
+        ("int x = 1;\n) ) )\nint y = 2;\n", ((2, 2),)),  # three tokens, one line
+        ("int x = 1;\n) /* a comment */\n)\nint y = 2;\n", ((2, 2), (3, 3))),
+        ("int x = 1;\n/* a comment */ )\n\n\nint y = 2;\n", ((2, 2),)),
+        # the stray ")" opens an ERROR that holds the next function, short of its ";"
+        ("int a[] = { 1, 2 ) ;\nint f() { return 1 }\n", ((1, 1), (2, 2))),
+    ],
+)
+def test_error_lines_are_where_the_hand_made_faults_are(
+    source: str, spans: tuple[tuple[int, int], ...]
+) -> None:
+    assert error_lines(_root(source)) == spans
+
+
+def test_a_test_macros_excused_semicolon_has_no_error_line() -> None:
+    source = "int c;\nTEST(a, b)\n{\n}\nint f() { return 1 }\n"
+    assert error_lines(_root(source), TOP_LEVEL) == ((5, 5),)
+    assert error_lines(_root(source)) == ((2, 2), (5, 5))

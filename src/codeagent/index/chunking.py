@@ -16,8 +16,9 @@ its own chunk texts. Every non-blank line is in at least one chunk. A file that 
 parse falls back to windows.
 
 The languages of :mod:`codeagent.lang` (tree-sitter) are cut the same way from their
-definitions (:mod:`codeagent.lang.chunks`); a file of theirs with a parse error, and a file of
-any other language, is cut into windows.
+definitions (:mod:`codeagent.lang.chunks`); in a file of theirs with a parse error, only the
+definitions no error touches are (the lines around the error become windows); a file of any
+other language is cut into windows.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ log = logging.getLogger(__name__)
 # "2": the languages of codeagent.lang have structure (Python chunks are as in "1"); "3": their
 # definitions changed (C/C++ macro repair, C# destructors and conversion operators, C++
 # "= default"/"= delete" members as declarations, a test macro's missing semicolon no parse
-# error), so entries built before are built again.
-CHUNKER_VERSION = "3" if lang.available() else "1"
+# error), so entries built before are built again; "4": a file with a parse error keeps line
+# windows only around the error, its definitions clear of it are chunked as definitions.
+CHUNKER_VERSION = "4" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters
@@ -91,10 +93,12 @@ def chunk_file(
         return _Chunker(path, lines).module(found if found is not None else scan(tree))
     if parsed is None and not path.endswith(PYTHON_SUFFIXES):
         parsed = lang.parse_file(path, text)
-    if parsed is not None and not parsed.errors:
+    if parsed is not None:
         from codeagent.lang.chunks import chunk_definitions
 
-        return chunk_definitions(_Chunker(path, lines), parsed.defs)
+        rows = parsed.clear_defs()  # with a parse error: the definitions clear of it
+        if rows or not parsed.errors:
+            return chunk_definitions(_Chunker(path, lines), rows)
     return _Chunker(path, lines).windows(1, len(lines), "", "window")
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang.parse_errors import count_errors, loose_error_bytes
+from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
 
@@ -28,13 +28,24 @@ _local = threading.local()  # a tree-sitter parser is not shared between threads
 
 @dataclass
 class Parsed:
-    """One file's symbols; ``errors`` counts the grammar's ERROR/MISSING nodes."""
+    """One file's symbols; ``errors`` counts the grammar's ERROR/MISSING nodes, and
+    ``error_lines`` are the line spans the grammar could not place
+    (:func:`codeagent.lang.parse_errors.error_lines`)."""
 
     language: str
     defs: list[list[Any]]
     imports: list[list[Any]]
     calls: list[list[Any]]
     errors: int
+    error_lines: tuple[tuple[int, int], ...] = ()
+
+    def clear_defs(self) -> list[list[Any]]:
+        """The rows of ``defs`` no error span touches (all of them without an error)."""
+        return [
+            row
+            for row in self.defs
+            if not any(first <= row[4] and row[3] <= last for first, last in self.error_lines)
+        ]
 
     def record(self, path: str) -> dict[str, Any]:
         """The symbol graph's record of the file (its module name is its path)."""
@@ -89,8 +100,11 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
-    errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
-    return Parsed(spec.name, defs, imports, calls, errors)
+    if not root.has_error:
+        return Parsed(spec.name, defs, imports, calls, 0)
+    errors = count_errors(root, spec.macro_blocks)
+    spans = error_lines(root, spec.macro_blocks) if errors else ()
+    return Parsed(spec.name, defs, imports, calls, errors, spans)
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """How badly a tree-sitter tree failed: C and C++ files are read a second time with their
 macros blanked (:data:`codeagent.lang.spec.LanguageSpec.repair`), and the better reading is
-kept; ``Parsed.errors`` counts what is left."""
+kept; ``Parsed.errors`` counts what is left, and :func:`error_lines` says where it lies (the
+chunker keeps line windows there and nowhere else)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,35 @@ def count_errors(root: Node, macro_blocks: tuple[str, ...] = ()) -> int:
         if node.has_error:
             stack.extend(node.children)
     return count
+
+
+def error_lines(root: Node, macro_blocks: tuple[str, ...] = ()) -> tuple[tuple[int, int], ...]:
+    """Where the grammar failed, as 1-based line spans in source order: the tokens lying loose
+    in ERROR nodes and the MISSING nodes (a test macro's missing semicolon excused, as
+    :func:`count_errors` excuses it). Whole definitions and comments an ERROR node holds lie
+    in no span: they read well."""
+    spans: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            if not (macro_blocks and _macro_block(node, macro_blocks)):
+                spans.append(_lines(node))
+        elif node.is_error:
+            for child in node.children:
+                if child.is_extra:
+                    continue
+                if child.child_count == 0 or child.is_error:
+                    spans.append(_lines(child))
+                elif child.has_error:
+                    stack.append(child)
+        elif node.has_error:
+            stack.extend(node.children)
+    return tuple(sorted(set(spans)))
+
+
+def _lines(node: Node) -> tuple[int, int]:
+    return node.start_point[0] + 1, node.end_point[0] + 1
 
 
 def _macro_block(missing: Node, top_level: tuple[str, ...]) -> bool:

@@ -27,7 +27,19 @@ from dataclasses import dataclass
 # Kinds whose members are methods (a function inside one is a method), and kinds that only
 # qualify their members' names (a function inside a namespace stays a function).
 TYPE_KINDS = frozenset(
-    {"class", "struct", "interface", "trait", "enum", "impl", "record", "union", "object", "type"}
+    {
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "enum",
+        "impl",
+        "record",
+        "union",
+        "object",
+        "type",
+        "annotation",
+    }
 )
 SCOPE_KINDS = frozenset({"namespace", "mod", "package"})
 
