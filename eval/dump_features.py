@@ -146,10 +146,9 @@ def main() -> None:
     ]
     jobs.sort(key=lambda job: -len(job[1]))
     print(f"{len(items)} questions in {len(jobs)} repositories", file=sys.stderr, flush=True)
-    if args.workers > 1:
-        # each repository's worker indexes in its own process: a pool worker (daemonic) may
-        # not start the index build's own parsing processes
-        os.environ["CODEAGENT_WORKERS"] = "1"
+    # each repository's worker indexes in its own process (with --workers 1 too): a pool
+    # worker (daemonic) may not start the index build's own parsing processes
+    os.environ["CODEAGENT_WORKERS"] = "1"
     with multiprocessing.Pool(args.workers, maxtasksperchild=1) as pool:
         for n, line in enumerate(pool.imap_unordered(dump_repo, jobs), start=1):
             print(f"[{n}/{len(jobs)}]\n{line}", file=sys.stderr, flush=True)
