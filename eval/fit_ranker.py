@@ -55,7 +55,8 @@ def load_rows(dirs: list[Path]) -> list[dict[str, Any]]:
 def splits(languages: str = "python") -> dict[str, set[str]]:
     """fit, choose and sealed repositories (lower case): Python's, or with ``other`` those of
     the ranker of other languages (fit: ``langs_fit``; choose: ``langs`` and ``langs2``, read
-    before; sealed: ``langs3``)."""
+    before; sealed: ``langs4``; ``langs3``, sealed in the first round and read since, is in
+    none of them)."""
     corpus = json.loads(CORPUS.read_text())
     if languages == "other":
 
@@ -69,7 +70,7 @@ def splits(languages: str = "python") -> dict[str, set[str]]:
             }
 
         return {"fit": listed("langs_fit"), "choose": listed("langs", "langs2"),
-                "sealed": listed("langs3")}  # fmt: skip
+                "sealed": listed("langs4")}  # fmt: skip
     return {
         name: {r.lower() for r in (*corpus[name], *corpus["bench"].get(name, ()))}
         for name in ("fit", "choose", "sealed")
@@ -294,7 +295,7 @@ def main() -> None:
         default="python",
         help="python: the shipped models `lexical`/`dense` on Python's splits; other: the "
         "models `lexical-other`/`dense-other` of other languages on langs_fit (fit), langs and "
-        "langs2 (choose), langs3 sealed",
+        "langs2 (choose), langs4 sealed",
     )
     args = parser.parse_args()
     from sklearn.model_selection import GroupKFold
