@@ -5,34 +5,39 @@ chunker keeps line windows there and nowhere else)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-def loose_error_bytes(root: Node) -> int:
-    """How much of the text the grammar could not place: the tokens lying loose in ERROR
-    nodes (a MISSING node counts one byte). Whole definitions and comments an ERROR node
-    holds count nothing: a file whose every line reads well inside one ERROR (an
-    ``#ifndef`` guard the grammar cannot close) is a good reading."""
-    total = 0
+def _loose(root: Node) -> Iterator[Node]:
+    """What the grammar could not place: the MISSING nodes and the tokens lying loose in
+    ERROR nodes (a nested ERROR as one). Whole definitions and comments an ERROR node holds
+    are not loose: they read well."""
     stack = [root]
     while stack:
         node = stack.pop()
         if node.is_missing:
-            total += 1
+            yield node
         elif node.is_error:
             for child in node.children:
                 if child.is_extra:  # a comment between good definitions
                     continue
                 if child.child_count == 0 or child.is_error:
-                    total += max(child.end_byte - child.start_byte, 1)
+                    yield child
                 elif child.has_error:
                     stack.append(child)
         elif node.has_error:
             stack.extend(node.children)
-    return total
+
+
+def loose_error_bytes(root: Node) -> int:
+    """How much of the text the grammar could not place (:func:`_loose`; a MISSING node counts
+    one byte): a file whose every line reads well inside one ERROR (an ``#ifndef`` guard the
+    grammar cannot close) is a good reading."""
+    return sum(max(node.end_byte - node.start_byte, 1) for node in _loose(root))
 
 
 def count_errors(root: Node, macro_blocks: tuple[str, ...] = ()) -> int:
@@ -56,28 +61,18 @@ def count_errors(root: Node, macro_blocks: tuple[str, ...] = ()) -> int:
 
 
 def error_lines(root: Node, macro_blocks: tuple[str, ...] = ()) -> tuple[tuple[int, int], ...]:
-    """Where the grammar failed, as 1-based line spans in source order: the tokens lying loose
-    in ERROR nodes and the MISSING nodes (a test macro's missing semicolon excused, as
-    :func:`count_errors` excuses it). Whole definitions and comments an ERROR node holds lie
-    in no span: they read well."""
-    spans: list[tuple[int, int]] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing:
-            if not (macro_blocks and _macro_block(node, macro_blocks)):
-                spans.append(_lines(node))
-        elif node.is_error:
-            for child in node.children:
-                if child.is_extra:
-                    continue
-                if child.child_count == 0 or child.is_error:
-                    spans.append(_lines(child))
-                elif child.has_error:
-                    stack.append(child)
-        elif node.has_error:
-            stack.extend(node.children)
-    return tuple(sorted(set(spans)))
+    """Where the grammar failed, as 1-based line spans in source order: the lines of what
+    :func:`_loose` finds, a test macro's missing semicolon excused (as :func:`count_errors`
+    excuses it)."""
+    return tuple(
+        sorted(
+            {
+                _lines(node)
+                for node in _loose(root)
+                if not (node.is_missing and macro_blocks and _macro_block(node, macro_blocks))
+            }
+        )
+    )
 
 
 def _lines(node: Node) -> tuple[int, int]:
