@@ -21,7 +21,7 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from codeagent.lang import language_for, parse_file
 
@@ -129,23 +129,33 @@ def _plain(name: str) -> str:
     return name.replace(" ", "") if name.startswith("operator") else name
 
 
+class ParseErrors(NamedTuple):
+    """Of the files with parse errors: how many, their definitions, and how many of those no
+    error touches (chunked as definitions; the rest of such a file is line windows)."""
+
+    files: int = 0
+    definitions: int = 0
+    chunked: int = 0
+
+
 def layer_definitions(
     root: Path, language: str, paths: list[str], nested: set[Key] | None = None
-) -> tuple[set[Key], list[int]]:
-    """The layer's definitions of the kinds ctags has, and, of the files with parse errors:
-    how many, their definitions, and how many of those no error touches (chunked as
-    definitions; the rest of such a file is line windows); ``nested`` receives those inside a
-    function or method body."""
+) -> tuple[set[Key], ParseErrors]:
+    """The layer's definitions of the kinds ctags has, and what the files with parse errors
+    hold; ``nested`` receives those inside a function or method body."""
     found: set[Key] = set()
-    errors = [0, 0, 0]
+    errors = ParseErrors()
     for path in paths:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
         parsed = parse_file(path, text)
         if parsed is None:
             continue
         if parsed.errors:
-            errors = [errors[0] + 1, errors[1] + len(parsed.defs),
-                      errors[2] + len(parsed.clear_defs())]  # fmt: skip
+            errors = ParseErrors(
+                errors.files + 1,
+                errors.definitions + len(parsed.defs),
+                errors.chunked + len(parsed.clear_defs()),
+            )
         callables = {row[0] for row in parsed.defs if OURS.get(row[1]) == "callable"}
         for qualname, kind, line, *_ in parsed.defs:
             group = OURS.get(kind)
@@ -214,9 +224,9 @@ def compare(root: Path, show: int, typescript: Path | None = None) -> dict[str, 
         report[language] = {
             "truth": "typescript compiler" if by_compiler else "ctags",
             "files": len(paths),
-            "files_with_parse_errors": errors[0],
-            "definitions_in_them": errors[1],
-            "chunked_as_definitions": errors[2],
+            "files_with_parse_errors": errors.files,
+            "definitions_in_them": errors.definitions,
+            "chunked_as_definitions": errors.chunked,
             "ctags": len(truth),  # the truth's count (ctags or the compiler)
             "layer": len(ours),
             "recall": hit / len(truth) if truth else 1.0,
