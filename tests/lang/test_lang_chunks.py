@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import subprocess
 
 import pytest
@@ -32,7 +31,7 @@ def test_every_line_is_in_a_chunk(path: str) -> None:
     assert {n for n, line in enumerate(lines, 1) if line.strip()} <= covered
 
 
-@pytest.mark.skipif(shutil.which("ctags") is None, reason="universal-ctags")
+@pytest.mark.usefixtures("needs_ctags")
 def test_each_definition_ctags_finds_is_in_a_chunk_named_for_it(git_repo: GitRepoFactory) -> None:
     """The chunk holding a definition's line is named for it or for the type ctags puts it
     in (a small type is one chunk with its members)."""

@@ -5,7 +5,6 @@ not a class: found breadth first, not by Python's C3 order over classes)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from conftest import GitRepoFactory
 
-pytestmark = pytest.mark.skipif(shutil.which("ctags") is None, reason="universal-ctags")
+pytestmark = pytest.mark.usefixtures("needs_ctags")
 
 JAVA = """\
 interface Greeter {

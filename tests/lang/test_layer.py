@@ -5,7 +5,6 @@ implementations (from ctags' method sets), Rust trait impls, call sites (from th
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from conftest import GitRepoFactory
 from eval_scripts import load_script
 from multilang_repo import FILES
 
-pytestmark = pytest.mark.skipif(shutil.which("ctags") is None, reason="universal-ctags")
+pytestmark = pytest.mark.usefixtures("needs_ctags")
 
 LAYER_FILES = [p for p in FILES if language_for(p) is not None and "broken" not in p]
 
