@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from codeagent.config import Settings
+from codeagent.index.build import load_or_build
 from codeagent.index.chunking import parse_python
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
 from codeagent.workspace import Workspace
+from conftest import GitRepoFactory
 
 FILES = {
     "pkg/__init__.py": "",
@@ -76,6 +78,33 @@ def test_callers_are_by_name_and_say_so(graph: SymbolGraph) -> None:
         ("tests/test_session.py", 4, "test_it"),
     ]
     assert "by name" in result.render()
+
+
+@pytest.mark.parametrize(
+    ("files", "python_note", "other_note"),
+    [
+        ({"a.py": "def load():\n    pass\n\nload()\n"}, True, False),
+        ({"main.go": "package main\n\nfunc load() {}\n\nfunc main() { load() }\n"}, False, True),
+        (
+            {
+                "a.py": "def load():\n    pass\n\nload()\n",
+                "main.go": "package main\n\nfunc load() {}\n\nfunc main() { load() }\n",
+            },
+            True,
+            True,
+        ),
+    ],
+)
+def test_the_by_name_note_speaks_of_the_callers_languages(
+    git_repo: GitRepoFactory, files: dict[str, str], python_note: bool, other_note: bool
+) -> None:
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"), embedder=None)
+    result = run_symbol_query(store.symbols, SymbolArgs(operation="callers", name="load"))
+    assert len(result.items) == len(files)  # one call site a file
+    # Python's syntax is named only where a Python file calls it.
+    assert ("from m import load as g" in result.note) == python_note
+    assert ("Type::load()" in result.note) == other_note
+    assert ("In other languages than Python" in result.note) == (python_note and other_note)
 
 
 def test_methods_mark_the_inherited_ones(graph: SymbolGraph) -> None:

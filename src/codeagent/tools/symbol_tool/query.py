@@ -6,12 +6,13 @@ from pathlib import Path
 
 from codeagent.display import location, safe_name
 from codeagent.errors import ToolError
-from codeagent.symbols.graph import CLASS_KINDS, Definition, Import, SymbolGraph
+from codeagent.symbols.graph import CLASS_KINDS, CallSite, Definition, Import, SymbolGraph
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,
     MAX_LISTED,
     MAX_SOURCE_LINES,
+    OTHER_BY_NAME_NOTE,
     SymbolArgs,
     SymbolItem,
     SymbolResult,
@@ -110,10 +111,24 @@ def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
         )
         for n, c in enumerate(sites)
     ]
-    note = BY_NAME_NOTE.format(n=last)
+    note = _by_name_note(graph, sites, last)
     if last != name:
         note = f"Resolved by the last name, {last}, whatever it is called on. " + note
     return SymbolResult(operation="callers", name=last, items=items, note=note)
+
+
+def _by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
+    """How call sites were found, in the words of the languages they are in: Python's note
+    for Python files (unchanged), the language layer's for the others, both when both."""
+    other = [c for c in sites if "l" in graph.files.get(c.path, {})]
+    notes = []
+    if len(other) < len(sites):
+        notes.append(BY_NAME_NOTE.format(n=name))
+    if other:
+        note = OTHER_BY_NAME_NOTE.format(n=name)
+        notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"
+                     if notes else note)  # fmt: skip
+    return " ".join(notes)
 
 
 def _classes(graph: SymbolGraph, name: str) -> list[Definition]:

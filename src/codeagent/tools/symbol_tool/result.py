@@ -22,6 +22,12 @@ BY_NAME_NOTE = (
     "module.{n}() and super().{n}() all count, an imported alias (from m import {n} as g; g()) "
     "counts as {n}, and a reference that is not called does not."
 )
+# The same for call sites in files of other languages (the language layer's call queries).
+OTHER_BY_NAME_NOTE = (
+    "Call sites are found by name, without type inference: {n}(), obj.{n}(), this.{n}(), "
+    "pkg.{n}() and Type::{n}() all count, whatever they are called on, and a reference that "
+    "is not called does not."
+)
 
 
 class SymbolArgs(BaseModel):
