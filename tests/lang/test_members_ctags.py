@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
 from codeagent.lang import parse_file
+from conftest import GitRepoFactory
 from eval_scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("needs_ctags")
@@ -116,3 +119,44 @@ def test_defaulted_and_deleted_members_are_declarations(tmp_path: Path) -> None:
     assert not [line for line in members.values() if "= default" in line or "= delete" in line]
     assert "tokens.Token.text" in members
     assert "tokens.Span.length" in members
+
+
+# Two types of one name in two files (Java packages; TypeScript modules), each with its own
+# methods: each type's methods are those ctags scopes to it in its own file.
+SAME_NAME = {
+    ("java", "a/Builder.java"): (
+        "package a;\n\npublic class Builder {\n    public Builder name(String n) { return this; }\n"
+        '    public String build() { return ""; }\n}\n'
+    ),
+    ("java", "b/Builder.java"): (
+        "package b;\n\npublic class Builder {\n    public Builder size(int n) { return this; }\n}\n"
+    ),
+    ("typescript", "web/context.ts"): (
+        "export class Context {\n  get(key: string): string { return key; }\n"
+        "  set(key: string): void {}\n}\n"
+    ),
+    (
+        "typescript",
+        "jsx/context.ts",
+    ): "export class Context {\n  render(): number { return 1; }\n}\n",
+}
+
+
+def test_types_of_one_name_keep_their_own_methods(git_repo: GitRepoFactory) -> None:
+    root = git_repo({path: text for (_, path), text in SAME_NAME.items()})
+    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
+    graph = store.symbols
+    compare = load_script("compare_ctags")
+    for (language, path), _text in SAME_NAME.items():
+        name = Path(path).stem.capitalize()
+        tags = compare.ctags_tags(root, language, [path])
+        truth = {
+            int(t["line"])
+            for t in tags
+            if t.get("kind") == "method" and t.get("scope", "").endswith(name)
+        }
+        assert truth  # ctags scopes the methods to the type
+        (cls,) = [d for d in graph.definitions(name) if d.path == path and d.kind == "class"]
+        mine = {d.start_line for d, _ in graph.methods(cls.full_name, inherited=False)}
+        assert {d.path for d, _ in graph.methods(cls.full_name, inherited=False)} == {path}
+        assert mine == truth, path

@@ -148,3 +148,58 @@ def test_the_agent_answers_a_repository_wide_question_from_the_index(
     missing = agent.ask("who calls nobody_calls_this")
     assert missing.fallback is not None
     assert missing.fallback.from_ == "symbols"
+
+
+# Two TypeScript types share a name; each file's methods are listed by line here, the truth.
+SHARED = {
+    "web/a.ts": (
+        "export class Context {\n"  # 1
+        "  get(key: string) { return key; }\n"  # 2
+        "  set(key: string) { return key; }\n"  # 3
+        "}\n"  # 4
+    ),
+    "jsx/b.ts": (
+        "import { Context } from '../web/a';\n"  # 1
+        "export class Context {\n"  # 2
+        "  render() { return 1; }\n"  # 3
+        "}\n"  # 4
+        "export class Child extends Context {}\n"  # 5
+    ),
+    "web/use.ts": "import { Context } from './a';\nexport const c = new Context();\n",
+}
+
+
+def test_a_file_named_chooses_among_types_of_one_name(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    root = git_repo(SHARED)
+    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
+    graph = store.symbols
+    with pytest.raises(
+        SymbolToolError, match=r"several classes are named Context: .*name the file"
+    ):
+        run_symbol_query(graph, SymbolArgs(operation="methods", name="Context"))
+    for path, lines in (("web/a.ts", [2, 3]), ("jsx/b.ts", [3])):
+        result = run_symbol_query(graph, SymbolArgs(operation="methods", name="Context", file=path))
+        assert [(i.path, i.start_line) for i in result.items] == [(path, n) for n in lines]
+        found = run_symbol_query(
+            graph, SymbolArgs(operation="definition", name="Context", file=path)
+        )
+        assert not found.ambiguous
+        assert found.citations()[0][0] == path
+    subs = run_symbol_query(
+        graph, SymbolArgs(operation="subclasses", name="Context", file="jsx/b.ts")
+    )
+    assert [(i.path, i.start_line) for i in subs.items] == [("jsx/b.ts", 5)]
+    # A file that uses the name but defines none of it chooses nothing: both are answered.
+    both = run_symbol_query(graph, SymbolArgs(operation="definition", name="Context",
+                                              file="web/use.ts"))  # fmt: skip
+    assert both.ambiguous
+    assert sorted(i.path for i in both.items) == ["jsx/b.ts", "web/a.ts"]
+
+    # Through the agent, the question naming the file.
+    agent = Workspace(root, Settings(home=tmp_path / "home", llm="none", embed="none"))
+    result = agent.ask("list the methods of Context in jsx/b.ts")
+    assert result.fallback is None
+    assert (result.route.tool, result.route.args["file"]) == ("symbols", "jsx/b.ts")
+    assert [(s.path, s.start_line) for s in result.sources] == [("jsx/b.ts", 3)]

@@ -40,6 +40,7 @@ __all__ = [
     "available",
     "language_for",
     "language_name",
+    "members_in_body",
     "parse_file",
     "specs",
 ]
@@ -60,6 +61,14 @@ def specs() -> tuple[LanguageSpec, ...]:
         if available() and importlib.util.find_spec(spec.package) is not None:
             out.append(spec)
     return tuple(out)
+
+
+@cache
+def members_in_body() -> frozenset[str]:
+    """Names of the languages whose types declare their methods in their body only
+    (:attr:`LanguageSpec.members_in_body`), grammar installed or not."""
+    found = (importlib.import_module(f"codeagent.lang.{name}").SPEC for name in MODULES)
+    return frozenset(spec.name for spec in found if spec.members_in_body)
 
 
 @cache

@@ -17,6 +17,7 @@ _TYPE = "[(type_identifier) (scoped_type_identifier) (generic_type)]"
 SPEC = LanguageSpec(
     package="tree_sitter_java",
     name="java",
+    members_in_body=True,
     extensions=(".java",),
     grammar=_grammar,
     definitions=f"""

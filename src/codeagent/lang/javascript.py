@@ -48,6 +48,7 @@ CALLS = """
 SPEC = LanguageSpec(
     package="tree_sitter_javascript",
     name="javascript",
+    members_in_body=True,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS

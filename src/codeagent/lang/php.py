@@ -15,6 +15,7 @@ def _grammar(suffix: str) -> object:
 SPEC = LanguageSpec(
     package="tree_sitter_php",
     name="php",
+    members_in_body=True,
     extensions=(".php",),
     grammar=_grammar,
     definitions="""

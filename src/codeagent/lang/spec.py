@@ -73,3 +73,7 @@ class LanguageSpec:
     # When a file has parse errors: a same-length rewrite of its text to parse again (C and
     # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
     repair: Callable[[str], str] | None = None
+    # A type's methods are declared in its body only (no ``impl`` block, out-of-line
+    # definition, partial or reopened type in another file): a type's methods are those of
+    # its own file, so that two types of one name in two files keep their own.
+    members_in_body: bool = False

@@ -22,6 +22,7 @@ _HERITAGE = """(class_heritage (extends_clause) @bases? (implements_clause) @bas
 SPEC = LanguageSpec(
     package="tree_sitter_typescript",
     name="typescript",
+    members_in_body=True,
     extensions=(".ts", ".tsx", ".mts", ".cts"),
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS

@@ -8,6 +8,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+from codeagent.lang import members_in_body
 from codeagent.lang.spec import TYPE_KINDS
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
@@ -223,13 +224,16 @@ class SymbolTables:
         return index
 
     def members(self, cls: Definition) -> list[Definition]:
-        """The methods of a type of another language: declared in its body, in ``impl``
-        blocks, or for it by receiver (Go: in its package's directory)."""
+        """The methods of a type of another language: declared in its body (in its own file
+        where the language declares them nowhere else), in ``impl`` blocks, or for it by
+        receiver (Go: in its package's directory)."""
         language = self.files[cls.path]["l"]
         found = self._lang_members.get((language, cls.qualname), [])
         if language == "go":
             folder = cls.path.rpartition("/")[0]
             found = [d for d in found if d.path.rpartition("/")[0] == folder]
+        elif language in members_in_body():  # a same-named type of another file has its own
+            found = [d for d in found if d.path == cls.path]
         return sorted(found, key=lambda d: (d.path != cls.path, d.path, d.start_line))
 
     @cached_property

@@ -46,9 +46,10 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
     operation, symbol = _operation(listing, set(tokens), listing)
     if operation is None:
         return None
-    if operation in ("definition", "methods") and symbol:  # by name, in the whole repository
+    if operation in ("definition", "methods") and symbol:
+        # the name defined in the file named, when it is defined there (several may share it)
         return SymbolArgs(operation="definition" if operation == "definition" else "methods",
-                          name=symbol)  # fmt: skip
+                          name=symbol, file=path)  # fmt: skip
     if operation == "imports":
         return SymbolArgs(operation="imports", name=path)
     return SymbolArgs(operation="outline", name=path)

@@ -34,12 +34,13 @@ def run_symbol_query(
     if not name:
         raise SymbolToolError("the question names no symbol")
     op = args.operation
+    in_file = args.file.strip().strip("`'\"")
     if op == "definition":
-        return _definition(graph, name, root)
+        return _definition(graph, name, root, in_file)
     if op == "callers":
         return _callers(graph, name, root)
     if op == "subclasses":
-        return _subclasses(graph, name, args.transitive)
+        return _subclasses(graph, name, args.transitive, in_file)
     if op == "importers":
         sites = graph.import_sites(name)
         if not sites:
@@ -67,14 +68,29 @@ def run_symbol_query(
             raise SymbolToolError(f"{name} is not a file of the language layer in the index")
         items = [_def_item(d) for d in graph.definitions_in(name)]
         return SymbolResult(operation=op, name=name, subject=name, items=items)
-    return _methods(graph, name)
+    return _methods(graph, name, in_file)
 
 
-def _definition(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
+def _in_file(found: list[Definition], path: str) -> list[Definition]:
+    """The definitions of ``found`` in the file ``path`` when the question names one and
+    some are there; else all of them (the name may be defined elsewhere and used there)."""
+    return ([d for d in found if d.path == path] or found) if path else found
+
+
+def _several(what: str, name: str, found: list[Definition]) -> SymbolToolError:
+    where = ", ".join(location(d.path, d.line) for d in found)
+    return SymbolToolError(
+        f"several {what} are named {name}: {where}; name the file to choose one "
+        f'("... {name} in {found[0].path}")'
+    )
+
+
+def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = "") -> SymbolResult:
     found = graph.definitions(name)
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
     found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
+    found = _in_file(found, path)
     items = [_def_item(d) for d in found]
     if len(found) > 1:
         return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
@@ -137,12 +153,12 @@ def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
     return [d for d in found if d.kind != "impl"] or found
 
 
-def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult:
-    classes = _classes(graph, name)
+def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
+    classes = _in_file(_classes(graph, name), path)
     if len({d.full_name for d in classes}) > 1:
-        where = ", ".join(location(d.path, d.line) for d in classes)
-        raise SymbolToolError(f"several classes are named {name}: {where}")
-    found = graph.subclasses(name, transitive=transitive)
+        raise _several("classes", name, classes)
+    found = graph.subclasses(classes[0].full_name if path and classes else name,
+                             transitive=transitive)  # fmt: skip
     if not found and not classes:
         raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
     subject = _shown(graph, classes[0]) if classes else name
@@ -158,13 +174,12 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool) -> SymbolResult
     )
 
 
-def _methods(graph: SymbolGraph, name: str) -> SymbolResult:
-    classes = _classes(graph, name)
+def _methods(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
+    classes = _in_file(_classes(graph, name), path)
     if not classes:
         raise SymbolToolError(f"no class named {name} in the repository")
     if len(classes) > 1:
-        where = ", ".join(location(d.path, d.line) for d in classes)
-        raise SymbolToolError(f"several classes are named {name}: {where}")
+        raise _several("classes", name, classes)
     cls = classes[0]
     items = [
         _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)

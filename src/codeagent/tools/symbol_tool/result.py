@@ -41,6 +41,11 @@ class SymbolArgs(BaseModel):
     )
     name: str = Field(description="The name: X, Class.method, a dotted path, or a module.")
     transitive: bool = Field(default=False, description="subclasses: all descendants.")
+    file: str = Field(
+        default="",
+        description="definition, methods, subclasses: the file the question names, when it "
+        "asks for the name defined there (several types can share a name); else empty.",
+    )
 
 
 class SymbolItem(BaseModel):
