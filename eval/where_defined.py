@@ -10,7 +10,8 @@ exactly once in the whole repository are sampled (a fixed, hash-ordered sample o
 LLM and BM25 only (rule routing, the symbol tool). A question counts as right when the first
 cited file is the file the truth names. Also "list the methods of TYPE" for types whose
 methods ctags scopes to them: exact when the set of (file, line) of the answer's own methods
-is the set ctags gives (not for JavaScript/TypeScript).
+is the set ctags gives (not for JavaScript/TypeScript); and, for a type whose name several
+files define, "list the methods of TYPE in PATH" (Java, PHP: see ``shared_methods_exact``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,70 @@ def methods_exact(root: Path, graph: SymbolGraph, per_language: int) -> dict[str
     return out
 
 
+def shared_methods_exact(
+    root: Path, workspace: Workspace, graph: SymbolGraph, per_language: int
+) -> dict[str, tuple[int, int]]:
+    """language -> (exact, asked): types whose name ctags defines in two files or more (once
+    in each), in languages whose methods are declared in the type's body
+    (:func:`codeagent.lang.members_in_body`; not JavaScript/TypeScript, whose ctags scopes are
+    unreliable); each asked through the agent as "list the methods of NAME in PATH". Exact
+    when the symbol tool answers it for that file and its own methods, as (file, name line),
+    are the callables ctags scopes to the type in that file."""
+    from codeagent.lang import members_in_body
+    from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
+
+    out: dict[str, tuple[int, int]] = {}
+    for language, paths in sorted(files_by_language(root).items()):
+        if language not in members_in_body() or language in ("javascript", "typescript"):
+            continue
+        groups = GROUPS[language]
+        tags = ctags_tags(root, language, paths)
+        where: dict[str, list[str]] = defaultdict(list)
+        for t in tags:
+            if groups.get(t.get("kind", "")) == "type":
+                where[_plain(t["name"])].append(t["path"])
+        scoped: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+        for t in tags:
+            if groups.get(t.get("kind", "")) == "callable" and t.get("scope"):
+                scoped[(t["path"], _plain(str(t["scope"])))].add((t["path"], int(t["line"])))
+        asked = sorted(
+            (
+                (name, path)
+                for name, files in where.items()
+                if len(files) > 1 and len(set(files)) == len(files) and name.isidentifier()
+                for path in files
+                if (path, name) in scoped
+            ),
+            key=lambda r: _order(f"{r[0]} {r[1]}"),
+        )[:per_language]
+        exact = 0
+        for name, path in asked:
+            result = workspace.ask(f"list the methods of {name} in {path}")
+            route = result.route
+            if route.tool != "symbols" or route.args.get("file") != path:
+                if os.environ.get("WHERE_DEFINED_SHOW"):
+                    print("    not routed", name, path, route.tool, route.args, route.reason)
+                continue
+            try:
+                answer = run_symbol_query(graph, SymbolArgs.model_validate(route.args), root)
+            except SymbolToolError as exc:  # two types of that name in the file: not answered
+                if os.environ.get("WHERE_DEFINED_SHOW"):
+                    print("    not answered", name, path, exc)
+                continue
+            # the name line of each method the answer lists as the type's own
+            lines = {(d.path, d.start_line): d.line for d in graph.definitions_in(path)}
+            found = {
+                (i.path, lines.get((i.path, i.start_line), i.start_line))
+                for i in answer.items
+                if i.via is None
+            }
+            exact += found == scoped[(path, name)]
+            if found != scoped[(path, name)] and os.environ.get("WHERE_DEFINED_SHOW"):
+                print("    differs", name, path, sorted(found ^ scoped[(path, name)])[:6])
+        out[language] = (exact, len(asked))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
@@ -98,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     right: Counter[str] = Counter()
     methods_total: Counter[str] = Counter()
     methods_right: Counter[str] = Counter()
+    shared_right: Counter[str] = Counter()
+    shared_total: Counter[str] = Counter()
     for root in args.dirs:
         truth = truth_of(root, args.typescript)
         counts = Counter(name for rows in truth.values() for name, _, _ in rows)
@@ -135,6 +202,12 @@ def main(argv: list[str] | None = None) -> int:
             methods_right[language] += exact
             methods_total[language] += asked
             print(f"{root.name:24} {language:11} methods-of-type exact {exact}/{asked}")
+        for language, (exact, asked) in shared_methods_exact(
+            root, workspace, store.symbols, args.per_language
+        ).items():
+            shared_right[language] += exact
+            shared_total[language] += asked
+            print(f"{root.name:24} {language:11} methods-of-type-in-file exact {exact}/{asked}")
     print()
     for language in sorted(totals):
         share = right[language] / totals[language]
@@ -142,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     for language in sorted(methods_total):
         n = methods_total[language]
         print(f"{language:11} methods of a type exact {methods_right[language]}/{n}")
+    for language in sorted(shared_total):
+        n = shared_total[language]
+        print(f"{language:11} methods of a type named in several files, asked with its file, "
+              f"exact {shared_right[language]}/{n}")  # fmt: skip
     return 0
 
 

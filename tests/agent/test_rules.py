@@ -179,3 +179,53 @@ def test_file_mentions_finds_paths_dotted_modules_and_module_words() -> None:
     assert file_mentions("imports of json.decoder") == ["json.decoder"]
     assert "decoder" in file_mentions("functions of the decoder module")
     assert file_mentions("how does retry work") == []
+
+
+NAMED_LIKE_WORDS = {
+    "pkg/m.py": "class Module:\n    def load(self):\n        pass\n\n\nclass A:\n    pass\n",
+    "web/m.ts": "export class Module {\n  load() {}\n}\nexport class A {}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "symbol"),
+    [
+        # a word that is usually the question's own, written as a name: a name
+        ("list the methods of Module in {f}", "Module"),
+        ("list the methods of `A` in {f}", "A"),
+        ("list the methods of class A in {f}", "A"),
+        ("list the methods of the A class in {f}", "A"),
+        # the same words as words: no name ("a class", "the module", a capital A alone)
+        ("list the methods of a class in {f}", None),
+        ("list the methods of the module in {f}", None),
+        ("list the methods of A in {f}", None),
+    ],
+)
+@pytest.mark.parametrize("path", ["pkg/m.py", "web/m.ts"])
+def test_a_question_word_written_as_a_name_is_the_name(
+    git_repo, question: str, symbol: str | None, path: str
+) -> None:
+    root = git_repo(NAMED_LIKE_WORDS)
+    decision = route_by_rules(question.format(f=path), root)
+    if path.endswith(".py"):  # the file AST tool
+        assert decision.tool == "ast"
+        assert (decision.args["operation"], decision.args["symbol"]) == (
+            ("methods", symbol) if symbol else ("classes", None)
+        )
+    else:  # the symbol graph, for the type defined in that file
+        assert decision.tool == "symbols"
+        got = (decision.args["operation"], decision.args["name"], decision.args["file"])
+        assert got == (("methods", symbol, path) if symbol else ("outline", path, ""))
+
+
+def test_a_capitalised_placeholder_is_a_type_name(git_repo) -> None:
+    root = git_repo({"web/t.ts": "export class Thing {\n  run() {}\n}\n"})
+    decision = route_by_rules("list the methods of Thing in web/t.ts", root)
+    assert (decision.tool, decision.args["operation"], decision.args["name"]) == (
+        "symbols",
+        "methods",
+        "Thing",
+    )
+    assert route_by_rules("list the methods of thing in web/t.ts", root).args["operation"] == (
+        "outline"
+    )

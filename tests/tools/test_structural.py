@@ -117,6 +117,8 @@ def test_placeholders_name_nothing(word: str) -> None:
     assert is_placeholder(word)
 
 
-@pytest.mark.parametrize("name", ["Session", "send", "x", "ones_complement", "item"])
+@pytest.mark.parametrize(
+    "name", ["Session", "send", "x", "ones_complement", "item", "Thing", "`Something`"]
+)
 def test_real_names_are_not_placeholders(name: str) -> None:
     assert not is_placeholder(name)

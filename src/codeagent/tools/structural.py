@@ -140,5 +140,8 @@ def not_a_question(question: str) -> str | None:
 
 
 def is_placeholder(name: str) -> bool:
-    """``name`` stands for a name without naming one ("something", "it", "these")."""
-    return name.strip("`'\"").lower() in PLACEHOLDERS
+    """``name`` stands for a name without naming one ("something", "it", "these"); a
+    capitalised one (``Thing``, ``Something``) is a name: the rule router only takes such a
+    word where it is written as a name (not first in the question)."""
+    word = name.strip("`'\"")
+    return word.lower() in PLACEHOLDERS and not word[:1].isupper()

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from codeagent.tokens import QUESTION_STOPWORDS
+from codeagent.tokens import QUESTION_STOPWORDS, STOPWORDS
 from codeagent.tools.ast_tool.mentions import (
     file_candidates,
     file_missing,
@@ -156,12 +156,34 @@ def first_name(
     return None
 
 
+_KIND_WORD = re.compile(r"(?:class|interface|struct|trait|type|enum)\s+$", _I)
+_KIND_AFTER = re.compile(r"\s+(?:class|interface|struct|trait|type|enum)\b", _I)
+
+
+def _written_as_name(sym: str, match: re.Match[str]) -> bool:
+    """Whether a word that is usually the question's own ("module", "functions", "a",
+    "thing") is written as a name here: in backticks (`Module`), or capitalised inside the
+    question and either no English function word (Module, Functions, Thing) or marked as a
+    type ("class A", "the A class")."""
+    text, start, end = match.string, match.start("sym"), match.end("sym")
+    if text[start - 1 : start] == "`" and text[end : end + 1] == "`":
+        return True
+    if start == 0 or not sym[:1].isupper():
+        return False
+    typed = bool(_KIND_WORD.search(text[:start]) or _KIND_AFTER.match(text, end))
+    return typed or sym.lower() not in STOPWORDS
+
+
 def _symbol(
     patterns: list[re.Pattern[str]], text: str, exclude: set[str], *, strict: bool = False
 ) -> str | None:
     def accept(sym: str, match: re.Match[str]) -> bool:
         lower = sym.lower()
-        if lower in QUESTION_STOPWORDS or is_placeholder(sym) or sym in exclude:
+        if sym in exclude:
+            return False
+        if (lower in QUESTION_STOPWORDS or is_placeholder(sym)) and not _written_as_name(
+            sym, match
+        ):
             return False
         if lower.endswith((".py", ".pyi")):
             return False
