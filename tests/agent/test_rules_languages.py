@@ -40,6 +40,11 @@ ROUTES = [
     (f"which classes are in {JAVA}?", "symbols", "outline", JAVA),
     ("methods of UserRepo in UserRepo.java", "symbols", "methods", "UserRepo"),
     ("list the functions in tools/report.py", "ast", "functions", "tools/report.py"),
+    # the kind words of these languages name the type ("the X struct", "the X interface")
+    ("where is the Circle struct defined?", "symbols", "definition", "Circle"),
+    ("where is the Handler interface defined?", "symbols", "definition", "Handler"),
+    ("where is the Speak trait defined?", "symbols", "definition", "Speak"),
+    ("where is type Shape defined?", "symbols", "definition", "Shape"),
     ("how does the router pick a handler?", "rag", None, None),
     ("why do services extend BaseService?", "rag", None, None),
 ]

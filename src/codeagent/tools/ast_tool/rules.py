@@ -29,8 +29,10 @@ from codeagent.tools.base import Declined
 from codeagent.tools.structural import is_placeholder
 
 _ID = r"`?@?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
-_KIND = r"(?:the\s+)?(?:(?:function|class|method|constant|variable|decorator)\s+)?"
-_SYM = rf"{_KIND}{_ID}(?:\s+(?:function|class|method))?"  # "the function X", "the X class"
+# The kind words of other languages too: "the Route struct", "the Handler interface".
+_TYPE_WORDS = r"class|struct|interface|trait|type|enum"
+_KIND = rf"(?:the\s+)?(?:(?:function|{_TYPE_WORDS}|method|constant|variable|decorator)\s+)?"
+_SYM = rf"{_KIND}{_ID}(?:\s+(?:function|{_TYPE_WORDS}|method))?"  # "the function X", "the X class"
 _I = re.IGNORECASE
 
 # A conceptual opener: the question asks how or why, not what is where.
