@@ -28,9 +28,13 @@ from symbols_truth import (
     subclass_truth,
 )
 
-from codeagent.agent.rules import route_by_rules
+from codeagent.agent import rules
+from codeagent.config import Settings
+from codeagent.index.lazy import LazyIndex
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.ast_tool import run_ast_query
+from codeagent.tools.base import ToolContext
+from codeagent.tools.registry import default_registry
 
 STDLIB = [
     "json",
@@ -215,6 +219,13 @@ def callers(
         )
 
 
+def route_by_rules(question: str, root: Path) -> Any:
+    """The rule router's decision (no LLM) with the default tools on ``root``."""
+    settings = Settings(llm="none", embed="none")
+    ctx = ToolContext(root, settings, LazyIndex(root, settings))
+    return rules.route_by_rules(question, ctx, default_registry())
+
+
 def listings(root: Path, src: str, report: dict[str, Any]) -> None:
     """ "list the functions and classes defined in FILE" for every source file (pyclbr truth)."""
     pkg_dir = root / src
@@ -224,13 +235,18 @@ def listings(root: Path, src: str, report: dict[str, Any]) -> None:
         question = f"list the functions and classes defined in {path}"
         decision = route_by_rules(question, root)
         report["list_q"] += 1
-        ok_route = (decision.tool, decision.operation, decision.file) == ("ast", "outline", path)
+        args = decision.args
+        ok_route = (decision.tool, args.get("operation"), args.get("file")) == (
+            "ast",
+            "outline",
+            path,
+        )
         got = set(run_ast_query(root, path, "outline").names()) if ok_route else set()
         report["list_truth"] += len(want)
         report["list_found"] += len(want & got)
         if not ok_route or want - got:
             missing = sorted(want - got)
-            report["list_diff"].append((path, decision.tool, decision.operation, missing))
+            report["list_diff"].append((path, decision.tool, args.get("operation"), missing))
 
 
 def main() -> None:

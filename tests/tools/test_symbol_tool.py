@@ -203,3 +203,35 @@ def test_a_file_named_chooses_among_types_of_one_name(
     assert result.fallback is None
     assert (result.route.tool, result.route.args["file"]) == ("symbols", "jsx/b.ts")
     assert [(s.path, s.start_line) for s in result.sources] == [("jsx/b.ts", 3)]
+
+
+ALIASES = {
+    # Rust: the enum, and an associated type of the same name in a visitor's impl (an alias)
+    "src/value.rs": (
+        "pub enum Value {\n    Null,\n}\n\n"
+        "impl Value {\n    pub fn is_null(&self) -> bool {\n        true\n    }\n}\n"
+    ),
+    "src/de.rs": "struct V;\n\nimpl Visitor for V {\n    type Value = Value;\n\n"
+    "    fn visit(&self) {}\n}\n",
+    # TypeScript: an alias of another type, and a class
+    "web/id.ts": "export type Id = string;\n",
+    "web/ids.ts": "export class Id {\n  parse(): number { return 1; }\n}\n",
+    # Go: a function type is a type with methods, not an alias
+    "go/f.go": "package f\n\ntype Handler func()\n\nfunc (h Handler) Serve() {}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "methods"),
+    [
+        ("Value", [("src/value.rs", 6)]),
+        ("Id", [("web/ids.ts", 2)]),
+        ("Handler", [("go/f.go", 5)]),
+    ],
+)
+def test_a_type_alias_of_the_same_name_does_not_hide_the_type(
+    git_repo: GitRepoFactory, name: str, methods: list[tuple[str, int]]
+) -> None:
+    store, _ = load_or_build(git_repo(ALIASES), Settings.load(embed="none"), embedder=None)
+    result = run_symbol_query(store.symbols, SymbolArgs(operation="methods", name=name))
+    assert [(i.path, i.start_line) for i in result.items] == methods

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from codeagent.display import location, safe_name
@@ -147,10 +148,17 @@ def _by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     return " ".join(notes)
 
 
+# A type alias (``type Value = Number;``, ``type Id = string``): another name for a type,
+# with no members of its own (a Rust associated type is one in every ``impl`` of a visitor).
+_ALIAS = re.compile(r"^[^{(]*\btype\s+\w+(?:<[^=]*>)?\s*=")
+
+
 def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
-    """Python's classes, the other languages' types (a type's ``impl`` blocks aside)."""
+    """Python's classes, the other languages' types (a type's ``impl`` blocks aside, and
+    type aliases where a type of that name is defined)."""
     found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
-    return [d for d in found if d.kind != "impl"] or found
+    found = [d for d in found if d.kind != "impl"] or found
+    return [d for d in found if not (d.kind == "type" and _ALIAS.match(d.signature))] or found
 
 
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
