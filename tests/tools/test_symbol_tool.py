@@ -235,3 +235,59 @@ def test_a_type_alias_of_the_same_name_does_not_hide_the_type(
     store, _ = load_or_build(git_repo(ALIASES), Settings.load(embed="none"), embedder=None)
     result = run_symbol_query(store.symbols, SymbolArgs(operation="methods", name=name))
     assert [(i.path, i.start_line) for i in result.items] == methods
+
+
+SCOPED = {
+    "src/buf.h": (
+        "#include <stdexcept>\n"  # 1
+        "namespace detail {\n"  # 2
+        "class buffer {\n"  # 3
+        " public:\n"  # 4
+        "  void push(int c) {}\n"  # 5
+        "};\n"  # 6
+        "}  // namespace detail\n"  # 7
+        "class format_error : public std::runtime_error {\n"  # 8
+        " public:\n"  # 9
+        "  using std::runtime_error::runtime_error;\n"  # 10
+        "};\n"  # 11
+    ),
+    "src/value.rs": (
+        "pub enum Value {\n"  # 1
+        "    Null,\n"  # 2
+        "}\n"  # 3
+        "\n"  # 4
+        "impl Value {\n"  # 5
+        "    pub fn as_str(&self) -> Option<&str> {\n"  # 6
+        "        None\n"  # 7
+        "    }\n"  # 8
+        "}\n"  # 9
+        "\n"  # 10
+        "fn show(v: &Value) {\n"  # 11
+        "    let _ = Value::as_str(v);\n"  # 12
+        "}\n"  # 13
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "operation", "cited"),
+    [
+        ("which classes derive from std::runtime_error?", "subclasses", [("src/buf.h", 8)]),
+        ("where is detail::buffer defined?", "definition", [("src/buf.h", 3)]),
+        ("list the methods of detail::buffer", "methods", [("src/buf.h", 5)]),
+        ("where is Value::as_str defined?", "definition", [("src/value.rs", 6)]),
+        ("who calls Value::as_str?", "callers", [("src/value.rs", 12)]),
+    ],
+)
+def test_names_written_with_double_colons(
+    git_repo: GitRepoFactory,
+    tmp_path: Path,
+    question: str,
+    operation: str,
+    cited: list[tuple[str, int]],
+) -> None:
+    agent = Workspace(git_repo(SCOPED), Settings(home=tmp_path / "h", llm="none", embed="none"))
+    result = agent.ask(question)
+    assert result.fallback is None
+    assert (result.route.tool, result.route.args["operation"]) == ("symbols", operation)
+    assert [(s.path, s.start_line) for s in result.sources] == cited

@@ -42,8 +42,10 @@ log = logging.getLogger(__name__)
 # definitions changed (C/C++ macro repair, C# destructors and conversion operators, C++
 # "= default"/"= delete" members as declarations, a test macro's missing semicolon no parse
 # error), so entries built before are built again; "4": a file with a parse error keeps line
-# windows only around the error, its definitions clear of it are chunked as definitions.
-CHUNKER_VERSION = "4" if lang.available() else "1"
+# windows only around the error, its definitions clear of it are chunked as definitions; "5": a
+# comment that trails code on its line (``}  // namespace detail``) is not the doc comment of
+# the definition below it, which no longer starts on that line.
+CHUNKER_VERSION = "5" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

@@ -270,6 +270,13 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
     while prev is not None and prev.type in spec.doc_comment and start - prev.end_point[0] <= 1:
         if prev.end_point[0] == start and prev.end_point[1] > 0 and start != node.start_point[0]:
             break
+        before = prev.prev_sibling  # code ending on the comment's line: the comment trails it
+        if (
+            before is not None
+            and before.type not in spec.doc_comment
+            and before.end_point[0] == prev.start_point[0]
+        ):
+            break
         first, start = prev, prev.start_point[0]
         prev = prev.prev_named_sibling
     if first is None:

@@ -11,7 +11,7 @@ from codeagent.tools.structural import PLACEHOLDERS
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
-_ID = r"`?(?P<sym>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
+_ID = r"`?(?P<sym>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
 _CLS = (
     rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class|interface|trait)\s+)?{_ID}"
     rf"(?:\s+(?:class|type|interface|trait))?"

@@ -36,6 +36,8 @@ def run_symbol_query(
         raise SymbolToolError("the question names no symbol")
     op = args.operation
     in_file = args.file.strip().strip("`'\"")
+    if "::" in name and op in ("definition", "methods", "subclasses"):
+        name = _scoped(graph, name, classes=op != "definition")
     if op == "definition":
         return _definition(graph, name, root, in_file)
     if op == "callers":
@@ -91,6 +93,7 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
     found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
+    found = [d for d in found if not _is_alias(d)] or found  # nor its associated types
     found = _in_file(found, path)
     items = [_def_item(d) for d in found]
     if len(found) > 1:
@@ -108,7 +111,24 @@ def _shown(graph: SymbolGraph, d: Definition) -> str:
     return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
 
 
+def _scoped(graph: SymbolGraph, name: str, *, classes: bool) -> str:
+    """A name written with ``::`` (``detail::buffer``, ``Value::as_str``,
+    ``std::runtime_error``) as the graph knows it: as written when something has that name (a
+    base outside the repository keeps its ``::``), else dotted (``detail.buffer``), else with
+    its leading qualifiers dropped one by one (``fmt::format_to``, whose namespace a macro
+    opens, is ``format_to``); as written when none is known."""
+    if classes and graph.subclasses(name):
+        return name
+    parts = name.replace("::", ".").split(".")
+    for start in range(len(parts)):
+        dotted = ".".join(parts[start:])
+        if any(d.kind in CLASS_KINDS or not classes for d in graph.definitions(dotted)):
+            return dotted
+    return name
+
+
 def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
+    name = name.replace("::", ".")  # called by its last name: Type::new() is a call of new
     last = name.rsplit(".", 1)[-1]
     sites = graph.callers(name)
     lines: dict[str, list[str]] = {}
@@ -158,7 +178,11 @@ def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
     type aliases where a type of that name is defined)."""
     found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
     found = [d for d in found if d.kind != "impl"] or found
-    return [d for d in found if not (d.kind == "type" and _ALIAS.match(d.signature))] or found
+    return [d for d in found if not _is_alias(d)] or found
+
+
+def _is_alias(d: Definition) -> bool:
+    return d.kind == "type" and bool(_ALIAS.match(d.signature))
 
 
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
