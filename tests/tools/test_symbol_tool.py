@@ -291,3 +291,28 @@ def test_names_written_with_double_colons(
     assert result.fallback is None
     assert (result.route.tool, result.route.args["operation"]) == ("symbols", operation)
     assert [(s.path, s.start_line) for s in result.sources] == cited
+
+
+CONSTRUCTED = {
+    "src/Settings.cs": (
+        "namespace App\n"  # 1
+        "{\n"  # 2
+        "    public class Settings\n"  # 3
+        "    {\n"  # 4
+        "        public Settings() { }\n"  # 5
+        "    }\n"  # 6
+        "}\n"  # 7
+    ),
+    "src/Repo.java": "class Repo {\n    Repo(int n) {}\n}\n",
+}
+
+
+@pytest.mark.parametrize(("name", "cited"), [("Settings", ("src/Settings.cs", 3)),
+                                             ("Repo", ("src/Repo.java", 1))])  # fmt: skip
+def test_a_type_is_defined_once_whatever_its_constructors(
+    git_repo: GitRepoFactory, name: str, cited: tuple[str, int]
+) -> None:
+    store, _ = load_or_build(git_repo(CONSTRUCTED), Settings.load(embed="none"), embedder=None)
+    result = run_symbol_query(store.symbols, SymbolArgs(operation="definition", name=name))
+    assert not result.ambiguous
+    assert [(i.path, i.start_line) for i in result.items] == [cited]

@@ -94,6 +94,9 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
     found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
     found = [d for d in found if not _is_alias(d)] or found  # nor its associated types
+    types = {(d.path, d.qualname) for d in found if d.kind in CLASS_KINDS}
+    # a constructor named as its type (C#, Java, C++) is part of the type's answer
+    found = [d for d in found if (d.path, d.qualname.rpartition(".")[0]) not in types] or found
     found = _in_file(found, path)
     items = [_def_item(d) for d in found]
     if len(found) > 1:
