@@ -30,11 +30,13 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import Structure
 from codeagent.symbols.extract import extract, module_names
+from codeagent.symbols.file_imports import importers_index
 from codeagent.symbols.mro import breadth_first, c3_order
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.symbols.types import CallSite, Definition, Import
@@ -211,6 +213,15 @@ class SymbolGraph(SymbolTables):
             ):
                 found[id(imp)] = imp
         return sorted(found.values(), key=lambda i: (i.path, i.line))
+
+    @cached_property
+    def _file_importers(self) -> dict[str, list[Import]]:
+        return importers_index(self.files, self._imports)
+
+    def file_importers(self, path: str) -> list[Import]:
+        """The imports of other files that load ``path``, a file of another language than
+        Python (:mod:`codeagent.symbols.file_imports`), by file and line."""
+        return sorted(self._file_importers.get(path, []), key=lambda i: (i.path, i.line))
 
     def imports_of(self, path_or_module: str) -> list[Import]:
         """The imports of one file, named by its path or its module name."""

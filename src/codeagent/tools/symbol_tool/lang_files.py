@@ -1,6 +1,7 @@
 """Questions about one named file of another language (``what does src/server.ts import?``,
-``outline of geo/shapes.go``, ``methods of Router in src/router.ts``): the symbol graph answers
-them, since the file AST tool reads Python only. Python files never match here."""
+``which files import src/context.ts?``, ``outline of geo/shapes.go``, ``methods of Router in
+src/router.ts``): the symbol graph answers them, since the file AST tool reads Python only.
+Python files never match here."""
 
 from __future__ import annotations
 
@@ -18,6 +19,18 @@ def _file_token() -> re.Pattern[str]:
         rf"(?<![\w/.-])`?((?:\.{{0,2}}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{alternatives}))`?(?![\w/])",
         re.IGNORECASE,
     )
+
+
+# "which files import src/context.ts?" (the named file's importers, not its own imports)
+_IMPORTERS = re.compile(
+    r"\b(?:(?:which|what)\s+(?:other\s+)?(?:files|modules|code|sources|packages)\s+"
+    r"(?:imports?|includes?|requires?|uses?|depends?\s+on)\s+thefile"
+    r"|who\s+(?:imports|includes|requires|uses|depends\s+on)\s+thefile"
+    r"|(?:importers|dependents|includers)\s+of\s+thefile"
+    r"|(?:where|by\s+what|by\s+which\s+files)\s+is\s+thefile\s+(?:imported|included|required)"
+    r"|thefile\s+is\s+(?:imported|included|required)\s+(?:by|where|from))",
+    re.IGNORECASE,
+)
 
 
 def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
@@ -43,6 +56,8 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
     listing = without_mentions(text, tokens)
     for token in tokens:
         listing = listing.replace(token, " thefile ")
+    if _IMPORTERS.search(" ".join(listing.split())):
+        return SymbolArgs(operation="importers", name=path)
     operation, symbol = _operation(listing, set(tokens), listing)
     if operation is None:
         return None

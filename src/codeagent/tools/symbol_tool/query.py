@@ -45,10 +45,17 @@ def run_symbol_query(
     if op == "subclasses":
         return _subclasses(graph, name, args.transitive, in_file)
     if op == "importers":
+        if "l" in graph.files.get(name, {}):  # a file of another language, named by its path
+            sites = graph.file_importers(name)
+            if not sites:
+                raise SymbolToolError(f"no file of the repository imports {name}")
+            items = _as_written(graph, _import_items(sites), root)
+            return SymbolResult(operation=op, name=name, subject=name, items=items)
         sites = graph.import_sites(name)
         if not sites:
             raise SymbolToolError(f"no file in the repository imports {name}")
-        return SymbolResult(operation=op, name=name, items=_import_items(sites))
+        items = _as_written(graph, _import_items(sites), root)
+        return SymbolResult(operation=op, name=name, items=items)
     if op == "imports":
         modules = graph.modules_named(name)
         path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
@@ -56,15 +63,7 @@ def run_symbol_query(
             found = ", ".join(safe_name(graph.modules[m]) for m in modules) or "none"
             raise SymbolToolError(f"{name} names no single module of the repository ({found})")
         subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
-        items = _import_items(graph.imports_of(path))
-        if "l" in graph.files[path]:  # another language: the statement as written
-            lines: dict[str, list[str]] = {}
-            items = [
-                i.model_copy(update={"detail": _line_text(root, path, i.start_line, lines)})
-                if root is not None
-                else i
-                for i in items
-            ]
+        items = _as_written(graph, _import_items(graph.imports_of(path)), root)
         return SymbolResult(operation=op, name=name, subject=subject, items=items)
     if op == "outline":
         if name not in graph.files or "l" not in graph.files[name]:
@@ -258,6 +257,20 @@ def _import_items(imports: list[Import]) -> list[SymbolItem]:
             )
         )
     return items
+
+
+def _as_written(graph: SymbolGraph, items: list[SymbolItem], root: Path | None) -> list[SymbolItem]:
+    """Import items of files of other languages with the statement as written (``import {
+    X } from './x'``, ``#include "x.h"``), not in Python's words; Python's stay."""
+    if root is None:
+        return items
+    lines: dict[str, list[str]] = {}
+    return [
+        i.model_copy(update={"detail": _line_text(root, i.path, i.start_line, lines) or i.detail})
+        if "l" in graph.files.get(i.path, {})
+        else i
+        for i in items
+    ]
 
 
 def _line_text(root: Path | None, path: str, line: int, cache: dict[str, list[str]]) -> str:
