@@ -23,6 +23,14 @@ FILES = {
         "import lodash from 'lodash'\n"  # 3: a package
     ),
     "web/src/main.js": "const c = require('./context')\nimport { u } from './util'\n",
+    "web/src/lazy.ts": (
+        "const load = () => import('./context')\n"  # 1: a dynamic import
+        "import type { D } from './decl'\n"  # 2: declarations only
+        "declare module './types' {\n  interface More {}\n}\n"  # 3: an augmentation
+    ),
+    "web/src/decl.d.ts": "export type D = string\n",
+    "index.js": "module.exports = 1\n",
+    "web/test/root.test.js": "const pkg = require('../../')\n",  # the repository's index
     "src/main/java/com/acme/model/User.java": "package com.acme.model;\npublic class User {}\n",
     "src/main/java/com/acme/model/Role.java": "package com.acme.model;\npublic class Role {}\n",
     "src/main/java/com/acme/App.java": (
@@ -48,8 +56,10 @@ FILES = {
 }
 
 IMPORTERS = {
-    "web/src/context.ts": [("web/src/app.ts", 1), ("web/src/main.js", 1)],
-    "web/src/types.ts": [("web/src/app.ts", 2)],
+    "web/src/context.ts": [("web/src/app.ts", 1), ("web/src/lazy.ts", 1), ("web/src/main.js", 1)],
+    "web/src/types.ts": [("web/src/app.ts", 2), ("web/src/lazy.ts", 3)],
+    "web/src/decl.d.ts": [("web/src/lazy.ts", 2)],
+    "index.js": [("web/test/root.test.js", 1)],
     "web/src/util/index.ts": [("web/src/main.js", 2)],
     "src/main/java/com/acme/model/User.java": [
         ("src/main/java/com/acme/All.java", 2),

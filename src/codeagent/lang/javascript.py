@@ -37,6 +37,8 @@ IMPORTS = """
 (call_expression function: (identifier) @fn
   arguments: (arguments . (string (string_fragment) @module) .)
   (#eq? @fn "require")) @import
+(call_expression function: (import)
+  arguments: (arguments . (string (string_fragment) @module) .)) @import
 """
 CALLS = """
 (call_expression function: [(identifier) @name

@@ -39,6 +39,8 @@ SPEC = LanguageSpec(
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
 """,
-    imports=IMPORTS,
+    # and a module augmentation (``declare module '../..' { ... }``) of the file it names
+    imports=IMPORTS
+    + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
     calls=CALLS,
 )

@@ -6,7 +6,8 @@ paths of the repository only (no compiler, no configuration file):
 
 - JavaScript/TypeScript: a relative specifier (``./request``, ``../utils/y.js``) is the file
   with that path and one of the usual extensions, a ``.js`` written for a ``.ts`` file, or the
-  folder's ``index`` file; a package name or a path alias loads nothing of the repository.
+  folder's ``index`` file (``.d.ts`` declarations last); a module augmentation (``declare
+  module '../..'``) names one too; a package name or a path alias loads nothing of the repository.
 - Java: ``import a.b.C`` is the file ``a/b/C.java`` under any source root; ``import a.b.*``
   every file of the folder ``a/b``; ``import static a.b.C.m`` the file of ``a.b.C``.
 - C, C++: ``#include "x/y.h"`` is the file next to the including one, else every file whose
@@ -124,11 +125,17 @@ def _js(importer: str, module: str, name: str | None, layout: Layout) -> list[st
     if not module.startswith("."):
         return []  # a package (or a path alias): nothing of the repository's own
     base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
-    stem, ext = posixpath.splitext(base)
-    candidates = [base] if ext in _JS_EXTENSIONS else []
-    candidates += [stem + e for e in _JS_WRITTEN_FOR_TS.get(ext, ())]
-    candidates += [base + e for e in _JS_EXTENSIONS]
-    candidates += [f"{base}/index{e}" for e in _JS_EXTENSIONS]
+    if base == "..." or base.startswith("../"):
+        return []  # above the repository
+    candidates = []
+    if base != ".":  # "../.." from two folders down is the repository's own index file
+        stem, ext = posixpath.splitext(base)
+        candidates = [base] if ext in _JS_EXTENSIONS else []
+        candidates += [stem + e for e in _JS_WRITTEN_FOR_TS.get(ext, ())]
+        candidates += [base + e for e in (*_JS_EXTENSIONS, ".d.ts")]
+        candidates += [stem + ".d.ts" for _ in _JS_WRITTEN_FOR_TS.get(ext, ())[:1]]
+    folder = "" if base == "." else base + "/"
+    candidates += [f"{folder}index{e}" for e in (*_JS_EXTENSIONS, ".d.ts")]
     return next(([c] for c in candidates if c in layout.paths), [])
 
 
