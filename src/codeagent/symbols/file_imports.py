@@ -125,16 +125,12 @@ def _js(importer: str, module: str, name: str | None, layout: Layout) -> list[st
     if not module.startswith("."):
         return []  # a package (or a path alias): nothing of the repository's own
     base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
-    if base == "..." or base.startswith("../"):
-        return []  # above the repository
-    candidates = []
-    if base != ".":  # "../.." from two folders down is the repository's own index file
-        stem, ext = posixpath.splitext(base)
-        candidates = [base] if ext in _JS_EXTENSIONS else []
-        candidates += [stem + e for e in _JS_WRITTEN_FOR_TS.get(ext, ())]
-        candidates += [base + e for e in (*_JS_EXTENSIONS, ".d.ts")]
-        candidates += [stem + ".d.ts" for _ in _JS_WRITTEN_FOR_TS.get(ext, ())[:1]]
-    folder = "" if base == "." else base + "/"
+    stem, ext = posixpath.splitext(base)
+    candidates = [base, *(stem + e for e in _JS_WRITTEN_FOR_TS.get(ext, ()))]
+    candidates += [base + e for e in (*_JS_EXTENSIONS, ".d.ts")]
+    if ext in _JS_WRITTEN_FOR_TS:  # "./types.js" for types.d.ts
+        candidates.append(stem + ".d.ts")
+    folder = "" if base == "." else base + "/"  # "../.." from two folders down: the root's
     candidates += [f"{folder}index{e}" for e in (*_JS_EXTENSIONS, ".d.ts")]
     return next(([c] for c in candidates if c in layout.paths), [])
 
