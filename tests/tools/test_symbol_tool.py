@@ -316,3 +316,12 @@ def test_a_type_is_defined_once_whatever_its_constructors(
     result = run_symbol_query(store.symbols, SymbolArgs(operation="definition", name=name))
     assert not result.ambiguous
     assert [(i.path, i.start_line) for i in result.items] == [cited]
+
+
+def test_a_python_method_named_as_its_class_is_still_a_definition() -> None:
+    # unittest.mock's _patch_dict has a method _patch_dict: two definitions (pyclbr lists both)
+    text = "class Patch:\n    def Patch(self):\n        pass\n"
+    graph = SymbolGraph.build({"m.py": parse_python("m.py", text)})
+    result = run_symbol_query(graph, SymbolArgs(operation="definition", name="Patch"))
+    assert result.ambiguous
+    assert [(i.kind, i.start_line) for i in result.items] == [("class", 1), ("method", 2)]

@@ -10,7 +10,8 @@ methods (inherited ones marked). A name the repository does not have raises
 from __future__ import annotations
 
 from codeagent.tools.symbol_tool.match import match_symbol_question
-from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
+from codeagent.tools.symbol_tool.names import SymbolToolError
+from codeagent.tools.symbol_tool.query import run_symbol_query
 from codeagent.tools.symbol_tool.result import (
     SYMBOL_OPERATIONS,
     SymbolArgs,

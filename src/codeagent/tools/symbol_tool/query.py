@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from codeagent.display import location, safe_name
-from codeagent.errors import ToolError
+from codeagent.display import safe_name
 from codeagent.symbols.graph import CLASS_KINDS, CallSite, Definition, Import, SymbolGraph
+from codeagent.tools.symbol_tool.names import (
+    SymbolToolError,
+    classes_named,
+    in_file,
+    is_alias,
+    scoped,
+    several,
+)
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     MAX_LINE_CHARS,
@@ -20,12 +26,6 @@ from codeagent.tools.symbol_tool.result import (
 )
 
 
-class SymbolToolError(ToolError):
-    """The symbol graph cannot answer (nothing of that name); the agent searches instead."""
-
-    reason = "symbol_not_found"
-
-
 def run_symbol_query(
     graph: SymbolGraph, args: SymbolArgs, root: Path | None = None
 ) -> SymbolResult:
@@ -35,15 +35,15 @@ def run_symbol_query(
     if not name:
         raise SymbolToolError("the question names no symbol")
     op = args.operation
-    in_file = args.file.strip().strip("`'\"")
+    named_file = args.file.strip().strip("`'\"")
     if "::" in name and op in ("definition", "methods", "subclasses"):
-        name = _scoped(graph, name, classes=op != "definition")
+        name = scoped(graph, name, classes=op != "definition")
     if op == "definition":
-        return _definition(graph, name, root, in_file)
+        return _definition(graph, name, root, named_file)
     if op == "callers":
         return _callers(graph, name, root)
     if op == "subclasses":
-        return _subclasses(graph, name, args.transitive, in_file)
+        return _subclasses(graph, name, args.transitive, named_file)
     if op == "importers":
         if "l" in graph.files.get(name, {}):  # a file of another language, named by its path
             sites = graph.file_importers(name)
@@ -70,21 +70,7 @@ def run_symbol_query(
             raise SymbolToolError(f"{name} is not a file of the language layer in the index")
         items = [_def_item(d) for d in graph.definitions_in(name)]
         return SymbolResult(operation=op, name=name, subject=name, items=items)
-    return _methods(graph, name, in_file)
-
-
-def _in_file(found: list[Definition], path: str) -> list[Definition]:
-    """The definitions of ``found`` in the file ``path`` when the question names one and
-    some are there; else all of them (the name may be defined elsewhere and used there)."""
-    return ([d for d in found if d.path == path] or found) if path else found
-
-
-def _several(what: str, name: str, found: list[Definition]) -> SymbolToolError:
-    where = ", ".join(location(d.path, d.line) for d in found)
-    return SymbolToolError(
-        f"several {what} are named {name}: {where}; name the file to choose one "
-        f'("... {name} in {found[0].path}")'
-    )
+    return _methods(graph, name, named_file)
 
 
 def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = "") -> SymbolResult:
@@ -92,11 +78,17 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
     found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
-    found = [d for d in found if not _is_alias(d)] or found  # nor its associated types
+    found = [d for d in found if not is_alias(d)] or found  # nor its associated types
     types = {(d.path, d.qualname) for d in found if d.kind in CLASS_KINDS}
-    # a constructor named as its type (C#, Java, C++) is part of the type's answer
-    found = [d for d in found if (d.path, d.qualname.rpartition(".")[0]) not in types] or found
-    found = _in_file(found, path)
+    # a constructor named as its type (C#, Java, C++) is part of the type's answer (a Python
+    # method named as its class is a method: Python's constructor is __init__)
+    found = [
+        d
+        for d in found
+        if "l" not in graph.files.get(d.path, {})
+        or (d.path, d.qualname.rpartition(".")[0]) not in types
+    ] or found
+    found = in_file(found, path)
     items = [_def_item(d) for d in found]
     if len(found) > 1:
         return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
@@ -111,22 +103,6 @@ def _shown(graph: SymbolGraph, d: Definition) -> str:
     """A definition's name as answered: Python's full dotted name; another language's
     qualified name (its file is in the location)."""
     return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
-
-
-def _scoped(graph: SymbolGraph, name: str, *, classes: bool) -> str:
-    """A name written with ``::`` (``detail::buffer``, ``Value::as_str``,
-    ``std::runtime_error``) as the graph knows it: as written when something has that name (a
-    base outside the repository keeps its ``::``), else dotted (``detail.buffer``), else with
-    its leading qualifiers dropped one by one (``fmt::format_to``, whose namespace a macro
-    opens, is ``format_to``); as written when none is known."""
-    if classes and graph.subclasses(name):
-        return name
-    parts = name.replace("::", ".").split(".")
-    for start in range(len(parts)):
-        dotted = ".".join(parts[start:])
-        if any(d.kind in CLASS_KINDS or not classes for d in graph.definitions(dotted)):
-            return dotted
-    return name
 
 
 def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
@@ -170,27 +146,10 @@ def _by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     return " ".join(notes)
 
 
-# A type alias (``type Value = Number;``, ``type Id = string``): another name for a type,
-# with no members of its own (a Rust associated type is one in every ``impl`` of a visitor).
-_ALIAS = re.compile(r"^[^{(]*\btype\s+\w+(?:<[^=]*>)?\s*=")
-
-
-def _classes(graph: SymbolGraph, name: str) -> list[Definition]:
-    """Python's classes, the other languages' types (a type's ``impl`` blocks aside, and
-    type aliases where a type of that name is defined)."""
-    found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
-    found = [d for d in found if d.kind != "impl"] or found
-    return [d for d in found if not _is_alias(d)] or found
-
-
-def _is_alias(d: Definition) -> bool:
-    return d.kind == "type" and bool(_ALIAS.match(d.signature))
-
-
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
-    classes = _in_file(_classes(graph, name), path)
+    classes = in_file(classes_named(graph, name), path)
     if len({d.full_name for d in classes}) > 1:
-        raise _several("classes", name, classes)
+        raise several("classes", name, classes)
     found = graph.subclasses(classes[0].full_name if path and classes else name,
                              transitive=transitive)  # fmt: skip
     if not found and not classes:
@@ -209,11 +168,11 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "")
 
 
 def _methods(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
-    classes = _in_file(_classes(graph, name), path)
+    classes = in_file(classes_named(graph, name), path)
     if not classes:
         raise SymbolToolError(f"no class named {name} in the repository")
     if len(classes) > 1:
-        raise _several("classes", name, classes)
+        raise several("classes", name, classes)
     cls = classes[0]
     items = [
         _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)

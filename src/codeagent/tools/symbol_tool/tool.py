@@ -9,7 +9,8 @@ from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExamp
 from codeagent.tools.structural import is_placeholder
 from codeagent.tools.symbol_tool.lang_files import match_lang_file
 from codeagent.tools.symbol_tool.match import match_symbol_question
-from codeagent.tools.symbol_tool.query import SymbolToolError, run_symbol_query
+from codeagent.tools.symbol_tool.names import SymbolToolError
+from codeagent.tools.symbol_tool.query import run_symbol_query
 from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
 
 # File operations that, with no file named, the symbol graph answers for the whole repository.

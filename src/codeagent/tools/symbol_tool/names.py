@@ -1,0 +1,63 @@
+"""How a question's name meets the symbol graph's definitions: a name written with ``::``,
+the file a question names, type aliases beside the type, several types of one name."""
+
+from __future__ import annotations
+
+import re
+
+from codeagent.display import location
+from codeagent.errors import ToolError
+from codeagent.symbols.graph import CLASS_KINDS, Definition, SymbolGraph
+
+
+class SymbolToolError(ToolError):
+    """The symbol graph cannot answer (nothing of that name); the agent searches instead."""
+
+    reason = "symbol_not_found"
+
+
+def in_file(found: list[Definition], path: str) -> list[Definition]:
+    """The definitions of ``found`` in the file ``path`` when the question names one and
+    some are there; else all of them (the name may be defined elsewhere and used there)."""
+    return ([d for d in found if d.path == path] or found) if path else found
+
+
+def several(what: str, name: str, found: list[Definition]) -> SymbolToolError:
+    where = ", ".join(location(d.path, d.line) for d in found)
+    return SymbolToolError(
+        f"several {what} are named {name}: {where}; name the file to choose one "
+        f'("... {name} in {found[0].path}")'
+    )
+
+
+def scoped(graph: SymbolGraph, name: str, *, classes: bool) -> str:
+    """A name written with ``::`` (``detail::buffer``, ``Value::as_str``,
+    ``std::runtime_error``) as the graph knows it: as written when something has that name (a
+    base outside the repository keeps its ``::``), else dotted (``detail.buffer``), else with
+    its leading qualifiers dropped one by one (``fmt::format_to``, whose namespace a macro
+    opens, is ``format_to``); as written when none is known."""
+    if classes and graph.subclasses(name):
+        return name
+    parts = name.replace("::", ".").split(".")
+    for start in range(len(parts)):
+        dotted = ".".join(parts[start:])
+        if any(d.kind in CLASS_KINDS or not classes for d in graph.definitions(dotted)):
+            return dotted
+    return name
+
+
+# A type alias (``type Value = Number;``, ``type Id = string``): another name for a type,
+# with no members of its own (a Rust associated type is one in every ``impl`` of a visitor).
+_ALIAS = re.compile(r"^[^{(]*\btype\s+\w+(?:<[^=]*>)?\s*=")
+
+
+def classes_named(graph: SymbolGraph, name: str) -> list[Definition]:
+    """Python's classes, the other languages' types (a type's ``impl`` blocks aside, and
+    type aliases where a type of that name is defined)."""
+    found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
+    found = [d for d in found if d.kind != "impl"] or found
+    return [d for d in found if not is_alias(d)] or found
+
+
+def is_alias(d: Definition) -> bool:
+    return d.kind == "type" and bool(_ALIAS.match(d.signature))
