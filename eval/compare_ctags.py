@@ -185,17 +185,22 @@ def cause(key: Key, other: set[Key], side: str, nested: set[Key] | None = None) 
     return f"only {side} ({group})"
 
 
-def compiler_definitions(root: Path, paths: list[str], typescript: Path) -> set[Key]:
-    """The TypeScript compiler's declarations (``eval/ts_declarations.cjs``)."""
-    script = Path(__file__).with_name("ts_declarations.cjs")
+def typescript_oracle(script: str, root: Path, paths: list[str], typescript: Path) -> list[Any]:
+    """The JSON lines the node script ``eval/SCRIPT`` prints for ``paths`` of ``root``, with the
+    TypeScript compiler at ``typescript``."""
     done = subprocess.run(
-        ["node", str(script), str(typescript), str(root)],
+        ["node", str(Path(__file__).with_name(script)), str(typescript), str(root)],
         input="\n".join(paths),
         capture_output=True,
         text=True,
         check=True,
     )
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def compiler_definitions(root: Path, paths: list[str], typescript: Path) -> set[Key]:
+    """The TypeScript compiler's declarations (``eval/ts_declarations.cjs``)."""
+    rows = typescript_oracle("ts_declarations.cjs", root, paths, typescript)
     return {(r["path"], _plain(r["name"].strip("\"'")), int(r["line"]), r["group"]) for r in rows}
 
 

@@ -15,31 +15,20 @@ file) pairs of each, recall and precision, and the first differences.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from compare_ctags import files_by_language
+from compare_ctags import files_by_language, typescript_oracle
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 
-ORACLE = Path(__file__).with_name("ts_imports.cjs")
-
 
 def compiler_pairs(root: Path, paths: list[str], typescript: Path) -> set[tuple[str, str]]:
     """(importing file, imported file) as the TypeScript compiler resolves the imports."""
-    done = subprocess.run(
-        ["node", str(ORACLE), str(typescript), str(root)],
-        input="\n".join(paths),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    rows = typescript_oracle("ts_imports.cjs", root, paths, typescript)
     known = set(paths)
     return {(r["path"], _runtime(r["resolved"], known)) for r in rows if r["resolved"] != r["path"]}
 

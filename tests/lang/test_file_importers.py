@@ -11,7 +11,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.workspace import Workspace
-from conftest import GitRepoFactory
+from conftest import GitRepoFactory, write_files
 
 FILES = {
     "web/src/context.ts": "export class Context {}\n",
@@ -80,9 +80,7 @@ IMPORTERS = {
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("importers")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_files(root, dict(FILES))
     return root
 
 

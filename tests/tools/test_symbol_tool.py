@@ -45,6 +45,12 @@ FILES = {
 }
 
 
+def indexed(git_repo: GitRepoFactory, files: dict[str, str]) -> SymbolGraph:
+    """The symbol graph of a git repository of ``files``, as the index builds it."""
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"), embedder=None)
+    return store.symbols
+
+
 @pytest.fixture(scope="module")
 def graph() -> SymbolGraph:
     trees = {p: parse_python(p, t) for p, t in FILES.items()}
@@ -98,8 +104,9 @@ def test_callers_are_by_name_and_say_so(graph: SymbolGraph) -> None:
 def test_the_by_name_note_speaks_of_the_callers_languages(
     git_repo: GitRepoFactory, files: dict[str, str], python_note: bool, other_note: bool
 ) -> None:
-    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"), embedder=None)
-    result = run_symbol_query(store.symbols, SymbolArgs(operation="callers", name="load"))
+    result = run_symbol_query(
+        indexed(git_repo, files), SymbolArgs(operation="callers", name="load")
+    )
     assert len(result.items) == len(files)  # one call site a file
     # Python's syntax is named only where a Python file calls it.
     assert ("from m import load as g" in result.note) == python_note
@@ -232,8 +239,9 @@ ALIASES = {
 def test_a_type_alias_of_the_same_name_does_not_hide_the_type(
     git_repo: GitRepoFactory, name: str, methods: list[tuple[str, int]]
 ) -> None:
-    store, _ = load_or_build(git_repo(ALIASES), Settings.load(embed="none"), embedder=None)
-    result = run_symbol_query(store.symbols, SymbolArgs(operation="methods", name=name))
+    result = run_symbol_query(
+        indexed(git_repo, ALIASES), SymbolArgs(operation="methods", name=name)
+    )
     assert [(i.path, i.start_line) for i in result.items] == methods
 
 
@@ -312,8 +320,8 @@ CONSTRUCTED = {
 def test_a_type_is_defined_once_whatever_its_constructors(
     git_repo: GitRepoFactory, name: str, cited: tuple[str, int]
 ) -> None:
-    store, _ = load_or_build(git_repo(CONSTRUCTED), Settings.load(embed="none"), embedder=None)
-    result = run_symbol_query(store.symbols, SymbolArgs(operation="definition", name=name))
+    graph = indexed(git_repo, CONSTRUCTED)
+    result = run_symbol_query(graph, SymbolArgs(operation="definition", name=name))
     assert not result.ambiguous
     assert [(i.path, i.start_line) for i in result.items] == [cited]
 
