@@ -22,7 +22,9 @@ import os
 import sys
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from compare_ctags import (
     GROUPS,
@@ -62,22 +64,38 @@ def truth_of(root: Path, typescript: Path | None) -> dict[str, set[tuple[str, st
 TYPE_GROUP = "type"
 
 
+def _ctags_languages(root: Path) -> Iterator[tuple[str, dict[str, str], list[dict[str, Any]]]]:
+    """(language, its kind groups, ctags' tags) for the languages whose ctags scopes are read
+    (not JavaScript/TypeScript: ctags 5.9 reads their methods poorly)."""
+    for language, paths in sorted(files_by_language(root).items()):
+        if language not in ("javascript", "typescript"):
+            yield language, GROUPS[language], ctags_tags(root, language, paths)
+
+
+def _scoped(tags: list[dict[str, Any]], groups: dict[str, str]) -> dict[tuple[str, str], set]:
+    """(file, owner type) -> the (file, line) of the callables ctags scopes to it there."""
+    scoped: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+    for t in tags:
+        if groups.get(t.get("kind", "")) == "callable" and t.get("scope"):
+            scoped[(t["path"], _plain(str(t["scope"])))].add((t["path"], int(t["line"])))
+    return scoped
+
+
+def _show(*parts: object) -> None:
+    if os.environ.get("WHERE_DEFINED_SHOW"):
+        print("   ", *parts)
+
+
 def methods_exact(root: Path, graph: SymbolGraph, per_language: int) -> dict[str, tuple[int, int]]:
     """language -> (exact, asked): types whose name ctags defines once in the repository and
     scopes callables to; exact when the graph's own methods of the type, as (file, name
     line), are the callables ctags scopes to it."""
     out: dict[str, tuple[int, int]] = {}
-    for language, paths in sorted(files_by_language(root).items()):
-        if language in ("javascript", "typescript"):  # ctags 5.9 reads their methods poorly
-            continue
-        groups = GROUPS[language]
-        tags = ctags_tags(root, language, paths)
+    for language, groups, tags in _ctags_languages(root):
         types = Counter(_plain(t["name"]) for t in tags if groups.get(t.get("kind", "")) == "type")
         scoped: dict[str, set[tuple[str, int]]] = defaultdict(set)
-        for t in tags:
-            if groups.get(t.get("kind", "")) == "callable" and t.get("scope"):
-                owner = _plain(str(t["scope"]))
-                scoped[owner].add((t["path"], int(t["line"])))
+        for (_, owner), lines in _scoped(tags, groups).items():
+            scoped[owner] |= lines
         names = sorted((n for n in scoped if types[n] == 1), key=_order)[:per_language]
         exact = 0
         for name in names:
@@ -100,19 +118,14 @@ def shared_methods_exact(
     from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
 
     out: dict[str, tuple[int, int]] = {}
-    for language, paths in sorted(files_by_language(root).items()):
-        if language not in members_in_body() or language in ("javascript", "typescript"):
+    for language, groups, tags in _ctags_languages(root):
+        if language not in members_in_body():
             continue
-        groups = GROUPS[language]
-        tags = ctags_tags(root, language, paths)
         where: dict[str, list[str]] = defaultdict(list)
         for t in tags:
             if groups.get(t.get("kind", "")) == "type":
                 where[_plain(t["name"])].append(t["path"])
-        scoped: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
-        for t in tags:
-            if groups.get(t.get("kind", "")) == "callable" and t.get("scope"):
-                scoped[(t["path"], _plain(str(t["scope"])))].add((t["path"], int(t["line"])))
+        scoped = _scoped(tags, groups)
         asked = sorted(
             (
                 (name, path)
@@ -128,14 +141,12 @@ def shared_methods_exact(
             result = workspace.ask(f"list the methods of {name} in {path}")
             route = result.route
             if route.tool != "symbols" or route.args.get("file") != path:
-                if os.environ.get("WHERE_DEFINED_SHOW"):
-                    print("    not routed", name, path, route.tool, route.args, route.reason)
+                _show("not routed", name, path, route.tool, route.args, route.reason)
                 continue
             try:
                 answer = run_symbol_query(graph, SymbolArgs.model_validate(route.args), root)
             except SymbolToolError as exc:  # two types of that name in the file: not answered
-                if os.environ.get("WHERE_DEFINED_SHOW"):
-                    print("    not answered", name, path, exc)
+                _show("not answered", name, path, exc)
                 continue
             # the name line of each method the answer lists as the type's own
             lines = {(d.path, d.start_line): d.line for d in graph.definitions_in(path)}
@@ -145,8 +156,8 @@ def shared_methods_exact(
                 if i.via is None
             }
             exact += found == scoped[(path, name)]
-            if found != scoped[(path, name)] and os.environ.get("WHERE_DEFINED_SHOW"):
-                print("    differs", name, path, sorted(found ^ scoped[(path, name)])[:6])
+            if found != scoped[(path, name)]:
+                _show("differs", name, path, sorted(found ^ scoped[(path, name)])[:6])
         out[language] = (exact, len(asked))
     return out
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -59,16 +59,16 @@ class Layout:
 
     @cached_property
     def by_folder(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = defaultdict(list)
-        for path in sorted(self.paths):
-            out[posixpath.dirname(path)].append(path)
-        return out
+        return self._grouped(posixpath.dirname)
 
     @cached_property
     def by_name(self) -> dict[str, list[str]]:
+        return self._grouped(posixpath.basename)
+
+    def _grouped(self, key: Callable[[str], str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = defaultdict(list)
         for path in sorted(self.paths):
-            out[posixpath.basename(path)].append(path)
+            out[key(path)].append(path)
         return out
 
     def ending_with(self, tail: str) -> list[str]:

@@ -158,8 +158,8 @@ def first_name(
     return None
 
 
-_KIND_WORD = re.compile(r"(?:class|interface|struct|trait|type|enum)\s+$", _I)
-_KIND_AFTER = re.compile(r"\s+(?:class|interface|struct|trait|type|enum)\b", _I)
+_KIND_WORD = re.compile(rf"(?:{_TYPE_WORDS})\s+$", _I)
+_KIND_AFTER = re.compile(rf"\s+(?:{_TYPE_WORDS})\b", _I)
 
 
 def _written_as_name(sym: str, match: re.Match[str]) -> bool:

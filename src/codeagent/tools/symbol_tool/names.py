@@ -52,9 +52,13 @@ _ALIAS = re.compile(r"^[^{(]*\btype\s+\w+(?:<[^=]*>)?\s*=")
 
 
 def classes_named(graph: SymbolGraph, name: str) -> list[Definition]:
-    """Python's classes, the other languages' types (a type's ``impl`` blocks aside, and
-    type aliases where a type of that name is defined)."""
-    found = [d for d in graph.definitions(name) if d.kind in CLASS_KINDS]
+    """Python's classes, the other languages' types (see :func:`preferred`)."""
+    return preferred([d for d in graph.definitions(name) if d.kind in CLASS_KINDS])
+
+
+def preferred(found: list[Definition]) -> list[Definition]:
+    """``found`` without a Rust type's ``impl`` blocks, then without the type aliases of its
+    name (a Rust associated type), where something else of that name is left."""
     found = [d for d in found if d.kind != "impl"] or found
     return [d for d in found if not is_alias(d)] or found
 

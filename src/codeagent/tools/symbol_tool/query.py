@@ -10,7 +10,7 @@ from codeagent.tools.symbol_tool.names import (
     SymbolToolError,
     classes_named,
     in_file,
-    is_alias,
+    preferred,
     scoped,
     several,
 )
@@ -77,8 +77,7 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
     found = graph.definitions(name)
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
-    found = [d for d in found if d.kind != "impl"] or found  # a Rust type, not its impl blocks
-    found = [d for d in found if not is_alias(d)] or found  # nor its associated types
+    found = preferred(found)  # a Rust type, not its impl blocks nor its associated types
     types = {(d.path, d.qualname) for d in found if d.kind in CLASS_KINDS}
     # a constructor named as its type (C#, Java, C++) is part of the type's answer (a Python
     # method named as its class is a method: Python's constructor is __init__)
