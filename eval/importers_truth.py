@@ -62,6 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--typescript", type=Path, required=True)
     parser.add_argument("--show", type=int, default=5)
     args = parser.parse_args(argv)
+    missing = [str(d) for d in args.dirs if not d.is_dir()]
+    if missing or not (args.typescript / "package.json").is_file():
+        what = f"no such folder: {', '.join(missing)}" if missing else (
+            f"{args.typescript} is not the typescript package (npm install typescript)"
+        )  # fmt: skip
+        print(f"importers_truth: {what}", file=sys.stderr)
+        return 2
     os.environ.setdefault("CODEAGENT_HOME", tempfile.mkdtemp(prefix="importers-truth-"))
     total_truth = total_mine = total_both = 0
     for root in args.dirs:
