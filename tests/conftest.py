@@ -1,13 +1,101 @@
-"""Shared fixtures. Every test runs with CODEAGENT_HOME in its own tmp dir: no test touches ~."""
+"""Shared fixtures. Every test runs with CODEAGENT_HOME in its own tmp dir: no test touches ~.
+
+Two layers keep the user's home out of it:
+
+- ``pytest_configure`` points ``CODEAGENT_HOME`` (and the cache folders a dependency could
+  write: ``XDG_CACHE_HOME``, ``HF_HOME``) at a folder of this run *before any fixture runs*,
+  so a module- or session-scoped fixture that builds an index never reaches ``~``;
+- the autouse ``env_setup`` then gives each test a home of its own.
+
+At the end of the run the controller compares ``~/.codeagent`` and the ``CODEAGENT_HOME`` of
+the calling environment with what they held at the start, and fails the run if either changed.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# What the calling environment points at, read before this run changes anything.
+_CALLER_HOMES: list[Path] = []
+_CALLER_SNAPSHOT: dict[str, tuple[int, int]] = {}
+_RUN_HOME_KEY = "_CODEAGENT_TEST_RUN_HOME"
+# Cache folders of dependencies, pointed into the run's folder too.
+_DEPENDENCY_CACHES = ("XDG_CACHE_HOME", "HF_HOME")
+
+
+def _snapshot(roots: list[Path]) -> dict[str, tuple[int, int]]:
+    """Every file and folder under ``roots``: path -> (size, mtime in ns)."""
+    seen: dict[str, tuple[int, int]] = {}
+    for root in roots:
+        if not root.exists():
+            continue
+        for current, dirs, files in os.walk(root):
+            for name in [*dirs, *files]:
+                path = os.path.join(current, name)
+                try:
+                    info = os.lstat(path)
+                except OSError:
+                    continue
+                is_dir = name in dirs
+                seen[path] = (0 if is_dir else info.st_size, 0 if is_dir else info.st_mtime_ns)
+        seen[str(root)] = (0, 0)
+    return seen
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not _is_worker(config):
+        homes = [Path.home() / ".codeagent"]
+        caller = os.environ.get("CODEAGENT_HOME")
+        if caller:
+            homes.append(Path(caller).expanduser().absolute())
+        _CALLER_HOMES[:] = homes
+        _CALLER_SNAPSHOT.clear()
+        _CALLER_SNAPSHOT.update(_snapshot(homes))
+        # One folder for the whole run, inherited by the xdist workers through the environment.
+        os.environ[_RUN_HOME_KEY] = tempfile.mkdtemp(prefix="codeagent-tests-")
+    run_home = Path(os.environ[_RUN_HOME_KEY])
+    worker = getattr(config, "workerinput", {}).get("workerid", "main")
+    for name in [n for n in os.environ if n.startswith("CODEAGENT_")]:
+        del os.environ[name]
+    os.environ["CODEAGENT_HOME"] = str(run_home / worker / "home")
+    for name in _DEPENDENCY_CACHES:
+        os.environ[name] = str(run_home / worker / name.lower())
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _is_worker(session.config):
+        return
+    run_home = os.environ.get(_RUN_HOME_KEY)
+    if run_home:
+        shutil.rmtree(run_home, ignore_errors=True)
+    after = _snapshot(_CALLER_HOMES)
+    changed = sorted(
+        path
+        for path in set(after) | set(_CALLER_SNAPSHOT)
+        if after.get(path) != _CALLER_SNAPSHOT.get(path)
+    )
+    if changed:
+        shown = "\n  ".join(changed[:20])
+        more = f"\n  ... and {len(changed) - 20} more" if len(changed) > 20 else ""
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        message = (
+            "the test run changed the user's codeagent home "
+            f"({', '.join(map(str, _CALLER_HOMES))}):\n  {shown}{more}"
+        )
+        if reporter is not None:
+            reporter.write_line(f"ERROR: {message}", red=True, bold=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)
