@@ -207,7 +207,9 @@ def test_an_issue_report_lifts_no_import_neighbour(
 def with_and_without_prior(  # type: ignore[no-untyped-def]
     store, question: str, prior: str, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """The file scores for ``question`` as shipped, then with the prior constant ``prior`` 0."""
+    """The file scores for ``question`` as shipped, then with the prior constant ``prior`` 0
+    (the first ranker's scores: build files are not moved out of the first places here)."""
+    monkeypatch.setattr("codeagent.rank.ranking.SOURCE_FIRST", False)
     shipped = file_scores(store, question)
     monkeypatch.setattr(f"codeagent.rank.first_ranker.{prior}", 0.0)
     return shipped, file_scores(store, question)

@@ -7,6 +7,7 @@ fitted across many repositories (:mod:`codeagent.rank.learned`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from codeagent.rank.file_table import FileTable, best_chunks, file_table
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
 
 USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
+SOURCE_FIRST = True  # build files and assets leave the first places (codeagent.rank.source_first)
 
 
 @dataclass
@@ -57,4 +59,35 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         floor = float(scores[order[len(head)]]) + 1.0 if len(order) > len(head) else 0.0
         scores[found.pool] = floor + 1.0 / (1.0 + np.exp(-learned_scores))
         order = head + order[len(head) :]
+    if SOURCE_FIRST:
+        order = _source_first(order, scores, table, question, analysis)
     return Ranking([(table.paths[f], float(scores[f])) for f in order], found.chunk_scores, table)
+
+
+def _source_first(
+    order: list[int],
+    scores: np.ndarray,
+    table: FileTable,
+    question: str,
+    analysis: QueryAnalysis,
+) -> list[int]:
+    """``order`` with configuration, CI, packaging and vendored assets out of the first places
+    (:mod:`codeagent.rank.source_first`); the shown scores of the files moved are lowered to
+    the score of the file they now follow, so scores still fall down the list."""
+    from codeagent.rank import source_first as rule
+    from codeagent.rank.file_roles import KINDS
+
+    if analysis.wants_tests or analysis.wants_docs or rule.asks_about_build(question):
+        return order
+
+    def held(f: int) -> bool:
+        path = table.paths[f]
+        if not rule.held_back(path, KINDS[int(table.kind_ids[f])], bool(table.vendored[f])):
+            return False
+        return not rule.names_file(path, question, analysis.paths)
+
+    moved, count = rule.source_first(order, held)
+    # the moved files sit at TOP .. TOP + count - 1; every file after them scores lower
+    for before, f in pairwise(moved[: rule.TOP + count]):
+        scores[f] = min(scores[f], scores[before])
+    return moved

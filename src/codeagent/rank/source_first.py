@@ -1,0 +1,82 @@
+"""A bug report ranks source code: the first places go to the code, not to the build around it.
+
+An issue report shares many words with a repository's configuration (``tox.ini`` names every
+test environment, ``setup.py`` every dependency, an issue template repeats the words of every
+bug report) and with vendored assets (a bundled ``jquery-3.5.1.js`` holds every DOM word). The
+learned ranker sees the file kind as one column among many and still let them into the top
+five. So, after the ranking: configuration, CI, packaging, issue templates, changelogs and
+catalogs (:func:`codeagent.rank.file_roles.path_kind` ``config`` and ``junk``) and vendored or
+generated files of other languages than Python (a bundled script, a minified asset) give their
+places among the first :data:`TOP` to the next source files, unless
+
+- the question asks about configuration, CI or packaging (:func:`asks_about_build`:
+  "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …"), or
+- the question names the file (its path, or its name: ``tox.ini``, ``.travis.yml``).
+
+They keep their order among themselves and come right after the first :data:`TOP` files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import PurePosixPath
+
+TOP = 5  # the places a bug report's answer is read from
+HELD_KINDS = frozenset({"config", "junk"})
+
+_BUILD_WORDS = re.compile(
+    r"\b(?:tox|nox|ci|continuous integration|github actions?|gh actions?|"
+    r"(?:ci|github|gh) workflows?|workflow files?|travis|azure[- ]pipelines?|circleci|appveyor|"
+    r"pre-commit|packaging|sdist|wheels?|setup\.py|setup\.cfg|pyproject(?:\.toml)?|"
+    r"manifest\.in|build (?:system|backend|matrix)|test matrix|ci matrix|dockerfile|"
+    r"docker image|makefile|requirements\.txt|requirements files?|issue templates?|"
+    r"config(?:uration)? files?|lint(?:er|ing)? (?:config|settings)|coverage (?:config|settings)|"
+    r"codecov|readthedocs|dependabot|vendored|bundled (?:library|copy|version)|minified|"
+    r"changelog|release notes)\b",
+    re.IGNORECASE,
+)
+_WORD_EDGE = r"(?<![\w.-]){}(?![\w-])"
+
+
+def asks_about_build(question: str) -> bool:
+    """Whether ``question`` is about configuration, CI, packaging or bundled assets (its
+    pasted environment report left out: ``packaging==23.1`` is no question about packaging)."""
+    from codeagent.rank.query import strip_noise
+
+    return _BUILD_WORDS.search(strip_noise(question)) is not None
+
+
+def held_back(path: str, kind: str, vendored: bool) -> bool:
+    """Whether ``path`` gives its place in the first :data:`TOP` to source code."""
+    if kind in HELD_KINDS:
+        return True
+    return vendored and PurePosixPath(path).suffix.lower() not in {".py", ".pyi"}
+
+
+def names_file(path: str, question: str, paths: Sequence[str]) -> bool:
+    """Whether ``question`` names ``path``: a path it gives ends with it (or it with that
+    path), or the file's name stands in it as a word (``tox.ini``, ``.travis.yml``)."""
+    for given in paths:
+        given = given.lstrip("./")
+        if given and (path == given or path.endswith("/" + given) or given.endswith("/" + path)):
+            return True
+    name = PurePosixPath(path).name
+    if len(name) < 4:
+        return False
+    return re.search(_WORD_EDGE.format(re.escape(name)), question, re.IGNORECASE) is not None
+
+
+def source_first(
+    order: list[int], held: Callable[[int], bool], top: int = TOP
+) -> tuple[list[int], int]:
+    """``order`` with the files ``held`` says so of moved out of its first ``top`` places:
+    right after the first ``top`` files that are not held, in their own order; and how many
+    moved. ``held`` is asked only of the files it takes to fill those places."""
+    kept: list[int] = []
+    moved: list[int] = []
+    for position, f in enumerate(order):
+        if len(kept) >= top:
+            return (order, 0) if not moved else (kept + moved + order[position:], len(moved))
+        (moved if held(f) else kept).append(f)
+    return kept + moved, len(moved)

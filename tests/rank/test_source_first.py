@@ -1,0 +1,157 @@
+"""A bug report ranks source code: configuration, CI, packaging, issue templates and vendored
+assets stay out of the first five files unless the question names them or asks about them.
+
+Each case is a fresh ``codeagent ask --json`` process on a real git repository built here,
+whose configuration files share more words with the bug report than most of its code does
+(as ``tox.ini`` and an issue template do in a real repository). Which files are configuration
+is written down here by hand, from their paths, not asked of the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codeagent.rank.source_first import asks_about_build, names_file, source_first
+
+REPORT = """Applying a coupon discount to the cart gives the wrong total
+
+When I apply a coupon discount to a cart with two items, the cart total is wrong: the
+discount is applied to every item twice. Steps: create a cart, add two items, apply the
+coupon discount, read the cart total. Expected the discounted cart total, got less.
+"""
+
+WORDS = "coupon discount cart total items apply"
+HELD = {
+    "tox.ini",
+    ".travis.yml",
+    "setup.py",
+    ".github/ISSUE_TEMPLATE/bug_report.md",
+    "static/jquery-3.5.1.js",
+    "CHANGELOG.md",
+}
+
+FILES = {
+    "tox.ini": f"[tox]\nenvlist = py311\n\n[testenv:coupon]\n# {WORDS}\n"
+    + "".join(
+        f"commands = pytest -k 'cart and coupon and discount and total {i}'\n" for i in range(6)
+    ),
+    ".travis.yml": "".join(f"- name: cart coupon discount total {i}\n" for i in range(6)),
+    "setup.py": "from setuptools import setup\n\n"
+    f"setup(name='shop', description='{WORDS} {WORDS} {WORDS}')\n",
+    ".github/ISSUE_TEMPLATE/bug_report.md": "".join(
+        f"Describe the cart, the coupon discount and the total you expected ({i}).\n"
+        for i in range(6)
+    ),
+    "static/jquery-3.5.1.js": "/*! jQuery v3.5.1 | (c) JS Foundation | MIT License */\n"
+    + "".join(f"function cart{i}(coupon, discount, total) {{ return items; }}\n" for i in range(6)),
+    "CHANGELOG.md": "".join(
+        f"- fixed the cart total with a coupon discount ({i})\n" for i in range(6)
+    ),
+    "src/shop/__init__.py": "",
+    "src/shop/cart.py": "class Cart:\n"
+    "    def __init__(self):\n        self.items = []\n\n"
+    "    def apply_coupon(self, coupon):\n"
+    "        # the coupon discount of every item of the cart\n"
+    "        for item in self.items:\n"
+    "            item.price -= coupon.discount\n\n"
+    "    def total(self):\n        return sum(item.price for item in self.items)\n",
+    "src/shop/coupons.py": "class Coupon:\n    def __init__(self, discount):\n"
+    "        self.discount = discount  # a coupon's discount on a cart\n",
+    "src/shop/items.py": "class Item:\n    def __init__(self, price):\n"
+    "        self.price = price  # one of the cart's items\n",
+    "src/shop/pricing.py": "def discounted(total, discount):\n"
+    "    # the total after a discount\n    return total - discount\n",
+    "src/shop/checkout.py": "def checkout(cart):\n    # read the cart total at checkout\n"
+    "    return cart.total()\n",
+    "src/shop/orders.py": "def order_total(items):\n    # the total of an order's items\n"
+    "    return sum(i.price for i in items)\n",
+}
+
+
+def _ranked_files(repo: Path, question: str) -> list[str]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "codeagent",
+            "ask",
+            question,
+            "--repo",
+            str(repo),
+            "--json",
+            "--llm",
+            "none",
+            "--embed",
+            "none",
+            "-k",
+            "10",
+            "--no-server",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    files: list[str] = []
+    for source in json.loads(proc.stdout)["sources"]:
+        if source["path"] not in files:
+            files.append(source["path"])
+    return files
+
+
+@pytest.fixture
+def shop(git_repo) -> Path:
+    return git_repo(FILES)
+
+
+def test_a_bug_report_gets_source_files_in_its_first_five(shop: Path) -> None:
+    files = _ranked_files(shop, REPORT)
+    assert files[0] == "src/shop/cart.py"
+    assert not HELD & set(files[:5]), files[:5]
+    assert len(files) >= 5
+
+
+def test_a_question_about_the_build_still_finds_its_configuration(shop: Path) -> None:
+    files = _ranked_files(shop, "why does tox fail on the coupon discount environment?")
+    assert "tox.ini" in files[:5], files
+
+
+def test_a_question_naming_a_file_still_finds_it(shop: Path) -> None:
+    files = _ranked_files(shop, "the .travis.yml job for the cart coupon discount total runs twice")
+    assert ".travis.yml" in files[:5], files
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("why does tox fail on py311?", True),
+        ("where is the CI matrix defined?", True),
+        ("setup.py install breaks on Windows", True),
+        ("the cart total is wrong after a discount", False),
+        ("How do I configure retries?", False),
+        ("Wrong total\n\n## Environment\npackaging==23.1\nwheel: 0.41.2\n", False),
+    ],
+)
+def test_what_asks_about_the_build(question: str, expected: bool) -> None:
+    assert asks_about_build(question) is expected
+
+
+def test_names_file_by_name_or_path() -> None:
+    assert names_file("tox.ini", "tox.ini says py311", ())
+    assert names_file("ci/azure-pipelines.yml", "the pipelines", ("ci/azure-pipelines.yml",))
+    assert not names_file("setup.py", "setup.pyc is stale", ())
+
+
+def test_held_files_move_right_after_the_first_five_others() -> None:
+    order, moved = source_first(list(range(10)), lambda f: f in {0, 3, 9})
+    assert order == [1, 2, 4, 5, 6, 0, 3, 7, 8, 9]
+    assert moved == 2
+    untouched, none = source_first(list(range(10)), lambda f: f == 7)
+    assert untouched == list(range(10))
+    assert none == 0
