@@ -264,6 +264,7 @@ def localization_item(record: dict) -> dict:
         "expected_route": "rag",
         "expected_files": record["gold_files"],
         "expected_symbols": None,
+        "expected_spans": record.get("expected_spans") or None,
         "answer_must_contain": [],
         "reference_answer": None,
         "source": LOC_SOURCE.format(splits=splits, instance=record["instance_id"]),

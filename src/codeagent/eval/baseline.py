@@ -40,6 +40,7 @@ class BaselineRanker:
         rule_for(language)  # an unknown language: EvalError before any work
         kept = [c for c in chunks if is_source(c.path, language)]
         self.paths = [c.path for c in kept]
+        self.spans = [(c.path, c.start_line, c.end_line) for c in kept]
         self._model: Any = None
         self._vocab: dict[str, int] = {}
         if kept:
@@ -48,15 +49,28 @@ class BaselineRanker:
             self._model = bm25s.BM25()
             self._model.index(tokens, show_progress=False)
 
-    def rank(self, question: str, depth: int = 20) -> list[str]:
-        """Up to ``depth`` files, best first; ties keep the order of the chunks."""
-        if self._model is None or depth <= 0:
-            return []
+    def _scores(self, question: str) -> Any:
+        """BM25 scores of every kept chunk for ``question``; None when no word is known."""
+        if self._model is None:
+            return None
         words = _tokenize([question], ids=False)[0]  # repeats count, as bm25s queries do
         ids = [self._vocab[word] for word in words if word in self._vocab]
-        if not ids:
+        return self._model.get_scores(ids) if ids else None
+
+    def rank_chunks(self, question: str, depth: int = 10) -> list[tuple[str, int, int]]:
+        """Up to ``depth`` chunks ``(path, start, end)``, best first (function-level scoring:
+        :mod:`codeagent.eval.functions`); ties keep the order of the chunks."""
+        scores = self._scores(question) if depth > 0 else None
+        if scores is None:
             return []
-        scores = self._model.get_scores(ids)
+        order = sorted(range(len(self.spans)), key=lambda i: -float(scores[i]))
+        return [self.spans[i] for i in order[:depth] if scores[i] > 0]
+
+    def rank(self, question: str, depth: int = 20) -> list[str]:
+        """Up to ``depth`` files, best first; ties keep the order of the chunks."""
+        scores = self._scores(question) if depth > 0 else None
+        if scores is None:
+            return []
         best: dict[str, float] = {}
         for path, score in zip(self.paths, scores, strict=True):
             if score > 0 and score > best.get(path, 0.0):

@@ -18,7 +18,6 @@ scored; any other failure marks its questions as errored and the run goes on.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -28,7 +27,7 @@ from typing import Any
 
 from codeagent.config import Settings
 from codeagent.errors import CloneError, EvalError
-from codeagent.eval import metrics
+from codeagent.eval import functions, metrics
 from codeagent.eval.mirrors import checkout_commit, commit_time, find_mirror, resolve_commit
 from codeagent.eval.repos import repo_key
 from codeagent.eval.runner import (
@@ -52,7 +51,9 @@ RANKERS = ("product", "baseline", "first")  # first: the product without its lea
 DEFAULT_RANKERS = ("product", "baseline")
 DEPTH = 20  # files kept per ranking
 
-FileRanker = Callable[[str], list[str]]  # question -> ranked files
+Span = tuple[str, int, int]  # a cited chunk: path, first line, last line
+# question -> ranked files, and the chunks an answer cites in order (function-level scoring)
+FileRanker = Callable[[str], tuple[list[str], list[Span]]]
 
 
 def parse_rankers(spec: str) -> tuple[str, ...]:
@@ -64,15 +65,23 @@ def parse_rankers(spec: str) -> tuple[str, ...]:
     return names
 
 
-def product_ranking(store: Any, question: str, k: int) -> list[str]:
-    """The product's ranked files for ``question``, as ``codeagent eval`` scores a RAG answer."""
+def product_search(store: Any, question: str, k: int) -> tuple[list[str], list[Span]]:
+    """The product's ranked files for ``question``, as ``codeagent eval`` scores a RAG
+    answer, and the chunks that answer cites, in its order."""
     from codeagent.tools.rag_tool import retrieve
 
-    ranked = metrics.dedupe(hit.path for hit in retrieve(store, question, k))
+    hits = retrieve(store, question, k)
+    chunks = [(hit.path, hit.start_line, hit.end_line) for hit in hits]
+    ranked = metrics.dedupe(hit.path for hit in hits)
     if len(ranked) >= MIN_RANKED_FILES:
-        return ranked
+        return ranked, chunks
     deeper = default_ranker(store, question, 3 * max(k, MIN_RANKED_FILES))
-    return metrics.dedupe([*ranked, *deeper])[: max(len(ranked), DEPTH)]
+    return metrics.dedupe([*ranked, *deeper])[: max(len(ranked), DEPTH)], chunks
+
+
+def product_ranking(store: Any, question: str, k: int) -> list[str]:
+    """The product's ranked files for ``question``, as ``codeagent eval`` scores a RAG answer."""
+    return product_search(store, question, k)[0]
 
 
 @dataclass
@@ -92,15 +101,15 @@ class DevRun:
 
 
 def _rankers(run: DevRun, store: Any, repo: str) -> dict[str, FileRanker]:
-    def product(question: str) -> list[str]:
-        return product_ranking(store, question, run.settings.k)
+    def product(question: str) -> tuple[list[str], list[Span]]:
+        return product_search(store, question, run.settings.k)
 
-    def first(question: str) -> list[str]:
+    def first(question: str) -> tuple[list[str], list[Span]]:
         from codeagent.rank import ranking
 
         saved, ranking.USE_MODEL = ranking.USE_MODEL, False
         try:
-            return product_ranking(store, question, run.settings.k)
+            return product_search(store, question, run.settings.k)
         finally:
             ranking.USE_MODEL = saved
 
@@ -112,7 +121,12 @@ def _rankers(run: DevRun, store: Any, repo: str) -> dict[str, FileRanker]:
         from codeagent.eval.splits import language_of
 
         baseline = BaselineRanker(store.chunks, language=language_of(repo))
-        found["baseline"] = functools.partial(baseline.rank, depth=DEPTH)
+
+        def plain(question: str) -> tuple[list[str], list[Span]]:
+            depth = max(run.settings.k, max(functions.K_VALUES))
+            return baseline.rank(question, depth=DEPTH), baseline.rank_chunks(question, depth)
+
+        found["baseline"] = plain
     return {name: found[name] for name in run.rankers}  # ``first`` only when asked for
 
 
@@ -170,8 +184,9 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
         search_started = time.perf_counter()
         with run.progress.task(f"{repo}@{full[:10]}", total=len(group)) as advance:
             for item in group:
+                gold = functions.gold_functions(root, item.expected_spans)
                 for name, rank in rankers.items():
-                    records.append(_ranked(item, name, rank, existing))
+                    records.append(_ranked(item, name, rank, existing, gold))
                 advance(1)
         info["search_seconds"] = time.perf_counter() - search_started
         run.groups.append(info)
@@ -200,15 +215,26 @@ def _record(item: SuiteItem, ranker: str) -> dict[str, Any]:
     return record
 
 
-def _ranked(item: SuiteItem, ranker: str, rank: FileRanker, existing: list[str]) -> dict[str, Any]:
+def _ranked(
+    item: SuiteItem,
+    ranker: str,
+    rank: FileRanker,
+    existing: list[str],
+    gold: list[Span] | None = None,
+) -> dict[str, Any]:
     record = _record(item, ranker)
     started = time.perf_counter()
+    chunks: list[Span] = []
     try:
-        record["ranked_files"] = rank(item.question)
+        record["ranked_files"], chunks = rank(item.question)
         record["route"] = default_registry().default  # a ranking: the search route
     except Exception as exc:  # one failed search is recorded, never fatal
         log.warning("ranking %s with %s failed: %s", item.id, ranker, exc)
         record["error"], record["route"] = _error_text(exc), "error"
     record["timings"] = {"retrieve": time.perf_counter() - started}
+    record["cited_chunks"] = [list(chunk) for chunk in chunks]
+    record["gold_functions"] = [list(span) for span in gold or []]
     score(item, record, existing)
+    if record["error"] is None and gold:
+        record["scores"].update(functions.function_scores(chunks, gold))
     return record

@@ -39,6 +39,9 @@ class SuiteItem(BaseModel):
     expected_route: str | None = None
     expected_files: list[str] = Field(default_factory=list)
     expected_symbols: list[str] | None = None
+    # per file, the spans (``Class.method``, ``function``) a gold patch edits: function-level
+    # scoring (codeagent.eval.functions)
+    expected_spans: dict[str, list[str]] | None = None
     answer_must_contain: list[str] = Field(default_factory=list)
     reference_answer: str | None = None
     source: str = Field(min_length=1)

@@ -22,11 +22,14 @@ BENCHMARKS = {
     "swebench": ("SWE-bench file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
     "mined": ("Mined commits: file Acc@k", [f"hit@{k}" for k in metrics.K_VALUES]),
     "swe-qa": ("SWE-QA expected-file recall@k", ["recall@5", "recall@10"]),
+    # an item whose gold patch edits a function: one of the first k cited chunks overlaps it
+    "functions": ("SWE-bench function Acc@k", [f"fn_hit@{k}" for k in (1, 5, 10)]),
 }
 HEADERS = {
     **{f"hit@{k}": f"Acc@{k}" for k in metrics.K_VALUES},
     "recall@5": "R@5",
     "recall@10": "R@10",
+    **{f"fn_hit@{k}": f"Fn@{k}" for k in (1, 5, 10)},
 }
 SPLIT_TITLES = {"fit": "Fit", "choose": "Choose", "sealed": "Sealed", None: "In no split"}
 FAMILY_TITLES = {"go": "Go", "js": "JavaScript/TypeScript", "rust": "Rust", "java": "Java"}
@@ -54,6 +57,15 @@ def benchmark_of(suite: str) -> str | None:
     return None
 
 
+def benchmarks_of(record: Mapping[str, Any]) -> list[str]:
+    """The tables a record counts in: its suite's benchmark, and ``functions`` when it was
+    scored at function level (:mod:`codeagent.eval.functions`)."""
+    found = [bench] if (bench := benchmark_of(record["suite"])) is not None else []
+    if any(key.startswith("fn_hit@") for key in record.get("scores") or {}):
+        found.append("functions")
+    return found
+
+
 def _scored(record: Mapping[str, Any], keys: Sequence[str]) -> bool:
     return record["error"] is None and all(key in record["scores"] for key in keys)
 
@@ -68,16 +80,14 @@ def build_tables(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     grouped: dict[Any, dict[str, dict[str, dict[str, list[Mapping[str, Any]]]]]] = {}
     rankers: list[str] = []  # in first-seen order
     for record in records:
-        bench = benchmark_of(record["suite"])
-        if bench is None:
-            continue
-        split = table_of(record["repo"])
-        rows = grouped.setdefault(split, {}).setdefault(bench, {})
-        by_ranker = rows.setdefault(repo_key(record["repo"]), {})
-        ranker = record.get("ranker", "product")
-        by_ranker.setdefault(ranker, []).append(record)
-        if ranker not in rankers:
-            rankers.append(ranker)
+        for bench in benchmarks_of(record):
+            split = table_of(record["repo"])
+            rows = grouped.setdefault(split, {}).setdefault(bench, {})
+            by_ranker = rows.setdefault(repo_key(record["repo"]), {})
+            ranker = record.get("ranker", "product")
+            by_ranker.setdefault(ranker, []).append(record)
+            if ranker not in rankers:
+                rankers.append(ranker)
     tables: dict[str, Any] = {}
     for split, benches in grouped.items():
         for bench, rows in benches.items():
