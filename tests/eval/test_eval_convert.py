@@ -114,7 +114,7 @@ def test_localization_item(convert: ModuleType) -> None:
     assert item["repo"] == "https://github.com/acme/tool"
     assert item["commit"] == record["base_commit"]
     assert item["expected_files"] == ["tool/parse.py"]
-    assert "expected_spans" not in item
+    assert item["expected_spans"] == {"tool/parse.py": ["parse"]}  # function-level scoring
     assert item["source"].startswith("SWE-bench Lite and Verified instance acme__tool-12")
     assert "MIT" in item["source"]
 
