@@ -141,6 +141,19 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
             target.write_text(content, encoding="utf-8")
 
 
+def bare_mirror(
+    git_repo: GitRepoFactory, tmp_path: Path, files: dict[str, str | bytes], slug: str
+) -> tuple[Path, str]:
+    """``tmp_path/mirrors/SLUG/repo``, a bare mirror of a repository of ``files`` (as the
+    mirrors ``codeagent eval-dev`` reads); returns the mirrors folder and the commit."""
+    work = git_repo(files, name="work")
+    commit = git(work, "rev-parse", "HEAD").strip()
+    root = tmp_path / "mirrors"
+    (root / slug).mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(root / slug / "repo"))
+    return root, commit
+
+
 @pytest.fixture
 def git_repo(tmp_path: Path) -> GitRepoFactory:
     """Make a real git repository: ``git_repo({"a.py": "x = 1\\n"}, commit=True)``."""

@@ -15,7 +15,7 @@ from codeagent.config import Settings
 from codeagent.errors import EvalError
 from codeagent.eval.dev import DevRun, parse_rankers, run_dev
 from codeagent.eval.suite import SuiteItem
-from conftest import GitRepoFactory, git
+from conftest import GitRepoFactory, bare_mirror
 
 FILES = {
     "pkg/cookies.py": "def merge_cookies(jar, cookies):\n    '''Merge cookies into jar.'''\n"
@@ -29,12 +29,7 @@ FILES = {
 @pytest.fixture
 def mirrors(git_repo: GitRepoFactory, tmp_path: Path) -> tuple[Path, str]:
     """``mirrors/psf+requests/repo``: a bare mirror of a small repository; (dir, commit)."""
-    work = git_repo(FILES, name="work")
-    commit = git(work, "rev-parse", "HEAD").strip()
-    root = tmp_path / "mirrors"
-    (root / "psf+requests").mkdir(parents=True)
-    git(tmp_path, "clone", "-q", "--bare", str(work), str(root / "psf+requests" / "repo"))
-    return root, commit
+    return bare_mirror(git_repo, tmp_path, FILES, "psf+requests")
 
 
 def item(

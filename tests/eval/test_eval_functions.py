@@ -17,7 +17,7 @@ from codeagent.eval.dev import DevRun, run_dev
 from codeagent.eval.functions import function_scores, gold_functions
 from codeagent.eval.suite import SuiteItem
 from codeagent.eval.tables import build_tables, render_tables
-from conftest import GitRepoFactory, git
+from conftest import GitRepoFactory, bare_mirror
 
 SESSIONS = '''import functools
 
@@ -87,12 +87,7 @@ def test_function_scores_count_the_first_overlapping_chunk() -> None:
 
 @pytest.fixture
 def mirrors(git_repo: GitRepoFactory, tmp_path: Path) -> tuple[Path, str]:
-    work = git_repo(FILES, name="work")
-    commit = git(work, "rev-parse", "HEAD").strip()
-    root = tmp_path / "mirrors"
-    (root / "psf+requests").mkdir(parents=True)
-    git(tmp_path, "clone", "-q", "--bare", str(work), str(root / "psf+requests" / "repo"))
-    return root, commit
+    return bare_mirror(git_repo, tmp_path, FILES, "psf+requests")
 
 
 def test_a_dev_run_scores_both_rankers_at_function_level(
