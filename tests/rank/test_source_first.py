@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.rank.source_first import asks_about_build, names_file, source_first
+from codeagent.rank.source_first import asks_about_build, held_back, names_file, source_first
 
 REPORT = """Applying a coupon discount to the cart gives the wrong total
 
@@ -155,3 +155,19 @@ def test_held_files_move_right_after_the_first_five_others() -> None:
     untouched, none = source_first(list(range(10)), lambda f: f == 7)
     assert untouched == list(range(10))
     assert none == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "vendored", "expected"),
+    [
+        ("tox.ini", "config", False, True),
+        ("setup.py", "config", False, True),
+        ("CHANGES.rst", "junk", False, True),
+        ("static/jquery-3.5.1.js", "code", True, True),
+        ("src/pkg/_vendor/six.py", "junk", True, False),  # vendored Python is code
+        ("astropy/extern/ply/cpp.py", "junk", False, False),
+        ("src/pkg/core.py", "code", False, False),
+    ],
+)
+def test_what_is_held_back(path: str, kind: str, vendored: bool, expected: bool) -> None:
+    assert held_back(path, kind, vendored) is expected

@@ -6,14 +6,17 @@ bug report) and with vendored assets (a bundled ``jquery-3.5.1.js`` holds every 
 learned ranker sees the file kind as one column among many and still let them into the top
 five. So, after the ranking: configuration, CI, packaging, issue templates, changelogs and
 catalogs (:func:`codeagent.rank.file_roles.path_kind` ``config`` and ``junk``) and vendored or
-generated files of other languages than Python (a bundled script, a minified asset) give their
+generated files (a bundled script, a minified asset) give their
 places among the first :data:`TOP` to the next source files, unless
 
 - the question asks about configuration, CI or packaging (:func:`asks_about_build`:
   "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …"), or
 - the question names the file (its path, or its name: ``tox.ini``, ``.travis.yml``).
 
-They keep their order among themselves and come right after the first :data:`TOP` files.
+They keep their order among themselves and come right after the first :data:`TOP` files. A
+Python file is held back only when it is configuration (``setup.py``): vendored Python code
+(``extern/ply/cpp.py``) is code a question can be about, and measured, holding it back lost
+two how-questions of one repository.
 """
 
 from __future__ import annotations
@@ -48,10 +51,15 @@ def asks_about_build(question: str) -> bool:
 
 
 def held_back(path: str, kind: str, vendored: bool) -> bool:
-    """Whether ``path`` gives its place in the first :data:`TOP` to source code."""
-    if kind in HELD_KINDS:
+    """Whether ``path`` gives its place in the first :data:`TOP` to source code: build
+    configuration always (``setup.py`` and ``noxfile.py`` included); changelogs, catalogs and
+    vendored or minified files unless they are Python (a question about a bundled Python
+    module, ``extern/configobj/configobj.py``, is about code)."""
+    if kind == "config":
         return True
-    return vendored and PurePosixPath(path).suffix.lower() not in {".py", ".pyi"}
+    if PurePosixPath(path).suffix.lower() in {".py", ".pyi"}:
+        return False
+    return kind in HELD_KINDS or vendored
 
 
 def names_file(path: str, question: str, paths: Sequence[str]) -> bool:
