@@ -36,12 +36,19 @@ class SymbolTables:
 
     @cached_property
     def calls(self) -> dict[str, list[int]]:
-        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...]."""
+        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), site
+        number in the file's record, ...]."""
         grouped: dict[str, list[int]] = {}
         for index, path in enumerate(self.paths):
-            for line, name, scope in unpack_calls(self.files[path].get("c", _NO_CALLS)):
-                grouped.setdefault(name, []).extend((index, line, scope))
+            packed = self.files[path].get("c", _NO_CALLS)
+            for site, (line, name, scope) in enumerate(unpack_calls(packed)):
+                grouped.setdefault(name, []).extend((index, line, scope, site))
         return grouped
+
+    @cached_property
+    def target_cache(self) -> dict[tuple[str, str], tuple[str, bool] | None]:
+        """(path, target as written there) -> its resolution (codeagent.symbols.call_targets)."""
+        return {}
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""

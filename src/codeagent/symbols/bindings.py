@@ -1,0 +1,223 @@
+"""The names a Python scope binds, each with the types its bindings say (read from syntax
+only): what :mod:`codeagent.symbols.receivers` ties a call's receiver to.
+
+A binding says a type when it is an annotation (``x: T``, ``x: Optional[T]``, a parameter
+``x: T``) or a constructor call (``x = T(...)``); ``x = None`` says nothing either way; an
+import says "what the import binds" (:data:`IMPORTED`); anything else (a loop variable,
+``with ... as x``, ``x = f()``, ``global x``) says the type is unknown (:data:`UNKNOWN`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from codeagent.pysyntax import Structure
+
+UNKNOWN = ""  # a binding that says nothing of the type
+IMPORTED = "="  # bound by an import: the graph resolves the name itself
+Types = dict[str, set[str]]  # name -> what its bindings say
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def annotation_type(node: ast.expr | None) -> str | None:
+    """The class an annotation names: ``T``, ``mod.T``, ``Optional[T]``, ``T | None``,
+    ``Union[T, None]``, ``Annotated[T, ...]``, ``"T"``; None for anything else (``list[T]``)."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [s for s in (node.left, node.right) if not _is_none(s)]
+        return annotation_type(sides[0]) if len(sides) == 1 else None
+    if isinstance(node, ast.Subscript):
+        outer = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        inner = node.slice
+        if outer == "Optional":
+            return annotation_type(inner)
+        if outer == "Annotated" and isinstance(inner, ast.Tuple) and inner.elts:
+            return annotation_type(inner.elts[0])
+        if outer == "Union" and isinstance(inner, ast.Tuple):
+            sides = [s for s in inner.elts if not _is_none(s)]
+            return annotation_type(sides[0]) if len(sides) == 1 else None
+        return None
+    return dotted(node)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def value_type(node: ast.expr | None) -> str | None:
+    """``T`` for a value ``T(...)`` (a call of a dotted name: a constructor, if ``T`` is a
+    class, which the graph checks)."""
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    return None
+
+
+def scope_bindings(structure: Structure, scope: int | None) -> Types:
+    """Every name the scope binds (its parameters included), ``def``/``class`` aside."""
+    found: Types = {}
+    if scope is None:
+        body: list[ast.stmt] = structure.tree.body
+    else:
+        node = structure.defs[scope].node
+        body = node.body
+        if isinstance(node, FUNCTIONS):
+            args = node.args
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                _add(found, arg.arg, annotation_type(arg.annotation) or UNKNOWN)
+            for arg in (args.vararg, args.kwarg):
+                if arg is not None:
+                    _add(found, arg.arg, UNKNOWN)
+    for stmt in body:
+        _visit(stmt, found)
+    return found
+
+
+def attribute_bindings(structure: Structure, cls: int) -> Types:
+    """``self.x`` of class ``cls``: what its body (``x: T``, ``x = T()``) and its methods
+    (``self.x = T(...)``, ``self.x: T``, ``self.x = p`` with ``p: T``) bind ``x`` to."""
+    found: Types = {}
+    for stmt in structure.defs[cls].node.body:
+        if isinstance(stmt, ast.AnnAssign | ast.Assign):
+            own: Types = {}
+            _visit(stmt, own)
+            for name, types in own.items():
+                found.setdefault(name, set()).update(types)
+    for site in structure.members(cls):
+        node = site.node
+        if not isinstance(node, FUNCTIONS) or not (node.args.posonlyargs or node.args.args):
+            continue
+        if any(dotted(d) in ("staticmethod", "classmethod") for d in node.decorator_list):
+            continue
+        params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        me = params[0].arg
+        typed = {a.arg: annotation_type(a.annotation) for a in params[1:]}
+        for stmt in node.body:
+            for sub in _walk(stmt):
+                _self_attribute(sub, me, typed, found)
+    return found
+
+
+def _self_attribute(node: ast.AST, me: str, typed: dict[str, str | None], found: Types) -> None:
+    """One statement's binding of ``me.x``, if it is one."""
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        for target in targets:
+            if _is_self_attr(target, me):
+                assert isinstance(target, ast.Attribute)
+                if isinstance(node, ast.AnnAssign):
+                    kind = annotation_type(node.annotation) or _value(value)
+                elif isinstance(node, ast.AugAssign):
+                    kind = UNKNOWN
+                elif isinstance(value, ast.Name) and typed.get(value.id):
+                    kind = typed[value.id] or UNKNOWN
+                else:
+                    kind = _value(value)
+                if kind is not None:
+                    _add(found, target.attr, kind)
+            elif isinstance(target, ast.Tuple | ast.List):
+                for element in ast.walk(target):
+                    if _is_self_attr(element, me):
+                        assert isinstance(element, ast.Attribute)
+                        _add(found, element.attr, UNKNOWN)
+    elif isinstance(node, ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
+        target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+        for element in ast.walk(target) if target is not None else ():
+            if _is_self_attr(element, me):
+                assert isinstance(element, ast.Attribute)
+                _add(found, element.attr, UNKNOWN)
+
+
+def _is_self_attr(node: ast.AST, me: str) -> bool:
+    return (
+        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me
+    )
+
+
+def _value(value: ast.expr | None) -> str | None:
+    """What an assigned value says: a constructor's type, nothing (None), or UNKNOWN."""
+    if _is_none(value) if value is not None else True:
+        return None
+    return value_type(value) or UNKNOWN
+
+
+def _add(found: Types, name: str, kind: str) -> None:
+    found.setdefault(name, set()).add(kind)
+
+
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """``node`` and what it holds, nested scopes (functions, classes, lambdas) left out."""
+    out = [node]
+    todo = [node]
+    while todo:
+        for child in ast.iter_child_nodes(todo.pop()):
+            if not isinstance(child, _NESTED):
+                out.append(child)
+                todo.append(child)
+    return out
+
+
+def _names(target: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _visit(stmt: ast.stmt, found: Types) -> None:
+    """The bindings of one statement of a scope (and of the blocks inside it)."""
+    if isinstance(stmt, _NESTED):
+        return  # a def or class binds its name: the caller reads definitions separately
+    for node in _walk(stmt):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    kind = _value(node.value)
+                    if kind is not None:
+                        _add(found, target.id, kind)
+                elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+                    for name in _names(target):
+                        _add(found, name, UNKNOWN)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            kind = annotation_type(node.annotation) or _value(node.value)
+            _add(found, node.target.id, kind or UNKNOWN)
+        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
+            for name in _names(node.target):
+                _add(found, name, UNKNOWN)
+        elif isinstance(node, ast.NamedExpr):
+            _add(found, node.target.id, UNKNOWN)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            for name in _names(node.optional_vars):
+                _add(found, name, UNKNOWN)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            _add(found, node.name, UNKNOWN)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            for name in node.names:
+                _add(found, name, UNKNOWN)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound != "*":
+                    _add(found, bound, IMPORTED)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            _add(found, node.name, UNKNOWN)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                for name in _names(target) if isinstance(target, ast.Name) else ():
+                    _add(found, name, UNKNOWN)
