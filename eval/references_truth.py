@@ -57,7 +57,9 @@ class Site:
     line: int  # the called name's line and column (jedi's: 1-based line, 0-based column)
     column: int
     form: str  # the receiver's form: f(), self.f(), self.x.f(), name.f(), call().f(), ...
-    ours: tuple[str, int] | None  # the repository definition resolved to: (path, def line)
+    # the repository definition resolved to: (path, def line) of each definition of its full
+    # name (a function's @overload stubs and its body are one function)
+    ours: set[tuple[str, int]] | None
     outside: bool  # resolved to a name outside the repository
     text: str
 
@@ -99,6 +101,9 @@ def sites(graph: SymbolGraph, trees: dict[str, ast.Module], texts: dict[str, str
     """Every call site of the graph, with our resolution and the called name's position, in
     the order the graph records them (the same walk as the extraction)."""
     out: list[Site] = []
+    where: dict[str, set[tuple[str, int]]] = {}
+    for d in graph._defs:
+        where.setdefault(d.full_name, set()).add((d.path, d.line))
     for path, tree in trees.items():
         rec = graph.files.get(path)
         if rec is None or len(rec["c"]) < 2:  # no symbols (a file nested too deeply)
@@ -120,8 +125,7 @@ def sites(graph: SymbolGraph, trees: dict[str, ast.Module], texts: dict[str, str
             ours, outside = None, False
             if found is not None:
                 full, outside = found
-                d = graph._by_full.get(full) if not outside else None
-                ours = (d.path, d.line) if d is not None else None
+                ours = where.get(full) if not outside else None
             text = lines[line - 1] if line <= len(lines) else ""
             column = len(text.encode("utf-8")[:col].decode("utf-8", "replace"))
             out.append(Site(path, line, column, form_of(func), ours, outside, text.strip()))
@@ -133,7 +137,12 @@ def jedi_truth(root: Path, chosen: list[Site]) -> list[tuple[set[tuple[str, int]
     anything at all."""
     import jedi
 
-    project = jedi.Project(str(root))
+    # The checkout's own code first (its src/ layout too), before an installed copy of the
+    # same package in this environment; then the environment (the standard library, deps).
+    own = [str(root / "src")] if (root / "src").is_dir() else []
+    here = {Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "src"}
+    base = [p for p in sys.path if p and Path(p).resolve() not in here]
+    project = jedi.Project(str(root), sys_path=[*own, str(root), *base])
     scripts: dict[str, jedi.Script] = {}
     out = []
     for site in chosen:
@@ -184,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
                 print(f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text[:90]}")
-                print(f"      ours {site.ours}  jedi {sorted(jedi_defs)[:3]}")
+                print(f"      ours {sorted(site.ours or ())[:3]}  jedi {sorted(jedi_defs)[:3]}")
         count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
         count["sites (all)"] = len(every)
         totals.update(count)
@@ -209,13 +218,13 @@ def _judge(
             count["resolved, jedi silent"] += 1
         else:
             count["resolved, jedi answered"] += 1
-            if site.ours in jedi_defs:
+            if site.ours & jedi_defs:
                 count["resolved right"] += 1
             else:
                 verdict = "wrong"
     if jedi_defs:
         count["jedi repo callable"] += 1
-        if site.ours in jedi_defs:
+        if site.ours and site.ours & jedi_defs:
             count["found"] += 1
         else:
             verdict = verdict or "missed"

@@ -58,7 +58,7 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     full = f"{base}.{rest}" if rest else base
     if after:  # super().attr: the class is this file's, by its qualified name
         cls = graph._by_full.get(f"{module}.{prefix}" if module else prefix)
-        return _inherited(graph, cls, attr, skip_first=True) if cls else None
+        return inherited(graph, cls, attr, skip_first=True) if cls else None
     found = graph.resolve(full)
     if found is not None:
         return _callable(graph, found, via_attribute=bool(rest))
@@ -71,7 +71,7 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     owner = graph._by_full.get(owner_name)
     if owner is None or owner.kind != "class":
         return None
-    return _inherited(graph, owner, attr, skip_first=False)
+    return inherited(graph, owner, attr, skip_first=False)
 
 
 def _bound(graph: SymbolGraph, path: str, module: str, head: str) -> str | None:
@@ -101,9 +101,7 @@ def _callable(graph: SymbolGraph, full: str, via_attribute: bool = True) -> Targ
     return (full, False)
 
 
-def _inherited(
-    graph: SymbolGraph, cls: Definition, attr: str, *, skip_first: bool
-) -> Target | None:
+def inherited(graph: SymbolGraph, cls: Definition, attr: str, *, skip_first: bool) -> Target | None:
     """``attr`` of class ``cls`` found in it or its bases, in method order."""
     if cls.kind != "class":
         return None
