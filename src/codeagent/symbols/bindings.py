@@ -64,11 +64,20 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def value_type(node: ast.expr | None) -> str | None:
-    """``T`` for a value ``T(...)`` (a call of a dotted name: a constructor, if ``T`` is a
-    class, which the graph checks)."""
+    """``T()`` for a value ``T(...)``, ``x.get()`` for ``x.get(...)``: the result of a call
+    of a dotted name (an instance when ``T`` is a class, what a function's return annotation
+    says: the graph tells which)."""
     if isinstance(node, ast.Call):
-        return dotted(node.func)
+        callee = dotted(node.func)
+        return f"{callee}()" if callee else None
     return None
+
+
+def entered(item: ast.withitem, is_async: bool) -> str:
+    """What ``with VALUE as x`` binds ``x`` to: the result of ``VALUE.__enter__()``."""
+    value = value_type(item.context_expr) or dotted(item.context_expr)
+    method = "__aenter__" if is_async else "__enter__"
+    return f"{value}.{method}()" if value else UNKNOWN
 
 
 def scope_bindings(structure: Structure, scope: int | None) -> Types:
@@ -100,9 +109,10 @@ def attribute_bindings(structure: Structure, cls: int) -> Types:
             own: Types = {}
             _visit(stmt, own)
             for name, types in own.items():
-                found.setdefault(name, set()).update(types)
+                found.setdefault(name, set()).update(_written_in(cls, t) for t in types)
     for site in structure.members(cls):
         node = site.node
+        index = structure.scope_of[id(node)]
         if not isinstance(node, FUNCTIONS) or not (node.args.posonlyargs or node.args.args):
             continue
         if any(dotted(d) in ("staticmethod", "classmethod") for d in node.decorator_list):
@@ -110,10 +120,18 @@ def attribute_bindings(structure: Structure, cls: int) -> Types:
         params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         me = params[0].arg
         typed = {a.arg: annotation_type(a.annotation) for a in params[1:]}
+        own = {}  # type: Types
         for stmt in node.body:
             for sub in _walk(stmt):
-                _self_attribute(sub, me, typed, found)
+                _self_attribute(sub, me, typed, own)
+        for name, types in own.items():
+            found.setdefault(name, set()).update(_written_in(index, t) for t in types)
     return found
+
+
+def _written_in(scope: int, kind: str) -> str:
+    """A type as read in scope ``scope`` (``3|Client``), UNKNOWN as it is."""
+    return f"{scope}|{kind}" if kind not in (UNKNOWN, IMPORTED) else kind
 
 
 def _self_attribute(node: ast.AST, me: str, typed: dict[str, str | None], found: Types) -> None:
@@ -140,7 +158,7 @@ def _self_attribute(node: ast.AST, me: str, typed: dict[str, str | None], found:
                         assert isinstance(element, ast.Attribute)
                         _add(found, element.attr, UNKNOWN)
     elif isinstance(node, ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
-        target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+        target = node.optional_vars if isinstance(node, ast.withitem) else node.target  # type: ignore[assignment]
         for element in ast.walk(target) if target is not None else ():
             if _is_self_attr(element, me):
                 assert isinstance(element, ast.Attribute)
@@ -202,9 +220,14 @@ def _visit(stmt: ast.stmt, found: Types) -> None:
                 _add(found, name, UNKNOWN)
         elif isinstance(node, ast.NamedExpr):
             _add(found, node.target.id, UNKNOWN)
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            for name in _names(node.optional_vars):
-                _add(found, name, UNKNOWN)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                var = item.optional_vars
+                if isinstance(var, ast.Name):
+                    _add(found, var.id, entered(item, isinstance(node, ast.AsyncWith)))
+                elif var is not None:
+                    for name in _names(var):
+                        _add(found, name, UNKNOWN)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             _add(found, node.name, UNKNOWN)
         elif isinstance(node, ast.Global | ast.Nonlocal):

@@ -19,15 +19,18 @@ Resolved when a question asks (one name's sites at a time), cached per written n
 
 from __future__ import annotations
 
+import ast
 import builtins
 from typing import TYPE_CHECKING
 
+from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.types import Definition
 
 if TYPE_CHECKING:
     from codeagent.symbols.graph import SymbolGraph
 
 _BUILTINS = frozenset(dir(builtins))
+_SELF = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
 Target = tuple[str, bool]  # full name, whether it is outside the repository
 
 
@@ -44,7 +47,18 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
         return None
-    module = rec["m"]
+    first, *after = written.split("().")  # make().send: send of what make() returns
+    found = _path(graph, path, rec["m"], first)
+    for attr in after:
+        if found is None or found[1] or "." in attr:
+            return None
+        cls = _returns(graph, found[0])
+        found = inherited(graph, cls, attr, skip_first=False) if cls is not None else None
+    return found
+
+
+def _path(graph: SymbolGraph, path: str, module: str, written: str) -> Target | None:
+    """A dotted name written in the file at ``path`` (whose module is ``module``)."""
     after = written.startswith("^")
     written = written.lstrip("^")
     prefix, _, attr = written.rpartition(".")
@@ -54,7 +68,7 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     head, _, rest = written.partition(".")
     base = _bound(graph, path, module, head)
     if base is None:
-        return (written, True) if head in _BUILTINS else None
+        return (written, True) if head in _BUILTINS and not after else None
     full = f"{base}.{rest}" if rest else base
     if after:  # super().attr: the class is this file's, by its qualified name
         cls = graph._by_full.get(f"{module}.{prefix}" if module else prefix)
@@ -72,6 +86,37 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     if owner is None or owner.kind != "class":
         return None
     return inherited(graph, owner, attr, skip_first=False)
+
+
+def _returns(graph: SymbolGraph, full: str) -> Definition | None:
+    """The repository class an instance of which calling ``full`` gives: the class itself,
+    or what a function's return annotation names (``Self``, or the annotation of ``self``
+    when the method says it returns that, is the method's class; an ``__enter__`` without
+    annotation is taken to return ``self``)."""
+    d = graph._by_full.get(full)
+    if d is None or d.kind == "module":
+        return None
+    if d.kind == "class":
+        return d
+    owner = graph._by_full.get(full.rpartition(".")[0]) if d.kind == "method" else None
+    try:
+        node = ast.parse(d.signature.replace("async def", "def", 1) + ": ...").body[0]
+    except SyntaxError:  # a signature cut short
+        return None
+    assert isinstance(node, ast.FunctionDef)
+    if node.returns is None:
+        enters = d.name in ("__enter__", "__aenter__")
+        return owner if enters and owner is not None and owner.kind == "class" else None
+    written = annotation_type(node.returns)
+    params = [*node.args.posonlyargs, *node.args.args]
+    own_type = annotation_type(params[0].annotation) if params else None
+    if owner is not None and (written in _SELF or (written and written == own_type)):
+        return owner if owner.kind == "class" else None
+    if written is None:
+        return None
+    found = _path(graph, d.path, d.module, written)
+    cls = graph._by_full.get(found[0]) if found is not None and not found[1] else None
+    return cls if cls is not None and cls.kind == "class" else None
 
 
 def _bound(graph: SymbolGraph, path: str, module: str, head: str) -> str | None:

@@ -53,6 +53,7 @@ class CallTargets:
         self._locals: dict[int | None, Types] = {}
         self._attrs: dict[int, Types] = {}
         self._defs: dict[int | None, dict[str, str]] | None = None
+        self._memo: dict[tuple[str, int | None], str | None] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
@@ -90,15 +91,6 @@ class CallTargets:
             scope = site.parent
         yield None
 
-    def _thing(self, node: ast.expr, scope: int | None) -> str | None:
-        """A dotted name read as the definition or module it names (``T`` in ``T(...)``)."""
-        written = dotted(node)
-        if written is None:
-            return None
-        head, dot, rest = written.partition(".")
-        found = self._name(head, scope)
-        return f"{found}{dot}{rest}" if found else None
-
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
         if isinstance(node, ast.Name):
@@ -107,7 +99,8 @@ class CallTargets:
             if _is_super(node):
                 cls = self._method_class(scope)
                 return f"^{cls}" if cls is not None else None
-            return self._thing(node.func, scope)  # T(...).f(): T's f
+            callee = self.of(node, scope)  # T(...).f(): T's f; make().f(): what make returns
+            return f"{callee}()" if callee else None
         if isinstance(node, ast.Attribute):
             base = node.value
             if isinstance(base, ast.Name) and self._is_self(base.id, scope):
@@ -116,7 +109,9 @@ class CallTargets:
                     return None
                 return self._one(self._attr_types(cls).get(node.attr), cls)
             owner = self._object(base, scope)
-            return f"{owner}.{node.attr}" if owner and not owner.startswith("^") else None
+            if not owner or (owner.startswith("^") and "(" not in owner):
+                return None  # super().x.f(): an attribute of the base class object
+            return f"{owner}.{node.attr}"
         return None
 
     def _typed_name(self, name: str, scope: int | None) -> str | None:
@@ -133,12 +128,30 @@ class CallTargets:
         return name
 
     def _one(self, types: set[str] | None, scope: int | None) -> str | None:
-        """The one type a binding says, written in ``scope``, as a module-namespace name."""
-        if not types or len(types) != 1 or UNKNOWN in types or IMPORTED in types:
+        """The one object a name's bindings say (each read where it was written), as the graph
+        reads it: ``Client`` (an instance of it), ``make()`` (what ``make`` returns)."""
+        if not types or UNKNOWN in types or IMPORTED in types:
             return None
-        head, dot, rest = next(iter(types)).partition(".")
-        found = self._name(head, scope)
-        return f"{found}{dot}{rest}" if found else None
+        found = {self._written(t, scope) for t in types}
+        return found.pop() if len(found) == 1 else None
+
+    def _written(self, text: str, scope: int | None) -> str | None:
+        """One binding's object: ``Client``, ``mod.Client``, ``x.get()``, ``3|self.make()``
+        (read in scope 3)."""
+        if "|" in text:
+            where, _, text = text.partition("|")
+            scope = int(where)
+        key = (text, scope)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # a binding that leads back to itself says nothing
+        try:
+            expr = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+        found = self._object(expr, scope)
+        self._memo[key] = found
+        return found
 
     # -- self, cls, super ---------------------------------------------------------------------
 
