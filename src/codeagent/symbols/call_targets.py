@@ -159,7 +159,10 @@ def inherited(graph: SymbolGraph, cls: Definition, attr: str, *, skip_first: boo
 
 
 def _in_repository(graph: SymbolGraph, full: str) -> bool:
-    """Whether ``full`` starts with a module of the repository (so an attribute it lacks is
-    unknown, not outside)."""
+    """Whether ``full`` starts with a module of the repository, or a name its files start
+    with (a folder without ``__init__.py`` imports as a namespace package): an attribute it
+    lacks is then unknown, not outside."""
     parts = full.split(".")
+    if parts[0] in graph.top_names:
+        return True
     return any(".".join(parts[:n]) in graph.modules for n in range(1, len(parts) + 1))

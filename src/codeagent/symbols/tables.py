@@ -46,6 +46,16 @@ class SymbolTables:
         return grouped
 
     @cached_property
+    def top_names(self) -> frozenset[str]:
+        """The first folder (or module stem) of every file, and under ``src/``: the names an
+        import of the repository's own code starts with, packages or not."""
+        names = set()
+        for path in self.files:
+            parts = path.removeprefix("src/").split("/")
+            names.add(parts[0].removesuffix(".py"))
+        return frozenset(names)
+
+    @cached_property
     def target_cache(self) -> dict[tuple[str, str], tuple[str, bool] | None]:
         """(path, target as written there) -> its resolution (codeagent.symbols.call_targets)."""
         return {}
