@@ -10,6 +10,7 @@ import says "what the import binds" (:data:`IMPORTED`); anything else (a loop va
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from codeagent.pysyntax import Structure
 
@@ -17,7 +18,12 @@ UNKNOWN = ""  # a binding that says nothing of the type
 IMPORTED = "="  # bound by an import: the graph resolves the name itself
 Types = dict[str, set[str]]  # name -> what its bindings say
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# The nodes that bind names (or, for self.x, attributes) in the scope they run in.
+BINDING_NODES = (
+    ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith,
+    ast.NamedExpr, ast.comprehension, ast.ExceptHandler, ast.Global, ast.Nonlocal, ast.Import,
+    ast.ImportFrom, ast.MatchAs, ast.MatchStar, ast.Delete,
+)  # fmt: skip
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -80,34 +86,36 @@ def entered(item: ast.withitem, is_async: bool) -> str:
     return f"{value}.{method}()" if value else UNKNOWN
 
 
-def scope_bindings(structure: Structure, scope: int | None) -> Types:
-    """Every name the scope binds (its parameters included), ``def``/``class`` aside."""
+def scope_bindings(structure: Structure, scope: int | None, nodes: list[ast.AST]) -> Types:
+    """Every name the scope binds (its parameters included), ``def``/``class`` aside;
+    ``nodes``: the scope's binding nodes (:data:`BINDING_NODES`, as ``pysyntax.calls`` finds
+    them in its walk)."""
     found: Types = {}
-    if scope is None:
-        body: list[ast.stmt] = structure.tree.body
-    else:
+    if scope is not None:
         node = structure.defs[scope].node
-        body = node.body
         if isinstance(node, FUNCTIONS):
             args = node.args
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
                 _add(found, arg.arg, annotation_type(arg.annotation) or UNKNOWN)
-            for arg in (args.vararg, args.kwarg):
-                if arg is not None:
-                    _add(found, arg.arg, UNKNOWN)
-    for stmt in body:
-        _visit(stmt, found)
+            for rest in (args.vararg, args.kwarg):
+                if rest is not None:
+                    _add(found, rest.arg, UNKNOWN)
+    for bound in nodes:
+        _bind(bound, found)
     return found
 
 
-def attribute_bindings(structure: Structure, cls: int) -> Types:
+def attribute_bindings(
+    structure: Structure, cls: int, nodes: Callable[[int | None], list[ast.AST]]
+) -> Types:
     """``self.x`` of class ``cls``: what its body (``x: T``, ``x = T()``) and its methods
-    (``self.x = T(...)``, ``self.x: T``, ``self.x = p`` with ``p: T``) bind ``x`` to."""
+    (``self.x = T(...)``, ``self.x: T``, ``self.x = p`` with ``p: T``) bind ``x`` to;
+    ``nodes``: a scope's binding nodes."""
     found: Types = {}
-    for stmt in structure.defs[cls].node.body:
+    for stmt in nodes(cls):
         if isinstance(stmt, ast.AnnAssign | ast.Assign):
             own: Types = {}
-            _visit(stmt, own)
+            _bind(stmt, own)
             for name, types in own.items():
                 found.setdefault(name, set()).update(_written_in(cls, t) for t in types)
     for site in structure.members(cls):
@@ -120,11 +128,10 @@ def attribute_bindings(structure: Structure, cls: int) -> Types:
         params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         me = params[0].arg
         typed = {a.arg: annotation_type(a.annotation) for a in params[1:]}
-        own = {}  # type: Types
-        for stmt in node.body:
-            for sub in _walk(stmt):
-                _self_attribute(sub, me, typed, own)
-        for name, types in own.items():
+        assigned: Types = {}
+        for sub in nodes(index):
+            _self_attribute(sub, me, typed, assigned)
+        for name, types in assigned.items():
             found.setdefault(name, set()).update(_written_in(index, t) for t in types)
     return found
 
@@ -182,65 +189,52 @@ def _add(found: Types, name: str, kind: str) -> None:
     found.setdefault(name, set()).add(kind)
 
 
-def _walk(node: ast.AST) -> list[ast.AST]:
-    """``node`` and what it holds, nested scopes (functions, classes, lambdas) left out."""
-    out = [node]
-    todo = [node]
-    while todo:
-        for child in ast.iter_child_nodes(todo.pop()):
-            if not isinstance(child, _NESTED):
-                out.append(child)
-                todo.append(child)
-    return out
-
-
 def _names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
-def _visit(stmt: ast.stmt, found: Types) -> None:
-    """The bindings of one statement of a scope (and of the blocks inside it)."""
-    if isinstance(stmt, _NESTED):
-        return  # a def or class binds its name: the caller reads definitions separately
-    for node in _walk(stmt):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    kind = _value(node.value)
-                    if kind is not None:
-                        _add(found, target.id, kind)
-                elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
-                    for name in _names(target):
-                        _add(found, name, UNKNOWN)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            kind = annotation_type(node.annotation) or _value(node.value)
-            _add(found, node.target.id, kind or UNKNOWN)
-        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
-            for name in _names(node.target):
-                _add(found, name, UNKNOWN)
-        elif isinstance(node, ast.NamedExpr):
-            _add(found, node.target.id, UNKNOWN)
-        elif isinstance(node, ast.With | ast.AsyncWith):
-            for item in node.items:
-                var = item.optional_vars
-                if isinstance(var, ast.Name):
-                    _add(found, var.id, entered(item, isinstance(node, ast.AsyncWith)))
-                elif var is not None:
-                    for name in _names(var):
-                        _add(found, name, UNKNOWN)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            _add(found, node.name, UNKNOWN)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            for name in node.names:
-                _add(found, name, UNKNOWN)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                bound = alias.asname or alias.name.split(".")[0]
-                if bound != "*":
-                    _add(found, bound, IMPORTED)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            _add(found, node.name, UNKNOWN)
-        elif isinstance(node, ast.Delete):
-            for target in node.targets:
-                for name in _names(target) if isinstance(target, ast.Name) else ():
+def _bind(node: ast.AST, found: Types) -> None:
+    """The bindings one node of a scope makes."""
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                kind = _value(node.value)
+                if kind is not None:
+                    _add(found, target.id, kind)
+            elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+                for name in _names(target):
                     _add(found, name, UNKNOWN)
+    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        kind = annotation_type(node.annotation) or _value(node.value)
+        _add(found, node.target.id, kind or UNKNOWN)
+    elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
+        for name in _names(node.target):
+            _add(found, name, UNKNOWN)
+    elif isinstance(node, ast.NamedExpr):
+        _add(found, node.target.id, UNKNOWN)
+    elif isinstance(node, ast.With | ast.AsyncWith):
+        for item in node.items:
+            var = item.optional_vars
+            if isinstance(var, ast.Name):
+                _add(found, var.id, entered(item, isinstance(node, ast.AsyncWith)))
+            elif var is not None:
+                for name in _names(var):
+                    _add(found, name, UNKNOWN)
+    elif isinstance(node, ast.ExceptHandler) and node.name:
+        _add(found, node.name, UNKNOWN)
+    elif isinstance(node, ast.Global | ast.Nonlocal):
+        for name in node.names:
+            _add(found, name, UNKNOWN)
+    elif isinstance(node, ast.Import | ast.ImportFrom):
+        for alias in node.names:
+            bound = alias.asname or alias.name.split(".")[0]
+            if bound != "*":
+                _add(found, bound, IMPORTED)
+    elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        _add(found, node.name, UNKNOWN)
+    elif isinstance(node, ast.Delete):
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                _add(found, target.id, UNKNOWN)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import DefSite, Structure, calls, scan
+from codeagent.symbols.bindings import BINDING_NODES
 from codeagent.symbols.receivers import CallTargets
 from codeagent.symbols.types import pack_calls
 
@@ -204,8 +205,10 @@ def _calls(found: Structure) -> list[list[Any]]:
     ``target`` the callee as the file names it (:mod:`codeagent.symbols.receivers`) or ""."""
     rows: list[list[Any]] = []
     aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
-    targets = CallTargets(found)
-    for node, scope in calls(found, imports=True):
+    bound: list[tuple[ast.AST, int | None]] = []
+    sites = calls(found, imports=True, also=BINDING_NODES, found_also=bound)
+    targets = CallTargets(found, bound)
+    for node, scope in sites:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.asname and alias.name != "*":

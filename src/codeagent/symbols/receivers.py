@@ -29,7 +29,6 @@ call, ``global``) leaves its calls by name (:mod:`codeagent.symbols.bindings`).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from codeagent.pysyntax import Structure
 from codeagent.symbols.bindings import (
@@ -48,12 +47,20 @@ _NONE: dict[str, str] = {}
 class CallTargets:
     """The call targets of one file (each scope's bindings are read once, on first use)."""
 
-    def __init__(self, structure: Structure) -> None:
+    def __init__(self, structure: Structure, bound: list[tuple[ast.AST, int | None]]) -> None:
+        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) with their scopes."""
         self.structure = structure
+        self._nodes: dict[int | None, list[ast.AST]] = {}
+        for node, scope in bound:
+            self._nodes.setdefault(scope, []).append(node)
         self._locals: dict[int | None, Types] = {}
         self._attrs: dict[int, Types] = {}
         self._defs: dict[int | None, dict[str, str]] | None = None
         self._memo: dict[tuple[str, int | None], str | None] = {}
+        self._names: dict[tuple[str, int | None], str | None] = {}
+        self._typed: dict[tuple[str, int | None], str | None] = {}
+        self._selves: dict[tuple[str, int | None], bool] = {}
+        self._chains: dict[int | None, list[int | None]] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
@@ -70,6 +77,12 @@ class CallTargets:
     def _name(self, name: str, scope: int | None) -> str | None:
         """The definition or import ``name`` refers to where ``scope`` reads it (the name the
         module binds, or a qualified name), or None for a variable."""
+        key = (name, scope)
+        if key not in self._names:
+            self._names[key] = self._find_name(name, scope)
+        return self._names[key]
+
+    def _find_name(self, name: str, scope: int | None) -> str | None:
         for index in self._visible(scope):
             defs = self._own_defs(index)
             if name in defs:
@@ -79,17 +92,22 @@ class CallTargets:
                 return name if bound == {IMPORTED} else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
-    def _visible(self, scope: int | None) -> Iterator[int | None]:
+    def _visible(self, scope: int | None) -> list[int | None]:
         """The scopes whose names code in ``scope`` sees: itself, the functions around it
         (class bodies are skipped, as Python skips them), the module."""
-        first = True
-        while scope is not None:
-            site = self.structure.defs[scope]
-            if first or not isinstance(site.node, ast.ClassDef):
-                yield scope
-            first = False
-            scope = site.parent
-        yield None
+        found = self._chains.get(scope)
+        if found is None:
+            found = []
+            first, index = True, scope
+            while index is not None:
+                site = self.structure.defs[index]
+                if first or not isinstance(site.node, ast.ClassDef):
+                    found.append(index)
+                first = False
+                index = site.parent
+            found.append(None)
+            self._chains[scope] = found
+        return found
 
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
@@ -104,10 +122,10 @@ class CallTargets:
         if isinstance(node, ast.Attribute):
             base = node.value
             if isinstance(base, ast.Name) and self._is_self(base.id, scope):
-                cls = self._class_of(scope)
-                if cls is None:
+                owner_class = self._class_of(scope)
+                if owner_class is None:
                     return None
-                return self._one(self._attr_types(cls).get(node.attr), cls)
+                return self._one(self._attr_types(owner_class).get(node.attr), owner_class)
             owner = self._object(base, scope)
             if not owner or (owner.startswith("^") and "(" not in owner):
                 return None  # super().x.f(): an attribute of the base class object
@@ -116,6 +134,12 @@ class CallTargets:
 
     def _typed_name(self, name: str, scope: int | None) -> str | None:
         """A name read as an object: its type when its bindings say one, else what it names."""
+        key = (name, scope)
+        if key not in self._typed:
+            self._typed[key] = self._find_typed(name, scope)
+        return self._typed[key]
+
+    def _find_typed(self, name: str, scope: int | None) -> str | None:
         if self._is_self(name, scope):
             return self._method_class(scope)
         for index in self._visible(scope):
@@ -169,6 +193,12 @@ class CallTargets:
     def _is_self(self, name: str, scope: int | None) -> bool:
         """Whether ``name`` is the first parameter of the method around ``scope`` (``self``,
         ``cls`` in a classmethod), not rebound on the way."""
+        key = (name, scope)
+        if key not in self._selves:
+            self._selves[key] = self._find_self(name, scope)
+        return self._selves[key]
+
+    def _find_self(self, name: str, scope: int | None) -> bool:
         method = self._method(scope)
         if method is None:
             return False
@@ -207,13 +237,17 @@ class CallTargets:
     def _bindings(self, scope: int | None) -> Types:
         found = self._locals.get(scope)
         if found is None:
-            found = self._locals[scope] = scope_bindings(self.structure, scope)
+            nodes = self._nodes.get(scope, [])
+            found = self._locals[scope] = scope_bindings(self.structure, scope, nodes)
         return found
+
+    def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
+        return self._nodes.get(scope, [])
 
     def _attr_types(self, cls: int) -> Types:
         found = self._attrs.get(cls)
         if found is None:
-            found = self._attrs[cls] = attribute_bindings(self.structure, cls)
+            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
         return found
 
 

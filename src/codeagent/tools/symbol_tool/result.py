@@ -150,9 +150,9 @@ class SymbolResult(BaseModel):
         if not resolved:
             files = len({i.path for i in self.items})
             return head + f"{other} in {_plural(files, 'file')}, by name (none tied to a type)"
-        files = _plural(len({i.path for i in resolved}), "file")
+        in_files = _plural(len({i.path for i in resolved}), "file")
         whom = f"`{safe_name(self.subject)}`" if self.subject else "its definitions"
-        text = head + f"{len(resolved)} resolved to {whom} (in {files})"
+        text = head + f"{len(resolved)} resolved to {whom} (in {in_files})"
         if other:
             last = self.name.rsplit(".", 1)[-1]
             text += (
