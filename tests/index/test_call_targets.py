@@ -77,6 +77,16 @@ FILES = {
         "        return inner()  # @nested-def inner\n"
     ),
     "app/__init__.py": "",
+    "app/shadow.py": (
+        "def helper():\n"
+        "    return 0\n"
+        "\n"
+        "\n"
+        "def use():\n"
+        "    from pkg.extra import helper\n"
+        "\n"
+        "    return helper()  # @function-import-shadows-module-def helper\n"
+    ),
     "app/main.py": (
         "import pkg\n"
         "import pkg.client as pc\n"

@@ -60,13 +60,14 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
 def _path(graph: SymbolGraph, path: str, module: str, written: str) -> Target | None:
     """A dotted name written in the file at ``path`` (whose module is ``module``)."""
     after = written.startswith("^")
-    written = written.lstrip("^")
+    imported = written.startswith("!")  # a function's own import: it shadows the module's
+    written = written.lstrip("^!")
     prefix, _, attr = written.rpartition(".")
     own = f"{module}.{written}" if module else written
-    if not after and own in graph._by_full:  # a definition of this file, by its qualified name
+    if not after and not imported and own in graph._by_full:  # this file's, by qualified name
         return _callable(graph, own, via_attribute=False)
     head, _, rest = written.partition(".")
-    base = _bound(graph, path, module, head)
+    base = _bound(graph, path, module, head, imported)
     if base is None:
         return (written, True) if head in _BUILTINS and not after else None
     full = f"{base}.{rest}" if rest else base
@@ -119,11 +120,14 @@ def _returns(graph: SymbolGraph, full: str) -> Definition | None:
     return cls if cls is not None and cls.kind == "class" else None
 
 
-def _bound(graph: SymbolGraph, path: str, module: str, head: str) -> str | None:
-    """The full name ``head`` names in the file: a definition of its module, else the target
-    of the (last) import binding it; None when nothing in the file binds it."""
+def _bound(
+    graph: SymbolGraph, path: str, module: str, head: str, imported: bool = False
+) -> str | None:
+    """The full name ``head`` names in the file: a definition of its module (unless
+    ``imported``: a function's own import binds it), else the target of the (last) import
+    binding it; None when nothing in the file binds it."""
     own = f"{module}.{head}" if module else head
-    if own in graph._by_full:
+    if not imported and own in graph._by_full:
         return own
     imports = [i for i in graph._imports.get(path, []) if i.bound == head and i.name != "*"]
     if imports:

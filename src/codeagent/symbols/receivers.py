@@ -7,8 +7,10 @@ the file's own namespace, or nothing (the call stays "by name").
 The name is written for the symbol graph, which resolves it across files
 (:mod:`codeagent.symbols.call_targets`): its first part is a name the module binds (a
 definition, an import) or a definition's qualified name; the rest are attributes, the last one
-the called name. A leading ``^`` marks ``super().name()`` inside class ``C`` (``^C.name``: the
-method after ``C`` in ``C``'s method order). Bound by what the code says, no inference:
+the called name. A leading ``!`` marks a name a function's own import binds (it wins over a
+definition of the module of that name); a leading ``^`` marks ``super().name()`` inside
+class ``C`` (``^C.name``: the method after ``C`` in ``C``'s method order). Bound by what the
+code says, no inference:
 
 - ``f()``: a definition of an enclosing function or of the module, or an import;
 - ``self.f()`` / ``cls.f()`` in a method (its first parameter; ``cls`` in a classmethod):
@@ -89,7 +91,7 @@ class CallTargets:
                 return defs[name]
             bound = self._bindings(index).get(name)
             if bound is not None:
-                return name if bound == {IMPORTED} else None
+                return _imported(name, index) if bound == {IMPORTED} else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
     def _visible(self, scope: int | None) -> list[int | None]:
@@ -148,7 +150,7 @@ class CallTargets:
                 return defs[name]
             bound = self._bindings(index).get(name)
             if bound is not None:
-                return name if bound == {IMPORTED} else self._one(bound, index)
+                return _imported(name, index) if bound == {IMPORTED} else self._one(bound, index)
         return name
 
     def _one(self, types: set[str] | None, scope: int | None) -> str | None:
@@ -249,6 +251,12 @@ class CallTargets:
         if found is None:
             found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
         return found
+
+
+def _imported(name: str, scope: int | None) -> str:
+    """A name an import binds: ``!name`` when the import is in a function (it shadows a
+    definition of the module's that has the same name), else the name."""
+    return name if scope is None else f"!{name}"
 
 
 def _is_super(node: ast.Call) -> bool:
