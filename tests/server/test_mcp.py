@@ -59,9 +59,13 @@ def check(out: dict[str, Any], root: Path) -> None:
     # Truth from the file written by the test: Square.area is lines 13-14, Square on 9.
     assert "geo/shapes.py:13-14  Square.area  [method]" in text(out["definition"])
     refs = text(out["references"])
-    # From the symbol graph: the call site (line 18, inside unit_square), matched by name;
+    # From the symbol graph: the call site (line 18, inside unit_square), resolved to the class
+    # (its import-free module binds Square), with the caller's qualified name;
     # the class statement itself (line 9) is a definition, not a reference.
-    assert "geo/shapes.py:18: a call in unit_square" in refs
+    assert (
+        "geo/shapes.py:18: a call in unit_square  resolved: true  caller: geo.shapes.unit_square"
+        "  target: geo.shapes.Square"
+    ) in refs.splitlines()
     assert "geo/shapes.py:9:" not in refs
     assert re.search(r"geo/shapes.py:9-14 +class Square\b", text(out["structure"]))
     assert re.search(r"geo/shapes.py:13-14 +def area\(self\)\n", text(out["structure"]))

@@ -76,24 +76,29 @@ def test_an_ambiguous_name_lists_the_candidates(graph: SymbolGraph) -> None:
     assert lines[2].startswith("  pkg/session.py:10-11  function request")
 
 
-def test_callers_are_by_name_and_say_so(graph: SymbolGraph) -> None:
+def test_callers_tied_to_the_method_say_so(graph: SymbolGraph) -> None:
     result = run_symbol_query(graph, SymbolArgs(operation="callers", name="Session.request"))
-    sites = [(i.path, i.start_line, i.name) for i in result.items]
-    assert sites == [
-        ("pkg/session.py", 11, "request"),
-        ("tests/test_session.py", 4, "test_it"),
+    sites = [(i.path, i.start_line, i.name, i.resolved) for i in result.items]
+    assert sites == [  # Session().request(...): the constructor says the type
+        ("pkg/session.py", 11, "request", True),
+        ("tests/test_session.py", 4, "test_it", True),
     ]
-    assert "by name" in result.render()
+    assert result.render().splitlines()[0] == (
+        "Calls of `Session.request` in the repository: 2 resolved to "
+        "`pkg.session.Session.request` (in 2 files)"
+    )
+    assert "by name" not in result.render()
 
 
 @pytest.mark.parametrize(
     ("files", "python_note", "other_note"),
     [
-        ({"a.py": "def load():\n    pass\n\nload()\n"}, True, False),
+        # obj.load(): nothing says what obj is, so the call is by name and the note explains
+        ({"a.py": "def load():\n    pass\n\ndef f(obj):\n    obj.load()\n"}, True, False),
         ({"main.go": "package main\n\nfunc load() {}\n\nfunc main() { load() }\n"}, False, True),
         (
             {
-                "a.py": "def load():\n    pass\n\nload()\n",
+                "a.py": "def load():\n    pass\n\ndef f(obj):\n    obj.load()\n",
                 "main.go": "package main\n\nfunc load() {}\n\nfunc main() { load() }\n",
             },
             True,

@@ -15,11 +15,18 @@ from collections.abc import Callable
 from codeagent.pysyntax.structure import Structure
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Nodes with nothing below them that a walk for calls (and bindings) needs.
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 Site = tuple[ast.Call | ast.ImportFrom, int | None]  # the node, the index of its scope's def
 
 
 def calls(
-    structure: Structure, *, lines: list[int] | None = None, imports: bool = False
+    structure: Structure,
+    *,
+    lines: list[int] | None = None,
+    imports: bool = False,
+    also: tuple[type[ast.AST], ...] = (),
+    found_also: list[tuple[ast.AST, int | None]] | None = None,
 ) -> list[Site]:
     """Every call of the file with its scope (the index of its definition in
     ``structure.defs``; None for the module's own).
@@ -28,9 +35,12 @@ def calls(
     read (the lines that mention a name, when only calls of that name are wanted).
     ``imports``: the ``from ... import`` statements come too, where they stand among the calls
     (an alias is known from its import on).
+    ``also``: node types (exact types) gathered, with their scope, into ``found_also`` in the
+    same walk (what binds names, for :mod:`codeagent.symbols.receivers`).
     """
     keep = _spanning(lines) if lines is not None else None
     found: list[Site] = []
+    gather = frozenset(also) if found_also is not None else frozenset()
 
     def visit(node: ast.AST, scope: int | None) -> None:
         if isinstance(node, _DEFS):
@@ -44,8 +54,20 @@ def calls(
             return
         if isinstance(node, ast.Call) or (imports and isinstance(node, ast.ImportFrom)):
             found.append((node, scope))
-        for child in ast.iter_child_nodes(node):
-            if keep is None or keep(child):
+        if gather and type(node) in gather:
+            found_also.append((node, scope))  # type: ignore[union-attr]
+        for field in node._fields:  # ast.iter_child_nodes, inline: the walk is the cost
+            child = getattr(node, field, None)
+            if isinstance(child, list):
+                for item in child:
+                    wanted = type(item) not in _LEAVES and isinstance(item, ast.AST)
+                    if wanted and (keep is None or keep(item)):
+                        visit(item, scope)
+            elif (
+                type(child) not in _LEAVES
+                and isinstance(child, ast.AST)
+                and (keep is None or keep(child))
+            ):
                 visit(child, scope)
 
     visit(structure.tree, None)

@@ -188,7 +188,10 @@ def build_mcp(
         name: Annotated[str, Field(description="The function, method or class name to look for.")],
         repo: RepoArg = None,
     ) -> str:
-        """Find the places that use a name (calls and imports): one `path:line` per use."""
+        """Find the places that use a name (calls and imports): one `path:line` per use.
+        Calls tied to the definition by receiver, import or type come first (`resolved:
+        true`, with the caller's qualified name and the target), then calls of the same name
+        that could not be tied to a type (`resolved: false`), then the importing files."""
         return await call(repo, lambda b: tools.find_references(b, name))
 
     return server

@@ -181,15 +181,35 @@ def find_references(backend: RepoBackend, name: str) -> str:
     return _with_state(_references(pinned.index.get(), name), pinned)
 
 
+def _graph_references(graph: Any, name: str) -> str:
+    """The calls resolved to ``name`` first, then those matched by name only, each with its
+    fields (``resolved: true|false``, the caller's qualified name, the target), then the
+    importers; a first line counts them."""
+    from codeagent.tools.symbol_tool import SymbolToolError
+    from codeagent.tools.symbol_tool.callers import callers_result
+
+    try:
+        result = callers_result(graph, name, None)
+    except SymbolToolError:
+        result = None
+    lines = []
+    if result is not None:
+        lines.append(result.render().splitlines()[0])
+        for i in result.items:
+            fields = f"resolved: {'true' if i.resolved else 'false'}  caller: {i.caller}"
+            fields += f"  target: {i.target}" if i.target else ""
+            lines.append(f"{i.path}:{i.start_line}: a call in {i.name or '<module>'}  {fields}")
+    lines += [f"{path}  imports it" for path in graph.importers(name)]
+    more = len(lines) - MAX_REFERENCES
+    tail = [f"... and {more} more"] if more > 0 else []
+    note = [result.note] if result is not None and result.note else []
+    return "\n".join([*lines[:MAX_REFERENCES], *tail, *note]) or f"no references to {name} found"
+
+
 def _references(store: Any, name: str) -> str:
     graph = getattr(store, "symbols", None)
     if graph is not None:
-        lines = [
-            f"{c.path}:{c.line}: a call in {c.scope or '<module>'} (matched by name)"
-            for c in graph.callers(name)
-        ]
-        lines += [f"{path}  imports it" for path in graph.importers(name)]
-        return "\n".join(lines[:MAX_REFERENCES]) or f"no references to {name} found"
+        return _graph_references(graph, name)
     word = re.compile(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b")
     seen: set[tuple[str, int]] = set()
     found: list[str] = []

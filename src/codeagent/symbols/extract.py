@@ -13,10 +13,13 @@ graph built from all of them):
   ``import a.b [as c]``.
 - ``a`` (only when the module sets it to literals: assignments and ``+=`` of lists or
   tuples of strings): its ``__all__``, which decides what ``from module import *`` takes.
-- ``c``: call sites ``[line, name, scope]``: ``name`` is the called name after aliases are
-  undone (``self.send()`` -> ``send``; ``from m import f as g; g()`` -> ``f``;
+- ``c``: call sites ``[line, name, scope, target]``: ``name`` is the called name after aliases
+  are undone (``self.send()`` -> ``send``; ``from m import f as g; g()`` -> ``f``;
   ``import m as n; n.f()`` -> ``f``), ``scope`` the index in ``d`` of the enclosing function
-  or class (-1 at module level).
+  or class (-1 at module level), ``target`` the callee as the file names it, when its
+  receiver says (``self.send()`` in ``Client.request`` -> ``Client.send``; ``g()`` ->
+  ``g``; ``c.send()`` after ``c = Client()`` -> ``Client.send``: see
+  :mod:`codeagent.symbols.receivers`), resolved across files by the graph.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import DefSite, Structure, calls, scan
+from codeagent.symbols.bindings import BINDING_NODES
+from codeagent.symbols.receivers import CallTargets
 from codeagent.symbols.types import pack_calls
 
 MAX_SIGNATURE = 240
@@ -196,10 +201,14 @@ def _imports(found: Structure, module: str, is_package: bool) -> list[list[Any]]
 
 
 def _calls(found: Structure) -> list[list[Any]]:
-    """``[line, name, scope]`` of each call, aliases undone as they stand at the call."""
+    """``[line, name, scope, target]`` of each call, aliases undone as they stand at the call,
+    ``target`` the callee as the file names it (:mod:`codeagent.symbols.receivers`) or ""."""
     rows: list[list[Any]] = []
     aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
-    for node, scope in calls(found, imports=True):
+    bound: list[tuple[ast.AST, int | None]] = []
+    sites = calls(found, imports=True, also=BINDING_NODES, found_also=bound)
+    targets = CallTargets(found, bound)
+    for node, scope in sites:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.asname and alias.name != "*":
@@ -215,5 +224,6 @@ def _calls(found: Structure) -> list[list[Any]]:
             line = (
                 (func.end_lineno or node.lineno) if isinstance(func, ast.Attribute) else node.lineno
             )
-            rows.append([line, name, -1 if scope is None else scope])
+            target = targets.of(node, scope) or ""
+            rows.append([line, name, -1 if scope is None else scope, target])
     return rows

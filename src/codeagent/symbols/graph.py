@@ -12,10 +12,14 @@ and ``Auth`` is public), and a
 class base written ``logging.Handler`` or ``Mixin`` (imported) resolves to the defining class
 when it is in the repository (else it stays as written, e.g. ``Exception``).
 
-Call sites are matched **by name only** (no type inference): ``self.send()``, ``obj.send()``,
-``mod.send()`` and ``super().send()`` are all calls of ``send``; an imported alias is undone
-(``from m import f as g; g()`` is a call of ``f``); a name passed around without being called
-is not a call site. Files that do not parse have no symbols.
+Call sites are grouped by the called name (``self.send()``, ``obj.send()``, ``mod.send()`` and
+``super().send()`` are all calls of ``send``; an imported alias is undone: ``from m import f as
+g; g()`` is a call of ``f``; a name passed around without being called is not a call site),
+and each Python one is **resolved by its receiver** where the code says what it is
+(:mod:`codeagent.symbols.receivers` in the file, :mod:`codeagent.symbols.call_targets` across
+files): ``self.send()`` in ``Client`` or a subclass, ``c.send()`` after ``c = Client()`` or
+with ``c: Client``, ``super().send()``, ``mod.send()``, an imported ``send()``. The rest stay
+"by name" (``CallSite.target`` empty). Files that do not parse have no symbols.
 
 Files of the languages of :mod:`codeagent.lang` (tree-sitter) have records of the same shape
 with ``"l"`` (the language) and their path as module name; their kinds are the language's own
@@ -35,19 +39,21 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import Structure
+from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
 from codeagent.symbols.file_imports import importers_index
 from codeagent.symbols.mro import breadth_first, c3_order
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
-from codeagent.symbols.types import CallSite, Definition, Import
+from codeagent.symbols.types import CallSite, Definition, Import, call_target
 
 __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows
 # 2: call sites grouped by name; 3: a module's literal __all__ ("a"); 4: other languages ("l");
-# 5: call sites kept in each file's record (grouped by name at first use), one record per file
-FORMAT = 5
+# 5: call sites kept in each file's record (grouped by name at first use), one record per file;
+# 6: each Python call site's target as the file names it (symbols.receivers)
+FORMAT = 6
 log = logging.getLogger(__name__)
 
 
@@ -233,14 +239,19 @@ class SymbolGraph(SymbolTables):
         return list(self._imports[self.modules[modules[0]]])
 
     def callers(self, name: str) -> list[CallSite]:
-        """Call sites of the last component of ``name`` (by name: see the module docstring)."""
+        """Call sites of the last component of ``name``, each with the definition it resolves
+        to when its receiver says (``target``; see the module docstring), by file and line."""
         last = name.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1]
         flat = self.calls.get(last, [])
         out = []
-        for n in range(0, len(flat), 3):
+        for n in range(0, len(flat), 4):
             path = self.paths[flat[n]]
-            scope = self.files[path]["d"][flat[n + 2]][0] if flat[n + 2] >= 0 else ""
-            out.append(CallSite(path, flat[n + 1], last, scope))
+            rec = self.files[path]
+            scope = rec["d"][flat[n + 2]][0] if flat[n + 2] >= 0 else ""
+            written = call_target(rec["c"], flat[n + 3])
+            found = target_of(self, path, written) if written else None
+            target, outside = found if found is not None else ("", False)
+            out.append(CallSite(path, flat[n + 1], last, scope, target, outside))
         return sorted(out, key=lambda c: (c.path, c.line))
 
     def methods(

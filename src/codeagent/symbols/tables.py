@@ -36,12 +36,29 @@ class SymbolTables:
 
     @cached_property
     def calls(self) -> dict[str, list[int]]:
-        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), ...]."""
+        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), site
+        number in the file's record, ...]."""
         grouped: dict[str, list[int]] = {}
         for index, path in enumerate(self.paths):
-            for line, name, scope in unpack_calls(self.files[path].get("c", _NO_CALLS)):
-                grouped.setdefault(name, []).extend((index, line, scope))
+            packed = self.files[path].get("c", _NO_CALLS)
+            for site, (line, name, scope) in enumerate(unpack_calls(packed)):
+                grouped.setdefault(name, []).extend((index, line, scope, site))
         return grouped
+
+    @cached_property
+    def top_names(self) -> frozenset[str]:
+        """The first folder (or module stem) of every file, and under ``src/``: the names an
+        import of the repository's own code starts with, packages or not."""
+        names = set()
+        for path in self.files:
+            parts = path.removeprefix("src/").split("/")
+            names.add(parts[0].removesuffix(".py"))
+        return frozenset(names)
+
+    @cached_property
+    def target_cache(self) -> dict[tuple[str, str], tuple[str, bool] | None]:
+        """(path, target as written there) -> its resolution (codeagent.symbols.call_targets)."""
+        return {}
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""

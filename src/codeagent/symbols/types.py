@@ -57,26 +57,51 @@ class Import:
 
 @dataclass(frozen=True, slots=True)
 class CallSite:
-    """A call of ``name`` (aliases undone) at ``path:line`` inside ``scope`` ("" = module)."""
+    """A call of ``name`` (aliases undone) at ``path:line`` inside ``scope`` ("" = module).
+
+    ``target``: the full name of the repository definition the call resolves to (by its
+    receiver, its imports, the class's bases: :mod:`codeagent.symbols.call_targets`); ``""``
+    when it could not be tied to one (a call "by name"). ``outside``: resolved, to a name
+    outside the repository (``json.dumps``), which ``target`` then holds."""
 
     path: str
     line: int
     name: str
     scope: str
+    target: str = ""
+    outside: bool = False
+
+    @property
+    def resolved(self) -> bool:
+        return bool(self.target) and not self.outside
 
 
 def pack_calls(sites: list[list[Any]]) -> list[Any]:
-    """A file's call sites ``[line, name, scope]`` as its record keeps them (``c``):
-    ``[names, [line, name number, scope, ...]]``, each name once, quick to load."""
+    """A file's call sites ``[line, name, scope]`` or ``[line, name, scope, target]`` as its
+    record keeps them (``c``): ``[names, [line, name number, scope, ...]]``, each name once,
+    quick to load, then, when a site has a target (:mod:`codeagent.symbols.receivers`), the
+    target's number in ``names`` for each site (-1: none)."""
     names: dict[str, int] = {}
     flat: list[int] = []
-    for line, name, scope in sites:
+    targets: list[int] = []
+    for line, name, scope, *target in sites:
         flat += (line, names.setdefault(name, len(names)), scope)
+        targets.append(names.setdefault(target[0], len(names)) if target and target[0] else -1)
+    if any(t >= 0 for t in targets):
+        return [list(names), flat, targets]
     return [list(names), flat]
 
 
 def unpack_calls(packed: list[Any]) -> Iterator[tuple[int, str, int]]:
     """``(line, name, scope)`` of each call site of a record's ``c``."""
-    names, flat = packed
+    names, flat = packed[0], packed[1]
     for k in range(0, len(flat), 3):
         yield flat[k], names[flat[k + 1]], flat[k + 2]
+
+
+def call_target(packed: list[Any], site: int) -> str | None:
+    """The target written in the file (:mod:`codeagent.symbols.receivers`) of the ``site``-th
+    call site of a record's ``c``, or None."""
+    if len(packed) < 3 or packed[2][site] < 0:
+        return None
+    return str(packed[0][packed[2][site]])

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeagent.display import safe_name
-from codeagent.symbols.graph import CLASS_KINDS, CallSite, Definition, Import, SymbolGraph
+from codeagent.symbols.graph import CLASS_KINDS, Definition, Import, SymbolGraph
+from codeagent.tools.symbol_tool.callers import callers_result, line_text
 from codeagent.tools.symbol_tool.names import (
     SymbolToolError,
     classes_named,
@@ -15,11 +16,7 @@ from codeagent.tools.symbol_tool.names import (
     several,
 )
 from codeagent.tools.symbol_tool.result import (
-    BY_NAME_NOTE,
-    MAX_LINE_CHARS,
-    MAX_LISTED,
     MAX_SOURCE_LINES,
-    OTHER_BY_NAME_NOTE,
     SymbolArgs,
     SymbolItem,
     SymbolResult,
@@ -41,7 +38,7 @@ def run_symbol_query(
     if op == "definition":
         return _definition(graph, name, root, named_file)
     if op == "callers":
-        return _callers(graph, name, root)
+        return callers_result(graph, name, root)
     if op == "subclasses":
         return _subclasses(graph, name, args.transitive, named_file)
     if op == "importers":
@@ -102,47 +99,6 @@ def _shown(graph: SymbolGraph, d: Definition) -> str:
     """A definition's name as answered: Python's full dotted name; another language's
     qualified name (its file is in the location)."""
     return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
-
-
-def _callers(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
-    name = name.replace("::", ".")  # called by its last name: Type::new() is a call of new
-    last = name.rsplit(".", 1)[-1]
-    sites = graph.callers(name)
-    lines: dict[str, list[str]] = {}
-    if not sites:
-        raise SymbolToolError(f"nothing in the repository calls {last}")
-    items = [
-        SymbolItem.model_construct(  # trusted values: no validation for thousands of sites
-            path=c.path,
-            start_line=c.line,
-            end_line=c.line,
-            kind="call",
-            name=c.scope,
-            # the source line of the sites the answer lists (reading every file would cost
-            # more than the query on a big repository)
-            detail=(_line_text(root, c.path, c.line, lines) if n < MAX_LISTED else "")
-            or f"{c.name}(...)",
-        )
-        for n, c in enumerate(sites)
-    ]
-    note = _by_name_note(graph, sites, last)
-    if last != name:
-        note = f"Resolved by the last name, {last}, whatever it is called on. " + note
-    return SymbolResult(operation="callers", name=last, items=items, note=note)
-
-
-def _by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
-    """How call sites were found, in the words of the languages they are in: Python's note
-    for Python files (unchanged), the language layer's for the others, both when both."""
-    other = [c for c in sites if "l" in graph.files.get(c.path, {})]
-    notes = []
-    if len(other) < len(sites):
-        notes.append(BY_NAME_NOTE.format(n=name))
-    if other:
-        note = OTHER_BY_NAME_NOTE.format(n=name)
-        notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"
-                     if notes else note)  # fmt: skip
-    return " ".join(notes)
 
 
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
@@ -224,25 +180,11 @@ def _as_written(graph: SymbolGraph, items: list[SymbolItem], root: Path | None) 
         return items
     lines: dict[str, list[str]] = {}
     return [
-        i.model_copy(update={"detail": _line_text(root, i.path, i.start_line, lines) or i.detail})
+        i.model_copy(update={"detail": line_text(root, i.path, i.start_line, lines) or i.detail})
         if "l" in graph.files.get(i.path, {})
         else i
         for i in items
     ]
-
-
-def _line_text(root: Path | None, path: str, line: int, cache: dict[str, list[str]]) -> str:
-    """Line ``line`` of ``path``, stripped ("" without the repository or the line)."""
-    if root is None:
-        return ""
-    if path not in cache:
-        try:
-            text = (root / path).read_text(encoding="utf-8", errors="replace")
-            cache[path] = text.split("\n")  # as ast counts lines: a form feed ends none
-        except OSError:
-            cache[path] = []
-    text = cache[path][line - 1].strip() if 0 < line <= len(cache[path]) else ""
-    return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 3] + "..."
 
 
 def _source(root: Path | None, d: Definition) -> list[str]:

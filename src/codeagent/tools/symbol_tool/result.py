@@ -18,9 +18,9 @@ MAX_SOURCE_LINES = 60  # lines of a unique definition's source shown
 MAX_LINE_CHARS = 160  # a call site's line, as shown
 
 BY_NAME_NOTE = (
-    "Call sites are found by name, without type inference: self.{n}(), obj.{n}(), "
-    "module.{n}() and super().{n}() all count, an imported alias (from m import {n} as g; g()) "
-    "counts as {n}, and a reference that is not called does not."
+    "Calls marked [by name] could not be tied to a type: obj.{n}() on an object whose type "
+    "the code does not state counts whatever obj is, an imported alias "
+    "(from m import {n} as g; g()) counts as {n}, and a reference that is not called does not."
 )
 # The same for call sites in files of other languages (the language layer's call queries).
 OTHER_BY_NAME_NOTE = (
@@ -61,6 +61,11 @@ class SymbolItem(BaseModel):
     detail: str = ""  # signature; the call's source line; import statement
     doc: str = ""
     via: str | None = None  # methods: the in-repository base it is inherited from
+    # callers: whether the call was tied to its target by receiver, import or type (else it
+    # is a call "by name"), the target's full name, and the caller's qualified name
+    resolved: bool | None = None
+    target: str = ""
+    caller: str = ""
 
 
 class SymbolResult(BaseModel):
@@ -122,8 +127,7 @@ class SymbolResult(BaseModel):
             item = self.items[0]
             return f"`{self.name}` is defined at {_span(item)} ({item.kind} {what})"
         if self.operation == "callers":
-            files = len({i.path for i in self.items})
-            return f"Calls of `{self.name}` in the repository: {n} in {_plural(files, 'file')}"
+            return self._callers_head()
         if self.operation == "subclasses":
             what_kind = "implementations" if self.kind in ("interface", "trait") else "subclasses"
             scope = f"all {what_kind}" if self.transitive else f"direct {what_kind}"
@@ -138,10 +142,30 @@ class SymbolResult(BaseModel):
         own = sum(1 for i in self.items if i.via is None)
         return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} inherited)"
 
+    def _callers_head(self) -> str:
+        """How many calls were tied to the definition asked for, how many only by name."""
+        resolved = [i for i in self.items if i.resolved]
+        other = len(self.items) - len(resolved)
+        head = f"Calls of `{self.name}` in the repository: "
+        if not resolved:
+            files = len({i.path for i in self.items})
+            return head + f"{other} in {_plural(files, 'file')}, by name (none tied to a type)"
+        in_files = _plural(len({i.path for i in resolved}), "file")
+        whom = f"`{safe_name(self.subject)}`" if self.subject else "its definitions"
+        text = head + f"{len(resolved)} resolved to {whom} (in {in_files})"
+        if other:
+            last = self.name.rsplit(".", 1)[-1]
+            text += (
+                f"; {other} other call{'s' if other != 1 else ''} of a `{last}` that could not "
+                "be tied to a type (by name, listed after)"
+            )
+        return text
+
     def _line(self, item: SymbolItem) -> str:
         if self.operation == "callers":
             where = location(item.path, item.start_line)
-            return f"  {where}  {item.detail}  in {safe_name(item.name) or '<module>'}"
+            mark = "" if item.resolved else "  [by name]"
+            return f"  {where}  {item.detail}  in {safe_name(item.name) or '<module>'}{mark}"
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"

@@ -1,0 +1,250 @@
+"""Call sites resolved by receiver and import, against jedi's ``goto`` on every sampled site.
+
+    PYTHONPATH=src:eval python eval/references_truth.py DIR [DIR ...] [--sample 400] [--show 8]
+
+The repositories, chosen and written down before the first run (none written here; each a
+checkout of the commit named), and why:
+
+- psf/requests 1f6589ec3a1e: the issue's own example of a common name (``Session.send``,
+  ``adapter.send``); re-exports through ``requests/__init__.py``; instance attributes.
+- encode/httpx ae1b9f66238f: ``from ._client import *`` re-exports, ASGI ``send`` callables
+  beside ``Client.send``, annotated parameters and attributes throughout.
+- pallets/flask 2ac89889f4cc: ``self.`` calls through a deep class hierarchy (``App`` over
+  ``Scaffold``), ``super()``, module-level instances in tests (``app = Flask(...)``).
+- pallets/click 2c8cd3ac958a: ``Context``/``Command`` methods called through parameters
+  (``ctx: Context``), decorators, many bare calls of module functions.
+- Textualize/rich 42899d8a0a96: a large repository of small classes, ``Console`` passed
+  around annotated, ``self._x = T(...)`` attributes, ``super().__init__``.
+
+For each repository the symbol graph is built from every tracked Python file (as the index
+builds it), and ``--sample`` call sites are drawn at random (seed 46) among all its call
+sites. For each, jedi 0.20 ``Script.goto(follow_imports=True)`` on the called name is the
+truth; it counts as a *repository callable* when it names a class or function defined in
+the repository. Printed per repository and over all:
+
+- precision: sites the graph resolves to a repository definition that jedi resolves to the
+  same definition, over those it resolves where jedi answers anything (sites jedi leaves
+  unanswered are counted apart);
+- recall: sites jedi resolves to a repository callable that the graph resolves to the same,
+  over those jedi resolves to a repository callable;
+- the by-name remainder: call sites of the whole repository the graph leaves by name;
+- each miss by the form of its receiver (``self.x.f()``, ``name.f()``, ``f()``, ...), and
+  the first ``--show`` differences of each kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import random
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from codeagent.pysyntax import calls, scan
+from codeagent.symbols.call_targets import target_of
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.types import call_target
+
+SEED = 46
+
+
+@dataclass
+class Site:
+    path: str
+    line: int  # the called name's line and column (jedi's: 1-based line, 0-based column)
+    column: int
+    form: str  # the receiver's form: f(), self.f(), self.x.f(), name.f(), call().f(), ...
+    # the repository definition resolved to: (path, def line) of each definition of its full
+    # name (a function's @overload stubs and its body are one function)
+    ours: set[tuple[str, int]] | None
+    outside: bool  # resolved to a name outside the repository
+    text: str
+
+
+def build(root: Path) -> tuple[SymbolGraph, dict[str, ast.Module], dict[str, str]]:
+    """The symbol graph of every tracked Python file, the trees and the texts."""
+    listed = subprocess.run(
+        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    trees: dict[str, ast.Module] = {}
+    texts: dict[str, str] = {}
+    for path in listed:
+        try:
+            text = (root / path).read_text(encoding="utf-8")
+            trees[path] = ast.parse(text)
+            texts[path] = text
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+    return SymbolGraph.build(trees, root), trees, texts
+
+
+def form_of(func: ast.expr) -> str:
+    """How a call names its callee, for the misses by class."""
+    if isinstance(func, ast.Name):
+        return "f()"
+    assert isinstance(func, ast.Attribute)
+    value = func.value
+    if isinstance(value, ast.Name):
+        return "self.f()" if value.id in ("self", "cls") else "name.f()"
+    if isinstance(value, ast.Call):
+        is_super = isinstance(value.func, ast.Name) and value.func.id == "super"
+        return "super().f()" if is_super else "call().f()"
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+        return "self.x.f()" if value.value.id in ("self", "cls") else "name.x.f()"
+    return "other.f()"
+
+
+def sites(graph: SymbolGraph, trees: dict[str, ast.Module], texts: dict[str, str]) -> list[Site]:
+    """Every call site of the graph, with our resolution and the called name's position, in
+    the order the graph records them (the same walk as the extraction)."""
+    out: list[Site] = []
+    where: dict[str, set[tuple[str, int]]] = {}
+    for d in graph._defs:
+        where.setdefault(d.full_name, set()).add((d.path, d.line))
+    for path, tree in trees.items():
+        rec = graph.files.get(path)
+        if rec is None or len(rec["c"]) < 2:  # no symbols (a file nested too deeply)
+            continue
+        lines = texts[path].split("\n")
+        number = 0
+        for node, _scope in calls(scan(tree)):
+            assert isinstance(node, ast.Call)
+            func = node.func
+            if isinstance(func, ast.Name):
+                line, col = func.lineno, func.col_offset
+            elif isinstance(func, ast.Attribute) and func.end_lineno and func.end_col_offset:
+                line, col = func.end_lineno, func.end_col_offset - len(func.attr)
+            else:
+                continue
+            written = call_target(rec["c"], number)
+            number += 1
+            found = target_of(graph, path, written) if written else None
+            ours, outside = None, False
+            if found is not None:
+                full, outside = found
+                ours = where.get(full) if not outside else None
+            text = lines[line - 1] if line <= len(lines) else ""
+            column = len(text.encode("utf-8")[:col].decode("utf-8", "replace"))
+            out.append(Site(path, line, column, form_of(func), ours, outside, text.strip()))
+    return out
+
+
+def jedi_truth(root: Path, chosen: list[Site]) -> list[tuple[set[tuple[str, int]], bool]]:
+    """Per site: the repository classes/functions jedi's goto names, and whether it named
+    anything at all."""
+    import jedi
+
+    # The checkout's own code first (its src/ layout too), before an installed copy of the
+    # same package in this environment; then the environment (the standard library, deps).
+    own = [str(root / "src")] if (root / "src").is_dir() else []
+    here = {Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "src"}
+    base = [p for p in sys.path if p and Path(p).resolve() not in here]
+    project = jedi.Project(str(root), sys_path=[*own, str(root), *base])
+    scripts: dict[str, jedi.Script] = {}
+    out = []
+    for site in chosen:
+        script = scripts.get(site.path)
+        if script is None:
+            source = (root / site.path).read_text(encoding="utf-8")
+            script = scripts[site.path] = jedi.Script(
+                source, path=str(root / site.path), project=project
+            )
+        try:
+            names = script.goto(site.line, site.column, follow_imports=True)
+        except Exception:  # jedi's own failure on a site: no answer
+            names = []
+        found = set()
+        for name in names:
+            path = name.module_path
+            if path is None or name.line is None or name.type not in ("function", "class"):
+                continue
+            try:
+                rel = Path(path).resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                continue
+            found.add((rel, name.line))
+        out.append((found, bool(names)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repos", nargs="+", type=Path)
+    parser.add_argument("--sample", type=int, default=400)
+    parser.add_argument("--show", type=int, default=8)
+    args = parser.parse_args(argv)
+    totals: Counter[str] = Counter()
+    misses: Counter[str] = Counter()
+    for root in args.repos:
+        if not (root / ".git").exists():
+            print(f"error: {root} is not a git checkout", file=sys.stderr)
+            return 2
+        graph, trees, texts = build(root)
+        every = sites(graph, trees, texts)
+        chosen = random.Random(SEED).sample(every, min(args.sample, len(every)))
+        truth = jedi_truth(root, chosen)
+        count: Counter[str] = Counter()
+        shown: Counter[str] = Counter()
+        for site, (jedi_defs, answered) in zip(chosen, truth, strict=True):
+            verdict = _judge(site, jedi_defs, answered, count, misses)
+            if verdict and shown[verdict] < args.show:
+                shown[verdict] += 1
+                print(f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text[:90]}")
+                print(f"      ours {sorted(site.ours or ())[:3]}  jedi {sorted(jedi_defs)[:3]}")
+        count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
+        count["sites (all)"] = len(every)
+        totals.update(count)
+        print(f"{root.name}: {_summary(count)}")
+    print(f"all: {_summary(totals)}")
+    print("misses by receiver form: " + ", ".join(f"{k} {v}" for k, v in misses.most_common()))
+    return 0
+
+
+def _judge(
+    site: Site,
+    jedi_defs: set[tuple[str, int]],
+    answered: bool,
+    count: Counter[str],
+    misses: Counter[str],
+) -> str | None:
+    """Count one site; the kind of difference, or None when both agree (or neither knows)."""
+    count["sampled"] += 1
+    verdict = None
+    if site.ours is not None:
+        if not answered:
+            count["resolved, jedi silent"] += 1
+        else:
+            count["resolved, jedi answered"] += 1
+            if site.ours & jedi_defs:
+                count["resolved right"] += 1
+            else:
+                verdict = "wrong"
+    if jedi_defs:
+        count["jedi repo callable"] += 1
+        if site.ours and site.ours & jedi_defs:
+            count["found"] += 1
+        else:
+            verdict = verdict or "missed"
+            misses[f"{site.form}{' (outside)' if site.outside else ''}"] += 1
+    return verdict
+
+
+def _summary(c: Counter[str]) -> str:
+    precision = (
+        c["resolved right"] / c["resolved, jedi answered"] if c["resolved, jedi answered"] else 0
+    )
+    recall = c["found"] / c["jedi repo callable"] if c["jedi repo callable"] else 0
+    return (
+        f"sampled {c['sampled']}, precision {precision:.1%} "
+        f"({c['resolved right']}/{c['resolved, jedi answered']}; "
+        f"{c['resolved, jedi silent']} resolved where jedi is silent), recall {recall:.1%} "
+        f"({c['found']}/{c['jedi repo callable']}); by name {c['by-name (all sites)']} of "
+        f"{c['sites (all)']} call sites"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

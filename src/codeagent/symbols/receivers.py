@@ -1,0 +1,263 @@
+"""What a call is a call *of*, as far as one Python file says: the callee as a dotted name in
+the file's own namespace, or nothing (the call stays "by name").
+
+    targets = CallTargets(structure)
+    targets.of(call_node, scope)   # "Client.send", "^Client.close", "outer.inner", or None
+
+The name is written for the symbol graph, which resolves it across files
+(:mod:`codeagent.symbols.call_targets`): its first part is a name the module binds (a
+definition, an import) or a definition's qualified name; the rest are attributes, the last one
+the called name. A leading ``!`` marks a name a function's own import binds (it wins over a
+definition of the module of that name); a leading ``^`` marks ``super().name()`` inside
+class ``C`` (``^C.name``: the method after ``C`` in ``C``'s method order). Bound by what the
+code says, no inference:
+
+- ``f()``: a definition of an enclosing function or of the module, or an import;
+- ``self.f()`` / ``cls.f()`` in a method (its first parameter; ``cls`` in a classmethod):
+  ``C.f`` for the class ``C`` of the method, looked up through its bases by the graph;
+- ``super().f()``: ``^C.f``;
+- ``x.f()`` where ``x`` is a parameter or local annotated ``x: T`` (``Optional[T]``,
+  ``T | None``, ``"T"``), or every assignment of ``x`` in its scope is ``T(...)`` (``None``
+  aside): ``T.f``; the same for a module-level ``x``;
+- ``self.x.f()`` where the class annotates ``x: T`` or its methods only assign
+  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``;
+- ``T(...).f()``: ``T.f``; ``mod.f()``, ``mod.sub.f()``, ``Class.f()``: as written, when the
+  first name is bound in the module (an import, a definition).
+
+A name bound any other way in the scope (a loop, ``with ... as``, an assignment from another
+call, ``global``) leaves its calls by name (:mod:`codeagent.symbols.bindings`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from codeagent.pysyntax import Structure
+from codeagent.symbols.bindings import (
+    FUNCTIONS,
+    IMPORTED,
+    UNKNOWN,
+    Types,
+    attribute_bindings,
+    dotted,
+    scope_bindings,
+)
+
+_NONE: dict[str, str] = {}
+
+
+class CallTargets:
+    """The call targets of one file (each scope's bindings are read once, on first use)."""
+
+    def __init__(self, structure: Structure, bound: list[tuple[ast.AST, int | None]]) -> None:
+        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) with their scopes."""
+        self.structure = structure
+        self._nodes: dict[int | None, list[ast.AST]] = {}
+        for node, scope in bound:
+            self._nodes.setdefault(scope, []).append(node)
+        self._locals: dict[int | None, Types] = {}
+        self._attrs: dict[int, Types] = {}
+        self._defs: dict[int | None, dict[str, str]] | None = None
+        self._memo: dict[tuple[str, int | None], str | None] = {}
+        self._names: dict[tuple[str, int | None], str | None] = {}
+        self._typed: dict[tuple[str, int | None], str | None] = {}
+        self._selves: dict[tuple[str, int | None], bool] = {}
+        self._chains: dict[int | None, list[int | None]] = {}
+
+    def of(self, call: ast.Call, scope: int | None) -> str | None:
+        """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self._name(func.id, scope)
+        if not isinstance(func, ast.Attribute):
+            return None
+        owner = self._object(func.value, scope)
+        return f"{owner}.{func.attr}" if owner else None
+
+    # -- names --------------------------------------------------------------------------------
+
+    def _name(self, name: str, scope: int | None) -> str | None:
+        """The definition or import ``name`` refers to where ``scope`` reads it (the name the
+        module binds, or a qualified name), or None for a variable."""
+        key = (name, scope)
+        if key not in self._names:
+            self._names[key] = self._find_name(name, scope)
+        return self._names[key]
+
+    def _find_name(self, name: str, scope: int | None) -> str | None:
+        for index in self._visible(scope):
+            defs = self._own_defs(index)
+            if name in defs:
+                return defs[name]
+            bound = self._bindings(index).get(name)
+            if bound is not None:
+                return _imported(name, index) if bound == {IMPORTED} else None
+        return name  # unbound in the file: a builtin, or nothing (the graph tells)
+
+    def _visible(self, scope: int | None) -> list[int | None]:
+        """The scopes whose names code in ``scope`` sees: itself, the functions around it
+        (class bodies are skipped, as Python skips them), the module."""
+        found = self._chains.get(scope)
+        if found is None:
+            found = []
+            first, index = True, scope
+            while index is not None:
+                site = self.structure.defs[index]
+                if first or not isinstance(site.node, ast.ClassDef):
+                    found.append(index)
+                first = False
+                index = site.parent
+            found.append(None)
+            self._chains[scope] = found
+        return found
+
+    def _object(self, node: ast.expr, scope: int | None) -> str | None:
+        """The object an attribute is read from: a class (an instance's type), a module."""
+        if isinstance(node, ast.Name):
+            return self._typed_name(node.id, scope)
+        if isinstance(node, ast.Call):
+            if _is_super(node):
+                cls = self._method_class(scope)
+                return f"^{cls}" if cls is not None else None
+            callee = self.of(node, scope)  # T(...).f(): T's f; make().f(): what make returns
+            return f"{callee}()" if callee else None
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            if isinstance(base, ast.Name) and self._is_self(base.id, scope):
+                owner_class = self._class_of(scope)
+                if owner_class is None:
+                    return None
+                return self._one(self._attr_types(owner_class).get(node.attr), owner_class)
+            owner = self._object(base, scope)
+            if not owner or (owner.startswith("^") and "(" not in owner):
+                return None  # super().x.f(): an attribute of the base class object
+            return f"{owner}.{node.attr}"
+        return None
+
+    def _typed_name(self, name: str, scope: int | None) -> str | None:
+        """A name read as an object: its type when its bindings say one, else what it names."""
+        key = (name, scope)
+        if key not in self._typed:
+            self._typed[key] = self._find_typed(name, scope)
+        return self._typed[key]
+
+    def _find_typed(self, name: str, scope: int | None) -> str | None:
+        if self._is_self(name, scope):
+            return self._method_class(scope)
+        for index in self._visible(scope):
+            defs = self._own_defs(index)
+            if name in defs:
+                return defs[name]
+            bound = self._bindings(index).get(name)
+            if bound is not None:
+                return _imported(name, index) if bound == {IMPORTED} else self._one(bound, index)
+        return name
+
+    def _one(self, types: set[str] | None, scope: int | None) -> str | None:
+        """The one object a name's bindings say (each read where it was written), as the graph
+        reads it: ``Client`` (an instance of it), ``make()`` (what ``make`` returns)."""
+        if not types or UNKNOWN in types or IMPORTED in types:
+            return None
+        found = {self._written(t, scope) for t in types}
+        return found.pop() if len(found) == 1 else None
+
+    def _written(self, text: str, scope: int | None) -> str | None:
+        """One binding's object: ``Client``, ``mod.Client``, ``x.get()``, ``3|self.make()``
+        (read in scope 3)."""
+        if "|" in text:
+            where, _, text = text.partition("|")
+            scope = int(where)
+        key = (text, scope)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # a binding that leads back to itself says nothing
+        try:
+            expr = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+        found = self._object(expr, scope)
+        self._memo[key] = found
+        return found
+
+    # -- self, cls, super ---------------------------------------------------------------------
+
+    def _method(self, scope: int | None) -> int | None:
+        """The method whose first parameter code in ``scope`` sees (a closure sees it too)."""
+        while scope is not None:
+            site = self.structure.defs[scope]
+            if isinstance(site.node, ast.ClassDef):
+                return None
+            if site.kind == "method":
+                return scope
+            scope = site.parent
+        return None
+
+    def _is_self(self, name: str, scope: int | None) -> bool:
+        """Whether ``name`` is the first parameter of the method around ``scope`` (``self``,
+        ``cls`` in a classmethod), not rebound on the way."""
+        key = (name, scope)
+        if key not in self._selves:
+            self._selves[key] = self._find_self(name, scope)
+        return self._selves[key]
+
+    def _find_self(self, name: str, scope: int | None) -> bool:
+        method = self._method(scope)
+        if method is None:
+            return False
+        node = self.structure.defs[method].node
+        assert isinstance(node, FUNCTIONS)
+        if any(dotted(d) == "staticmethod" for d in node.decorator_list):
+            return False
+        params = [*node.args.posonlyargs, *node.args.args]
+        if not params or params[0].arg != name:
+            return False
+        for index in self._visible(scope):
+            if index == method:  # a parameter without annotation, not assigned a type
+                return self._bindings(method).get(name, set()) <= {UNKNOWN}
+            if name in self._bindings(index) or name in self._own_defs(index):
+                return False
+        return False
+
+    def _class_of(self, scope: int | None) -> int | None:
+        method = self._method(scope)
+        return self.structure.defs[method].parent if method is not None else None
+
+    def _method_class(self, scope: int | None) -> str | None:
+        cls = self._class_of(scope)
+        return self.structure.defs[cls].qualname if cls is not None else None
+
+    # -- bindings (read once per scope) ---------------------------------------------------------
+
+    def _own_defs(self, scope: int | None) -> dict[str, str]:
+        """Names defined by ``def``/``class`` in a scope -> their qualified names."""
+        if self._defs is None:
+            self._defs = {}
+            for site in self.structure.defs:
+                self._defs.setdefault(site.parent, {}).setdefault(site.node.name, site.qualname)
+        return self._defs.get(scope, _NONE)
+
+    def _bindings(self, scope: int | None) -> Types:
+        found = self._locals.get(scope)
+        if found is None:
+            nodes = self._nodes.get(scope, [])
+            found = self._locals[scope] = scope_bindings(self.structure, scope, nodes)
+        return found
+
+    def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
+        return self._nodes.get(scope, [])
+
+    def _attr_types(self, cls: int) -> Types:
+        found = self._attrs.get(cls)
+        if found is None:
+            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
+        return found
+
+
+def _imported(name: str, scope: int | None) -> str:
+    """A name an import binds: ``!name`` when the import is in a function (it shadows a
+    definition of the module's that has the same name), else the name."""
+    return name if scope is None else f"!{name}"
+
+
+def _is_super(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id == "super" and len(node.args) in (0, 2)

@@ -1,0 +1,128 @@
+""" "Who calls X": the call sites resolved to X first, then those that could not be tied to a
+type (by name), each marked; calls resolved to something else (another class's ``send``,
+``json.dumps``) are counted, not listed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codeagent.symbols.call_targets import inherited
+from codeagent.symbols.graph import CLASS_KINDS, CallSite, SymbolGraph
+from codeagent.tools.symbol_tool.names import SymbolToolError
+from codeagent.tools.symbol_tool.result import (
+    BY_NAME_NOTE,
+    MAX_LINE_CHARS,
+    MAX_LISTED,
+    OTHER_BY_NAME_NOTE,
+    SymbolItem,
+    SymbolResult,
+)
+
+
+def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
+    name = name.replace("::", ".")  # called by its last name: Type::new() is a call of new
+    last = name.rsplit(".", 1)[-1]
+    sites = graph.callers(name)
+    if not sites:
+        raise SymbolToolError(f"nothing in the repository calls {last}")
+    wanted = wanted_targets(graph, name)
+    resolved = [c for c in sites if _is_wanted(c, wanted, name)]
+    by_name = [c for c in sites if not c.target]
+    elsewhere = len(sites) - len(resolved) - len(by_name)
+    lines: dict[str, list[str]] = {}
+    items = [
+        SymbolItem.model_construct(  # trusted values: no validation for thousands of sites
+            path=c.path,
+            start_line=c.line,
+            end_line=c.line,
+            kind="call",
+            name=c.scope,
+            # the source line of the sites the answer lists (reading every file would cost
+            # more than the query on a big repository)
+            detail=(line_text(root, c.path, c.line, lines) if n < MAX_LISTED else "")
+            or f"{c.name}(...)",
+            doc="",
+            via=None,
+            resolved=bool(c.target),
+            target=c.target,
+            caller=_caller(graph, c),
+        )
+        for n, c in enumerate([*resolved, *by_name])
+    ]
+    targets = sorted({c.target for c in resolved})
+    notes = []
+    if by_name:
+        notes.append(by_name_note(graph, by_name, last))
+    if elsewhere:
+        notes.append(
+            f"{elsewhere} other call{'s' if elsewhere != 1 else ''} of a `{last}` resolved to "
+            "another definition (another class's, or outside the repository) are not listed."
+        )
+    if last != name and not resolved:
+        notes.insert(0, f"Resolved by the last name, {last}, whatever it is called on.")
+    return SymbolResult(
+        operation="callers",
+        name=name if resolved else last,
+        subject=targets[0] if len(targets) == 1 else "",
+        items=items,
+        note=" ".join(notes),
+    )
+
+
+def wanted_targets(graph: SymbolGraph, name: str) -> set[str]:
+    """The full names of the definitions ``name`` names (``Client.send`` inherited from a
+    base: the base's ``send``)."""
+    found = {d.full_name for d in graph.definitions(name) if d.kind != "module"}
+    owner, _, attr = name.rpartition(".")
+    if not found and owner:
+        for cls in graph.definitions(owner):
+            if cls.kind in CLASS_KINDS and "l" not in graph.files.get(cls.path, {}):
+                hit = inherited(graph, cls, attr, skip_first=False)
+                if hit is not None:
+                    found.add(hit[0])
+    return found
+
+
+def _is_wanted(site: CallSite, wanted: set[str], name: str) -> bool:
+    if not site.target:
+        return False
+    if site.outside:  # a name outside the repository, asked for as such (json.dumps)
+        return not wanted and ("." + site.target).endswith("." + name)
+    return site.target in wanted
+
+
+def _caller(graph: SymbolGraph, c: CallSite) -> str:
+    """The qualified name of the code that makes the call (its module's, at module level)."""
+    rec = graph.files.get(c.path, {})
+    if "l" in rec:
+        return c.scope or c.path
+    module = str(rec.get("m", ""))
+    return ".".join(part for part in (module, c.scope) if part) or "<module>"
+
+
+def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
+    """How call sites were found, in the words of the languages they are in: Python's note
+    for Python files (unchanged), the language layer's for the others, both when both."""
+    other = [c for c in sites if "l" in graph.files.get(c.path, {})]
+    notes = []
+    if len(other) < len(sites):
+        notes.append(BY_NAME_NOTE.format(n=name))
+    if other:
+        note = OTHER_BY_NAME_NOTE.format(n=name)
+        notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"
+                     if notes else note)  # fmt: skip
+    return " ".join(notes)
+
+
+def line_text(root: Path | None, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    """Line ``line`` of ``path``, stripped ("" without the repository or the line)."""
+    if root is None:
+        return ""
+    if path not in cache:
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+            cache[path] = text.split("\n")  # as ast counts lines: a form feed ends none
+        except OSError:
+            cache[path] = []
+    text = cache[path][line - 1].strip() if 0 < line <= len(cache[path]) else ""
+    return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 3] + "..."
