@@ -58,7 +58,8 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
         listing = listing.replace(token, " thefile ")
     if _IMPORTERS.search(" ".join(listing.split())):
         return SymbolArgs(operation="importers", name=path)
-    operation, symbol = _operation(listing, set(tokens), listing)
+    # the placeholder is no name: "methods in thefile" asks for the file's methods
+    operation, symbol = _operation(listing, {*tokens, "thefile"}, listing)
     if operation is None:
         return None
     if operation in ("definition", "methods") and symbol:
