@@ -47,7 +47,9 @@ def ctags(path: Path) -> list[dict[str, str]]:
     """universal-ctags' tags of one file: name, kind, line and scope fields."""
     out = subprocess.run(
         ["ctags", "--fields=+Kn", "-o", "-", str(path)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     tags = []
     for line in out.splitlines():
