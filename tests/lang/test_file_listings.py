@@ -6,8 +6,10 @@ the truth."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,85 @@ def test_the_methods_of_a_java_file(git_repo: GitRepoFactory, question: str) -> 
     for tag in members:  # every method ctags finds, at its line
         assert f"{path}:{tag['line']}  " in proc.stdout, (tag, proc.stdout)
         assert tag["name"] in proc.stdout
+
+
+LIB_RS = """\
+pub mod util;
+
+pub struct Config {
+    pub name: String,
+}
+
+impl Config {
+    pub fn new(name: &str) -> Self {
+        Config { name: name.to_string() }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+pub trait Greeter {
+    fn greet(&self) -> String;
+}
+
+impl Greeter for Config {
+    fn greet(&self) -> String {
+        format!("hello {}", self.name)
+    }
+}
+
+pub enum Mode {
+    Fast,
+    Slow,
+}
+"""
+
+
+def test_the_functions_of_a_rust_file_without_any(git_repo: GitRepoFactory) -> None:
+    # The crate root defines no top-level function: the answer says so, then shows what it
+    # has, one line per type with its methods counted (not 8 lines of signatures).
+    repo = git_repo({"src/lib.rs": LIB_RS, "src/util.rs": "pub fn helper() -> u8 {\n    1\n}\n"})
+    tags = ctags(repo / "src/lib.rs")
+    assert not [t for t in tags if t["kind"] == "function"]  # ctags agrees: none
+    proc = ask(repo, "list the functions in src/lib.rs")
+    assert proc.returncode == 0, proc.stderr
+    first, *lines = proc.stdout.splitlines()
+    assert "src/lib.rs defines no top-level functions" in first
+    methods = [t for t in tags if t["kind"] == "method"]
+    # each impl block and trait holds the methods ctags finds after it and before the next
+    owners = Counter(max(s for s in _starts(tags) if s < int(m["line"])) for m in methods)
+    for tag in tags:
+        if tag["kind"] in ("implementation", "interface"):
+            held = owners[int(tag["line"])]
+            shown = next(t for t in lines if t.strip().startswith(f"src/lib.rs:{tag['line']}-"))
+            assert f"({held} method{'s' if held != 1 else ''})" in shown, shown
+    for tag in tags:
+        if tag["kind"] == "method":  # members are counted, not listed
+            assert not any(_at(text, tag["line"]) for text in lines)
+        elif tag["kind"] in ("struct", "interface", "enum", "module"):
+            assert any(_at(text, tag["line"]) for text in lines)
+    assert "pub fn" not in proc.stdout  # no signature unless asked for
+
+    long = ask(repo, "list the functions in src/lib.rs", "--long")
+    for tag in methods:  # every method with its signature
+        assert any(
+            _at(text, tag["line"]) and "fn " + tag["name"] in text
+            for text in long.stdout.splitlines()
+        ), long.stdout
+
+    util = ask(repo, "list the functions in src/util.rs")
+    assert "Top-level functions in src/util.rs: 1" in util.stdout
+    assert "src/util.rs:1-3  function helper" in util.stdout
+
+
+def _at(text: str, line: str) -> bool:
+    """``text`` is a listing line of a definition that starts at ``line`` of src/lib.rs."""
+    return re.match(rf"\s*src/lib\.rs:{line}(?:-\d+)?  ", text) is not None
+
+
+def _starts(tags: list[dict[str, str]]) -> list[int]:
+    """The lines where ctags sees a type or an impl block start."""
+    kinds = ("implementation", "interface", "struct", "enum")
+    return [int(t["line"]) for t in tags if t["kind"] in kinds]

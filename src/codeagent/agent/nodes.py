@@ -125,9 +125,15 @@ def result_terms(result: Any) -> list[str]:
 
 
 def deterministic_answer(state: AgentState) -> str:
+    """The tool result rendered; with every signature when the question asks for them."""
+    from codeagent.tools.structural import wants_signatures
+
     result = state.get("tool_result")
     if result is None:
         return "No tool produced an answer."
+    render_long = getattr(result, "render_long", None)
+    if callable(render_long) and wants_signatures(state["question"]):
+        return str(render_long())
     return str(result.render())
 
 

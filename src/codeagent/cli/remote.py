@@ -47,6 +47,7 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
         from codeagent.cli.render import NO_LLM_AUTO, AnswerPrinter
 
         printer = AnswerPrinter(llm=llm, quiet_notice=NO_LLM_AUTO if auto_without else None)
+        printer.start(question)
         events = client.ask_events(repo_id, question, flags.get("k"))
         print_events(events, printer, as_json=as_json)
         return True

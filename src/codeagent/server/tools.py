@@ -110,7 +110,9 @@ def run_tool(backend: RepoBackend, tool: Tool, values: dict[str, Any]) -> str:
     given = {k: v for k, v in values.items() if v is not None}
     args = tool.check(tool.args_model.model_validate(given), ctx)
     try:
-        text = tool.run(args, ctx).render()
+        result = tool.run(args, ctx)
+        render = getattr(result, "render_long", result.render)  # a client reads it all
+        text = render()
     except ToolError as exc:
         raise ToolError(f"{tool.name}: {one_line(exc)}") from None
     return _with_state(text, pinned)

@@ -33,7 +33,7 @@ class AstToolResult(ModelToolResult):
     def context(self) -> str:
         r = self.result
         title = f"Exact facts about {safe_name(r.path)} from its syntax tree ({r.operation})"
-        return f"{title}:\n\n{r.render()}"
+        return f"{title}:\n\n{r.render(long=True)}"
 
 
 class AstTool(BaseTool):
