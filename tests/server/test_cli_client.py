@@ -340,6 +340,21 @@ def test_no_llm_found_is_said_through_the_server_as_in_process(
     assert said(via_server) == said(in_process)
 
 
+def test_an_explicit_llm_none_is_never_remarked_on_through_the_server(
+    git_repo: Any, serve_process: Any
+) -> None:
+    # The server runs `--llm auto` and found none: `--llm none` asks for what it runs, so
+    # the server answers, and, as in-process, without a word about the missing model.
+    root = git_repo(FILES, name="geo")
+    served = serve_process("--repo", str(root), "--llm", "auto")
+    asked = run_cli("ask", "where is the area computed?", "--llm", "none", home=served.home,
+                    cwd=root)  # fmt: skip
+    assert asked.returncode == 0, asked.stderr
+    assert loaded(asked) == []  # the server answered
+    assert NO_LLM_AUTO not in said(asked)
+    assert not [line for line in said(asked) if "LLM" in line]
+
+
 GOLDEN_QUESTIONS = [
     "list the classes in geo/shapes.py",  # exact: one file's syntax tree
     "where is unit_square defined?",  # exact: the symbol graph
