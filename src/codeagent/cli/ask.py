@@ -74,8 +74,9 @@ def command(
       codeagent ask "where is parse_header called in utils.py" --llm none
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
 
-    When `codeagent serve` runs and serves the repository (with the same --llm, --embed
-    and -k), the question goes to it: same output, without loading anything here.
+    When `codeagent serve` runs and serves the repository, and --llm, --embed and --dense
+    (when given) name what it runs, the question goes to it (any -k goes with the question):
+    same output, without loading anything here. --no-server answers here.
     """
     from codeagent.errors import CodeAgentError
 
