@@ -71,9 +71,11 @@ def tool_node(tool: Tool) -> ToolNode:
         write = get_stream_writer()
         decision = state["route"]
         values = decision.args if decision.tool == tool.name else {}
+        failed = False
         try:
             result = tool.run(run.registry.args_of(tool.name, values), run.tools)
         except ToolError as err:  # said once: by the route event's line
+            failed = True
             fallback = Fallback(
                 from_=tool.name, to=run.registry.fallback_of(tool.name), reason=str(err)
             )
@@ -83,8 +85,11 @@ def tool_node(tool: Tool) -> ToolNode:
                 "timings": {"retrieve": time.perf_counter() - started},
             }
         finally:
-            for text in run.tools.index.take_notices():
-                write(NoticeEvent(kind="index", text=text))
+            # A structural tool (syntax tree, symbol graph) used no vectors: no word on them;
+            # when it failed, the tool it falls back to says what there is to say.
+            if not (failed and tool.structural):
+                for text in run.tools.index.take_notices(dense=not tool.structural):
+                    write(NoticeEvent(kind="index", text=text))
         return {
             "tool_result": result,
             "sources": result.citations(),
