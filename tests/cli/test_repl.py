@@ -145,3 +145,19 @@ def test_follow_ups_see_the_last_turns_capped(repo: Path, tmp_path: Path) -> Non
     assert last[1].content == "how is drawing done, take 1?"
     assert last[2].content == "answer 1"
     assert "answer 2" in "".join(out)
+
+
+def test_bare_commands_in_a_terminal(repo: Path) -> None:
+    # Typed at the prompt of a real terminal (prompt_toolkit reads it): `clear`, `help` and
+    # `exit` without the slash do what they say; none is searched for in the repository.
+    from .clirun import run_in_terminal
+
+    typed = ("list the classes in geo/shapes.py\r", "clear\r", "Help\r", "exit\r")
+    flags = ("--repo", str(repo), "--llm", "none", "--embed", "none")
+    code, out = run_in_terminal("repl", *flags, answers=typed, timeout=90)
+    assert code == 0, out
+    assert "geo/shapes.py:4-9  class Circle" in out
+    assert "conversation cleared" in out
+    assert "/reindex" in out  # the help
+    assert "searching the repository" not in out
+    assert "Most relevant code" not in out

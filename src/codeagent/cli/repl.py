@@ -40,7 +40,11 @@ Ask a question about the repository, or use a command:
   /reindex   rebuild the index from the repository's current state
   /clear     forget the conversation (follow-ups see the last turns; without an LLM,
              "it", "its" and "that file" mean the last exact answer's symbol and file)
-  /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress"""
+  /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress
+help, clear, exit and quit typed alone do the same as with the slash."""
+
+# A command a user types without its slash: a one-word line is the command, never searched.
+BARE_COMMANDS = {"help": "/help", "clear": "/clear", "exit": "/exit", "quit": "/quit"}
 
 
 SOURCES_SHOWN = 5  # under each answer; /sources lists all
@@ -126,6 +130,7 @@ class Repl:
             text = line.strip()
             if not text:
                 continue
+            text = BARE_COMMANDS.get(text.lower().rstrip(".!?"), text)
             if text.startswith("/"):
                 if not self.command(text):
                     break
