@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
+from codeagent.tools.rag_render import snippet
 
 if TYPE_CHECKING:
     from codeagent.server.across import AllRepos
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from codeagent.tools.base import Tool
 
 MAX_REFERENCES = 100
-SNIPPET_LINES = 6
+SNIPPET_LINES = 6  # of each chunk found, around its line that best matches the query
 
 
 def _with_state(text: str, pinned: Pinned) -> str:
@@ -57,7 +58,7 @@ def search_all(query: str, k: int) -> Callable[[AllRepos], str]:
         blocks = []
         for repo, hit in hits:
             head = f"{repo}:{hit.location}  {hit.symbol}".rstrip()
-            body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+            body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
             blocks.append(f"{head}\n{body}")
         text = "\n\n".join(blocks) or "no matches"
         if notices:
@@ -126,7 +127,7 @@ def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:
     blocks = []
     for hit in hits:
         head = f"{hit.location}  {hit.symbol}".rstrip()
-        body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+        body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
         blocks.append(f"{head}\n{body}")
     return _with_state("\n\n".join(blocks), pinned)
 
