@@ -22,6 +22,8 @@ import click
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from codeagent.progress import EstimateCheck
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _DIM, _RESET = "\x1b[2m", "\x1b[0m"
@@ -192,9 +194,9 @@ UNITS = {"chunking": "files", "embedding": "chunks"}
 
 
 def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(seconds, 1):.0f} s"
-    return f"{seconds / 60:.0f} min"
+    from codeagent.progress import duration
+
+    return duration(seconds)
 
 
 class Progress:
@@ -240,8 +242,11 @@ class Progress:
         if self.before is not None:
             self.before()
         self._announce(description, total, expect)
+        from codeagent.progress import EstimateCheck
+
+        check = EstimateCheck(total, expect) if total and expect else None
         if not self.enabled:
-            with self._lines(description, total) as advance:
+            with self._lines(description, total, check) as advance:
                 yield advance
             return
         from rich.progress import (
@@ -263,10 +268,22 @@ class Progress:
             transient=True,
         ) as bar:
             task_id = bar.add_task(description, total=total)
-            yield lambda n: bar.advance(task_id, n)
+            done = 0
+
+            def advance(n: int) -> None:
+                nonlocal done
+                done += n
+                bar.advance(task_id, n)
+                said = check.step(done, self.clock()) if check else None
+                if said:  # above the bar, which stays
+                    bar.console.print(f"{description}: {said}", style="dim", highlight=False)
+
+            yield advance
 
     @contextmanager
-    def _lines(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    def _lines(
+        self, description: str, total: int | None, check: EstimateCheck | None = None
+    ) -> Iterator[Callable[[int], None]]:
         unit = UNITS.get(description, "items")
         started = last = self.clock()
         done = said = 0
@@ -289,6 +306,9 @@ class Progress:
             now = self.clock()
             if first is None:
                 first = (now, done)
+            said_now = check.step(done, now) if check else None
+            if said_now:  # the estimate said before was wrong: corrected once
+                self.echo(f"{description}: {said_now}")
             if now - last >= self.interval and not (total and done >= total):
                 last, said = now, said + 1
                 self.echo(line(now))  # (the last step is said by the line at the end)
