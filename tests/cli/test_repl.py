@@ -161,3 +161,16 @@ def test_bare_commands_in_a_terminal(repo: Path) -> None:
     assert "/reindex" in out  # the help
     assert "searching the repository" not in out
     assert "Most relevant code" not in out
+
+
+def test_with_signatures_after_a_listing_asks_for_it_in_full(repo: Path) -> None:
+    script = "list the classes in geo/shapes.py\nwith signatures\n"
+    proc = run_repl(repo, script, "repl")
+    assert proc.returncode == 0, proc.stderr
+    first, again = proc.stdout.split("Top-level classes in geo/shapes.py")[1:]
+    assert "class Circle (2 methods)" in first
+    assert "def area(self)" not in first
+    # the source written above: __init__ on line 5, area on line 8
+    assert "geo/shapes.py:5-6  def __init__(self, r)" in again
+    assert "geo/shapes.py:8-9  def area(self)" in again
+    assert "read as: list the classes in geo/shapes.py with signatures" in proc.stderr
