@@ -9,7 +9,8 @@ the file has none, the answer says so and then shows what the file has.
 
 Which definition a member belongs to is read from the lines: the innermost definition whose
 span holds it, else (a Go method, declared beside its type) the type its qualified name starts
-with.
+with. A function inside a member (``Ky.create.function_``) is not counted as a member of
+the type; it is listed in full (``long``) outlines.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Node:
     item: SymbolItem
     depth: int = 0
     members: list[SymbolItem] = field(default_factory=list)  # callables it holds
+    inner: list[SymbolItem] = field(default_factory=list)  # functions inside those
 
     @property
     def callable(self) -> bool:
@@ -49,7 +51,9 @@ def tree(items: list[SymbolItem]) -> list[Node]:
         if parent is None and item.kind in CALLABLE_KINDS and "." in item.name:
             parent = by_name.get(item.name.rsplit(".", 1)[0])  # a Go method beside its type
         if item.kind in CALLABLE_KINDS and parent is not None:
-            parent.members.append(item)
+            rest = item.name.removeprefix(parent.item.name + ".")
+            inner = rest != item.name and "." in rest  # a function inside a member
+            (parent.inner if inner else parent.members).append(item)
             continue
         node = Node(item, depth=parent.depth + 1 if parent else 0)
         nodes.append(node)
@@ -91,7 +95,7 @@ def _line(node: Node, *, long: bool) -> list[str]:
         lines += [
             f"  {_span(m)}  {indent}  {m.kind} {safe_name(m.name)}"
             + (f"  {m.detail}" if m.detail else "")
-            for m in node.members
+            for m in sorted([*node.members, *node.inner], key=lambda i: i.start_line)
         ]
     return lines
 
