@@ -21,7 +21,7 @@ from codeagent.tools.ast_tool.models import (
 
 T = TypeVar("T")
 # How a listing of one line per class is asked for in full.
-SIGNATURES_HINT = 'methods and signatures: add "with signatures" to the question, or --long'
+SIGNATURES_HINT = 'signatures: --long, or ask "with signatures"'
 
 
 class Answered(Protocol):
