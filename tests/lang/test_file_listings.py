@@ -163,3 +163,59 @@ def _starts(tags: list[dict[str, str]]) -> list[int]:
     """The lines where ctags sees a type or an impl block start."""
     kinds = ("implementation", "interface", "struct", "enum")
     return [int(t["line"]) for t in tags if t["kind"] in kinds]
+
+
+COUNT_GO = """\
+package count
+
+import "strconv"
+
+// countValue counts.
+type countValue int
+
+func newCountValue(val int, p *int) *countValue {
+\t*p = val
+\treturn (*countValue)(p)
+}
+
+func (i *countValue) Set(s string) error {
+\tv, err := strconv.ParseInt(s, 0, 0)
+\t*i = countValue(v)
+\treturn err
+}
+
+func (i *countValue) Type() string { return "count" }
+
+func (i *countValue) String() string { return strconv.Itoa(int(*i)) }
+
+type Box struct {
+\tn int
+}
+
+func (b Box) Size() int { return b.n }
+
+func Count(name string) *int {
+\tp := new(int)
+\treturn p
+}
+"""
+
+
+def test_go_methods_are_counted_under_their_receiver_type(git_repo: GitRepoFactory) -> None:
+    # A Go method is declared beside its type, not inside it: counted under the receiver's
+    # type all the same, and a function is one without a receiver (ctags' scope field).
+    repo = git_repo({"count/count.go": COUNT_GO})
+    tags = ctags(repo / "count/count.go")
+    receivers = Counter(t.get("type", t.get("struct", "")).split(".")[-1] for t in tags)
+    functions = [t for t in tags if t["kind"] == "func" and "package" in t]
+    types = ask(repo, "list the classes in count/count.go")
+    assert types.returncode == 0, types.stderr
+    for tag in tags:
+        if tag["kind"] in ("type", "struct"):
+            held = receivers[tag["name"]] - (1 if tag["kind"] == "struct" else 0)  # its field
+            line = next(t for t in types.stdout.splitlines() if f" {tag['name']}" in t)
+            counted = re.search(r"\((\d+) methods?\)", line)
+            assert (int(counted[1]) if counted else 0) == held, line
+    listed = ask(repo, "list the functions in count/count.go")
+    shown = re.findall(r"^  count/count\.go:\S+  function (\w+)$", listed.stdout, re.M)
+    assert shown == [t["name"] for t in sorted(functions, key=lambda t: int(t["line"]))]
