@@ -64,8 +64,31 @@ class EstimateCheck:
         return f"slower than estimated: about {duration(left)} left at {rate:,.1f}/s"
 
 
+def checked(
+    advance: Advance,
+    total: int | None,
+    expect: float | None,
+    clock: Callable[[], float],
+    say: Callable[[str], None],
+) -> Advance:
+    """``advance``, which also ``say``s once when the estimate ``expect`` was too short
+    (:class:`EstimateCheck`); ``advance`` itself without an estimate."""
+    if not total or not expect:
+        return advance
+    check, done = EstimateCheck(total, expect), 0
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        advance(n)
+        if said := check.step(done, clock()):
+            say(said)
+
+    return step
+
+
 def duration(seconds: float) -> str:
-    """``42 s`` or ``6 min``: a time as a person says it roughly."""
+    """``42 s`` or ``6 min``: a time as a person says it roughly (as the progress lines do)."""
     if seconds < 90:
         return f"{max(seconds, 1):.0f} s"
     return f"{seconds / 60:.0f} min"

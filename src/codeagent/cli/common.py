@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
+from codeagent.progress import duration as _duration
+
 if TYPE_CHECKING:
     from rich.console import Console
-
-    from codeagent.progress import EstimateCheck
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -193,12 +193,6 @@ def path_option(
 UNITS = {"chunking": "files", "embedding": "chunks"}
 
 
-def _duration(seconds: float) -> str:
-    from codeagent.progress import duration
-
-    return duration(seconds)
-
-
 class Progress:
     """Long work made visible: a rich bar on stderr when it is a terminal, else one line on
     stderr every ``interval`` seconds (done/total, rate, time left) and one at the end.
@@ -242,12 +236,12 @@ class Progress:
         if self.before is not None:
             self.before()
         self._announce(description, total, expect)
-        from codeagent.progress import EstimateCheck
+        from codeagent.progress import checked  # the estimate corrected once, if wrong
 
-        check = EstimateCheck(total, expect) if total and expect else None
         if not self.enabled:
-            with self._lines(description, total, check) as advance:
-                yield advance
+            with self._lines(description, total) as advance:
+                say = lambda text: self.echo(f"{description}: {text}")  # noqa: E731
+                yield checked(advance, total, expect, self.clock, say)
             return
         from rich.progress import (
             BarColumn,
@@ -268,22 +262,11 @@ class Progress:
             transient=True,
         ) as bar:
             task_id = bar.add_task(description, total=total)
-            done = 0
-
-            def advance(n: int) -> None:
-                nonlocal done
-                done += n
-                bar.advance(task_id, n)
-                said = check.step(done, self.clock()) if check else None
-                if said:  # above the bar, which stays
-                    bar.console.print(f"{description}: {said}", style="dim", highlight=False)
-
-            yield advance
+            above = lambda text: bar.console.print(f"{description}: {text}", style="dim")  # noqa: E731
+            yield checked(lambda n: bar.advance(task_id, n), total, expect, self.clock, above)
 
     @contextmanager
-    def _lines(
-        self, description: str, total: int | None, check: EstimateCheck | None = None
-    ) -> Iterator[Callable[[int], None]]:
+    def _lines(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
         unit = UNITS.get(description, "items")
         started = last = self.clock()
         done = said = 0
@@ -306,9 +289,6 @@ class Progress:
             now = self.clock()
             if first is None:
                 first = (now, done)
-            said_now = check.step(done, now) if check else None
-            if said_now:  # the estimate said before was wrong: corrected once
-                self.echo(f"{description}: {said_now}")
             if now - last >= self.interval and not (total and done >= total):
                 last, said = now, said + 1
                 self.echo(line(now))  # (the last step is said by the line at the end)

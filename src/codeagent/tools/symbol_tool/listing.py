@@ -16,11 +16,30 @@ the type; it is listed in full (``long``) outlines.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from codeagent.display import location, safe_name
 from codeagent.tools.ast_tool.render import SIGNATURES_HINT
-from codeagent.tools.symbol_tool.result import SymbolItem
+
+
+class SymbolItem(Protocol):
+    """What a listing reads of a definition (a :class:`~.result.SymbolItem`)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
+
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "macro"})
 WANTED = {"functions": "top-level functions", "classes": "types", "methods": "methods"}
@@ -39,7 +58,7 @@ class Node:
         return self.item.kind in CALLABLE_KINDS
 
 
-def tree(items: list[SymbolItem]) -> list[Node]:
+def tree(items: Sequence[SymbolItem]) -> list[Node]:
     """The file's non-member definitions in source order, each with its callable members."""
     nodes: list[Node] = []
     by_name: dict[str, Node] = {}
@@ -100,7 +119,7 @@ def _line(node: Node, *, long: bool) -> list[str]:
     return lines
 
 
-def render_listing(path: str, items: list[SymbolItem], wanted: str, *, long: bool) -> list[str]:
+def render_listing(path: str, items: Sequence[SymbolItem], wanted: str, *, long: bool) -> list[str]:
     """The lines of the answer: what ``wanted`` ("" for an outline, or a key of
     :data:`WANTED`) asks for of the file at ``path``, one line per type or function."""
     nodes = tree(items)
