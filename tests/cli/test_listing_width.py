@@ -64,3 +64,16 @@ def test_a_class_listing_fits_the_terminal(git_repo: GitRepoFactory) -> None:
     method_lines = re.findall(r"^    lib/argparse\.py:\S+  .*\bdef \w+\(.*$", long.out, re.M)
     assert len(method_lines) == sum(truth.values()), method_lines
     assert max(len(line) for line in long.out.splitlines()) > 200  # uncut
+
+
+def test_the_methods_of_a_python_file_are_listed(git_repo: GitRepoFactory) -> None:
+    # "list the methods in FILE" is answered by the file's class listing: with every method
+    # (a count would not answer it), as pyclbr reads them.
+    source = (Path(sysconfig.get_paths()["stdlib"]) / "argparse.py").read_text(encoding="utf-8")
+    repo = git_repo({"lib/argparse.py": source})
+    truth = pyclbr_methods(repo / "lib", "argparse")
+    asked = run("ask", "list the methods in lib/argparse.py", "--repo", str(repo), "--llm",
+                "none", "--embed", "none", "--no-server")  # fmt: skip
+    assert asked.code == 0, asked.err
+    method_lines = re.findall(r"^    lib/argparse\.py:\S+  .*\bdef \w+\(.*$", asked.out, re.M)
+    assert len(method_lines) == sum(truth.values()), asked.out

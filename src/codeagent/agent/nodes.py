@@ -10,6 +10,7 @@ answer -> the answer text (streamed), its sources, its notices
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any, Protocol
 
@@ -137,9 +138,18 @@ def deterministic_answer(state: AgentState) -> str:
     if result is None:
         return "No tool produced an answer."
     render_long = getattr(result, "render_long", None)
-    if callable(render_long) and wants_signatures(state["question"]):
+    question = state["question"]
+    if callable(render_long) and (wants_signatures(question) or _methods_of(result, question)):
         return str(render_long())
     return str(result.render())
+
+
+def _methods_of(result: Any, question: str) -> bool:
+    """The methods of a Python file's classes were asked for ("list the methods in x.py" is
+    answered by the file's class listing): that listing with its methods, not their count."""
+    answered = getattr(result, "result", None)
+    asked = re.search(r"\bmethods\b", question, re.IGNORECASE)
+    return getattr(answered, "operation", None) == "classes" and asked is not None
 
 
 def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:
