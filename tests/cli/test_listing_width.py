@@ -77,3 +77,19 @@ def test_the_methods_of_a_python_file_are_listed(git_repo: GitRepoFactory) -> No
     assert asked.code == 0, asked.err
     method_lines = re.findall(r"^    lib/argparse\.py:\S+  .*\bdef \w+\(.*$", asked.out, re.M)
     assert len(method_lines) == sum(truth.values()), asked.out
+
+
+def test_the_functions_of_a_python_file_without_any(git_repo: GitRepoFactory) -> None:
+    # numbers.py defines classes only: the answer says so, then lists its classes.
+    source = (Path(sysconfig.get_paths()["stdlib"]) / "numbers.py").read_text(encoding="utf-8")
+    repo = git_repo({"lib/numbers.py": source})
+    truth = pyclbr_methods(repo / "lib", "numbers")
+    asked = run("ask", "list the functions in lib/numbers.py", "--repo", str(repo), "--llm",
+                "none", "--embed", "none", "--no-server")  # fmt: skip
+    assert asked.code == 0, asked.err
+    first, *lines = asked.out.splitlines()
+    assert first == "No top-level functions in lib/numbers.py."
+    classes = [line for line in lines if line.startswith("lib/numbers.py:")]
+    assert len(classes) == len(truth), asked.out
+    for name in truth:
+        assert any(re.search(rf"  class {name}\b", line) for line in classes), name
