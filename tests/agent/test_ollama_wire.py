@@ -48,6 +48,7 @@ def test_router_schema_and_streamed_answer_on_the_wire(
         "name",
         "transitive",
         "file",
+        "listing",
         "operation",
         "symbol",
         "reason",

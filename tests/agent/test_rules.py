@@ -169,7 +169,13 @@ def test_a_non_python_file_is_not_an_ast_target(git_repo) -> None:
     decision = route_by_rules("list the functions in app/util.js", root)
     assert (decision.tool, decision.args) == (
         "symbols",
-        {"operation": "outline", "name": "app/util.js", "transitive": False, "file": ""},
+        {
+            "operation": "outline",
+            "name": "app/util.js",
+            "transitive": False,
+            "file": "",
+            "listing": "functions",
+        },
     )
     assert route_by_rules("list the functions in app/util.lua", root).tool == "rag"
 

@@ -181,6 +181,25 @@ def test_one_workspace_says_it_until_the_full_index_is_ready(
     assert result["state"] == stats.state_hash
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["who calls price?", "where is discount defined?", "list the functions in shop/models.py"],
+)
+def test_an_answer_that_used_no_vectors_says_nothing_of_them(
+    git_repo: GitRepoFactory, gate: Path, question: str
+) -> None:
+    # The symbol graph and one file's syntax tree answer exactly while the dense index is
+    # built behind: no line about dense search on those answers; a search still says it.
+    root = git_repo(FILES)
+    workspace = Workspace(root, Settings.load(llm="none", embed="hash:16"), background=True)
+    said, result = answer(workspace, question)
+    assert result["route"]["tool"] in ("symbols", "ast"), result  # type: ignore[index]
+    assert "shop/models.py" in {s["path"] for s in result["sources"]}  # type: ignore[attr-defined]
+    assert not [n for n in said if "dense search" in n], said
+    searched, _ = answer(workspace, QUESTION)
+    assert [n for n in searched if n.startswith("dense search: 0 % of chunks")], searched
+
+
 @pytest.mark.slow
 def test_a_first_question_in_a_new_home_with_the_local_model(
     git_repo: GitRepoFactory, tmp_path: Path

@@ -227,3 +227,20 @@ def test_ctrl_c_mid_index_then_resume(git_repo: GitRepoFactory, env_setup: Path)
         assert (stats["chunks"], stats["chunks_embedded"], stats["chunks_reused"]) == (10, 4, 6)
     finally:
         del os.environ["CODEAGENT_BATCH_SIZE"]
+
+
+@pytest.mark.parametrize("order", ["after", "before"])
+def test_the_summarys_hint_is_true(git_repo: GitRepoFactory, order: str) -> None:
+    # "-vv lists them": `codeagent index -vv` (as the hint reads) or `codeagent -vv index`
+    # lists the skipped file, without git's own commands (those come with -vvv).
+    repo = git_repo({**FILES, "data/blob.bin": b"\x00\x01" * 500})
+    summary = codeagent("index", "--repo", str(repo), "--embed", "none")
+    assert "skipped 1 binary; -vv lists them" in summary.stdout + summary.stderr
+    args = ["index", "-vv"] if order == "after" else ["-vv", "index"]
+    listed = codeagent(*args, "--force", "--repo", str(repo), "--embed", "none")
+    assert listed.returncode == 0, listed.stderr
+    assert "skipped data/blob.bin: binary" in listed.stderr
+    assert "Popen" not in listed.stderr
+    assert "DEBUG git." not in listed.stderr
+    noisy = codeagent(*args, "-v", "--force", "--repo", str(repo), "--embed", "none")
+    assert "DEBUG git.cmd" in noisy.stderr  # -vvv: git's commands too

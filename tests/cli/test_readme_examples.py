@@ -138,7 +138,7 @@ def argv(line: str, root: Path) -> list[str]:
 
 
 def test_the_readme_has_the_examples_this_test_knows() -> None:
-    assert len(RUNNABLE) == 13, RUNNABLE
+    assert len(RUNNABLE) == 14, RUNNABLE
     assert len(SYNOPSES) == 3, SYNOPSES
     assert len(SERVED) == 4, SERVED
 
@@ -163,6 +163,9 @@ def test_a_readme_example_does_what_the_readme_says(line: str, project: Path) ->
         for name, item in truth.items():
             assert f"message.py:{item.lineno}-" in out
             assert f"class {name}" in out
+            for method, lineno in item.methods.items():  # with --long only, and each once
+                listed = f"    message.py:{lineno}-" in out and f"def {method}(" in out
+                assert listed == ("--long" in line), (method, out)
     elif question.startswith("list the functions"):  # "AST tool: exact"
         truth = pyclbr.readmodule_ex("models", path=[str(project / "src/app")])
         assert {n for n in truth} == set(re.findall(r"def (\w+)\(", out))

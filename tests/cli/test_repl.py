@@ -145,3 +145,32 @@ def test_follow_ups_see_the_last_turns_capped(repo: Path, tmp_path: Path) -> Non
     assert last[1].content == "how is drawing done, take 1?"
     assert last[2].content == "answer 1"
     assert "answer 2" in "".join(out)
+
+
+def test_bare_commands_in_a_terminal(repo: Path) -> None:
+    # Typed at the prompt of a real terminal (prompt_toolkit reads it): `clear`, `help` and
+    # `exit` without the slash do what they say; none is searched for in the repository.
+    from .clirun import run_in_terminal
+
+    typed = ("list the classes in geo/shapes.py\r", "clear\r", "Help\r", "exit\r")
+    flags = ("--repo", str(repo), "--llm", "none", "--embed", "none")
+    code, out = run_in_terminal("repl", *flags, answers=typed, timeout=90)
+    assert code == 0, out
+    assert "geo/shapes.py:4-9  class Circle" in out
+    assert "conversation cleared" in out
+    assert "/reindex" in out  # the help
+    assert "searching the repository" not in out
+    assert "Most relevant code" not in out
+
+
+def test_with_signatures_after_a_listing_asks_for_it_in_full(repo: Path) -> None:
+    script = "list the classes in geo/shapes.py\nwith signatures\n"
+    proc = run_repl(repo, script, "repl")
+    assert proc.returncode == 0, proc.stderr
+    first, again = proc.stdout.split("Top-level classes in geo/shapes.py")[1:]
+    assert "class Circle (2 methods)" in first
+    assert "def area(self)" not in first
+    # the source written above: __init__ on line 5, area on line 8
+    assert "geo/shapes.py:5-6  def __init__(self, r)" in again
+    assert "geo/shapes.py:8-9  def area(self)" in again
+    assert "read as: list the classes in geo/shapes.py with signatures" in proc.stderr

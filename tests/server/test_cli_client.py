@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -171,6 +172,11 @@ def test_k_goes_to_the_server_as_a_field_of_the_question(
     assert loaded(wide) == loaded(narrow) == []
     assert len(json.loads(narrow.stdout)["sources"]) == 1
     assert len(json.loads(wide.stdout)["sources"]) > 1
+    # and `ask --help` says what was just seen: -k does not keep a question from the server
+    helped = run_cli("ask", "--help", home=served.home)
+    text = " ".join(helped.stdout.split())
+    assert "any -k goes with the question" in text, text
+    assert "same --llm, --embed and -k" not in text
 
 
 def test_no_server_answers_in_this_process_while_a_server_runs(served_repo: Any) -> None:
@@ -311,6 +317,7 @@ def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
     )
     assert started.returncode == 0, started.stderr
     assert "server started: http://127.0.0.1:" in started.stdout
+    assert "token=" not in started.stdout  # loopback, no --require-token: no token needed
     address = json.loads((env_setup / "server.json").read_text())
     # The log holds the start line, which carries the token when one is needed.
     assert stat.S_IMODE((env_setup / "server.log").stat().st_mode) == 0o600
@@ -321,6 +328,24 @@ def test_serve_background_then_stop(git_repo: Any, env_setup: Path) -> None:
     assert stopped.returncode == 0, stopped.stderr
     assert f"stopped the server (pid {address['pid']})" in stopped.stdout
     assert not (env_setup / "server.json").exists()
+
+
+def test_serve_background_with_a_required_token_prints_the_address_with_it(
+    git_repo: Any, env_setup: Path
+) -> None:
+    root = git_repo(FILES)
+    flags = ("--port", "0", "--repo", str(root), "--llm", "none", "--embed", "none")
+    started = run_cli("serve", "--background", "--require-token", *flags, home=env_setup)
+    try:
+        assert started.returncode == 0, started.stderr
+        token = (env_setup / "server.token").read_text().strip()
+        url = re.search(r"server started: (\S+)", started.stdout)
+        assert url is not None, started.stdout
+        assert url[1].endswith(f"/?token={token}")  # the page's address, as the log has it
+        log = (env_setup / "server.log").read_text()
+        assert url[1] in log
+    finally:
+        assert run_cli("stop", home=env_setup).returncode == 0
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
@@ -338,6 +363,21 @@ def test_no_llm_found_is_said_through_the_server_as_in_process(
     assert in_process.code == 0, in_process.err
     assert said(in_process)[-1] == NO_LLM_AUTO  # said once, last
     assert said(via_server) == said(in_process)
+
+
+def test_an_explicit_llm_none_is_never_remarked_on_through_the_server(
+    git_repo: Any, serve_process: Any
+) -> None:
+    # The server runs `--llm auto` and found none: `--llm none` asks for what it runs, so
+    # the server answers, and, as in-process, without a word about the missing model.
+    root = git_repo(FILES, name="geo")
+    served = serve_process("--repo", str(root), "--llm", "auto")
+    asked = run_cli("ask", "where is the area computed?", "--llm", "none", home=served.home,
+                    cwd=root)  # fmt: skip
+    assert asked.returncode == 0, asked.stderr
+    assert loaded(asked) == []  # the server answered
+    assert NO_LLM_AUTO not in said(asked)
+    assert not [line for line in said(asked) if "LLM" in line]
 
 
 GOLDEN_QUESTIONS = [

@@ -107,3 +107,34 @@ def test_mcp_over_streamable_http(git_repo: Any, serve_process: Any) -> None:
             return await exercise(session, "geo")
 
     check(anyio.run(main), root)
+
+
+def _long_function() -> str:
+    """A 40-line function whose one line about the Authorization header is line 33."""
+    body = [f"    step_{n} = prepare(request, {n})" for n in range(30)]
+    body += ["    if request.url.host != original_host:", '        headers.pop("Authorization")']
+    body += [f"    finish_{n}(request)" for n in range(7)]
+    return "def rebuild_auth(request, original_host, headers):\n" + "\n".join(body) + "\n"
+
+
+def test_search_code_shows_the_lines_that_match(git_repo: Any, env_setup: Path) -> None:
+    source = _long_function()
+    root = git_repo({"net/sessions.py": source, "net/__init__.py": ""}, name="net")
+    line = source.splitlines().index('        headers.pop("Authorization")') + 1
+    assert line > 30
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codeagent", "mcp", "--repo", str(root), "--llm", "none", "--embed", "none"],
+        env={k: v for k, v in os.environ.items() if k.startswith(("CODEAGENT_", "PYTHON", "HF_"))},
+    )
+
+    async def main() -> str:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            found = await session.call_tool("search_code", {"query": "authorization header"})
+            return text(found)
+
+    found = anyio.run(main)
+    assert found.startswith("net/sessions.py:1-"), found
+    assert re.search(rf"^ +{line} \| +headers\.pop\(\"Authorization\"\)$", found, re.M), found
+    assert "def rebuild_auth" not in found  # the chunk's first line is not what matched

@@ -10,6 +10,7 @@ answer -> the answer text (streamed), its sources, its notices
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any, Protocol
 
@@ -71,9 +72,11 @@ def tool_node(tool: Tool) -> ToolNode:
         write = get_stream_writer()
         decision = state["route"]
         values = decision.args if decision.tool == tool.name else {}
+        failed = False
         try:
             result = tool.run(run.registry.args_of(tool.name, values), run.tools)
         except ToolError as err:  # said once: by the route event's line
+            failed = True
             fallback = Fallback(
                 from_=tool.name, to=run.registry.fallback_of(tool.name), reason=str(err)
             )
@@ -83,8 +86,11 @@ def tool_node(tool: Tool) -> ToolNode:
                 "timings": {"retrieve": time.perf_counter() - started},
             }
         finally:
-            for text in run.tools.index.take_notices():
-                write(NoticeEvent(kind="index", text=text))
+            # A structural tool (syntax tree, symbol graph) used no vectors: no word on them;
+            # when it failed, the tool it falls back to says what there is to say.
+            if not (failed and tool.structural):
+                for text in run.tools.index.take_notices(dense=not tool.structural):
+                    write(NoticeEvent(kind="index", text=text))
         return {
             "tool_result": result,
             "sources": result.citations(),
@@ -125,10 +131,25 @@ def result_terms(result: Any) -> list[str]:
 
 
 def deterministic_answer(state: AgentState) -> str:
+    """The tool result rendered; with every signature when the question asks for them."""
+    from codeagent.tools.structural import wants_signatures
+
     result = state.get("tool_result")
     if result is None:
         return "No tool produced an answer."
+    render_long = getattr(result, "render_long", None)
+    question = state["question"]
+    if callable(render_long) and (wants_signatures(question) or _methods_of(result, question)):
+        return str(render_long())
     return str(result.render())
+
+
+def _methods_of(result: Any, question: str) -> bool:
+    """The methods of a Python file's classes were asked for ("list the methods in x.py" is
+    answered by the file's class listing): that listing with its methods, not their count."""
+    answered = getattr(result, "result", None)
+    asked = re.search(r"\bmethods\b", question, re.IGNORECASE)
+    return getattr(answered, "operation", None) == "classes" and asked is not None
 
 
 def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:

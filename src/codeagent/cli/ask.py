@@ -40,6 +40,12 @@ wait_option = click.option(
     "--no-server", is_flag=True, help="Answer in this process even when a server is running."
 )
 @click.option("-y", "--yes", is_flag=True, help="Index the folder even if it is no git repository.")
+@click.option(
+    "--long",
+    is_flag=True,
+    help='A listing with every member and signature, lines uncut (the same as adding "with'
+    ' signatures" to the question); by default one line per class or function.',
+)
 def command(
     question: str,
     repo: str,
@@ -51,6 +57,7 @@ def command(
     as_json: bool,
     no_server: bool,
     yes: bool = False,
+    long: bool = False,
 ) -> None:
     """Answer QUESTION about a repository, citing `path:line` sources.
 
@@ -67,13 +74,18 @@ def command(
       codeagent ask "where is parse_header called in utils.py" --llm none
       codeagent ask "how does the retry logic work?" --repo https://github.com/psf/requests
 
-    When `codeagent serve` runs and serves the repository (with the same --llm, --embed
-    and -k), the question goes to it: same output, without loading anything here.
+    When `codeagent serve` runs and serves the repository, and --llm, --embed and --dense
+    (when given) name what it runs, the question goes to it (any -k goes with the question):
+    same output, without loading anything here. --no-server answers here.
     """
     from codeagent.errors import CodeAgentError
 
     if not question.strip():
         raise CodeAgentError("the question is empty")
+    from codeagent.tools.structural import LONG_SUFFIX, wants_signatures
+
+    if long and not wants_signatures(question):
+        question = question.rstrip().rstrip("?.") + LONG_SUFFIX
     if not no_server:
         from codeagent.cli.remote import ask_server
 

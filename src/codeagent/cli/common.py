@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
+from codeagent.progress import duration as _duration
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -191,12 +193,6 @@ def path_option(
 UNITS = {"chunking": "files", "embedding": "chunks"}
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(seconds, 1):.0f} s"
-    return f"{seconds / 60:.0f} min"
-
-
 class Progress:
     """Long work made visible: a rich bar on stderr when it is a terminal, else one line on
     stderr every ``interval`` seconds (done/total, rate, time left) and one at the end.
@@ -240,9 +236,12 @@ class Progress:
         if self.before is not None:
             self.before()
         self._announce(description, total, expect)
+        from codeagent.progress import checked  # the estimate corrected once, if wrong
+
         if not self.enabled:
             with self._lines(description, total) as advance:
-                yield advance
+                say = lambda text: self.echo(f"{description}: {text}")  # noqa: E731
+                yield checked(advance, total, expect, self.clock, say)
             return
         from rich.progress import (
             BarColumn,
@@ -263,7 +262,8 @@ class Progress:
             transient=True,
         ) as bar:
             task_id = bar.add_task(description, total=total)
-            yield lambda n: bar.advance(task_id, n)
+            above = lambda text: bar.console.print(f"{description}: {text}", style="dim")  # noqa: E731
+            yield checked(lambda n: bar.advance(task_id, n), total, expect, self.clock, above)
 
     @contextmanager
     def _lines(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:

@@ -32,8 +32,34 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
+        _accept_verbose(command)
         self.add_command(command, cmd_name)
         return command
+
+
+def _more_logging(ctx: click.Context, _param: click.Parameter, value: int) -> None:
+    """``-v`` given after the command (``codeagent index -vv``) counts as given before it."""
+    if not value:
+        return
+    root = ctx.find_root()
+    if not isinstance(root.obj, dict):
+        root.obj = {}
+    root.obj["verbose"] = root.obj.get("verbose", 0) + value
+    from codeagent.cli.logs import setup_logging
+
+    setup_logging(root.obj["verbose"])
+
+
+def _accept_verbose(command: click.Command) -> None:
+    """Give a subcommand the group's ``-v`` (once; a command with its own is left alone)."""
+    if any("-v" in p.opts for p in command.params):
+        return
+    command.params.append(
+        click.Option(
+            ["-v", "--verbose"], count=True, expose_value=False, callback=_more_logging,
+            help="More logging on stderr (-v info, -vv debug, -vvv also git's commands).",
+        )
+    )  # fmt: skip
 
 
 def _one_edit(a: str, b: str) -> bool:

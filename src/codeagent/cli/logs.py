@@ -49,7 +49,8 @@ class _StderrHandler(logging.StreamHandler[Any]):
 
 def setup_logging(verbose: int) -> None:
     """Logs on stderr: plain sentences for warnings; ``-v`` info, ``-vv`` debug, with the
-    level and the logger's name. Every message is made safe for the terminal."""
+    level and the logger's name (git's commands only with ``-vvv``). Every message is made
+    safe for the terminal."""
     level = logging.WARNING - 10 * min(verbose, 2)
     fmt = "%(levelname)s %(name)s: %(message)s" if verbose else "%(message)s"
     root = logging.getLogger()
@@ -61,6 +62,8 @@ def setup_logging(verbose: int) -> None:
     # Some libraries set their own loggers to DEBUG; the handler's level is the real filter.
     handler.setLevel(level)
     handler.setFormatter(SafeFormatter(fmt))
+    # GitPython logs every git command it starts (``Popen(...)``) at debug level: only -vvv.
+    logging.getLogger("git").setLevel(logging.NOTSET if verbose >= 3 else logging.INFO)
 
 
 def setup_logging_here() -> None:

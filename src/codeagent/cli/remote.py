@@ -43,10 +43,12 @@ def ask_server(question: str, repo: str, flags: dict[str, Any], *, as_json: bool
             return False
         settings = client.get("/v1/repos").get("settings", {})
         llm = bool(settings.get("llm_found"))
-        auto_without = str(settings.get("llm", "")).strip() == "auto" and not llm
+        asked = flags.get("llm") or settings.get("llm", "")  # an explicit --llm none: no word
+        auto_without = str(asked).strip() == "auto" and not llm
         from codeagent.cli.render import NO_LLM_AUTO, AnswerPrinter
 
         printer = AnswerPrinter(llm=llm, quiet_notice=NO_LLM_AUTO if auto_without else None)
+        printer.start(question)
         events = client.ask_events(repo_id, question, flags.get("k"))
         print_events(events, printer, as_json=as_json)
         return True

@@ -18,6 +18,7 @@ event's ``line``, a notice's ``text``, a token's ``terms``; it parses no text.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -51,6 +52,14 @@ def source_lines(result: Any, *, llm: bool, limit: int = MAX_SOURCES_SHOWN) -> l
     if hidden > 0:
         lines.append(f"  ... and {hidden} more")
     return lines
+
+
+def cut_lines(text: str, width: int) -> str:
+    """Each line of ``text`` at most ``width`` characters, a longer one cut and ended by "…"
+    (a listing with every signature is asked for with "with signatures" or --long)."""
+    return "\n".join(
+        line if len(line) <= width else line[: max(width - 1, 1)] + "…" for line in text.split("\n")
+    )
 
 
 def highlight_words(text: str, words: set[str]) -> str:
@@ -95,14 +104,19 @@ class AnswerPrinter:
         self._out = out or write_out
         self._notice = notice or stderr_notice
         self.terminal = sys.stdout.isatty() if terminal is None else terminal
+        self.width = shutil.get_terminal_size().columns if self.terminal else None
         self.sources_limit = sources_limit
         self._pending = quiet_notice
         self._route: str | None = None
         self._open_line = False
+        self._cut = True
 
     def start(self, question: str) -> None:
-        """A new question."""
+        """A new question; one that asks for signatures has its answer's lines uncut."""
+        from codeagent.tools.structural import wants_signatures
+
         self._route = None
+        self._cut = not wants_signatures(question)
 
     def route(self, line: str | None) -> None:
         """Keep the route's line (the route event's ``line``) until the answer goes on (the
@@ -123,6 +137,8 @@ class AnswerPrinter:
         """Answer text; ``terms`` (the words a deterministic answer's lines were chosen by)
         are highlighted on a terminal."""
         text = safe_text(text)
+        if not self.llm and self.width and self._cut:  # a whole answer: cut to the terminal
+            text = cut_lines(text, self.width)
         if terms and self.terminal:
             text = highlight_words(text, {t.lower() for t in terms})
         if text:

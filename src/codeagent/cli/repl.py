@@ -40,7 +40,12 @@ Ask a question about the repository, or use a command:
   /reindex   rebuild the index from the repository's current state
   /clear     forget the conversation (follow-ups see the last turns; without an LLM,
              "it", "its" and "that file" mean the last exact answer's symbol and file)
-  /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress"""
+  /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress
+help, clear, exit and quit typed alone do the same as with the slash; "with signatures"
+after a listing asks for it again with every member and signature."""
+
+# A command a user types without its slash: a one-word line is the command, never searched.
+BARE_COMMANDS = {"help": "/help", "clear": "/clear", "exit": "/exit", "quit": "/quit"}
 
 
 SOURCES_SHOWN = 5  # under each answer; /sources lists all
@@ -126,11 +131,12 @@ class Repl:
             text = line.strip()
             if not text:
                 continue
+            text = BARE_COMMANDS.get(text.lower().rstrip(".!?"), text)
             if text.startswith("/"):
                 if not self.command(text):
                     break
                 continue
-            self.ask(text)
+            self.ask(self._with_signatures(text))
 
     def ask(self, question: str) -> None:
         from codeagent.cli.render import safe_text
@@ -155,6 +161,21 @@ class Repl:
             from codeagent.agent.followup import focus_after
 
             self.focus = focus_after(self.focus, self.conversation.last)
+
+    def _with_signatures(self, text: str) -> str:
+        """``with signatures`` alone after a listing: the last question again, in full."""
+        from codeagent.tools.structural import LONG_SUFFIX, wants_signatures
+
+        last = self.conversation.last
+        if last is None or len(text.split()) > 3 or not wants_signatures(text):
+            return text
+        if wants_signatures(last.question):
+            return last.question
+        from codeagent.cli.common import notice
+
+        question = last.question.rstrip().rstrip("?.") + LONG_SUFFIX
+        notice(f"read as: {question}")
+        return question
 
     def _followup(self, question: str) -> str | None:
         """Without an LLM, a follow-up's "it" / "its" / "that file" read as the symbol and

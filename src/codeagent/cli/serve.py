@@ -168,7 +168,10 @@ def serve_command(
 
     settings = Settings.load(llm=llm, embed=embed, dense=dense)
     if background:
-        _start_background(settings.home)
+        from codeagent.server.auth import is_loopback
+
+        token_needed = require_token or not (host == "localhost" or is_loopback(host))
+        _start_background(settings.home, with_token=token_needed)
         return
     from codeagent.server.memory import parse_size
     from codeagent.server.run import ServeOptions, serve
@@ -198,8 +201,10 @@ def serve_command(
     serve(options, settings)
 
 
-def _start_background(home: Path) -> None:
-    """Re-run this command line without --background, detached; wait for its address file."""
+def _start_background(home: Path, *, with_token: bool = False) -> None:
+    """Re-run this command line without --background, detached; wait for its address file.
+    ``with_token``: the page needs the token (--require-token, or beyond loopback), so the
+    address printed carries it, as the server's own start line does."""
     from codeagent.server.address import read_address
 
     args = [a for a in sys.argv[1:] if a != "--background"]
@@ -220,7 +225,13 @@ def _start_background(home: Path) -> None:
     while time.monotonic() < deadline:
         address = read_address(home)
         if address is not None and address.pid == child.pid:
-            click.echo(f"server started: {address.url} (pid {child.pid}, log {log_path})")
+            url = address.url
+            if with_token and address.token_file:
+                from codeagent.server.auth import read_token
+                from codeagent.server.run import page_url
+
+                url = page_url(address, read_token(Path(address.token_file)))
+            click.echo(f"server started: {url} (pid {child.pid}, log {log_path})")
             return
         if child.poll() is not None:
             tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()

@@ -116,6 +116,7 @@ class LocalEmbedder:
         self.models_dir = models_dir or default_home() / "models"
         self.path_used: str | None = None  # "onnx" once a call has run
         self._timed = [0.0, 0.0]  # tokens read, seconds taken (embed/speed.py's rate)
+        self._recorded_at = 0.0  # seconds taken when the rate was last recorded
 
     def _encoder(self) -> OnnxEncoder:
         """The ONNX encoder, the model exported first when it is not yet."""
@@ -138,11 +139,13 @@ class LocalEmbedder:
         encoder = self._encoder()
         started = time.perf_counter()
         vectors = encoder.encode(texts, batch_size=ONNX_BATCH, read_tokens=DOC_TOKENS)
-        recorded = self._timed[1] >= speed.MIN_SECONDS
         self._timed[0] += speed.tokens(texts, DOC_TOKENS)
         self._timed[1] += time.perf_counter() - started
-        if not recorded and self._timed[1] >= speed.MIN_SECONDS:  # once per embedder
+        # The rate of the whole job so far, kept every MIN_SECONDS of it: the next estimate
+        # is the one this machine measured last, busy or not (not only the job's first ones).
+        if self._timed[1] - self._recorded_at >= speed.MIN_SECONDS:
             speed.record_rate(self.models_dir, *self._timed)
+            self._recorded_at = self._timed[1]
         return normalise(vectors)
 
     def estimate_seconds(self, texts: list[str]) -> float:

@@ -129,11 +129,20 @@ def percent(coverage: float) -> str:
     return f"{shown} %"
 
 
+# How every line about a dense index still being built starts: an answer that used no
+# vectors (the symbol graph, one file's syntax tree) does not say it.
+DENSE_NOTICE = "dense search: "
+
+
+def is_dense_notice(text: str) -> bool:
+    return text.startswith(DENSE_NOTICE)
+
+
 def notice(coverage: float, build: background.Build) -> str:
     """The one line an answer from an index answered first carries."""
     pid = f"pid {build.pid}, " if build.pid else ""
     return (
-        f"dense search: {percent(coverage)} of chunks, building in the background"
+        f"{DENSE_NOTICE}{percent(coverage)} of chunks, building in the background"
         f" ({pid}log {build.log})"
     )
 

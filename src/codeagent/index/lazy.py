@@ -105,8 +105,8 @@ class LazyIndex:
             else:
                 log_file = background.log_path(self.settings, stats.repo_id, stats.state_hash)
                 self._notices.append(
-                    f"dense search: {said} of chunks; the background index stopped before it"
-                    f" finished (log {log_file}): `codeagent index` builds it"
+                    f"{answer_first.DENSE_NOTICE}{said} of chunks; the background index stopped"
+                    f" before it finished (log {log_file}): `codeagent index` builds it"
                 )
 
     def _damaged(self, exc: Exception) -> None:
@@ -114,11 +114,15 @@ class LazyIndex:
         with self._lock:
             self._notices.append(f"{exc}; the index is rebuilt at the next run")
 
-    def take_notices(self) -> list[str]:
-        """What the last build had to say (each notice handed out once)."""
+    def take_notices(self, *, dense: bool = True) -> list[str]:
+        """What the last build had to say (each notice handed out once); ``dense=False``: for
+        an answer that used no vectors, without the lines about the dense index being built
+        (dropped: :meth:`refresh` says them again before the next question while it is)."""
+        from codeagent.index.answer_first import is_dense_notice
+
         with self._lock:
             notices, self._notices = self._notices, []
             take = getattr(self._store, "take_notices", None)  # a store handed in may not
             if take is not None:  # e.g. its dense backend went away since it opened
                 notices.extend(take())
-            return notices
+            return notices if dense else [n for n in notices if not is_dense_notice(n)]

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 
 def building_notice(repo_id: str, coverage: float) -> str:
-    from codeagent.index.answer_first import percent
+    from codeagent.index.answer_first import DENSE_NOTICE, percent
 
     return (
-        f"dense search: {percent(coverage)} of chunks: the index of {repo_id} is still being"
+        f"{DENSE_NOTICE}{percent(coverage)} of chunks: the index of {repo_id} is still being"
         " built in the background"
     )
 
@@ -66,9 +66,10 @@ class BuildingIndex(LazyIndex):
         self._used.flag = True
         return super().get()
 
-    def take_notices(self) -> list[str]:
-        notices = super().take_notices()
+    def take_notices(self, *, dense: bool = True) -> list[str]:
+        notices = super().take_notices(dense=dense)
         if getattr(self._used, "flag", False):  # this thread's answer used it
             self._used.flag = False
-            notices.append(building_notice(self._repo_id, self._coverage))
+            if dense:  # an answer that used no vectors does not say it
+                notices.append(building_notice(self._repo_id, self._coverage))
         return notices

@@ -159,7 +159,8 @@ def build_mcp(
         k: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 8,
     ) -> str:
         """Search a repository (keyword + semantic) and return the best matching code chunks,
-        each as `path:start-end  symbol` followed by its first lines."""
+        each as `path:start-end  symbol` followed by its numbered lines around the line that
+        best matches the query."""
         work = lambda b: tools.search_code(b, query, k)  # noqa: E731
         return await call(repo, work, ("query", query), tools.search_all(query, k))
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
+from codeagent.tools.rag_render import snippet
 
 if TYPE_CHECKING:
     from codeagent.server.across import AllRepos
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from codeagent.tools.base import Tool
 
 MAX_REFERENCES = 100
-SNIPPET_LINES = 6
+SNIPPET_LINES = 6  # of each chunk found, around its line that best matches the query
 
 
 def _with_state(text: str, pinned: Pinned) -> str:
@@ -57,7 +58,7 @@ def search_all(query: str, k: int) -> Callable[[AllRepos], str]:
         blocks = []
         for repo, hit in hits:
             head = f"{repo}:{hit.location}  {hit.symbol}".rstrip()
-            body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+            body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
             blocks.append(f"{head}\n{body}")
         text = "\n\n".join(blocks) or "no matches"
         if notices:
@@ -110,7 +111,9 @@ def run_tool(backend: RepoBackend, tool: Tool, values: dict[str, Any]) -> str:
     given = {k: v for k, v in values.items() if v is not None}
     args = tool.check(tool.args_model.model_validate(given), ctx)
     try:
-        text = tool.run(args, ctx).render()
+        result = tool.run(args, ctx)
+        render = getattr(result, "render_long", result.render)  # a client reads it all
+        text = render()
     except ToolError as exc:
         raise ToolError(f"{tool.name}: {one_line(exc)}") from None
     return _with_state(text, pinned)
@@ -124,7 +127,7 @@ def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:
     blocks = []
     for hit in hits:
         head = f"{hit.location}  {hit.symbol}".rstrip()
-        body = "\n".join("    " + line for line in hit.text.splitlines()[:SNIPPET_LINES])
+        body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
         blocks.append(f"{head}\n{body}")
     return _with_state("\n\n".join(blocks), pinned)
 

@@ -109,6 +109,11 @@ class ModelToolResult:
     def render(self) -> str:
         return str(self.result.render())
 
+    def render_long(self) -> str:
+        """The answer with every signature (a listing is one line per class or function
+        otherwise)."""
+        return str(self.result.render(long=True))
+
     def context(self) -> str:
         return str(self.result.context())
 

@@ -55,6 +55,23 @@ def relevant_lines(hit: SearchHit, tokens: set[str], n: int = LINES_PER_SOURCE) 
     return sorted(hit.start_line + offset for _, offset in best)
 
 
+def snippet(hit: SearchHit, query: str, lines: int = 6) -> list[str]:
+    """``lines`` numbered lines of the chunk around its line that best matches ``query``
+    (the line before it unless blank, the rest after; the chunk's first lines when nothing
+    matches), as ``  556 | code``: what a search client sees of a 40-line chunk."""
+    text = hit.text.split("\n")
+    best = relevant_lines(hit, query_tokens(query), n=1)
+    at = best[0] - hit.start_line if best else 0
+    before = 1 if at > 0 and text[at - 1].strip() else 0  # a line of context, not a blank one
+    start = max(0, min(at - before, len(text) - lines))
+    shown = text[start : start + lines]
+    width = len(str(hit.start_line + start + len(shown)))
+    return [
+        f"{hit.start_line + start + i:>{width}} | {line.rstrip()[:MAX_LINE_CHARS]}"
+        for i, line in enumerate(shown)
+    ]
+
+
 def render_hits(hits: list[SearchHit], question: str) -> str:
     """The ranked sources, each once: ``path:start-end (symbol)`` and its most relevant
     lines, indentation kept (the lines shown are dedented together, not each alone)."""

@@ -145,3 +145,18 @@ def is_placeholder(name: str) -> bool:
     word where it is written as a name (not first in the question)."""
     word = name.strip("`'\"")
     return word.lower() in PLACEHOLDERS and not word[:1].isupper()
+
+
+# "... with signatures", "... with their full signatures", "... in full": a listing with
+# every member and signature (`codeagent ask --long` asks it this way).
+_SIGNATURES = re.compile(
+    r"\b(?:with|and|including|plus|show(?:ing)?)\s+(?:the\s+|their\s+|its\s+|all\s+|full\s+)*"
+    r"signatures\b|\bin\s+full\b",
+    _I,
+)
+LONG_SUFFIX = " with signatures"
+
+
+def wants_signatures(question: str) -> bool:
+    """The question asks for a listing with every signature, not one line per definition."""
+    return bool(_SIGNATURES.search(question))

@@ -13,6 +13,7 @@ from typing import get_args
 
 from codeagent.tools.ast_tool import ops, render
 from codeagent.tools.ast_tool.models import Operation
+from codeagent.tools.ast_tool.render import Answered
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class OperationSpec:
     needs_symbol: bool
     answer: Callable[[ops.Query], ops.Answer]
     render: Callable[[render.Answered], list[str]]
+    render_long: Callable[[Answered], list[str]] | None = None  # with every signature
 
 
 TABLE: dict[Operation, OperationSpec] = {
@@ -29,7 +31,7 @@ TABLE: dict[Operation, OperationSpec] = {
     ),
     "classes": OperationSpec(
         "the classes of the file (with their bases and methods)",
-        False, ops.classes, render.classes,
+        False, ops.classes, render.classes, render.classes_long,
     ),
     "methods": OperationSpec(
         "the methods of one class (`symbol` = the class)", True, ops.methods, render.methods
@@ -60,6 +62,9 @@ OPERATION_HELP: dict[Operation, str] = {name: spec.help for name, spec in TABLE.
 NEEDS_SYMBOL: frozenset[Operation] = frozenset(n for n, spec in TABLE.items() if spec.needs_symbol)
 
 
-def render_lines(operation: Operation, answered: render.Answered) -> str:
-    """The text answer: the operation's rendered lines, each ended by a newline."""
-    return "\n".join(TABLE[operation].render(answered)) + "\n"
+def render_lines(operation: Operation, answered: render.Answered, *, long: bool = False) -> str:
+    """The text answer: the operation's rendered lines, each ended by a newline; ``long``:
+    with every signature (a listing that is one line per class otherwise)."""
+    spec = TABLE[operation]
+    lines = (spec.render_long if long and spec.render_long else spec.render)(answered)
+    return "\n".join(lines) + "\n"

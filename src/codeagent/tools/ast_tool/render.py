@@ -20,6 +20,8 @@ from codeagent.tools.ast_tool.models import (
 )
 
 T = TypeVar("T")
+# How a listing of one line per class is asked for in full.
+SIGNATURES_HINT = 'signatures: --long, or ask "with signatures"'
 
 
 class Answered(Protocol):
@@ -113,13 +115,40 @@ def _class_lines(path: str, c: ClassInfo, indent: str = "") -> list[str]:
     return out
 
 
-def classes(r: Answered) -> list[str]:
+def classes_long(r: Answered) -> list[str]:
+    """Every class with its methods and nested classes, each with its signature."""
     items = _items(r, ClassInfo)
     head = (
         f"Top-level classes in {safe_name(r.path)}: {_counted(items, 'definition')}. "
         "Methods and nested classes are listed under their class."
     )
     lines = (line for c in items for line in _class_lines(r.path, c))
+    return _listing(items, f"No top-level classes in {safe_name(r.path)}.", head, lines)
+
+
+def _members(c: ClassInfo) -> str:
+    """`` (23 methods, 1 nested class)``: what a class holds, counted."""
+    parts = [_count(len(c.methods), "method")] if c.methods else []
+    if c.nested_classes:
+        n = len(c.nested_classes)
+        parts.append(f"{n} nested class" + ("" if n == 1 else "es"))
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def classes(r: Answered) -> list[str]:
+    """One line per top-level class: its bases and how many methods it has (the methods
+    with their signatures on request: :func:`classes_long`)."""
+    items = _items(r, ClassInfo)
+    methods = sum(len(c.methods) for c in items)
+    head = (
+        f"Top-level classes in {safe_name(r.path)}: {_counted(items, 'definition')}, "
+        f"{_count(methods, 'method')}; {SIGNATURES_HINT}"
+    )
+    lines = (
+        f"{_span(r.path, c.start_line, c.end_line)}  {def_header(c)}{_members(c)}"
+        f"{_tags(_cond(c.condition))}"
+        for c in items
+    )
     return _listing(items, f"No top-level classes in {safe_name(r.path)}.", head, lines)
 
 

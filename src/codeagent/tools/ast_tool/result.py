@@ -24,9 +24,10 @@ class AstResult(BaseModel):
     line_count: int
     items: list[Item]
 
-    def render(self) -> str:
-        """A deterministic, readable text answer with ``path:line`` locations."""
-        return render_lines(self.operation, self)
+    def render(self, *, long: bool = False) -> str:
+        """A deterministic, readable text answer with ``path:line`` locations; ``long``:
+        with every signature (a class listing is one line per class otherwise)."""
+        return render_lines(self.operation, self, long=long)
 
     def names(self) -> list[str]:
         """The names this result answers with, each once, in source order.

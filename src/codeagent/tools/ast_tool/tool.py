@@ -13,7 +13,14 @@ from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, OPERATION_HELP
 from codeagent.tools.ast_tool.query import run_ast_query
 from codeagent.tools.ast_tool.result import AstResult
 from codeagent.tools.ast_tool.rules import match_structural
-from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext
+from codeagent.tools.base import (
+    BaseTool,
+    Declined,
+    ModelToolResult,
+    RouteExample,
+    Source,
+    ToolContext,
+)
 from codeagent.tools.structural import is_placeholder
 
 _OPERATIONS = "\n".join(f"  - `{op}`: {text}" for op, text in OPERATION_HELP.items())
@@ -26,14 +33,35 @@ DESCRIPTION = f"""exact structural facts about ONE named Python file, read from 
 
 
 class AstToolResult(ModelToolResult):
-    """An :class:`AstResult` as a tool result (``result.names()`` is what eval scores)."""
+    """An :class:`AstResult` as a tool result (``result.names()`` is what eval scores).
+    ``instead``: what the file has when it has none of what was asked (its classes when it
+    defines no top-level function), shown after the answer that says so."""
 
     result: AstResult
+
+    def __init__(self, result: AstResult, instead: AstResult | None = None) -> None:
+        super().__init__(result)
+        self.instead = instead
+
+    def render(self) -> str:
+        return super().render() + (self.instead.render() if self.instead else "")
+
+    def render_long(self) -> str:
+        more = self.instead.render(long=True) if self.instead else ""
+        return super().render_long() + more
 
     def context(self) -> str:
         r = self.result
         title = f"Exact facts about {safe_name(r.path)} from its syntax tree ({r.operation})"
-        return f"{title}:\n\n{r.render()}"
+        return f"{title}:\n\n{self.render_long()}"
+
+    def citations(self) -> list[Source]:
+        cited = super().citations()
+        if self.instead is not None:  # the classes shown instead are cited too
+            cited += [
+                Source(path=p, start_line=a, end_line=b) for p, a, b in self.instead.citations()
+            ]
+        return cited
 
 
 class AstTool(BaseTool):
@@ -92,7 +120,11 @@ class AstTool(BaseTool):
         if candidates := file_candidates(ctx.repo_root, args.file or ""):
             return CandidatesResult(args.file or "", candidates)
         operation = args.operation or "outline"
-        return AstToolResult(run_ast_query(ctx.repo_root, args.file or "", operation, args.symbol))
+        result = run_ast_query(ctx.repo_root, args.file or "", operation, args.symbol)
+        if operation == "functions" and not result.items:  # say what the file has instead
+            classes = run_ast_query(ctx.repo_root, result.path, "classes")
+            return AstToolResult(result, classes if classes.items else None)
+        return AstToolResult(result)
 
 
 def _clean_symbol(symbol: str | None) -> str | None:

@@ -39,7 +39,10 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
     from codeagent.tools.ast_tool.errors import AstToolError
     from codeagent.tools.ast_tool.mentions import without_mentions
     from codeagent.tools.ast_tool.resolve import relative_path
-    from codeagent.tools.ast_tool.rules import _operation  # the file AST tool's phrasings
+    from codeagent.tools.ast_tool.rules import (  # the file AST tool's phrasings
+        _categories,
+        _operation,
+    )
 
     tokens = [m.group(1) for m in _file_token().finditer(question)]
     paths = []
@@ -58,7 +61,8 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
         listing = listing.replace(token, " thefile ")
     if _IMPORTERS.search(" ".join(listing.split())):
         return SymbolArgs(operation="importers", name=path)
-    operation, symbol = _operation(listing, set(tokens), listing)
+    # the placeholder is no name: "methods in thefile" asks for the file's methods
+    operation, symbol = _operation(listing, {*tokens, "thefile"}, listing)
     if operation is None:
         return None
     if operation in ("definition", "methods") and symbol:
@@ -67,4 +71,7 @@ def match_lang_file(question: str, root: Path) -> SymbolArgs | None:
                           name=symbol, file=path)  # fmt: skip
     if operation == "imports":
         return SymbolArgs(operation="imports", name=path)
-    return SymbolArgs(operation="outline", name=path)
+    asked = _categories(listing)  # "methods" here, where the file AST tool reads "classes"
+    kinds = [k for k in asked if k in ("functions", "classes", "methods")]
+    wanted = kinds[0] if len(kinds) == 1 and operation != "outline" else ""
+    return SymbolArgs(operation="outline", name=path, listing=wanted)

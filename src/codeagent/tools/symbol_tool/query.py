@@ -66,7 +66,9 @@ def run_symbol_query(
         if name not in graph.files or "l" not in graph.files[name]:
             raise SymbolToolError(f"{name} is not a file of the language layer in the index")
         items = [_def_item(d) for d in graph.definitions_in(name)]
-        return SymbolResult(operation=op, name=name, subject=name, items=items)
+        return SymbolResult(
+            operation=op, name=name, subject=name, items=items, listing=args.listing
+        )
     return _methods(graph, name, named_file)
 
 

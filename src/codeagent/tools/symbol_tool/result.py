@@ -46,6 +46,11 @@ class SymbolArgs(BaseModel):
         description="definition, methods, subclasses: the file the question names, when it "
         "asks for the name defined there (several types can share a name); else empty.",
     )
+    listing: Literal["", "functions", "classes", "methods"] = Field(
+        default="",
+        description="outline: the kind of definitions the question lists (functions, "
+        "classes or methods of the file), empty for everything the file defines.",
+    )
 
 
 class SymbolItem(BaseModel):
@@ -82,9 +87,15 @@ class SymbolResult(BaseModel):
     source: list[str] = []  # definition: the unique definition's source lines
     note: str = ""
     kind: str = "class"  # methods, subclasses: the type's kind (struct, trait, interface, ...)
+    listing: str = ""  # outline: the kind of definitions asked for (SymbolArgs.listing)
 
-    def render(self) -> str:
-        """A deterministic, readable answer with ``path:line`` locations."""
+    def render(self, *, long: bool = False) -> str:
+        """A deterministic, readable answer with ``path:line`` locations; an outline is one
+        line per type or function unless ``long`` (every member, every signature)."""
+        if self.operation == "outline":
+            from codeagent.tools.symbol_tool.listing import render_listing
+
+            return "\n".join(render_listing(self.name, self.items, self.listing, long=long))
         lines = [self._head()]
         shown = self.items[:MAX_LISTED]
         for item in shown:
@@ -103,7 +114,7 @@ class SymbolResult(BaseModel):
 
     def context(self) -> str:
         """What an LLM answer is given: the rendered answer (it holds every location)."""
-        return self.render()
+        return self.render(long=True)
 
     def citations(self) -> list[tuple[str, int, int]]:
         """``(path, start_line, end_line)`` of each listed item, each once, in order."""
@@ -137,8 +148,6 @@ class SymbolResult(BaseModel):
             return f"Files importing `{what}`: {files} ({_plural(n, 'import')})"
         if self.operation == "imports":
             return f"Imports of {what}: {n}"
-        if self.operation == "outline":
-            return f"Outline of {what}: {_plural(n, 'definition')}"
         own = sum(1 for i in self.items if i.via is None)
         return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} inherited)"
 
@@ -169,9 +178,6 @@ class SymbolResult(BaseModel):
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
-        if self.operation == "outline":
-            text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
-            return text + (f"  {item.detail}" if item.detail else "")
         if item.detail and self.operation != "definition":
             text = f"  {_span(item)}  {item.detail}"
         elif item.detail:
