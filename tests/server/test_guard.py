@@ -201,3 +201,14 @@ TOKEN = "s3cret-s3cret-s3cret"
 )
 def test_token_matches(header: str | None, matches: bool) -> None:
     assert auth.token_matches(header, TOKEN) is matches
+
+
+def test_an_allowed_origin_is_kept_in_its_normal_form() -> None:
+    """``--allowed-origin`` written with an upper-case scheme and host, the scheme's default
+    port and a trailing slash is the origin ``https://code.example.com`` (RFC 6454 §6.1: the
+    scheme and host in lower case, the port only when it is not the scheme's default)."""
+    policy = make_policy("127.0.0.1", [], ["HTTPS://Code.Example.com:443/"])
+    assert policy.origins == frozenset({"https://code.example.com"})
+    assert origin_allowed("https://code.example.com", "http", "127.0.0.1:8765", policy)
+    assert origin_allowed("https://CODE.example.com:443", "http", "127.0.0.1:8765", policy)
+    assert not origin_allowed("http://code.example.com", "http", "127.0.0.1:8765", policy)
