@@ -35,6 +35,17 @@ def test_a_citation_of_one_repository_is_not_covered_by_the_others_source(
     ]
 
 
+def test_a_citation_reaching_past_a_source_is_its_own_source(tmp_path: Path) -> None:
+    """A source of lines 1-3 covers a citation of 2-3, not one of 2-6."""
+    roots = two_repos(tmp_path)
+    sources = [{"repo": "api", "path": "src/x.py", "start_line": 1, "end_line": 3, "score": 1.0}]
+    extra, notes = check_cited("api:src/x.py:2-3 and api:src/x.py:2-6", roots, sources)
+    assert notes == []
+    assert extra == [
+        {"repo": "api", "path": "src/x.py", "start_line": 2, "end_line": 6, "score": None}
+    ]
+
+
 def test_a_citation_past_the_end_is_checked_against_its_own_repository(tmp_path: Path) -> None:
     roots = two_repos(tmp_path)
     write_files(roots["web"], {"src/x.py": "x = 1\n"})  # web's copy is one line long

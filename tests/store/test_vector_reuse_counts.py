@@ -42,3 +42,19 @@ def test_an_edit_that_adds_chunks_reuses_every_other_vector(
     assert stats.chunks == len(chunks) > first.chunks  # the count changed
     assert stats.chunks_embedded == len(edited)  # the edited file's chunks, and only those
     np.testing.assert_array_equal(stored_vectors(stats.cache_path), expected_vectors(chunks))
+
+
+def test_an_edit_that_keeps_the_count_embeds_the_edited_file_again(
+    git_repo: GitRepoFactory,
+) -> None:
+    """Same chunk count, other text: the earlier vectors of that file are not reused."""
+    root = git_repo(FILES)
+    settings = Settings.load(embed=EMBED)
+    _, first = load_or_build(root, settings)
+    shutil.rmtree(settings.embed_cache_dir)
+    (root / "lib/util.py").write_text("def helper():\n    return price(2) + 40\n")
+    _, stats = load_or_build(root, Settings.load(embed=EMBED))
+    chunks = chunks_now(root)
+    assert stats.chunks == first.chunks == len(chunks)
+    assert stats.chunks_embedded == len({c.embed_text for c in chunks if c.path == "lib/util.py"})
+    np.testing.assert_array_equal(stored_vectors(stats.cache_path), expected_vectors(chunks))
