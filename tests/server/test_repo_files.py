@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from codeagent.server.repos import MAX_LINES, RequestError, ServedRepo, read_lines, safe_file
 from conftest import write_files
+from properties import fast
 
 
 @pytest.fixture
@@ -66,3 +69,47 @@ def test_a_file_the_index_does_not_hold_is_not_shown(repo: ServedRepo) -> None:
     assert caught.value.status == 404
     with pytest.raises(RequestError):
         read_lines(repo, "src/x.py", 3, 2, {"src/x.py"})
+
+
+parts = st.sampled_from(["src", "x.py", "sub", "y.py", "..", ".", "linked", "inner", "key.py"])
+
+
+@fast(60)
+@given(st.lists(parts, min_size=1, max_size=5))
+@example(["src", "x.py"])
+@example(["src", "sub", "y.py"])
+@example(["src", "inner", "y.py"])
+@example(["linked", "key.py"])
+@example(["src", "..", "src", "x.py"])
+@example(["src", ".", "x.py"])
+def test_whatever_is_asked_a_file_found_is_inside_and_reached_without_links(
+    tmp_path_factory: pytest.TempPathFactory, names: list[str]
+) -> None:
+    served = _repo_once(tmp_path_factory)
+    rel = "/".join(names)
+    try:
+        found = safe_file(served, rel)
+    except RequestError:
+        return
+    assert found.resolve().is_relative_to(served.root.resolve())
+    assert found.is_file()
+    walked = served.root
+    for part in found.relative_to(served.root).parts:
+        walked = walked / part
+        assert not walked.is_symlink(), rel
+
+
+_made: dict[str, ServedRepo] = {}
+
+
+def _repo_once(factory: pytest.TempPathFactory) -> ServedRepo:
+    """One repository (with links in and out) for every example of the property."""
+    if "repo" not in _made:
+        base = factory.mktemp("containment")
+        write_files(base / "outside", {"secret.txt": "KEY=1\n", "dir/key.py": "K = 1\n"})
+        root = base / "repo"
+        write_files(root, {"src/x.py": "x\n", "src/sub/y.py": "y\n"})
+        (root / "linked").symlink_to(base / "outside" / "dir")
+        (root / "src" / "inner").symlink_to(root / "src" / "sub")
+        _made["repo"] = ServedRepo("repo", root)
+    return _made["repo"]

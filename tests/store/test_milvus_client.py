@@ -25,7 +25,8 @@ class RecordedClient:
 
 
 @pytest.fixture
-def recorded(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+def recorded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    monkeypatch.chdir(tmp_path)  # a URL taken for a file would make folders here
     fake = types.ModuleType("pymilvus")
     fake.MilvusClient = RecordedClient  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "pymilvus", fake)
