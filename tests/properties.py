@@ -1,6 +1,7 @@
 """Hypothesis settings for the property tests of the default suite: few examples, no deadline
-(a shared machine's pauses are not failures), nothing written into the checkout (no example
-database, no explain phase, which writes patches into ``.hypothesis/``)."""
+(a shared machine's pauses are not failures), no example database and no explain phase
+(hypothesis keeps only its Unicode tables, and a failing case's patch, in ``.hypothesis/``,
+which it git-ignores itself)."""
 
 from __future__ import annotations
 
