@@ -62,3 +62,13 @@ def test_the_tests_import_the_copy(tmp_path: Path) -> None:
         check=True,
     ).stdout.strip()
     assert Path(where).is_relative_to(tmp_path / "src")
+
+
+@pytest.mark.slow
+def test_the_tests_pass_on_a_copy_without_a_bug(tmp_path: Path) -> None:
+    """The other control: every test file a bug names passes against an unchanged copy, so a
+    failure under a bug is the bug's (not a file the copy lacks, nor a test failing anyway)."""
+    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    tests = sorted({test for bug in PLANTED.values() for test in bug["tests"]})
+    done = run_tests(tests, tmp_path / "src")
+    assert done.returncode == 0, done.stdout[-3000:]
