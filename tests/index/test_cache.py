@@ -79,3 +79,17 @@ def test_an_unfinished_build_is_not_a_state(git_repo: GitRepoFactory) -> None:
     (listed,) = cache.list_repos(settings)
     assert listed.states == 1
     assert unfinished.is_dir()  # listing removes nothing
+
+
+def test_prune_keep_zero_removes_every_state(git_repo: GitRepoFactory) -> None:
+    """``--keep 0`` is a number, not "the default": every state of every repository goes
+    (the folders a build made are the truth)."""
+    settings = Settings.load(embed="none", keep_states=3)
+    one, two = git_repo({"a.py": "x = 1\n"}), git_repo({"a.py": "y = 2\n"})
+    build_states(one, settings, 2)
+    build_states(two, settings, 1)
+    folders = [r.path for r in cache.list_repos(settings)]
+    assert sum(len(cache.states(f)) for f in folders) == 3
+    assert cache.prune(settings, keep=0) == 3
+    assert all(cache.states(f) == [] for f in folders)
+    assert cache.prune(settings, keep=0) == 0

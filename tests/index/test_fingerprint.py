@@ -39,3 +39,15 @@ def test_each_part_changes_it(monkeypatch: pytest.MonkeyPatch) -> None:
             after = (build.fingerprint(None), build.fingerprint(emb))
         assert before[0] != after[0], name
         assert before[1] != after[1], name
+
+
+def test_the_embedder_id_counts_at_equal_dimension() -> None:
+    """Two embedders of one dimension but different models (ids) make different vectors, so
+    an index of one must never be served for the other."""
+    emb = HashEmbedder(16)
+    renamed = HashEmbedder(16)
+    renamed.id = "ollama:nomic-embed-text"  # another model whose vectors also have 16 numbers
+    assert renamed.dim == emb.dim
+    assert build.fingerprint(renamed) != build.fingerprint(emb)
+    other = "another-backend"
+    assert build.fingerprint(renamed, other) != build.fingerprint(emb, other)

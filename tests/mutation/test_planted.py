@@ -22,9 +22,16 @@ PLANTED = tomllib.loads(Path(__file__).with_name("planted.toml").read_text(encod
 MARKERS = "not slow and not ollama and not llamacpp and not browser"
 
 
+def copy_package(copy: Path) -> None:
+    """``src/`` and, beside it as in the checkout, ``prompts/`` (the agent reads its templates
+    from there: without them every test that renders a prompt fails, bug or no bug)."""
+    shutil.copytree(ROOT / "src", copy / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "prompts", copy / "prompts")
+
+
 def plant(name: str, copy: Path) -> None:
     bug = PLANTED[name]
-    shutil.copytree(ROOT / "src", copy / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_package(copy)
     target = copy / bug["file"]
     text = target.read_text(encoding="utf-8")
     assert text.count(bug["old"]) == 1, f"{name}: the code to change is not in {bug['file']}"
@@ -62,3 +69,13 @@ def test_the_tests_import_the_copy(tmp_path: Path) -> None:
         check=True,
     ).stdout.strip()
     assert Path(where).is_relative_to(tmp_path / "src")
+
+
+@pytest.mark.slow
+def test_the_tests_pass_on_a_copy_without_a_bug(tmp_path: Path) -> None:
+    """The other control: every test file a bug names passes against an unchanged copy, so a
+    failure under a bug is the bug's (not a file the copy lacks, nor a test failing anyway)."""
+    copy_package(tmp_path)
+    tests = sorted({test for bug in PLANTED.values() for test in bug["tests"]})
+    done = run_tests(tests, tmp_path / "src")
+    assert done.returncode == 0, done.stdout[-3000:]

@@ -239,6 +239,22 @@ def test_symlinks_out_of_the_root_are_never_followed(tmp_path: Path) -> None:
         assert f.abs_path.resolve().is_relative_to(root.resolve())
 
 
+def test_a_link_into_a_sibling_sharing_the_roots_name_is_outside(tmp_path: Path) -> None:
+    """``repo-private`` starts with the characters of ``repo`` but is not inside it: a link
+    from ``repo`` into it is skipped (truth: ``Path.resolve().is_relative_to``)."""
+    write_files(tmp_path / "repo-private", {"key.py": "KEY = 'secret'\n", "d/k2.py": "K = 2\n"})
+    root = tmp_path / "repo"
+    write_files(root, {"a.py": "a = 1\n"})
+    (root / "k.py").symlink_to(Path("..") / "repo-private" / "key.py")
+    (root / "abs_k.py").symlink_to(tmp_path / "repo-private" / "key.py")
+    (root / "d").symlink_to(tmp_path / "repo-private" / "d")
+    links = [root / "k.py", root / "abs_k.py", root / "d" / "k2.py"]
+    assert not any(link.resolve().is_relative_to(root.resolve()) for link in links)
+    found = discover(root)
+    assert [f.path for f in found.files] == ["a.py"]
+    assert found.skipped == {"symlink_outside": 3}
+
+
 def test_symlink_out_of_a_git_repo_is_not_followed(
     git_repo: GitRepoFactory, tmp_path: Path
 ) -> None:

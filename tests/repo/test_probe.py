@@ -111,3 +111,24 @@ def test_a_probe_never_predates_the_question(git_repo: Any) -> None:
     finally:
         stop.set()
         other.join(30)
+
+
+def test_an_edit_inside_an_untracked_folder_changes_the_key(git_repo: Any) -> None:
+    """A file of a folder git does not track yet, edited in place: the state hash reads it, so
+    the probe must tell the states apart (git's ``--untracked-files=normal`` would list only
+    ``pkg/``, whose metadata an edit of a file inside does not change), and the notice names
+    the file."""
+    root = git_repo({"a.py": "x = 1\n"})
+    (root / "pkg").mkdir()
+    (root / "pkg/m.py").write_text("def f():\n    return 1\n")
+    prober = Prober(root)
+    before, state_before = prober.probe(), full_state(root)
+    (root / "pkg/m.py").write_text("def f():\n    return 'a longer body'\n")
+    after = prober.probe()
+    assert full_state(root) != state_before  # the index would differ ...
+    assert after.key != before.key  # ... so the served answer must not pass as fresh
+    assert changed_paths(root, before, after) == ["pkg/m.py"]
+    check = SharedCheck(root)
+    probe = check.get()
+    assert probe is not None
+    assert probe.key == after.key

@@ -9,6 +9,7 @@ import logging
 import os
 import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,19 @@ def test_the_discovered_path_list_is_part_of_the_state(git_repo: GitRepoFactory)
     full, capped = discover(root), discover(root, max_bytes=100)
     assert [f.path for f in capped.files] == ["a.py"]
     assert state_hash(full, FP) != state_hash(capped, FP)
+
+
+def test_path_lists_that_join_alike_are_other_states(git_repo: GitRepoFactory) -> None:
+    """Each part of the state is framed: the files ``a`` and ``b`` are not the file ``ab``,
+    though their names run together alike (discovery of one commit here: the same head,
+    diff and untracked files; only which files it kept differs)."""
+    root = git_repo({"a": "1\n", "b": "2\n", "ab": "3\n"})
+    full = discover(root)
+    by_path = {f.path: f for f in full.files}
+    two = replace(full, files=[by_path["a"], by_path["b"]])
+    one = replace(full, files=[by_path["ab"]])
+    assert "".join(f.path for f in two.files) == "".join(f.path for f in one.files)
+    assert state_hash(two, FP) != state_hash(one, FP)
 
 
 def edits_change_the_state(root: Path, rel: str, contents: list[bytes]) -> None:

@@ -34,6 +34,9 @@ POLICY = make_policy("127.0.0.1", ["code.example.com", "proxy.example:8443"], []
         ("evil.example:", None),
         ("evil.example:0", None),
         ("evil.example:99999", None),
+        ("evil.example:65536", None),  # one past the last port
+        ("code.example:65535", ("code.example", 65535)),
+        ("code.example:1", ("code.example", 1)),
         ("evil.example:8x", None),
         ("user@127.0.0.1", None),
         ("127.0.0.1/x", None),
@@ -122,6 +125,10 @@ def test_normal_origin(origin: str, want: str | None) -> None:
         ("http://evil.example", "127.0.0.1:8765", "http", False),
         ("null", "127.0.0.1:8765", "http", False),  # sandboxed frames, file:// pages
         ("", "127.0.0.1:8765", "http", False),
+        # Behind TLS the page's own origin is https://Host; a plain-http page is another one.
+        ("https://code.internal:8443", "code.internal:8443", "https", True),
+        ("https://code.internal", "code.internal:443", "https", True),
+        ("http://code.internal:8443", "code.internal:8443", "https", False),
     ],
 )
 def test_origin_allowed(origin: str | None, host: str, scheme: str, allowed: bool) -> None:
@@ -201,3 +208,14 @@ TOKEN = "s3cret-s3cret-s3cret"
 )
 def test_token_matches(header: str | None, matches: bool) -> None:
     assert auth.token_matches(header, TOKEN) is matches
+
+
+def test_an_allowed_origin_is_kept_in_its_normal_form() -> None:
+    """``--allowed-origin`` written with an upper-case scheme and host, the scheme's default
+    port and a trailing slash is the origin ``https://code.example.com`` (RFC 6454 §6.1: the
+    scheme and host in lower case, the port only when it is not the scheme's default)."""
+    policy = make_policy("127.0.0.1", [], ["HTTPS://Code.Example.com:443/"])
+    assert policy.origins == frozenset({"https://code.example.com"})
+    assert origin_allowed("https://code.example.com", "http", "127.0.0.1:8765", policy)
+    assert origin_allowed("https://CODE.example.com:443", "http", "127.0.0.1:8765", policy)
+    assert not origin_allowed("http://code.example.com", "http", "127.0.0.1:8765", policy)

@@ -1,0 +1,72 @@
+"""The per-question probe a served answer starts from (``server.freshness.SharedCheck``): a
+question never gets a probe that began before it was asked.
+
+Made deterministic with events, not sleeps: the first probe is held after it has read the
+repository, the file is edited, and a second question is asked while the first probe is
+still running. Truth: a probe made afterwards by a separate ``Prober`` (``git status`` and the
+files' metadata as they are now).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from codeagent.repo.probe import Probe, Prober
+from codeagent.server.freshness import SharedCheck
+
+WAIT = 30  # seconds: a bound on a hang, never a pace
+
+
+class _WatchedCondition(threading.Condition):
+    """A condition that says when a thread starts waiting on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waiting.set()
+        return super().wait(timeout)
+
+
+def test_a_question_asked_during_a_probe_gets_a_later_probe(
+    git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_repo({"a.py": "x = 1\n"})
+    read, go = threading.Event(), threading.Event()
+    real = Prober.probe
+    calls = 0
+
+    def held(self: Prober) -> Probe:
+        nonlocal calls
+        calls += 1
+        probe = real(self)
+        if calls == 1:  # the first probe has read the repository; it finishes when told
+            read.set()
+            assert go.wait(WAIT)
+        return probe
+
+    monkeypatch.setattr(Prober, "probe", held)
+    check = SharedCheck(root)
+    cond = _WatchedCondition()
+    check._cond = cond
+    got: dict[str, Probe | None] = {}
+    first = threading.Thread(target=lambda: got.update(first=check.get()))
+    first.start()
+    assert read.wait(WAIT)
+    (root / "a.py").write_text("x = 'edited after the first probe read the file'\n")
+    second = threading.Thread(target=lambda: got.update(second=check.get()))
+    second.start()
+    assert cond.waiting.wait(WAIT)  # the second question waits for the running probe
+    go.set()
+    first.join(WAIT)
+    second.join(WAIT)
+    now = real(Prober(root))
+    assert got["first"] is not None
+    assert got["second"] is not None
+    assert got["first"].key != now.key  # the first probe saw the file before the edit
+    assert got["second"].key == now.key  # the second question's probe saw the edit
+    assert check.probes == 2
