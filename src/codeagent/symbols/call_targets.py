@@ -27,14 +27,14 @@ from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.types import Definition
 
 if TYPE_CHECKING:
-    from codeagent.symbols.graph import SymbolGraph
+    from codeagent.symbols.hierarchy import SymbolHierarchy
 
 _BUILTINS = frozenset(dir(builtins))
 _SELF = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
 Target = tuple[str, bool]  # full name, whether it is outside the repository
 
 
-def target_of(graph: SymbolGraph, path: str, written: str) -> Target | None:
+def target_of(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     """The full name ``written`` (in the file at ``path``) calls, or None (by name)."""
     cache = graph.target_cache
     key = (path, written)
@@ -43,7 +43,7 @@ def target_of(graph: SymbolGraph, path: str, written: str) -> Target | None:
     return cache[key]
 
 
-def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
+def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
         return None
@@ -57,7 +57,7 @@ def _resolve(graph: SymbolGraph, path: str, written: str) -> Target | None:
     return found
 
 
-def _path(graph: SymbolGraph, path: str, module: str, written: str) -> Target | None:
+def _path(graph: SymbolHierarchy, path: str, module: str, written: str) -> Target | None:
     """A dotted name written in the file at ``path`` (whose module is ``module``)."""
     after = written.startswith("^")
     imported = written.startswith("!")  # a function's own import: it shadows the module's
@@ -89,7 +89,7 @@ def _path(graph: SymbolGraph, path: str, module: str, written: str) -> Target | 
     return inherited(graph, owner, attr, skip_first=False)
 
 
-def _returns(graph: SymbolGraph, full: str) -> Definition | None:
+def _returns(graph: SymbolHierarchy, full: str) -> Definition | None:
     """The repository class an instance of which calling ``full`` gives: the class itself,
     or what a function's return annotation names (``Self``, or the annotation of ``self``
     when the method says it returns that, is the method's class; an ``__enter__`` without
@@ -121,7 +121,7 @@ def _returns(graph: SymbolGraph, full: str) -> Definition | None:
 
 
 def _bound(
-    graph: SymbolGraph, path: str, module: str, head: str, imported: bool = False
+    graph: SymbolHierarchy, path: str, module: str, head: str, imported: bool = False
 ) -> str | None:
     """The full name ``head`` names in the file: a definition of its module (unless
     ``imported``: a function's own import binds it), else the target of the (last) import
@@ -138,7 +138,7 @@ def _bound(
     return None
 
 
-def _callable(graph: SymbolGraph, full: str, via_attribute: bool = True) -> Target | None:
+def _callable(graph: SymbolHierarchy, full: str, via_attribute: bool = True) -> Target | None:
     """A resolved name that can be called: a class, function or method (an attribute of a
     function is not: ``f().g`` names nothing of ``f``)."""
     d = graph._by_full.get(full)
@@ -150,7 +150,9 @@ def _callable(graph: SymbolGraph, full: str, via_attribute: bool = True) -> Targ
     return (full, False)
 
 
-def inherited(graph: SymbolGraph, cls: Definition, attr: str, *, skip_first: bool) -> Target | None:
+def inherited(
+    graph: SymbolHierarchy, cls: Definition, attr: str, *, skip_first: bool
+) -> Target | None:
     """``attr`` of class ``cls`` found in it or its bases, in method order."""
     if cls.kind != "class":
         return None
@@ -162,7 +164,7 @@ def inherited(graph: SymbolGraph, cls: Definition, attr: str, *, skip_first: boo
     return None
 
 
-def _in_repository(graph: SymbolGraph, full: str) -> bool:
+def _in_repository(graph: SymbolHierarchy, full: str) -> bool:
     """Whether ``full`` starts with a module of the repository, or a name its files start
     with (a folder without ``__init__.py`` imports as a namespace package): an attribute it
     lacks is then unknown, not outside."""

@@ -42,8 +42,8 @@ from codeagent.pysyntax import Structure
 from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
 from codeagent.symbols.file_imports import importers_index
-from codeagent.symbols.mro import breadth_first, c3_order
-from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
+from codeagent.symbols.hierarchy import SymbolHierarchy
+from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS
 from codeagent.symbols.types import CallSite, Definition, Import, call_target
 
 __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
@@ -102,7 +102,7 @@ def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-class SymbolGraph(SymbolTables):
+class SymbolGraph(SymbolHierarchy):
     """The symbols of a repository: built from ``ast`` trees, saved, loaded and queried."""
 
     # -- building and storing ----------------------------------------------------------------
@@ -276,34 +276,3 @@ class SymbolGraph(SymbolTables):
                     seen_names.add(d.name)
                     out.append((d, via))
         return out
-
-    def _mro(self, cls: Definition, seen: set[str]) -> list[tuple[Definition, str | None]]:
-        python = "l" not in self.files[cls.path]
-        linear = c3_order(cls, self._repo_bases) if python else None
-        if linear is not None:
-            seen.update(d.full_name for d in linear)
-            return [(cls, None)] + [(d, d.full_name) for d in linear[1:]]
-        return breadth_first(cls, self._named_bases, seen)
-
-    def _repo_bases(self, cls: Definition) -> list[Definition]:
-        found = (self._by_full.get(base) for base in self.resolved_bases(cls))
-        return [d for d in found if d is not None and d.kind == "class"]
-
-    def _named_bases(self, cls: Definition) -> list[tuple[str, Definition]]:
-        bases = list(self.resolved_bases(cls))
-        # a Rust type (or one of its impl blocks) has the traits of all its impl blocks
-        for block in self._lang_impls.get((self.files[cls.path].get("l"), cls.qualname), []):
-            bases += [base for base in self.resolved_bases(block) if base not in bases]
-        found = ((base, self._by_full.get(base)) for base in bases)
-        return [(base, d) for base, d in found if d is not None and d.kind in CLASS_KINDS]
-
-    def _own_methods(self, cls: Definition) -> list[Definition]:
-        if "l" in self.files[cls.path]:
-            return self.members(cls)
-        prefix = cls.qualname + "."
-        rows = self.files[cls.path]["d"]
-        return [
-            self._by_full[f"{cls.module}.{q}" if cls.module else q]
-            for q, kind, *_ in rows
-            if kind == "method" and q.startswith(prefix) and "." not in q[len(prefix) :]
-        ]

@@ -8,7 +8,6 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
-from codeagent.lang import members_in_body
 from codeagent.lang.spec import TYPE_KINDS
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
@@ -114,19 +113,6 @@ class SymbolTables:
             for path, rec in self.files.items()
         }
 
-    @cached_property
-    def _children(self) -> dict[str, list[Definition]]:
-        """Resolved base name -> the classes that list it as a base."""
-        index: dict[str, list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            for base in self.resolved_bases(d):
-                index[base].append(d)
-            if d.kind == "interface" and self.files[d.path].get("l") == "go":
-                for impl in self.go_implementations(d):
-                    if impl not in index[d.full_name]:
-                        index[d.full_name].append(impl)
-        return index
-
     # -- resolution ----------------------------------------------------------------------------
 
     def resolve(self, dotted: str, hops: int = 0) -> str | None:
@@ -162,116 +148,6 @@ class SymbolTables:
             return False
         exported = self.files[path].get("a")
         return name in exported if exported is not None else not name.startswith("_")
-
-    def resolved_bases(self, cls: Definition) -> list[str]:
-        """``cls``'s bases as full names: the repository class when resolvable, else as
-        written with the import that bound it applied (``logging.Handler``, ``Exception``)."""
-        if "l" in self.files.get(cls.path, {}):
-            return [self._lang_type(cls, written) for written in cls.bases]
-        out: list[str] = []
-        imports = self._imports.get(cls.path, [])
-        for written in cls.bases:
-            head, _, rest = written.partition(".")
-            candidates = []
-            scope = cls.qualname.rpartition(".")[0]
-            while True:  # the enclosing scopes, innermost first, then the module
-                local = f"{scope}.{head}" if scope else head
-                candidates.append(f"{cls.module}.{local}" if cls.module else local)
-                if not scope:
-                    break
-                scope = scope.rpartition(".")[0]
-            name = next((c for c in candidates if c in self._by_full), None)
-            if name is not None:
-                name = f"{name}.{rest}" if rest else name
-            else:
-                bound = [i for i in imports if i.bound == head and i.line <= cls.line]
-                bound = bound or [i for i in imports if i.bound == head]
-                name = f"{bound[-1].target}.{rest}" if bound and rest else written
-                if bound and not rest:
-                    name = bound[-1].target
-            out.append(self.resolve(name) or name)
-        return out
-
-    # -- the other languages (codeagent.lang) ---------------------------------------------------
-
-    @cached_property
-    def _lang_types(self) -> dict[tuple[str, str], list[Definition]]:
-        """(language, type name) -> the types of that name (impl blocks aside)."""
-        index: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            language = self.files[d.path].get("l")
-            if language and d.kind in CLASS_KINDS and d.kind != "impl":
-                index[(language, d.name)].append(d)
-        return index
-
-    def _lang_type(self, cls: Definition, written: str) -> str:
-        """A base written in another language resolved by its last name to the type of that
-        name in the same language (the same file first, then the same directory, then a
-        unique one); else as written."""
-        language = self.files[cls.path]["l"]
-        last = written.replace("::", ".").replace("\\", ".").rsplit(".", 1)[-1]
-        found = [d for d in self._lang_types.get((language, last), []) if d is not cls]
-        folder = cls.path.rpartition("/")[0]
-        for pick in (
-            [d for d in found if d.path == cls.path],
-            [d for d in found if d.path.rpartition("/")[0] == folder],
-            found if len(found) == 1 else [],
-        ):
-            if pick:
-                return pick[0].full_name
-        return written
-
-    @cached_property
-    def _lang_members(self) -> dict[tuple[str, str], list[Definition]]:
-        """(language, owner qualname) -> methods and constructors, in every file."""
-        index: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            language = self.files[d.path].get("l")
-            if language and d.kind in METHOD_KINDS and "." in d.qualname:
-                index[(language, d.qualname.rpartition(".")[0])].append(d)
-        return index
-
-    @cached_property
-    def _lang_impls(self) -> dict[tuple[str | None, str], list[Definition]]:
-        """(language, type qualname) -> the type's ``impl`` blocks (Rust), in every file."""
-        index: dict[tuple[str | None, str], list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            if d.kind == "impl":
-                index[(self.files[d.path].get("l"), d.qualname)].append(d)
-        return index
-
-    def members(self, cls: Definition) -> list[Definition]:
-        """The methods of a type of another language: declared in its body (in its own file
-        where the language declares them nowhere else), in ``impl`` blocks, or for it by
-        receiver (Go: in its package's directory)."""
-        language = self.files[cls.path]["l"]
-        found = self._lang_members.get((language, cls.qualname), [])
-        if language == "go":
-            folder = cls.path.rpartition("/")[0]
-            found = [d for d in found if d.path.rpartition("/")[0] == folder]
-        elif language in members_in_body():  # a same-named type of another file has its own
-            found = [d for d in found if d.path == cls.path]
-        return sorted(found, key=lambda d: (d.path != cls.path, d.path, d.start_line))
-
-    @cached_property
-    def _go_method_index(self) -> dict[str, set[str]]:
-        """Go: method name -> full names of the (non-interface) types that have it."""
-        index: dict[str, set[str]] = defaultdict(set)
-        for (language, _), types in self._lang_types.items():
-            for d in types if language == "go" else ():
-                if d.kind != "interface":
-                    for m in self.members(d):
-                        index[m.name].add(d.full_name)
-        return index
-
-    def go_implementations(self, iface: Definition) -> list[Definition]:
-        """Go types with every method of the interface ``iface`` (implicit implementation)."""
-        wanted = {d.name for d in self.members(iface)}
-        if not wanted:
-            return []
-        index = self._go_method_index
-        names = set.intersection(*(index.get(name, set()) for name in wanted))
-        return sorted((self._by_full[n] for n in names), key=lambda d: (d.path, d.start_line))
 
     def modules_named(self, name: str) -> list[str]:
         """Modules called ``name``: a dotted name, its last components, or a file path."""
