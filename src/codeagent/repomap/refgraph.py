@@ -1,0 +1,220 @@
+"""The files of a repository as a reference graph, ranked by personalised PageRank.
+
+An edge ``a -> b`` says file ``a`` uses something file ``b`` defines, read from the symbol
+graph the index built (:mod:`codeagent.symbols.graph`):
+
+- **imports**: a Python import resolved through the repository's own modules and
+  re-exports; another language's import resolved to the files it loads
+  (:mod:`codeagent.symbols.file_imports`);
+- **calls**, by name: a call of ``name`` is an edge to every file of the same language
+  family that defines a class, function or method called ``name``, weighted
+  ``sqrt(calls) / definers``: a name defined in many files says little about each
+  (a tenth when more than five define it), a private ``_name`` a tenth, dunder names
+  nothing, a long descriptive name (``parse_header``, ``readConfig``) twice, a Python
+  call of a name that built-in types have as a method (``get``, ``items``) a tenth;
+- **inheritance**: a class's bases resolved to the classes of the repository.
+
+Each edge carries the name it goes through, so the rank a file passes on is also shared
+among the definitions it uses (:func:`definition_scores`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from codeagent.symbols.file_imports import family
+from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.types import Definition
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codeagent.symbols.graph import SymbolGraph
+
+DAMPING = 0.85
+IMPORT_WEIGHT = 1.0
+BASE_WEIGHT = 2.0
+MANY_DEFINERS = 5
+# Methods of Python's built-in types: ``d.get()``, ``s.encode()`` are calls of those far more
+# often than of a repository's ``get``.
+BUILTIN_METHODS = frozenset(
+    name for kind in (dict, list, str, bytes, set, tuple, int, float) for name in dir(kind)
+)
+
+
+@dataclass
+class Edges:
+    """Parallel lists: ``src[k] -> dst[k]`` with ``weight[k]``, through the name ``name[k]``
+    (an index into ``names``); files are indices into the graph's sorted paths."""
+
+    src: list[int] = field(default_factory=list)
+    dst: list[int] = field(default_factory=list)
+    weight: list[float] = field(default_factory=list)
+    name: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+    def add(self, src: int, dst: int, weight: float, name: str, ids: dict[str, int]) -> None:
+        if src == dst or weight <= 0:
+            return
+        if name not in ids:
+            ids[name] = len(self.names)
+            self.names.append(name)
+        self.src.append(src)
+        self.dst.append(dst)
+        self.weight.append(round(weight, 4))
+        self.name.append(ids[name])
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("src", "dst", "weight", "name", "names")}
+
+
+def _language(rec: dict[str, Any]) -> str:
+    return family(rec.get("l") or "python")
+
+
+def name_weight(name: str, definers: int, language: str = "python") -> float:
+    """How much a call of ``name`` says about each of its ``definers`` files."""
+    if name.startswith("__") and name.endswith("__"):
+        return 0.0
+    weight = 1.0 / definers
+    if language == "python" and name in BUILTIN_METHODS:
+        weight *= 0.1
+    if name.startswith("_"):
+        weight *= 0.1
+    if definers > MANY_DEFINERS:
+        weight *= 0.1
+    if len(name) >= 8 and ("_" in name.strip("_") or name.lower() != name):
+        weight *= 2.0
+    return weight
+
+
+def reference_edges(graph: SymbolGraph) -> Edges:
+    """The file reference graph of ``graph``; files numbered as ``sorted(graph.files)``."""
+    paths = sorted(graph.files)
+    index = {p: i for i, p in enumerate(paths)}
+    families = [_language(graph.files[p]) for p in paths]
+    definers: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for i, path in enumerate(paths):
+        for row in graph.files[path]["d"]:
+            definers[(families[i], row[0].rsplit(".", 1)[-1])].add(i)
+    edges, ids = Edges(), dict[str, int]()
+    _call_edges(graph, paths, families, definers, edges, ids)
+    for i, path in enumerate(paths):
+        _import_edges(graph, path, i, index, edges, ids)
+        _base_edges(graph, path, i, index, edges, ids)
+    return edges
+
+
+def _call_edges(
+    graph: SymbolGraph,
+    paths: list[str],
+    families: list[str],
+    definers: dict[tuple[str, str], set[int]],
+    edges: Edges,
+    ids: dict[str, int],
+) -> None:
+    for name, flat in sorted(graph.calls.items()):
+        counts: dict[int, int] = defaultdict(int)
+        for k in range(0, len(flat), 3):
+            counts[flat[k]] += 1
+        for src, n in sorted(counts.items()):
+            targets = definers.get((families[src], name), set())
+            weight = name_weight(name, len(targets), families[src]) if targets else 0.0
+            for dst in sorted(targets):
+                edges.add(src, dst, weight * math.sqrt(n), name, ids)
+
+
+def _path_of(graph: SymbolGraph, dotted: str) -> str | None:
+    """The file defining the module or definition ``dotted`` names, re-exports followed."""
+    full = graph.resolve(dotted)
+    if full is None:
+        return None
+    if full in graph.modules:
+        return graph.modules[full]
+    found = graph.definitions(full)
+    return found[0].path if found else None
+
+
+def _import_edges(
+    graph: SymbolGraph, path: str, i: int, index: dict[str, int], edges: Edges, ids: dict[str, int]
+) -> None:
+    rec = graph.files[path]
+    if "l" in rec:  # another language: the files that import this one
+        for imp in graph.file_importers(path):
+            edges.add(index[imp.path], i, IMPORT_WEIGHT, path.rpartition("/")[2], ids)
+        return
+    for imp in graph.imports_of(path):
+        if imp.name == "*":
+            target = _path_of(graph, imp.module)
+        else:
+            target = _path_of(graph, imp.target) or _path_of(graph, imp.module)
+        if target is not None and target in index:
+            name = imp.name if imp.name not in (None, "*") else imp.module.rsplit(".", 1)[-1]
+            edges.add(i, index[target], IMPORT_WEIGHT, name or "", ids)
+
+
+def _base_edges(
+    graph: SymbolGraph, path: str, i: int, index: dict[str, int], edges: Edges, ids: dict[str, int]
+) -> None:
+    rec = graph.files[path]
+    for q, kind, line, start, end, sig, doc, bases in rec["d"]:
+        if kind not in CLASS_KINDS or not bases:
+            continue
+        cls = Definition(
+            q, q.rsplit(".", 1)[-1], kind, path, start, end, sig, doc, (*bases,), rec["m"], line
+        )
+        for base in graph.resolved_bases(cls):
+            found = graph.definitions(base) if "." in base else []
+            if found and found[0].path in index:
+                edges.add(i, index[found[0].path], BASE_WEIGHT, found[0].name, ids)
+
+
+def pagerank(
+    n: int,
+    edges: Edges,
+    personal: np.ndarray | None = None,
+    *,
+    iterations: int = 100,
+    tolerance: float = 1e-10,
+) -> np.ndarray:
+    """Personalised PageRank of ``n`` files over ``edges`` (power iteration); ``personal``:
+    where a random surfer jumps to, and where dangling files send their rank (uniform when
+    None). Sums to 1."""
+    import numpy as np
+
+    if n == 0:
+        return np.zeros(0)
+    src = np.asarray(edges.src, dtype=np.int64)
+    dst = np.asarray(edges.dst, dtype=np.int64)
+    weight = np.asarray(edges.weight, dtype=np.float64)
+    out = np.bincount(src, weights=weight, minlength=n)
+    share = np.divide(weight, out[src], out=np.zeros_like(weight), where=out[src] > 0)
+    jump = np.full(n, 1.0 / n) if personal is None else personal / personal.sum()
+    dangling = out == 0
+    rank = jump.copy()
+    for _ in range(iterations):
+        spread = np.bincount(dst, weights=rank[src] * share, minlength=n)
+        new = DAMPING * (spread + rank[dangling].sum() * jump) + (1 - DAMPING) * jump
+        done = float(np.abs(new - rank).sum()) < tolerance
+        rank = new
+        if done:
+            break
+    return np.asarray(rank / rank.sum())
+
+
+def definition_scores(rank: np.ndarray, edges: Edges) -> dict[tuple[int, str], float]:
+    """(file, name) -> the rank that flows into it: each file's rank shared among the names
+    it uses in proportion to the edges' weights."""
+    import numpy as np
+
+    src = np.asarray(edges.src, dtype=np.int64)
+    weight = np.asarray(edges.weight, dtype=np.float64)
+    out = np.bincount(src, weights=weight, minlength=len(rank))
+    flow = rank[src] * weight / np.where(out[src] > 0, out[src], 1.0)
+    scores: dict[tuple[int, str], float] = defaultdict(float)
+    for k, value in enumerate(flow.tolist()):
+        scores[(edges.dst[k], edges.names[edges.name[k]])] += value
+    return scores

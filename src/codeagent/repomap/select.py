@@ -1,0 +1,131 @@
+"""Which files and definitions a map shows, cut to its token budget exactly.
+
+Files are ranked by PageRank over the reference graph (personalised towards the focus, and
+mixed with the focus weights: :func:`ranks`);
+each definition's score is the rank that flows into it through the edges that name it,
+plus an even share of its file's rank (so a file's definitions nobody calls still come in
+its order), times ten for a name the question holds and five for a definition among the
+question's best chunks. Definitions are taken best first while they fit, each with the
+lines it needs to be read (its file's path, its enclosing class); whatever budget is left
+goes to a last line naming the next files, cut at a token boundary. The counts are the
+tokenizer's (:mod:`codeagent.repomap.tokens`); the text is counted once more at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from codeagent.repomap.base import Def, MapBase
+from codeagent.repomap.refgraph import definition_scores, pagerank
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codeagent.repomap.focus import Focus
+
+FOCUS_SHARE = 0.95  # of the personalisation on the focus files; the rest spread evenly
+FOCUS_MIX = 0.5  # a focused file's score: this much its focus weight, the rest its PageRank
+NAMED_BOOST = 10.0
+CHUNK_BOOST = 5.0
+MORE = "… more files:"
+
+
+@dataclass
+class Picked:
+    """The files shown (best first) with the definitions shown of each (file order)."""
+
+    files: list[int] = field(default_factory=list)
+    defs: dict[int, set[int]] = field(default_factory=dict)
+    tokens: int = 0
+    rest: list[int] = field(default_factory=list)  # files eligible but not shown, best first
+
+
+def ranks(base: MapBase, focus: Focus | None) -> np.ndarray:
+    """The files' scores: the stored PageRank without a focus; with one, PageRank
+    personalised towards it, half and half with the focus weights themselves (a hub every
+    file imports would otherwise come before the files the focus names)."""
+    import numpy as np
+
+    n = len(base.paths)
+    if focus is None or focus.empty:
+        return np.asarray(base.rank, dtype=np.float64)
+    personal = np.zeros(n)
+    for i, weight in focus.files.items():
+        personal[i] += weight
+    personal /= personal.sum()
+    rank = pagerank(n, base.edges, FOCUS_SHARE * personal + (1 - FOCUS_SHARE) / n)
+    return np.asarray((1 - FOCUS_MIX) * rank + FOCUS_MIX * personal)
+
+
+def eligible(base: MapBase, focus: Focus | None) -> list[bool]:
+    from codeagent.repomap.focus import DEFAULT_KINDS
+
+    kinds = focus.kinds if focus is not None else DEFAULT_KINDS
+    named = focus.named if focus is not None else set()
+    return [kind in kinds or i in named for i, kind in enumerate(base.kinds)]
+
+
+def scored_items(
+    base: MapBase, rank: np.ndarray, shown: list[bool], focus: Focus | None
+) -> list[tuple[float, int, int]]:
+    """``(score, file, definition index or -1 for a file with none)``, best first."""
+    flow = definition_scores(rank, base.edges)
+    items: list[tuple[float, int, int]] = []
+    for i, defs in enumerate(base.defs):
+        if not shown[i]:
+            continue
+        if not defs:
+            items.append((float(rank[i]), i, -1))
+            continue
+        even = float(rank[i]) / (len(defs) + 1)
+        for k, d in enumerate(defs):
+            score = even + flow.get((i, d.name), 0.0)
+            if focus is not None and d.name in focus.names:
+                score *= NAMED_BOOST
+            if focus is not None and (i, d.qualname) in focus.defs:
+                score *= CHUNK_BOOST
+            items.append((score, i, k))
+    items.sort(key=lambda t: (-t[0], base.paths[t[1]], t[2]))
+    return items
+
+
+def _needed(defs: list[Def], k: int, taken: set[int]) -> list[int]:
+    """``k`` and its enclosing definitions not yet taken."""
+    out = []
+    while k >= 0 and k not in taken:
+        out.append(k)
+        k = defs[k].parent
+    return out
+
+
+def pick(base: MapBase, items: list[tuple[float, int, int]], budget: int) -> Picked:
+    """Take items best first while they fit in ``budget`` tokens (with what they need)."""
+    picked = Picked()
+    smallest = min((d.tokens for defs in base.defs for d in defs), default=1)
+    for _score, i, k in items:
+        if budget - picked.tokens < smallest:
+            break
+        taken = picked.defs.get(i)
+        need = [] if k < 0 else _needed(base.defs[i], k, taken or set())
+        cost = sum(base.defs[i][j].tokens for j in need)
+        cost += base.header_tokens[i] if taken is None else 0
+        if (taken is not None and not need) or picked.tokens + cost > budget:
+            continue
+        if taken is None:
+            picked.files.append(i)
+            taken = picked.defs[i] = set()
+        taken.update(need)
+        picked.tokens += cost
+    return picked
+
+
+def lines(base: MapBase, picked: Picked, rank: np.ndarray) -> list[tuple[str, int]]:
+    """The map's lines with their token counts: files best first, definitions in order."""
+    out: list[tuple[str, int]] = []
+    order = sorted(picked.files, key=lambda i: (-float(rank[i]), base.paths[i]))
+    picked.files = order
+    for i in order:
+        out.append((base.paths[i], base.header_tokens[i]))
+        out += [(base.defs[i][k].text, base.defs[i][k].tokens) for k in sorted(picked.defs[i])]
+    return out
