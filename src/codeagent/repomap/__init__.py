@@ -16,15 +16,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import ConfigError
 from codeagent.repomap.result import MapDefinition, MapFile, RepoMap
 
 if TYPE_CHECKING:
+    from codeagent.index.lazy import LazyIndex
     from codeagent.store.store import IndexStore
 
-__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "MIN_BUDGET", "MapFile", "RepoMap", "build_map"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_BUDGET",
+    "MIN_BUDGET",
+    "MapFile",
+    "RepoMap",
+    "build_map",
+    "map_of",
+]
 
 DEFAULT_BUDGET = 1024
 MIN_BUDGET = 32
@@ -58,17 +67,17 @@ def build_map(
     focus = [f for f in focus if f.strip()]
     base = map_base(store, state=state, entry=entry)
     found = read_focus(base, store, list(focus)) if focus else None
-    rank = ranks(base, found)
     shown = eligible(base, found)
+    rank = ranks(base, found, shown)
     picked = pick(base, scored_items(base, rank, shown, found), budget)
     rows = lines(base, picked, rank)
     order = sorted(range(len(base.paths)), key=lambda i: (-float(rank[i]), base.paths[i]))
     rest = [i for i in order if shown[i] and i not in picked.defs]
     tokens = counter()
     left = budget - picked.tokens
-    if rest and left > tokens.count(MORE):
-        more = tokens.cut(" ".join([MORE, *(base.paths[i] for i in rest[:MORE_FILES])]), left)
-        if more != MORE:
+    if rest and left > tokens.count(MORE) + 1:
+        more = _more_line(" ".join([MORE, *(base.paths[i] for i in rest[:MORE_FILES])]), left)
+        if len(more) > len(MORE) + 2:  # a file named, if only in part
             rows.append((more, tokens.count(more)))
     text = "\n".join(t for t, _ in rows)
     counted = tokens.count(text)
@@ -98,3 +107,28 @@ def build_map(
         focus=list(focus),
         state=state,
     )
+
+
+def _more_line(full: str, left: int) -> str:
+    """``full`` in at most ``left`` tokens: whole, or cut at a token boundary and ending
+    with an ellipsis."""
+    from codeagent.repomap.tokens import counter
+
+    tokens = counter()
+    if tokens.count(full) <= left:
+        return full
+    for room in range(left - 1, 0, -1):
+        cut = tokens.cut(full, room) + "…"
+        if tokens.count(cut) <= left:
+            return cut
+    return ""
+
+
+def map_of(index: LazyIndex, **kw: Any) -> RepoMap:
+    """:func:`build_map` of the index a :class:`~codeagent.index.lazy.LazyIndex` holds (a
+    workspace's, a server's), remembered per state and kept beside its cache entry."""
+    store = index.get()
+    stats = index.stats
+    state = (stats.state_hash or None) if stats is not None else None
+    entry = Path(stats.cache_path) if stats is not None and stats.cache_path else None
+    return build_map(store, state=state, entry=entry, **kw)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.rank.file_roles import path_kind, roles
+from codeagent.repomap.focus import DEFAULT_KINDS
 from codeagent.repomap.refgraph import Edges, pagerank, reference_edges
 from codeagent.repomap.tokens import TokenCounter, counter
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE = "repomap.json"
-FORMAT = 1
+FORMAT = 2
 MAX_SIGNATURE = 160  # characters of one definition's line
 MEMO_STATES = 8  # states kept in memory by a long-running process
 INDENT = "  "
@@ -128,7 +129,8 @@ def compute(store: IndexStore, tokens: TokenCounter | None = None) -> MapBase:
     found = roles(paths, store.chunks)
     kinds = ["vendored" if found.vendored[i] else path_kind(p) for i, p in enumerate(paths)]
     edges = reference_edges(graph)
-    rank = pagerank(len(paths), edges)
+    code = np.asarray([kind in DEFAULT_KINDS for kind in kinds], dtype=bool)
+    rank = pagerank(len(paths), edges, active=code)  # what a map without a focus shows
     rows = [_file_defs(graph.files[p]["d"]) for p in paths]
     flat = [r[6] for defs in rows for r in defs]
     counts = iter(tokens.counts(flat))

@@ -172,27 +172,46 @@ def _base_edges(
                 edges.add(i, index[found[0].path], BASE_WEIGHT, found[0].name, ids)
 
 
+def _arrays(edges: Edges, active: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """``src``, ``dst``, ``weight`` and ``name`` as arrays, without the edges that leave a
+    file not ``active``."""
+    import numpy as np
+
+    src = np.asarray(edges.src, dtype=np.int64)
+    keep = active[src] if active is not None and len(src) else slice(None)
+    return (
+        src[keep],
+        np.asarray(edges.dst, dtype=np.int64)[keep],
+        np.asarray(edges.weight, dtype=np.float64)[keep],
+        np.asarray(edges.name, dtype=np.int64)[keep],
+    )
+
+
 def pagerank(
     n: int,
     edges: Edges,
     personal: np.ndarray | None = None,
     *,
+    active: np.ndarray | None = None,
     iterations: int = 100,
     tolerance: float = 1e-10,
 ) -> np.ndarray:
     """Personalised PageRank of ``n`` files over ``edges`` (power iteration); ``personal``:
-    where a random surfer jumps to, and where dangling files send their rank (uniform when
-    None). Sums to 1."""
+    where a random surfer jumps to, and where dangling files send their rank (uniform over
+    the ``active`` files when None). Only ``active`` files (default: all) pass rank on: a
+    test that calls everything does not make everything important. Sums to 1."""
     import numpy as np
 
     if n == 0:
         return np.zeros(0)
-    src = np.asarray(edges.src, dtype=np.int64)
-    dst = np.asarray(edges.dst, dtype=np.int64)
-    weight = np.asarray(edges.weight, dtype=np.float64)
+    src, dst, weight, _name = _arrays(edges, active)
     out = np.bincount(src, weights=weight, minlength=n)
     share = np.divide(weight, out[src], out=np.zeros_like(weight), where=out[src] > 0)
-    jump = np.full(n, 1.0 / n) if personal is None else personal / personal.sum()
+    if personal is None:
+        personal = np.ones(n) if active is None else active.astype(np.float64)
+        if not personal.any():
+            personal = np.ones(n)
+    jump = personal / personal.sum()
     dangling = out == 0
     rank = jump.copy()
     for _ in range(iterations):
@@ -205,16 +224,21 @@ def pagerank(
     return np.asarray(rank / rank.sum())
 
 
-def definition_scores(rank: np.ndarray, edges: Edges) -> dict[tuple[int, str], float]:
-    """(file, name) -> the rank that flows into it: each file's rank shared among the names
-    it uses in proportion to the edges' weights."""
+def definition_scores(
+    rank: np.ndarray, edges: Edges, active: np.ndarray | None = None
+) -> dict[tuple[int, str], float]:
+    """(file, name) -> the rank that flows into it: each ``active`` file's rank shared among
+    the names it uses in proportion to the edges' weights."""
     import numpy as np
 
-    src = np.asarray(edges.src, dtype=np.int64)
-    weight = np.asarray(edges.weight, dtype=np.float64)
+    src, dst, weight, name = _arrays(edges, active)
     out = np.bincount(src, weights=weight, minlength=len(rank))
     flow = rank[src] * weight / np.where(out[src] > 0, out[src], 1.0)
-    scores: dict[tuple[int, str], float] = defaultdict(float)
-    for k, value in enumerate(flow.tolist()):
-        scores[(edges.dst[k], edges.names[edges.name[k]])] += value
-    return scores
+    key = dst * max(len(edges.names), 1) + name
+    keys, inverse = np.unique(key, return_inverse=True)
+    sums = np.bincount(inverse, weights=flow, minlength=len(keys))
+    width = max(len(edges.names), 1)
+    return {
+        (int(k) // width, edges.names[int(k) % width]): float(v)
+        for k, v in zip(keys.tolist(), sums.tolist(), strict=True)
+    }

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codeagent.repomap.base import Def, MapBase
+from codeagent.repomap.focus import DEFAULT_KINDS
 from codeagent.repomap.refgraph import definition_scores, pagerank
 
 if TYPE_CHECKING:
@@ -41,26 +42,29 @@ class Picked:
     rest: list[int] = field(default_factory=list)  # files eligible but not shown, best first
 
 
-def ranks(base: MapBase, focus: Focus | None) -> np.ndarray:
+def ranks(base: MapBase, focus: Focus | None, shown: list[bool]) -> np.ndarray:
     """The files' scores: the stored PageRank without a focus; with one, PageRank
     personalised towards it, half and half with the focus weights themselves (a hub every
     file imports would otherwise come before the files the focus names)."""
     import numpy as np
 
     n = len(base.paths)
+    active = np.asarray(shown, dtype=bool)
     if focus is None or focus.empty:
-        return np.asarray(base.rank, dtype=np.float64)
+        if focus is None or focus.kinds == DEFAULT_KINDS:
+            return np.asarray(base.rank, dtype=np.float64)  # computed with these files
+        return pagerank(n, base.edges, active=active)
     personal = np.zeros(n)
     for i, weight in focus.files.items():
         personal[i] += weight
     personal /= personal.sum()
-    rank = pagerank(n, base.edges, FOCUS_SHARE * personal + (1 - FOCUS_SHARE) / n)
+    floor = active / max(int(active.sum()), 1)
+    rank = pagerank(n, base.edges, FOCUS_SHARE * personal + (1 - FOCUS_SHARE) * floor,
+                    active=active)  # fmt: skip
     return np.asarray((1 - FOCUS_MIX) * rank + FOCUS_MIX * personal)
 
 
 def eligible(base: MapBase, focus: Focus | None) -> list[bool]:
-    from codeagent.repomap.focus import DEFAULT_KINDS
-
     kinds = focus.kinds if focus is not None else DEFAULT_KINDS
     named = focus.named if focus is not None else set()
     return [kind in kinds or i in named for i, kind in enumerate(base.kinds)]
@@ -70,7 +74,9 @@ def scored_items(
     base: MapBase, rank: np.ndarray, shown: list[bool], focus: Focus | None
 ) -> list[tuple[float, int, int]]:
     """``(score, file, definition index or -1 for a file with none)``, best first."""
-    flow = definition_scores(rank, base.edges)
+    import numpy as np
+
+    flow = definition_scores(rank, base.edges, np.asarray(shown, dtype=bool))
     items: list[tuple[float, int, int]] = []
     for i, defs in enumerate(base.defs):
         if not shown[i]:
