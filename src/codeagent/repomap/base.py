@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.rank.file_roles import path_kind, roles
-from codeagent.repomap.focus import DEFAULT_KINDS
 from codeagent.repomap.refgraph import Edges, pagerank, reference_edges
 from codeagent.repomap.tokens import TokenCounter, counter
 
@@ -39,6 +38,7 @@ FORMAT = 2
 MAX_SIGNATURE = 160  # characters of one definition's line
 MEMO_STATES = 8  # states kept in memory by a long-running process
 INDENT = "  "
+DEFAULT_KINDS = frozenset({"code"})  # what a map shows unless its focus lets more in
 _SPACES = re.compile(r"\s+")
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codeagent.errors import ConfigError
+from codeagent.repomap.base import DEFAULT_KINDS
 
 if TYPE_CHECKING:
     from codeagent.repomap.base import MapBase
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 TOP_FILES = 10  # a question's best files that the map is personalised towards
 BEST_CHUNKS = 2  # per top file: the chunks whose definitions are shown first
-DEFAULT_KINDS = frozenset({"code"})
 _PATHLIKE = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]*)*$")
 
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from codeagent.repomap.base import Def, MapBase
-from codeagent.repomap.focus import DEFAULT_KINDS
+from codeagent.repomap.base import DEFAULT_KINDS, Def, MapBase
 from codeagent.repomap.refgraph import definition_scores, pagerank
 
 if TYPE_CHECKING:
