@@ -57,7 +57,7 @@ def _path_matches(base: MapBase, text: str) -> list[int] | None:
     if ends:
         return ends
     if "/" in written or "." in written.rpartition("/")[2]:
-        raise ConfigError(f"--focus {written}: no file or folder of the index has that path")
+        raise ConfigError(f"focus {written}: no file or folder of the index has that path")
     return None  # one word: a question
 
 
