@@ -4,8 +4,11 @@ fresh process on a cached index, and peak memory.
 Usage::
 
     PYTHONPATH=src python bench/bench_map.py PATH [--embed none] [--runs 7]
+    PYTHONPATH=src python bench/bench_map.py --synthetic 50000 [--work DIR]
 
-``PATH`` is a git checkout (left as it is; its index goes to a fresh ``CODEAGENT_HOME``).
+``PATH`` is a git checkout (left as it is; its index goes to a fresh ``CODEAGENT_HOME``);
+``--synthetic N`` makes one of about N chunks from the ``.py`` files of this interpreter's
+site-packages (bench/synthetic.py) under ``--work`` (default: a temporary folder).
 Steps, each in its own process so that memory and imports are what a user would see:
 
 1. ``codeagent index``: the index of the current state (not timed here: bench_index.py);
@@ -65,11 +68,26 @@ print(json.dumps(out))
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("repo", type=Path)
+    parser.add_argument("repo", type=Path, nargs="?")
+    parser.add_argument("--synthetic", type=int, default=0, help="about this many chunks")
+    parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--embed", default="none")
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    root = args.repo.resolve()
+    if args.synthetic:
+        from synthetic import commit, fill, source_files
+
+        work = args.work or Path(tempfile.mkdtemp(prefix="bench-map-repo-"))
+        root = (work / f"synthetic-{args.synthetic}").resolve()
+        if not (root / ".git").exists():
+            root.mkdir(parents=True, exist_ok=True)
+            fill(root, source_files(), 0, args.synthetic)
+            commit(root)
+    elif args.repo is None:
+        print("error: give a repository PATH or --synthetic N", file=sys.stderr)
+        sys.exit(2)
+    else:
+        root = args.repo.resolve()
     if not (root / ".git").exists():
         print(f"error: {root} is not a git checkout", file=sys.stderr)
         sys.exit(2)

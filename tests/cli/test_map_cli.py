@@ -79,4 +79,5 @@ def test_the_repl_draws_the_map_as_a_tree(repo: str) -> None:
     ]
     assert "map: 200 of 200 tokens" in done.out or "map: 199 of 200 tokens" in done.out
     assert "core/golf0.py" in lines
-    assert "error: focus core/missing.py: no file or folder of the index has that path" in lines
+    said = "error: focus core/missing.py: no file or folder of the index with definitions"
+    assert f"{said} has that path" in lines

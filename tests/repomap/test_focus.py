@@ -69,6 +69,7 @@ def test_without_focus_the_unused_module_and_the_tests_are_left_out(repo) -> Non
         "invoice.py",  # the end of one
         "billing",  # its folder
         "compute_invoice_total returns the wrong amount",  # a name the question holds
+        "InvoiceFormatter.as_text",  # a dotted name: not a path
         "the invoice total is wrong when refunds are given",  # words only: the search
     ],
 )

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codeagent.errors import ConfigError
+from codeagent.rank.file_roles import CODE_SUFFIXES
 from codeagent.repomap.base import DEFAULT_KINDS
 
 if TYPE_CHECKING:
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 TOP_FILES = 10  # a question's best files that the map is personalised towards
 BEST_CHUNKS = 2  # per top file: the chunks whose definitions are shown first
+# A word ending so names a file (``x.py``, ``README.md``), not a dotted code name.
+FILE_SUFFIXES = CODE_SUFFIXES | {".md", ".rst", ".txt", ".toml", ".cfg", ".ini", ".json", ".yml"}
 _PATHLIKE = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]*)*$")
 
 
@@ -56,9 +60,11 @@ def _path_matches(base: MapBase, text: str) -> list[int] | None:
     ends = [i for p, i in index.items() if p.endswith("/" + written)]
     if ends:
         return ends
-    if "/" in written or "." in written.rpartition("/")[2]:
-        raise ConfigError(f"focus {written}: no file or folder of the index has that path")
-    return None  # one word: a question
+    if "/" in written or PurePosixPath(written).suffix.lower() in FILE_SUFFIXES:
+        raise ConfigError(
+            f"focus {written}: no file or folder of the index with definitions has that path"
+        )
+    return None  # one word, or a dotted name (``Session.request``): a question
 
 
 def _add_question(base: MapBase, store: IndexStore | None, question: str, focus: Focus) -> None:
