@@ -67,8 +67,38 @@ class Edges:
         self.weight.append(round(weight, 4))
         self.name.append(ids[name])
 
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("src", "dst", "weight", "name", "names")}
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``src``, ``dst``, ``weight``, ``name`` as arrays (made once)."""
+        import numpy as np
+
+        if "arrays" not in self._cache:
+            self._cache["arrays"] = (
+                np.asarray(self.src, dtype=np.int64),
+                np.asarray(self.dst, dtype=np.int64),
+                np.asarray(self.weight, dtype=np.float64),
+                np.asarray(self.name, dtype=np.int64),
+            )
+        found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = self._cache["arrays"]
+        return found
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One edge per (``src``, ``dst``) with the weights of all its names summed: what
+        PageRank walks (made once)."""
+        import numpy as np
+
+        if "pairs" not in self._cache:
+            src, dst, weight, _name = self.arrays()
+            width = int(max(src.max(initial=0), dst.max(initial=0))) + 1
+            keys, inverse = np.unique(src * width + dst, return_inverse=True)
+            summed = np.bincount(inverse, weights=weight, minlength=len(keys)).astype(np.float64)
+            self._cache["pairs"] = (keys // width, keys % width, summed)
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = self._cache["pairs"]
+        return found
 
 
 def _language(rec: dict[str, Any]) -> str:
@@ -172,19 +202,12 @@ def _base_edges(
                 edges.add(i, index[found[0].path], BASE_WEIGHT, found[0].name, ids)
 
 
-def _arrays(edges: Edges, active: np.ndarray | None) -> tuple[np.ndarray, ...]:
-    """``src``, ``dst``, ``weight`` and ``name`` as arrays, without the edges that leave a
-    file not ``active``."""
-    import numpy as np
-
-    src = np.asarray(edges.src, dtype=np.int64)
-    keep = active[src] if active is not None and len(src) else slice(None)
-    return (
-        src[keep],
-        np.asarray(edges.dst, dtype=np.int64)[keep],
-        np.asarray(edges.weight, dtype=np.float64)[keep],
-        np.asarray(edges.name, dtype=np.int64)[keep],
-    )
+def _leaving(arrays: tuple[np.ndarray, ...], active: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """The edges of ``arrays`` (``src`` first) that leave an ``active`` file (all: None)."""
+    if active is None or not len(arrays[0]):
+        return arrays
+    keep = active[arrays[0]]
+    return tuple(a[keep] for a in arrays)
 
 
 def pagerank(
@@ -194,7 +217,7 @@ def pagerank(
     *,
     active: np.ndarray | None = None,
     iterations: int = 100,
-    tolerance: float = 1e-10,
+    tolerance: float = 1e-9,
 ) -> np.ndarray:
     """Personalised PageRank of ``n`` files over ``edges`` (power iteration); ``personal``:
     where a random surfer jumps to, and where dangling files send their rank (uniform over
@@ -204,7 +227,7 @@ def pagerank(
 
     if n == 0:
         return np.zeros(0)
-    src, dst, weight, _name = _arrays(edges, active)
+    src, dst, weight = _leaving(edges.pairs(), active)
     out = np.bincount(src, weights=weight, minlength=n)
     share = np.divide(weight, out[src], out=np.zeros_like(weight), where=out[src] > 0)
     if personal is None:
@@ -231,7 +254,7 @@ def definition_scores(
     the names it uses in proportion to the edges' weights."""
     import numpy as np
 
-    src, dst, weight, name = _arrays(edges, active)
+    src, dst, weight, name = _leaving(edges.arrays(), active)
     out = np.bincount(src, weights=weight, minlength=len(rank))
     flow = rank[src] * weight / np.where(out[src] > 0, out[src], 1.0)
     key = dst * max(len(edges.names), 1) + name
