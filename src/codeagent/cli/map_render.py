@@ -42,7 +42,7 @@ def _more_at(rows: list[tuple[int, str]], k: int, level: int) -> bool:
 
 
 def summary(found: RepoMap) -> str:
-    left = f"; {plural(len(found.more), 'more file')} not shown" if found.more else ""
+    left = f"; {plural(found.more_count, 'more file')} not shown" if found.more_count else ""
     return (
         f"map: {found.tokens:,} of {found.budget:,} tokens ({found.tokenizer}),"
         f" {plural(len(found.files), 'file')}{left}"

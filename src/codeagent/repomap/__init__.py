@@ -103,7 +103,8 @@ def build_map(
         budget=budget,
         tokenizer=tokens.name,
         files=files,
-        more=[base.paths[i] for i in rest],
+        more=[base.paths[i] for i in rest[:MORE_FILES]],
+        more_count=len(rest),
         focus=list(focus),
         state=state,
     )

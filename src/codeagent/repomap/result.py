@@ -32,8 +32,9 @@ class RepoMap:
     budget: int
     tokenizer: str
     files: list[MapFile]
-    more: list[str]  # files ranked next that did not fit (a prefix of them is named in text)
+    more: list[str]  # the (at most 200) files ranked next that did not fit, best first
     focus: list[str]
+    more_count: int = 0  # how many files that could be shown did not fit
     state: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -62,5 +63,6 @@ class RepoMap:
                 for f in self.files
             ],
             "more": self.more,
+            "more_count": self.more_count,
             "text": self.text,
         }
