@@ -27,12 +27,14 @@ def count(text: str) -> int:
     return len(tok.encode(text, add_special_tokens=False).ids)
 
 
-@pytest.fixture
-def served(git_repo: Any, serve_process: Any) -> Any:
-    return serve_process("--repo", str(git_repo(python_files(20), name="shop")))
+def test_the_map_over_http_and_mcp(git_repo: Any, serve_process: Any) -> None:
+    served = serve_process("--repo", str(git_repo(python_files(20), name="shop")))
+    check_http(served)
+    check_mcp(served)
 
 
-def test_the_map_route_answers_within_the_budget_and_guards_like_the_others(served: Any) -> None:
+def check_http(served: Any) -> None:
+    """Within the budget, turned by a focus, refused like the other routes."""
     url = f"{served.url}/v1/map"
     whole = httpx.get(url, params={"budget": 256}, timeout=60)
     assert whole.status_code == 200, whole.text
@@ -57,7 +59,8 @@ def test_the_map_route_answers_within_the_budget_and_guards_like_the_others(serv
     assert "core/" not in other_host.text + other_origin.text
 
 
-def test_the_mcp_tool_gives_the_same_map(served: Any) -> None:
+def check_mcp(served: Any) -> None:
+    """The same map as the HTTP route's, then the notes and state line."""
     async def main() -> tuple[Any, ...]:
         async with (
             streamable_http_client(f"{served.url}/mcp") as (read, write),
