@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codeagent.rank.file_roles import path_kind, roles
+from codeagent.rank.file_roles import ASSET_SUFFIXES, path_kind, roles
 from codeagent.repomap.refgraph import Edges, pagerank, reference_edges
 from codeagent.repomap.tokens import TokenCounter, counter
 
 if TYPE_CHECKING:
+    from codeagent.records import Chunk
     from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ MEMO_STATES = 8  # states kept in memory by a long-running process
 INDENT = "  "
 DEFAULT_KINDS = frozenset({"code"})  # what a map shows unless its focus lets more in
 _SPACES = re.compile(r"\s+")
+_ROLE_CONFIG = frozenset(("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini"))
+_ROLE_ASSETS = frozenset(s.lstrip(".") for s in ASSET_SUFFIXES)
 
 
 @dataclass
@@ -119,6 +122,25 @@ def _file_defs(rows: list[list[Any]]) -> list[tuple[str, str, int, int, int, int
     return out
 
 
+def _role_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    """What :func:`~codeagent.rank.file_roles.roles` reads of the chunks: each file's head,
+    the test-path configuration files, and every chunk of a script or style asset (their
+    longest line); the rest of a large index's chunks need not be looked at."""
+    out: list[Chunk] = []
+    seen: set[str] = set()
+    for chunk in chunks:
+        path = chunk.path
+        if (
+            path not in seen
+            or chunk.start_line == 1
+            or path in _ROLE_CONFIG
+            or path.rpartition(".")[2].lower() in _ROLE_ASSETS
+        ):
+            out.append(chunk)
+        seen.add(path)
+    return out
+
+
 def compute(store: IndexStore, tokens: TokenCounter | None = None) -> MapBase:
     """The base of the maps of ``store``'s state (reads its symbol graph and chunks)."""
     import numpy as np
@@ -126,14 +148,16 @@ def compute(store: IndexStore, tokens: TokenCounter | None = None) -> MapBase:
     tokens = tokens or counter()
     graph = store.symbols
     paths = sorted(graph.files)
-    found = roles(paths, store.chunks)
+    found = roles(paths, _role_chunks(store.chunks))
     kinds = ["vendored" if found.vendored[i] else path_kind(p) for i, p in enumerate(paths)]
     edges = reference_edges(graph)
     code = np.asarray([kind in DEFAULT_KINDS for kind in kinds], dtype=bool)
     rank = pagerank(len(paths), edges, active=code)  # what a map without a focus shows
     rows = [_file_defs(graph.files[p]["d"]) for p in paths]
     flat = [r[6] for defs in rows for r in defs]
-    counts = iter(tokens.counts(flat))
+    distinct = sorted(set(flat))  # ``def __init__(self)`` and its like, counted once
+    counted = dict(zip(distinct, tokens.counts(distinct), strict=True))
+    counts = iter([counted[text] for text in flat])
     defs = [[Def(*r, tokens=next(counts)) for r in file_rows] for file_rows in rows]
     return MapBase(
         paths=paths,
