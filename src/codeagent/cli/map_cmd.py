@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from codeagent.cli.ask import wait_option
 from codeagent.cli.common import dense_option, embed_option, notice, print_json, repo_option
 from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET  # light: no numpy
 
@@ -37,6 +38,7 @@ def _check_budget(_ctx: click.Context, _param: click.Parameter, value: int) -> i
 )
 @embed_option
 @dense_option
+@wait_option
 @click.option("--json", "as_json", is_flag=True, help="Print the map as JSON (files, definitions).")
 def command(
     repo: str,
@@ -44,6 +46,7 @@ def command(
     focus: tuple[str, ...],
     embed: str | None,
     dense: str | None,
+    wait: bool,
     as_json: bool,
 ) -> None:
     """Print a ranked map of the files and definitions that matter.
@@ -72,7 +75,9 @@ def command(
 
     settings = Settings.load(embed=embed, dense=dense)
     root = resolve_repo(repo, settings)
-    index = LazyIndex(root, settings, progress=Progress())
+    # A first index that would take long to embed: mapped at once from the symbols, the
+    # dense part built behind (as `codeagent ask` does); --wait waits for it.
+    index = LazyIndex(root, settings, progress=Progress(), background=not wait)
     with cancellable():
         index.get()
     for line in index.take_notices():
