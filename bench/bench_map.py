@@ -93,6 +93,7 @@ def main() -> None:
         sys.exit(2)
     home = tempfile.mkdtemp(prefix="bench-map-")
     env = {**os.environ, "CODEAGENT_HOME": home}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules compiled once, not per run
     subprocess.run([*CLI, "index", "--repo", str(root), "--embed", args.embed], env=env,
                    check=True, capture_output=True)  # fmt: skip
     files = subprocess.run(["git", "-C", str(root), "ls-files", "*.py", "*.go", "*.ts", "*.rs"],
