@@ -20,7 +20,7 @@ import tempfile
 import threading
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,8 @@ class MapBase:
     defs: list[list[Def]]  # per file, in source order
     header_tokens: list[int]
     tokenizer: str
+    # what a map without a focus ranks (made at its first use, kept with the base in memory)
+    plain_items: list[tuple[float, int, int]] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -72,9 +72,12 @@ def eligible(base: MapBase, focus: Focus | None) -> list[bool]:
 def scored_items(
     base: MapBase, rank: np.ndarray, shown: list[bool], focus: Focus | None
 ) -> list[tuple[float, int, int]]:
-    """``(score, file, definition index or -1 for a file with none)``, best first."""
+    """``(score, file, definition index or -1 for a file with none)``, best first (those of
+    a map without a focus made once per base)."""
     import numpy as np
 
+    if focus is None and base.plain_items is not None:
+        return base.plain_items
     flow = definition_scores(rank, base.edges, np.asarray(shown, dtype=bool))
     items: list[tuple[float, int, int]] = []
     for i, defs in enumerate(base.defs):
@@ -92,6 +95,8 @@ def scored_items(
                 score *= CHUNK_BOOST
             items.append((score, i, k))
     items.sort(key=lambda t: (-t[0], base.paths[t[1]], t[2]))
+    if focus is None:
+        base.plain_items = items
     return items
 
 
