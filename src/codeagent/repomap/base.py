@@ -12,11 +12,11 @@ kept in memory per state hash: a map of an unchanged repository reads it back, a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import re
-import tempfile
 import threading
 import weakref
 from collections import OrderedDict
@@ -191,13 +191,15 @@ def _read(entry: Path, name: str) -> MapBase | None:
 
 
 def _write(entry: Path, base: MapBase) -> None:
+    partial = entry / f".{FILE}.{os.getpid()}.{threading.get_ident()}.partial"
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{FILE}.", dir=entry)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with partial.open("w", encoding="utf-8") as out:  # the umask's mode, as the entry's
             json.dump(base.to_json(), out, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, entry / FILE)
+        os.replace(partial, entry / FILE)
     except OSError as exc:  # a read-only cache: every fresh process computes it
         log.info("could not keep the map base in %s: %s", entry, exc)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 def map_base(store: IndexStore, *, state: str | None = None, entry: Path | None = None) -> MapBase:
