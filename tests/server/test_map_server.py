@@ -61,6 +61,7 @@ def check_http(served: Any) -> None:
 
 def check_mcp(served: Any) -> None:
     """The same map as the HTTP route's, then the notes and state line."""
+
     async def main() -> tuple[Any, ...]:
         async with (
             streamable_http_client(f"{served.url}/mcp") as (read, write),
