@@ -53,9 +53,9 @@ def test_pagerank_is_networkx_pagerank() -> None:
     graph.add_weighted_edges_from(pairs)
     personal = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 3.0])
     for mine, theirs in (
-        (pagerank(6, edges), nx.pagerank(graph, alpha=0.85, tol=1e-12)),
+        (pagerank(6, edges, tolerance=1e-12), nx.pagerank(graph, alpha=0.85, tol=1e-12)),
         (
-            pagerank(6, edges, personal),
+            pagerank(6, edges, personal, tolerance=1e-12),
             nx.pagerank(graph, alpha=0.85, personalization={3: 1.0, 5: 3.0}, tol=1e-12),
         ),
     ):

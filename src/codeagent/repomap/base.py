@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE = "repomap.json"
-FORMAT = 2
+FORMAT = 3
 MAX_SIGNATURE = 160  # characters of one definition's line
 MEMO_STATES = 8  # states kept in memory by a long-running process
 INDENT = "  "
@@ -72,8 +72,8 @@ class MapBase:
     defs: list[list[Def]]  # per file, in source order
     header_tokens: list[int]
     tokenizer: str
-    # what a map without a focus ranks (made at its first use, kept with the base in memory)
-    plain_items: list[tuple[float, int, int]] | None = field(default=None, compare=False)
+    # tables made at first use and kept with the base in memory (codeagent.repomap.select)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -9,9 +9,10 @@ graph the index built (:mod:`codeagent.symbols.graph`):
 - **calls**, by name: a call of ``name`` is an edge to every file of the same language
   family that defines a class, function or method called ``name``, weighted
   ``sqrt(calls) / definers``: a name defined in many files says little about each
-  (a tenth when more than five define it), a private ``_name`` a tenth, dunder names
-  nothing, a long descriptive name (``parse_header``, ``readConfig``) twice, a Python
-  call of a name that built-in types have as a method (``get``, ``items``) a tenth;
+  (a tenth when more than five define it, nothing when more than ten do: ``get``, ``close``
+  in a large repository would otherwise make most of the edges), a private ``_name`` a
+  tenth, dunder names nothing, a long descriptive name (``parse_header``, ``readConfig``)
+  twice, a Python call of a name that built-in types have as a method (``items``) a tenth;
 - **inheritance**: a class's bases resolved to the classes of the repository.
 
 Each edge carries the name it goes through, so the rank a file passes on is also shared
@@ -38,6 +39,7 @@ DAMPING = 0.85
 IMPORT_WEIGHT = 1.0
 BASE_WEIGHT = 2.0
 MANY_DEFINERS = 5
+MAX_DEFINERS = 10  # a name defined in more files than this says nothing about any of them
 # Methods of Python's built-in types: ``d.get()``, ``s.encode()`` are calls of those far more
 # often than of a repository's ``get``.
 BUILTIN_METHODS = frozenset(
@@ -84,6 +86,19 @@ class Edges:
                 np.asarray(self.name, dtype=np.int64),
             )
         found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = self._cache["arrays"]
+        return found
+
+    def targets(self) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct (``dst``, ``name``) of the edges as keys ``dst * len(names) + name``
+        (sorted), and each edge's place among them (made once)."""
+        import numpy as np
+
+        if "targets" not in self._cache:
+            _src, dst, _weight, name = self.arrays()
+            self._cache["targets"] = np.unique(
+                dst * max(len(self.names), 1) + name, return_inverse=True
+            )
+        found: tuple[np.ndarray, np.ndarray] = self._cache["targets"]
         return found
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -152,7 +167,9 @@ def _call_edges(
             counts[flat[k]] += 1
         for src, n in sorted(counts.items()):
             targets = definers.get((families[src], name), set())
-            weight = name_weight(name, len(targets), families[src]) if targets else 0.0
+            if not targets or len(targets) > MAX_DEFINERS:
+                continue
+            weight = name_weight(name, len(targets), families[src])
             for dst in sorted(targets):
                 edges.add(src, dst, weight * math.sqrt(n), name, ids)
 
@@ -217,7 +234,7 @@ def pagerank(
     *,
     active: np.ndarray | None = None,
     iterations: int = 100,
-    tolerance: float = 1e-9,
+    tolerance: float = 1e-6,
 ) -> np.ndarray:
     """Personalised PageRank of ``n`` files over ``edges`` (power iteration); ``personal``:
     where a random surfer jumps to, and where dangling files send their rank (uniform over
@@ -249,19 +266,16 @@ def pagerank(
 
 def definition_scores(
     rank: np.ndarray, edges: Edges, active: np.ndarray | None = None
-) -> dict[tuple[int, str], float]:
-    """(file, name) -> the rank that flows into it: each ``active`` file's rank shared among
-    the names it uses in proportion to the edges' weights."""
+) -> np.ndarray:
+    """The rank that flows into each (file, name) of :meth:`Edges.targets` (in its order):
+    each ``active`` file's rank shared among the names it uses in proportion to the edges'
+    weights."""
     import numpy as np
 
-    src, dst, weight, name = _leaving(edges.arrays(), active)
+    src, _dst, weight, _name = edges.arrays()
+    if active is not None and len(src):
+        weight = np.where(active[src], weight, 0.0)
     out = np.bincount(src, weights=weight, minlength=len(rank))
     flow = rank[src] * weight / np.where(out[src] > 0, out[src], 1.0)
-    key = dst * max(len(edges.names), 1) + name
-    keys, inverse = np.unique(key, return_inverse=True)
-    sums = np.bincount(inverse, weights=flow, minlength=len(keys))
-    width = max(len(edges.names), 1)
-    return {
-        (int(k) // width, edges.names[int(k) % width]): float(v)
-        for k, v in zip(keys.tolist(), sums.tolist(), strict=True)
-    }
+    keys, inverse = edges.targets()
+    return np.bincount(inverse, weights=flow, minlength=len(keys)).astype(np.float64)

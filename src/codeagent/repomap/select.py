@@ -28,6 +28,7 @@ FOCUS_SHARE = 0.95  # of the personalisation on the focus files; the rest spread
 FOCUS_MIX = 0.5  # a focused file's score: this much its focus weight, the rest its PageRank
 NAMED_BOOST = 10.0
 CHUNK_BOOST = 5.0
+MAX_MISSES = 5_000  # items in a row that do not fit: the rest of the budget is the last line's
 MORE = "… more files:"
 
 
@@ -69,6 +70,37 @@ def eligible(base: MapBase, focus: Focus | None) -> list[bool]:
     return [kind in kinds or i in named for i, kind in enumerate(base.kinds)]
 
 
+def _def_table(base: MapBase) -> tuple[np.ndarray, ...]:
+    """Per definition (files in order, each file's definitions in order; a file with none
+    counts as one row with ``k = -1``): its file, its index ``k``, and its (file, name)'s
+    place in :meth:`~codeagent.repomap.refgraph.Edges.targets` (-1: no edge names it).
+    Made once per base."""
+    import numpy as np
+
+    found = base.memo.get("defs")
+    if found is None:
+        width = max(len(base.edges.names), 1)
+        ids = {name: n for n, name in enumerate(base.edges.names)}
+        rows: list[tuple[int, int, int]] = []
+        for i, defs in enumerate(base.defs):
+            if not defs:
+                rows.append((i, -1, -1))
+            for k, d in enumerate(defs):
+                n = ids.get(d.name)
+                rows.append((i, k, -1 if n is None else i * width + n))
+        files, ks, keys = zip(*rows, strict=True) if rows else ((), (), ())
+        targets, _inverse = base.edges.targets()
+        wanted = np.asarray(keys, dtype=np.int64)
+        place = np.searchsorted(targets, wanted).clip(0, max(len(targets) - 1, 0))
+        hit = (wanted >= 0) & (len(targets) > 0)
+        if len(targets):
+            hit &= targets[place] == wanted
+        found = (np.asarray(files, dtype=np.int64), np.asarray(ks, dtype=np.int64),
+                 np.where(hit, place, -1))  # fmt: skip
+        base.memo["defs"] = found
+    return found
+
+
 def scored_items(
     base: MapBase, rank: np.ndarray, shown: list[bool], focus: Focus | None
 ) -> list[tuple[float, int, int]]:
@@ -76,27 +108,36 @@ def scored_items(
     a map without a focus made once per base)."""
     import numpy as np
 
-    if focus is None and base.plain_items is not None:
-        return base.plain_items
-    flow = definition_scores(rank, base.edges, np.asarray(shown, dtype=bool))
-    items: list[tuple[float, int, int]] = []
-    for i, defs in enumerate(base.defs):
-        if not shown[i]:
-            continue
-        if not defs:
-            items.append((float(rank[i]), i, -1))
-            continue
-        even = float(rank[i]) / (len(defs) + 1)
-        for k, d in enumerate(defs):
-            score = even + flow.get((i, d.name), 0.0)
-            if focus is not None and d.name in focus.names:
-                score *= NAMED_BOOST
-            if focus is not None and (i, d.qualname) in focus.defs:
-                score *= CHUNK_BOOST
-            items.append((score, i, k))
-    items.sort(key=lambda t: (-t[0], base.paths[t[1]], t[2]))
+    if focus is None and "plain" in base.memo:
+        plain: list[tuple[float, int, int]] = base.memo["plain"]
+        return plain
+    active = np.asarray(shown, dtype=bool)
+    flow = definition_scores(rank, base.edges, active)
+    files, ks, place = _def_table(base)
+    counts = np.asarray([len(defs) for defs in base.defs], dtype=np.float64)
+    score = rank[files] / (counts[files] + 1.0)  # a file's even share (its rank: no defs)
+    score = np.where(ks < 0, rank[files], score)
+    if len(flow):
+        score = score + np.where(place >= 0, flow[place.clip(0)], 0.0)
+    if focus is not None and (focus.names or focus.defs):
+        named = np.asarray(
+            [k >= 0 and base.defs[i][k].name in focus.names for i, k in zip(files.tolist(),
+             ks.tolist(), strict=True)], dtype=bool,
+        )  # fmt: skip
+        score = np.where(named, score * NAMED_BOOST, score)
+        starts = np.searchsorted(files, np.arange(len(base.defs)))
+        for i, qualname in focus.defs:
+            for k, d in enumerate(base.defs[i]):
+                if d.qualname == qualname:
+                    score[starts[i] + k] *= CHUNK_BOOST
+    keep = active[files]
+    order = np.lexsort((ks[keep], files[keep], -score[keep]))  # paths sort as files do
+    items = list(
+        zip(score[keep][order].tolist(), files[keep][order].tolist(), ks[keep][order].tolist(),
+            strict=True)
+    )  # fmt: skip
     if focus is None:
-        base.plain_items = items
+        base.memo["plain"] = items
     return items
 
 
@@ -113,15 +154,18 @@ def pick(base: MapBase, items: list[tuple[float, int, int]], budget: int) -> Pic
     """Take items best first while they fit in ``budget`` tokens (with what they need)."""
     picked = Picked()
     smallest = min((d.tokens for defs in base.defs for d in defs), default=1)
+    misses = 0
     for _score, i, k in items:
-        if budget - picked.tokens < smallest:
+        if budget - picked.tokens < smallest or misses > MAX_MISSES:
             break
         taken = picked.defs.get(i)
         need = [] if k < 0 else _needed(base.defs[i], k, taken or set())
         cost = sum(base.defs[i][j].tokens for j in need)
         cost += base.header_tokens[i] if taken is None else 0
         if (taken is not None and not need) or picked.tokens + cost > budget:
+            misses += 1
             continue
+        misses = 0
         if taken is None:
             picked.files.append(i)
             taken = picked.defs[i] = set()
