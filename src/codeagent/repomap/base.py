@@ -57,10 +57,10 @@ class Def:
     parent: int  # index of the enclosing definition in the file's list, -1 at top level
     text: str
     tokens: int
+    name: str = field(init=False, compare=False)  # the last part of ``qualname``
 
-    @property
-    def name(self) -> str:
-        return self.qualname.rsplit(".", 1)[-1]
+    def __post_init__(self) -> None:
+        self.name = self.qualname.rpartition(".")[2]
 
 
 @dataclass
@@ -104,6 +104,22 @@ class MapBase:
             header_tokens=data["header_tokens"],
             tokenizer=data["tokenizer"],
         )
+
+
+def rows_named(base: MapBase) -> dict[str, list[int]]:
+    """Definition name -> its rows: definitions numbered through the files in order, each
+    file's in order, a file without any counting as one row (made once per base)."""
+    found: dict[str, list[int]] | None = base.memo.get("named")
+    if found is None:
+        found = {}
+        row = 0
+        for defs in base.defs:
+            row += not defs
+            for d in defs:
+                found.setdefault(d.name, []).append(row)
+                row += 1
+        base.memo["named"] = found
+    return found
 
 
 def _file_defs(rows: list[list[Any]]) -> list[tuple[str, str, int, int, int, int, str]]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from codeagent.errors import ConfigError
 from codeagent.rank.file_roles import CODE_SUFFIXES
-from codeagent.repomap.base import DEFAULT_KINDS
+from codeagent.repomap.base import DEFAULT_KINDS, rows_named
 
 if TYPE_CHECKING:
     from codeagent.repomap.base import MapBase
@@ -67,6 +67,15 @@ def _path_matches(base: MapBase, text: str) -> list[int] | None:
     return None  # one word, or a dotted name (``Session.request``): a question
 
 
+def _row_files(base: MapBase) -> list[int]:
+    """The file of each row of :func:`~codeagent.repomap.base.rows_named`."""
+    found: list[int] | None = base.memo.get("row_files")
+    if found is None:
+        found = [i for i, defs in enumerate(base.defs) for _ in range(max(len(defs), 1))]
+        base.memo["row_files"] = found
+    return found
+
+
 def _add_question(base: MapBase, store: IndexStore | None, question: str, focus: Focus) -> None:
     from codeagent.rank.query import analyze
 
@@ -77,10 +86,9 @@ def _add_question(base: MapBase, store: IndexStore | None, question: str, focus:
         focus.kinds.add("docs")
     index = {p: i for i, p in enumerate(base.paths)}
     names = set(analysis.identifiers)
-    definers: dict[str, list[int]] = defaultdict(list)
-    for i, defs in enumerate(base.defs):
-        for name in {d.name for d in defs} & names:
-            definers[name].append(i)
+    files_of = _row_files(base)
+    named = rows_named(base)
+    definers = {n: sorted({files_of[r] for r in named[n]}) for n in sorted(names) if n in named}
     for name, files in definers.items():
         focus.names.add(name)
         for i in files:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from codeagent.repomap.base import DEFAULT_KINDS, Def, MapBase
+from codeagent.repomap.base import DEFAULT_KINDS, Def, MapBase, rows_named
 from codeagent.repomap.refgraph import definition_scores, pagerank
 
 if TYPE_CHECKING:
@@ -120,11 +120,9 @@ def scored_items(
     if len(flow):
         score = score + np.where(place >= 0, flow[place.clip(0)], 0.0)
     if focus is not None and (focus.names or focus.defs):
-        named = np.asarray(
-            [k >= 0 and base.defs[i][k].name in focus.names for i, k in zip(files.tolist(),
-             ks.tolist(), strict=True)], dtype=bool,
-        )  # fmt: skip
-        score = np.where(named, score * NAMED_BOOST, score)
+        named = rows_named(base)
+        for name in focus.names:
+            score[named.get(name, [])] *= NAMED_BOOST
         starts = np.searchsorted(files, np.arange(len(base.defs)))
         for i, qualname in focus.defs:
             for k, d in enumerate(base.defs[i]):
