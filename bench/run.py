@@ -2,7 +2,7 @@
 
 Usage: ``make bench`` or ``python bench/run.py [NAME ...]`` (NAME is e.g. ``index``).
 Each script prints a Markdown section; see docs/benchmarks.md for recorded results. The
-scripts that need a large repository (``symbols``, ``edit_phases``) take it from
+scripts that need a large repository (``symbols``, ``edit_phases``, ``map``) take it from
 ``BENCH_LARGE_REPO`` (a git checkout, e.g. sympy) and are skipped, with a line saying so,
 without it.
 """
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NEEDS_LARGE_REPO = {"bench_symbols", "bench_edit_phases"}
+NEEDS_LARGE_REPO = {"bench_symbols", "bench_edit_phases", "bench_map"}
 
 
 def main(argv: list[str]) -> int:

@@ -25,6 +25,7 @@ TOOLS = {
     "file_structure",
     "find_definition",
     "find_references",
+    "repository_map",
 }
 
 

@@ -29,6 +29,7 @@ COMMANDS = {
     "index": "codeagent.cli.index:command",
     "watch": "codeagent.cli.watch:command",
     "cache": "codeagent.cli.cache:command",
+    "map": "codeagent.cli.map_cmd:command",
     "doctor": "codeagent.cli.doctor:command",
     "eval": "codeagent.cli.eval_cmd:command",
     "eval-dev": "codeagent.cli.eval_dev:command",

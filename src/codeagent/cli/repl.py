@@ -38,6 +38,7 @@ Ask a question about the repository, or use a command:
   /sources   the sources of the last answer
   /route     how the last question was routed (tool, file, operation, who decided, why)
   /reindex   rebuild the index from the repository's current state
+  /map [TOKENS] [QUESTION|PATH]  the files that matter and their definitions, as a tree
   /clear     forget the conversation (follow-ups see the last turns; without an LLM,
              "it", "its" and "that file" mean the last exact answer's symbol and file)
   /exit      leave (also Ctrl-D); Ctrl-C cancels an answer in progress
@@ -224,6 +225,10 @@ class Repl:
             files = getattr(stats, "files_indexed", "?")
             chunks = len(getattr(self.workspace.get_store(), "chunks", []))
             self.out(f"reindexed: {files} files, {chunks} chunks\n")
+        elif name == "/map":
+            from codeagent.cli.map_render import repl_map
+
+            self.out(repl_map(self.workspace, text))
         elif name == "/clear":
             self.conversation.clear()
             self.focus = None

@@ -1,5 +1,6 @@
 """The HTTP application: ``/v1/ask`` (JSON, SSE or NDJSON), ``/v1/index``, ``/v1/repos``,
-``/v1/health``, ``/v1/file`` (a cited file's lines), the web page at ``/`` and MCP at ``/mcp``.
+``/v1/health``, ``/v1/file`` (a cited file's lines), ``/v1/map`` (the repository map), the
+web page at ``/`` and MCP at ``/mcp``.
 
 See docs/server.md for the API and the security model.
 """
@@ -38,6 +39,7 @@ from codeagent.server.limits import (
     Busy,
     check_length,
 )
+from codeagent.server.map_route import map_route
 from codeagent.server.repos import RequestError, ServedRepo, pick, read_lines
 from codeagent.server.stream import Answer, Asked, IdleTimeout
 
@@ -179,6 +181,7 @@ def create_app(
         Route("/v1/ask", ask, methods=["POST"]),
         Route("/v1/index", index, methods=["POST"]),
         Route("/v1/file", file_lines),
+        map_route(config.backends, admission, config.max_question_chars),
     ]
     lifespans = list(lifespans or [])
     if config.mcp:

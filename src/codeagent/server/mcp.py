@@ -25,6 +25,7 @@ from pydantic import Field
 
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from codeagent.server import tools
 from codeagent.server.across import AllRepos
 from codeagent.server.backend import RepoBackend
@@ -180,6 +181,25 @@ def build_mcp(
     ) -> str:
         """Find where a class, function or method is defined: `path:start-end  kind name`."""
         return await call(repo, lambda b: tools.find_definition(b, name))
+
+    @server.tool()
+    async def repository_map(
+        focus: Annotated[
+            list[str] | None,
+            Field(description="Questions, files or folders to turn the map towards."),
+        ] = None,
+        budget: Annotated[
+            int, Field(ge=MIN_BUDGET, le=MAX_BUDGET, description="At most this many tokens.")
+        ] = DEFAULT_BUDGET,
+        repo: RepoArg = None,
+    ) -> str:
+        """A map of the repository: its most important files (PageRank over imports, calls
+        and inheritance, turned towards the focus), each with its most important definitions
+        and their signatures, within a token budget. Tests, docs and vendored files are left
+        out unless the focus names them. Read it first in an unknown repository."""
+        wanted = list(focus or [])
+        asked = ("focus", "\n".join(wanted))
+        return await call(repo, lambda b: tools.repository_map(b, budget, wanted), asked)
 
     for tool in _registry(backends).mcp_tools():  # a registered tool MCP exposes: its own
         server.add_tool(_registered_tool(tool, call), name=tool.name, description=tool.description)

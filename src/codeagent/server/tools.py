@@ -146,6 +146,15 @@ def file_structure(backend: RepoBackend, path: str) -> str:
     return _state_line(text, pinned.state, why)
 
 
+def repository_map(backend: RepoBackend, budget: int, focus: list[str]) -> str:
+    """The map's text (within ``budget`` tokens), then its notes and state line."""
+    from codeagent.repomap import map_of
+
+    pinned = backend.pin()
+    found = map_of(pinned.index, budget=budget, focus=focus)
+    return _with_state(found.text, pinned)
+
+
 def find_definition(backend: RepoBackend, name: str) -> str:
     pinned = backend.pin()
     store = pinned.index.get()
