@@ -39,18 +39,16 @@ COMMANDS = {
     "stop": "codeagent.cli.serve:stop_command",
     "mcp": "codeagent.cli.serve:mcp_command",
 }
-# Commands that set logging up themselves, only once they work in this process: answered
-# by a running server, `codeagent ask` never imports logging.
-LOGGING_WHEN_NEEDED = frozenset({"default", "ask"})
 
 
 def __getattr__(name: str) -> click.Group:
-    """``cli``, the click group, imported on first use (:mod:`codeagent.cli.app`)."""
+    """``cli``, the click group, built on first use (:mod:`codeagent.cli.app`)."""
     if name != "cli":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from codeagent.cli.app import cli
+    from codeagent.cli.app import build
 
-    return cli
+    group = globals()["cli"] = build(COMMANDS)
+    return group
 
 
 def _interrupted(exc: BaseException) -> bool:
@@ -77,11 +75,10 @@ def run_cli(args: list[str]) -> None:
     """The click group on ``args``, its errors turned into one line and an exit status."""
     import click
 
-    from codeagent.cli.app import cli
     from codeagent.errors import Cancelled, CodeAgentError
 
     try:
-        cli.main(args=args, standalone_mode=False)
+        __getattr__("cli").main(args=args, standalone_mode=False)
     except click.exceptions.Abort as exc:
         if _interrupted(exc):
             click.echo("interrupted", err=True)
