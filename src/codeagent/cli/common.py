@@ -194,6 +194,8 @@ class Progress:
                 f"indexing: embedding {plural(total, 'chunk')}{guess}"
                 " (once: later runs reuse the index)"
             )
+        elif total is None and expect is not None:  # one step of known length, said before
+            self.echo(f"{description}: ~{_duration(expect)}")
 
     @contextmanager
     def task(
