@@ -100,6 +100,14 @@ class Settings(BaseModel):
         " (BM25, symbols and the vectors already cached) while a detached `codeagent index`"
         " finishes the dense index; `--wait` waits instead.",
     )
+    auto_server: bool = Field(
+        default=True,
+        description="After an answer computed in-process, leave a server running for the"
+        " repository (it stops after server_idle seconds without a question).",
+    )
+    server_idle: float = Field(
+        default=600.0, gt=0, description="Seconds a server `codeagent ask` left stays idle."
+    )
     update_wait: float = Field(
         default=0.5,
         ge=0,

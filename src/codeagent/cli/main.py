@@ -37,6 +37,7 @@ COMMANDS = {
     "eval-dev": "codeagent.cli.eval_dev:command",
     "serve": "codeagent.cli.serve:serve_command",
     "stop": "codeagent.cli.serve:stop_command",
+    "status": "codeagent.cli.status:command",
     "mcp": "codeagent.cli.serve:mcp_command",
 }
 

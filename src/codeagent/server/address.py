@@ -23,19 +23,27 @@ class ServerAddress:
     """Where a server listens; ``token_file``: where a client finds the token
     (``--token-file``)."""
 
-    __slots__ = ("host", "pid", "port", "token_file")
+    __slots__ = ("exit_after_idle", "host", "pid", "port", "token_file")
 
-    def __init__(self, pid: int, host: str, port: int, token_file: str | None = None) -> None:
+    def __init__(
+        self,
+        pid: int,
+        host: str,
+        port: int,
+        token_file: str | None = None,
+        exit_after_idle: float | None = None,  # seconds without a request before it exits
+    ) -> None:
         self.pid = pid
         self.host = host
         self.port = port
         self.token_file = token_file
+        self.exit_after_idle = exit_after_idle
 
     def __repr__(self) -> str:
         return f"ServerAddress({self.to_json()})"
 
     def to_json(self) -> dict[str, object]:
-        fields = ("pid", "host", "port", "token_file")
+        fields = ("pid", "host", "port", "token_file", "exit_after_idle")
         return {name: getattr(self, name) for name in fields}
 
     @property
@@ -78,12 +86,13 @@ def read_address(home: str | PathLike[str], *, check_pid: bool = True) -> Server
     try:
         with open(os.path.join(home, FILE_NAME), encoding="utf-8") as file:
             data = json.load(file)
-        token_file = data.get("token_file")
+        token_file, idle = data.get("token_file"), data.get("exit_after_idle")
         address = ServerAddress(
             pid=int(data["pid"]),
             host=str(data["host"]),
             port=int(data["port"]),
             token_file=str(token_file) if token_file else None,
+            exit_after_idle=float(idle) if idle else None,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
