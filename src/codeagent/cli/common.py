@@ -260,4 +260,7 @@ class Progress:
         yield advance
         if said or self.clock() - started >= self.interval:
             took = _duration(self.clock() - started)
-            self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")
+            if total is None and not done:  # one step, counted in nothing: its time only
+                self.echo(f"{description}: done in {took}")
+            else:
+                self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")
