@@ -35,6 +35,8 @@ def one_run(after: float) -> tuple[int, float, list[str]]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            # as a terminal's foreground job has it: a shell's background job ignores SIGINT
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         models = home / "models"
         while not (models.is_dir() and any(models.glob("tmp-*.onnx"))):

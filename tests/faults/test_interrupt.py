@@ -62,6 +62,9 @@ def test_ctrl_c_during_the_first_model_export(git_repo: Any, env_setup: Path) ->
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a shell's foreground job
+        # and SIGINT's default action, as a terminal's foreground job has it (a test run
+        # started as a shell's background job ignores SIGINT, and its children inherit that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     models = env_setup / "models"
     try:
