@@ -76,7 +76,8 @@ def main(argv: list[str]) -> int:
         workdir = Path(tmp)
         repo = make_repo(source.resolve(), workdir)
         env = {**os.environ, "CODEAGENT_HOME": str(workdir / "home"), "HF_HUB_OFFLINE": "1",
-               "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}  # fmt: skip
+               "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+               "CODEAGENT_AUTO_SERVER": "false"}  # fmt: skip
         index_s, proc = run([sys.executable, "-P", "-m", "codeagent", "index", "--repo", str(repo),
                              "--embed", EMBED, "--json"], env)  # fmt: skip
         if proc.returncode != 0:

@@ -69,6 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for name in [n for n in os.environ if n.startswith("CODEAGENT_")]:
         del os.environ[name]
     os.environ["CODEAGENT_HOME"] = str(run_home / worker / "home")
+    # No test leaves a server behind: one that tests it turns this back on.
+    os.environ["CODEAGENT_AUTO_SERVER"] = "false"
     for name in _DEPENDENCY_CACHES:
         os.environ[name] = str(run_home / worker / name.lower())
 
@@ -105,6 +107,7 @@ def env_setup(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
         if name.startswith("CODEAGENT_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("CODEAGENT_HOME", str(home))
+    monkeypatch.setenv("CODEAGENT_AUTO_SERVER", "false")  # see pytest_configure
     # Never reach a real server by accident; tests that want one set OLLAMA_HOST themselves.
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

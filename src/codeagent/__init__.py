@@ -12,9 +12,6 @@ Hugging Face, LangSmith tracing), before any of them is imported: see :mod:`code
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
 from codeagent.errors import CodeAgentError
 from codeagent.offline import keep_offline
 
@@ -22,7 +19,12 @@ from codeagent.offline import keep_offline
 # `import codeagent`): the switches must be set before onnxruntime and the rest are imported.
 keep_offline()
 
+TYPE_CHECKING = (
+    False  # as typing.TYPE_CHECKING: `codeagent ask` through a server never needs typing
+)
 if TYPE_CHECKING:
+    from typing import Any
+
     from codeagent.config import Settings
     from codeagent.events import (
         Event,
@@ -75,6 +77,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'codeagent' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def default_home() -> Path:
     """``CODEAGENT_HOME``, else ``~/.codeagent``."""
+    from pathlib import Path
+
+    return Path(home_folder())
+
+
+def home_folder() -> str:
+    """:func:`default_home` as a string, without importing pathlib (``codeagent ask``
+    answered by a server reads it)."""
     env = os.environ.get("CODEAGENT_HOME", "").strip()
-    return Path(env).expanduser().absolute() if env else Path.home() / ".codeagent"
+    if env:
+        return os.path.abspath(os.path.expanduser(env))
+    return os.path.join(os.path.expanduser("~"), ".codeagent")

@@ -114,6 +114,10 @@ def test_a_first_local_index_prints_no_library_noise(first_index: tuple[Path, st
     assert "it/s" not in err
     assert "Traceback" not in err
     said = [line for line in err.splitlines() if line.strip()]
+    assert said[0] == "preparing the embedding model, once: ~8 s", err  # before the export
+    preparing = [line for line in said[1:] if line.startswith("preparing the embedding model")]
+    assert all(" done in " in line for line in preparing), err  # said when it took long
+    said = said[1 + len(preparing) :]
     assert said[0].startswith("indexing: embedding 40 chunks, roughly"), err  # the estimate
     assert all(line.startswith("embedding: ") for line in said[1:]), err  # our progress only
 

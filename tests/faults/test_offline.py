@@ -90,6 +90,7 @@ def user_env(tmp_path: Path) -> dict[str, str]:
     env.update(HOSTILE)
     env["HOME"] = str(tmp_path / "home")
     env["CODEAGENT_HOME"] = str(tmp_path / "codeagent")
+    env["CODEAGENT_AUTO_SERVER"] = "false"  # the test starts the server it traces itself
     env["TMPDIR"] = str(tmp_path / "tmp")
     # Python's own bytecode caches beside the installed packages are not codeagent's files.
     env["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -122,6 +122,12 @@ def command(
         printer.flush_route()
         print_json(result.to_json())
         printer.finish_quietly()
+    if not no_server:
+        from codeagent.cli.warm import leave_server
+
+        started = leave_server(repo, settings, {"llm": llm, "embed": embed, "dense": dense})
+        if started is not None:
+            printer.notice(started)
 
 
 def open_workspace(

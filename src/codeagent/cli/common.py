@@ -8,7 +8,6 @@ server imports this and nothing heavier. rich is imported only where it draws so
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -19,14 +18,17 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
+# Re-exported: the commands import them from here.
+from codeagent.cli.terminal import end_line as end_line
+from codeagent.cli.terminal import notice as notice
+from codeagent.cli.terminal import styled as styled
+from codeagent.cli.terminal import write_out as write_out
 from codeagent.progress import duration as _duration
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-_DIM, _RESET = "\x1b[2m", "\x1b[0m"
 
 
 @cache
@@ -35,47 +37,6 @@ def console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False)
-
-
-def styled(stream: Any) -> bool:
-    """Whether text written to ``stream`` may carry terminal styles, by the conventions rich
-    follows: a terminal, or ``FORCE_COLOR`` set; never with ``NO_COLOR`` set or ``TERM=dumb``."""
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") in ("dumb", "unknown"):
-        return False
-    return bool(os.environ.get("FORCE_COLOR")) or stream.isatty()
-
-
-_out = {"mid_line": False}
-
-
-def write_out(text: str) -> None:
-    """Write streamed answer text to stdout, remembering whether a line is left open."""
-    if text:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        _out["mid_line"] = not text.endswith("\n")
-
-
-def end_line() -> None:
-    """End a line of streamed answer left open (no blank line when it is already ended)."""
-    if _out["mid_line"]:
-        write_out("\n")
-
-
-def notice(message: str) -> None:
-    """A one-line notice on stderr (never mixed into --json output on stdout).
-
-    On a terminal a line of streamed answer left open is ended first, so the notice starts
-    on a line of its own. The text is made safe for the terminal and shown dim there.
-    """
-    from codeagent.display import safe_text
-
-    if sys.stdout.isatty():
-        end_line()
-    text = safe_text(message)
-    stream = sys.stderr
-    stream.write(f"{_DIM}{text}{_RESET}\n" if styled(stream) else text + "\n")
-    stream.flush()
 
 
 def confirm(question: str) -> bool:
@@ -228,6 +189,8 @@ class Progress:
                 f"indexing: embedding {plural(total, 'chunk')}{guess}"
                 " (once: later runs reuse the index)"
             )
+        elif total is None and expect is not None:  # one step of known length, said before
+            self.echo(f"{description}: ~{_duration(expect)}")
 
     @contextmanager
     def task(
@@ -296,4 +259,7 @@ class Progress:
         yield advance
         if said or self.clock() - started >= self.interval:
             took = _duration(self.clock() - started)
-            self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")
+            if total is None and not done:  # one step, counted in nothing: its time only
+                self.echo(f"{description}: done in {took}")
+            else:
+                self.echo(f"{description}: {done:,}/{total or done:,} {unit} in {took}")

@@ -26,7 +26,7 @@ REQUIRED = (
     "bm25s",
     "Stemmer",
     "diskcache",
-    "pydantic_settings",
+    "pydantic",
     "rich",
     "filelock",
     "pathspec",

@@ -1,4 +1,10 @@
-"""The ``codeagent`` command: a click group whose subcommands live in sibling modules.
+"""The ``codeagent`` command: a question a running server can answer goes to it first;
+everything else to a click group whose subcommands live in sibling modules.
+
+:func:`main` first hands the command line to :func:`codeagent.cli.remote.answer_if_served`,
+which imports the standard library and a few small modules only: ``codeagent ask``
+answered by a server (started by ``codeagent serve``) loads neither click nor anything
+heavier. Otherwise the click group (:mod:`codeagent.cli.app`) runs.
 
 ``codeagent [OPTIONS] [QUESTION]`` needs no subcommand: a first argument that is not a
 command (a question, or an option such as ``--repo``) goes to the hidden default command
@@ -7,19 +13,16 @@ command (a question, or an option such as ``--repo``) goes to the hidden default
 Subcommand modules are imported only when they run (:class:`codeagent.cli.group.LazyGroup`)
 and keep their module-level imports light (click, the standard library): heavy libraries
 (langgraph, faiss, torch) and rich are imported inside the functions that need them, so
-``codeagent --help``, the AST route and ``codeagent ask`` through a running server stay fast.
+``codeagent --help`` and the AST route stay fast.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
 
-import click
-
-from codeagent import __version__
-from codeagent.cli.group import DefaultGroup
-from codeagent.errors import Cancelled, CodeAgentError
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    import click
 
 # name -> "module:attribute", imported when the command runs.
 COMMANDS = {
@@ -35,53 +38,49 @@ COMMANDS = {
     "eval-dev": "codeagent.cli.eval_dev:command",
     "serve": "codeagent.cli.serve:serve_command",
     "stop": "codeagent.cli.serve:stop_command",
+    "status": "codeagent.cli.status:command",
     "mcp": "codeagent.cli.serve:mcp_command",
 }
-# Commands that set logging up themselves, only once they work in this process: answered
-# by a running server, `codeagent ask` never imports logging.
-LOGGING_WHEN_NEEDED = frozenset({"default", "ask"})
 
 
-@click.group(
-    cls=DefaultGroup,
-    lazy_commands=COMMANDS,
-    context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True},
-)
-@click.version_option(__version__, prog_name="codeagent")
-@click.option("-v", "--verbose", count=True, help="More logging on stderr (-v info, -vv debug).")
-@click.pass_context
-def cli(ctx: click.Context, verbose: int) -> None:
-    """Ask questions about a code repository, locally, with cited answers.
+def __getattr__(name: str) -> click.Group:
+    """``cli``, the click group, built on first use (:mod:`codeagent.cli.app`)."""
+    if name != "cli":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from codeagent.cli.app import build
 
-    With a QUESTION, answers it (as `codeagent ask`); without one, starts the interactive
-    session (as `codeagent repl`). The options of both are accepted: --repo PATH|URL,
-    --llm, --embed, --dense, -k N, --json, and --yes to index a folder that is not a git
-    repository without being asked.
-
-    \b
-    Examples:
-      codeagent "how are redirects handled?" --repo ~/src/requests
-      codeagent --repo ~/src/project
-      codeagent ask "list the classes in src/app/models.py"
-      codeagent index --repo https://github.com/psf/requests
-      codeagent eval eval/stdlib.jsonl
-    """
-    ctx.obj = {"verbose": verbose}
-    if verbose or ctx.invoked_subcommand not in LOGGING_WHEN_NEEDED:
-        from codeagent.cli.logs import setup_logging
-
-        setup_logging(verbose)
+    group = globals()["cli"] = build(COMMANDS)
+    return group
 
 
 def _interrupted(exc: BaseException) -> bool:
-    cause: Any = exc.__cause__ or exc.__context__
+    cause = exc.__cause__ or exc.__context__
     return isinstance(cause, KeyboardInterrupt)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI; a domain error becomes one line and a non-zero exit."""
+    """Entry point: a question a running server answers goes to it, before click is even
+    imported; anything else runs the CLI. A domain error becomes one line and a non-zero
+    exit."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    from codeagent.cli.remote import answer_if_served
+
+    status = answer_if_served(args, COMMANDS)
+    if status is not None:
+        if status:
+            sys.exit(status)
+        return
+    run_cli(args)
+
+
+def run_cli(args: list[str]) -> None:
+    """The click group on ``args``, its errors turned into one line and an exit status."""
+    import click
+
+    from codeagent.errors import Cancelled, CodeAgentError
+
     try:
-        cli.main(args=argv, standalone_mode=False)
+        __getattr__("cli").main(args=args, standalone_mode=False)
     except click.exceptions.Abort as exc:
         if _interrupted(exc):
             click.echo("interrupted", err=True)

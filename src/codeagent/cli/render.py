@@ -20,11 +20,16 @@ from __future__ import annotations
 import re
 import shutil
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from codeagent import display
 from codeagent.display import safe_name, safe_text
+
+TYPE_CHECKING = (
+    False  # as typing.TYPE_CHECKING: `codeagent ask` through a server never needs typing
+)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
 _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
 _HIGHLIGHT_ON, _HIGHLIGHT_OFF = "\x1b[1;33m", "\x1b[0m"
@@ -97,8 +102,8 @@ class AnswerPrinter:
         sources_limit: int = MAX_SOURCES_SHOWN,
         quiet_notice: str | None = None,
     ) -> None:
-        from codeagent.cli.common import notice as stderr_notice
-        from codeagent.cli.common import write_out
+        from codeagent.cli.terminal import notice as stderr_notice
+        from codeagent.cli.terminal import write_out
 
         self.llm = llm
         self._out = out or write_out

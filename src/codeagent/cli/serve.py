@@ -120,6 +120,12 @@ LOG_NAME = "server.log"
     help="Do not watch the repositories for changes (each question still checks its"
     " repository and updates the index when it changed).",
 )
+@number_option(
+    "--exit-after-idle",
+    values=click.FloatRange(0, 7 * 86400),
+    default=0.0,
+    help="Exit after this many seconds without a request (0: never).",
+)
 @click.option("--background", is_flag=True, help="Start detached; `codeagent stop` ends it.")
 @llm_option
 @embed_option
@@ -141,6 +147,7 @@ def serve_command(
     require_token: bool,
     no_mcp: bool,
     no_watch: bool,
+    exit_after_idle: float,
     background: bool,
     llm: str | None,
     embed: str | None,
@@ -197,6 +204,7 @@ def serve_command(
         require_token=require_token,
         mcp=not no_mcp,
         watch=not no_watch,
+        exit_after_idle=exit_after_idle,
     )
     serve(options, settings)
 

@@ -142,6 +142,9 @@ class EmbedCache:
         # Longest first, as sentence-transformers does inside one encode() call: batches of
         # similar lengths waste little on padding.
         order = sorted(missing, key=lambda k: len(missing[k]), reverse=True)
+        prepare = getattr(embedder, "prepare", None)
+        if prepare is not None and order:
+            prepare(progress)  # a first use: the model made ready, saying so
         estimate = getattr(embedder, "estimate_seconds", None)
         expect = estimate([missing[k] for k in order]) if estimate and order else None
         with progress.task("embedding", total=len(order), expect=expect) as advance:

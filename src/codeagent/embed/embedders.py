@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from codeagent.embed.onnx_encoder import OnnxEncoder
     from codeagent.llm.factory import Choice
     from codeagent.llm.status import OllamaStatus
+    from codeagent.progress import ProgressReporter
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,18 @@ class LocalEmbedder:
         onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
         self.path_used = "onnx"
         return get_onnx_encoder(onnx_file, model_dir)
+
+    def prepare(self, progress: ProgressReporter) -> None:
+        """Export the model now when it is not yet (a first use), as one step ``progress``
+        announces with its expected length."""
+        from codeagent.embed import speed
+        from codeagent.embed.onnx_export import model_path
+
+        if model_path(self.models_dir, quantized=QUANTIZED).is_file():
+            return
+        description = "preparing the embedding model, once"
+        with progress.task(description, total=None, expect=speed.EXPORT_SECONDS):
+            self._encoder()
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         from codeagent.embed import speed

@@ -11,6 +11,12 @@ The file name carries everything that decides its bytes (weights package version
 and its version, opset, variant), so an upgrade exports anew instead of reusing a stale file.
 The file is written to a temporary name and renamed into place under a file lock, so two
 processes never export at once and a reader never sees half a file.
+
+Each step runs in a child process (``python -m codeagent.embed.onnx_export``): torch spends
+seconds inside single C++ calls where no Ctrl-C is seen, so the caller waits on the child
+and, once its work is cancelled (:mod:`codeagent.cancel`) or interrupted, kills it within a
+tenth of a second and removes the half-written file. A finished float graph is kept, so an
+interrupted int8 step resumes from it. torch never loads in the caller.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from __future__ import annotations
 import importlib.metadata
 import logging
 import os
+import subprocess
+import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -35,6 +44,8 @@ EXPORT_VERSION = 1  # bump when the exported graph changes (inputs, pooling, ...
 QUANT_VERSION = 2  # bump when the quantisation settings change (2: per channel, MatMul only)
 LOCK_NAME = ".export.lock"
 LOCK_TIMEOUT = 600.0
+POLL_S = 0.1  # how often a waiting caller looks at its cancel token
+MISSING = 3  # the child's exit status when a package is missing (its name on stderr)
 
 
 def _version(dist: str) -> str:
@@ -162,38 +173,109 @@ def _quiet_libraries() -> Iterator[None]:
 
 
 def ensure_model(models_dir: Path, model_dir: Path, *, quantized: bool) -> Path:
-    """The exported model file in ``models_dir``, exported now if absent (needs torch once).
+    """The exported model file in ``models_dir``, exported now if absent (in a child
+    process that needs torch, once).
 
     ``model_dir`` is the sentence-transformers folder of the weights package.
     """
     dest = model_path(models_dir, quantized=quantized)
     if dest.is_file():
         return dest
-    from filelock import FileLock
-
     # the float graph first (under its own turn of the lock): the int8 one is made from it
     source = ensure_model(models_dir, model_dir, quantized=False) if quantized else None
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(dest.parent / LOCK_NAME), timeout=LOCK_TIMEOUT):
+    with _export_lock(dest.parent / LOCK_NAME):
         if dest.is_file():  # another process exported it while this one waited
             return dest
         fd, tmp_name = tempfile.mkstemp(prefix="tmp-", suffix=".onnx", dir=dest.parent)
         os.close(fd)
         tmp = Path(tmp_name)
         try:
-            check()  # a cancelled job does not start an export (seconds, not stoppable)
+            check()
             log.info("exporting %s to %s", model_dir, dest)
-            with _quiet_libraries():
-                if source is not None:
-                    _quantize(source, tmp)
-                else:
-                    _export_float(model_dir, tmp)
+            _run_child(model_dir, tmp, source)
             tmp.chmod(0o644)  # mkstemp makes it private; the model is not a secret
             os.replace(tmp, dest)
-        except ImportError as exc:
-            raise BackendUnavailableError(
-                f"cannot export the local model to ONNX: {exc.name} is not installed"
-            ) from exc
         finally:
             tmp.unlink(missing_ok=True)
     return dest
+
+
+@contextmanager
+def _export_lock(path: Path) -> Iterator[None]:
+    """The export's file lock, waited for in short turns so a cancelled wait ends at once."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path))
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    while True:
+        try:
+            lock.acquire(timeout=POLL_S * 2)
+            break
+        except Timeout:
+            check()
+            if time.monotonic() > deadline:
+                raise BackendUnavailableError(
+                    f"another process has held the model export lock {path} for"
+                    f" {LOCK_TIMEOUT:.0f} s; try again"
+                ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _run_child(model_dir: Path, dest: Path, source: Path | None) -> None:
+    """Export (or quantize ``source``) into ``dest`` in a child process, killed at once when
+    this work is cancelled or interrupted."""
+    command = [sys.executable, "-m", __name__, str(model_dir), str(dest)]
+    command += ["--quantize", str(source)] if source is not None else []
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            command,
+            cwd=dest.parent,  # `-m` puts the folder first on sys.path: one with no code in it
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,  # Ctrl-C reaches this process, which ends the child
+        )
+        try:
+            while child.poll() is None:
+                check()
+                with suppress(subprocess.TimeoutExpired):
+                    child.wait(POLL_S)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        if child.returncode == 0:
+            return
+        err.seek(0)
+        lines = err.read().decode("utf-8", "replace").strip().splitlines() or ["no message"]
+    if child.returncode == MISSING:
+        raise BackendUnavailableError(
+            f"cannot export the local model to ONNX: {lines[-1]} is not installed"
+        )
+    raise BackendUnavailableError(
+        f"the export of the local model failed (exit {child.returncode}): {lines[-1]}"
+    )
+
+
+def _child_main(args: list[str]) -> int:
+    """``python -m codeagent.embed.onnx_export MODEL_DIR DEST [--quantize SOURCE]``."""
+    model_dir, dest = Path(args[0]), Path(args[1])
+    source = Path(args[3]) if args[2:3] == ["--quantize"] else None
+    try:
+        with _quiet_libraries():
+            if source is not None:
+                _quantize(source, dest)
+            else:
+                _export_float(model_dir, dest)
+    except ImportError as exc:
+        print(exc.name or exc, file=sys.stderr)
+        return MISSING
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main(sys.argv[1:]))

@@ -21,8 +21,6 @@ import time
 import uuid
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from codeagent.config import Settings
 from codeagent.errors import CloneError, GitError, RepoNotFoundError
 from codeagent.home import make_private_dir, write_error, writing
@@ -109,6 +107,8 @@ def _checkout_is_at(path: Path, commit: str, kind: str) -> bool:
 
 def _sync_clone(source: str, slug: str, settings: Settings, commit: str | None) -> Path:
     """Create or update the clone of ``source`` in ``repos_dir/slug`` under a file lock."""
+    from filelock import FileLock, Timeout  # only a clone needs it
+
     repos = settings.repos_dir
     dest = repos / slug
     limit = _Limit(settings.clone_timeout)

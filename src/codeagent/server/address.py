@@ -1,25 +1,50 @@
 """The running server's address file in ``CODEAGENT_HOME``: written by ``serve``, removed on exit.
 
-Standard library only: ``codeagent ask`` reads it on every run. A file whose process is gone
-(or whose port refuses connections, see :mod:`codeagent.server.client`) is stale and ignored.
+Standard library only, and its cheap part (no dataclasses, pathlib or typing: each costs a
+fresh process 15-40 ms): ``codeagent ask`` reads it on every run. A file whose process is
+gone (or whose port refuses connections, see :mod:`codeagent.server.client`) is stale and
+ignored.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from os import PathLike
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FILE_NAME = "server.json"
 
 
-@dataclass(frozen=True)
 class ServerAddress:
-    pid: int
-    host: str
-    port: int
-    token_file: str | None = None  # where a client finds the token (``--token-file``)
+    """Where a server listens; ``token_file``: where a client finds the token
+    (``--token-file``)."""
+
+    __slots__ = ("exit_after_idle", "host", "pid", "port", "token_file")
+
+    def __init__(
+        self,
+        pid: int,
+        host: str,
+        port: int,
+        token_file: str | None = None,
+        exit_after_idle: float | None = None,  # seconds without a request before it exits
+    ) -> None:
+        self.pid = pid
+        self.host = host
+        self.port = port
+        self.token_file = token_file
+        self.exit_after_idle = exit_after_idle
+
+    def __repr__(self) -> str:
+        return f"ServerAddress({self.to_json()})"
+
+    def to_json(self) -> dict[str, object]:
+        fields = ("pid", "host", "port", "token_file", "exit_after_idle")
+        return {name: getattr(self, name) for name in fields}
 
     @property
     def url(self) -> str:
@@ -32,8 +57,10 @@ class ServerAddress:
         return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(self.host, self.host)
 
 
-def address_file(home: Path) -> Path:
-    return home / FILE_NAME
+def address_file(home: str | PathLike[str]) -> Path:
+    from pathlib import Path
+
+    return Path(home) / FILE_NAME
 
 
 def write_address(home: Path, address: ServerAddress) -> Path:
@@ -41,7 +68,7 @@ def write_address(home: Path, address: ServerAddress) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     target = address_file(home)
     tmp = target.with_name(f".{FILE_NAME}.{os.getpid()}")
-    tmp.write_text(json.dumps(asdict(address)), encoding="utf-8")
+    tmp.write_text(json.dumps(address.to_json()), encoding="utf-8")
     tmp.replace(target)
     return target
 
@@ -53,17 +80,19 @@ def remove_address(home: Path, pid: int) -> None:
         address_file(home).unlink(missing_ok=True)
 
 
-def read_address(home: Path, *, check_pid: bool = True) -> ServerAddress | None:
+def read_address(home: str | PathLike[str], *, check_pid: bool = True) -> ServerAddress | None:
     """The recorded address, or None when there is none, it is unreadable, or its process
     is gone (``check_pid``)."""
     try:
-        data = json.loads(address_file(home).read_text(encoding="utf-8"))
-        token_file = data.get("token_file")
+        with open(os.path.join(home, FILE_NAME), encoding="utf-8") as file:
+            data = json.load(file)
+        token_file, idle = data.get("token_file"), data.get("exit_after_idle")
         address = ServerAddress(
             pid=int(data["pid"]),
             host=str(data["host"]),
             port=int(data["port"]),
             token_file=str(token_file) if token_file else None,
+            exit_after_idle=float(idle) if idle else None,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

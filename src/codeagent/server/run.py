@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -45,6 +46,7 @@ class ServeOptions:
     repos_file: Path | None = None  # `--repos FILE`: paths and git URLs, one a line
     max_memory: int | None = None  # bytes of open indexes; past it the least recently used close
     fetch_every: float = DEFAULT_FETCH_EVERY  # seconds between fetches of the URL repositories
+    exit_after_idle: float = 0.0  # seconds without a request after which it exits; 0: never
 
     @property
     def lazy(self) -> bool:
@@ -141,6 +143,9 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
             f"a server is already running (pid {running.pid}, {running.url}):"
             " `codeagent stop` first"
         )
+    from codeagent.server.idle import Activity, hold_home_lock, stop_when_idle
+
+    home_lock = hold_home_lock(settings.home)  # one server per home, held until exit
     origins = [*options.allowed_origins, *options.cors_origins]
     make_policy(options.host, options.allowed_hosts, origins)  # a bad value: one error line
     token_file = options.token_file or default_token_file(settings.home)
@@ -152,6 +157,8 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     address = ServerAddress(
         os.getpid(), options.host, sock.getsockname()[1], str(token_file.resolve())
     )
+    address.exit_after_idle = options.exit_after_idle or None
+    stopping: list[Callable[[], None]] = []  # set once uvicorn's server exists
 
     from codeagent.server.watching import Watching
 
@@ -170,9 +177,16 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
             url = page_url(address, token if token_needed(options) else None)
             click.echo(f"serving {names} on {url} (token file {token_file})", err=True)
         write_address(settings.home, address)
+        idle = None
+        if options.exit_after_idle > 0:
+            idle = asyncio.create_task(
+                stop_when_idle(activity, options.exit_after_idle, stopping[0])
+            )
         try:
             yield
         finally:
+            if idle is not None:
+                idle.cancel()
             watching.stop()
             many.stop()
             remove_address(settings.home, address.pid)
@@ -194,9 +208,9 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         host=options.host,
         describe=many.describe,
     )
-    app = create_app(config, lifespans=lifespans)
+    activity = Activity(create_app(config, lifespans=lifespans))
     uv_config = uvicorn.Config(
-        app,
+        activity,
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=5,
@@ -205,8 +219,11 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
         proxy_headers=True,
         forwarded_allow_ips="127.0.0.1,::1",
     )
+    server = uvicorn.Server(uv_config)
+    stopping.append(lambda: setattr(server, "should_exit", True))
     try:
-        uvicorn.Server(uv_config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
         sock.close()
         remove_address(settings.home, address.pid)
+        os.close(home_lock)
