@@ -232,7 +232,7 @@ def test_ctrl_c_mid_index_then_resume(git_repo: GitRepoFactory, env_setup: Path)
 @pytest.mark.parametrize("order", ["after", "before"])
 def test_the_summarys_hint_is_true(git_repo: GitRepoFactory, order: str) -> None:
     # "-vv lists them": `codeagent index -vv` (as the hint reads) or `codeagent -vv index`
-    # lists the skipped file, without git's own commands (those come with -vvv).
+    # lists the skipped file, without the debug lines of the libraries below it.
     repo = git_repo({**FILES, "data/blob.bin": b"\x00\x01" * 500})
     summary = codeagent("index", "--repo", str(repo), "--embed", "none")
     assert "skipped 1 binary; -vv lists them" in summary.stdout + summary.stderr
@@ -242,5 +242,8 @@ def test_the_summarys_hint_is_true(git_repo: GitRepoFactory, order: str) -> None
     assert "skipped data/blob.bin: binary" in listed.stderr
     assert "Popen" not in listed.stderr
     assert "DEBUG git." not in listed.stderr
-    noisy = codeagent(*args, "-v", "--force", "--repo", str(repo), "--embed", "none")
-    assert "DEBUG git.cmd" in noisy.stderr  # -vvv: git's commands too
+    louder = codeagent(*args, "-v", "--force", "--repo", str(repo), "--embed", "none")
+    assert louder.returncode == 0, louder.stderr  # -vvv: every library's debug lines too
+    assert "skipped data/blob.bin: binary" in louder.stderr
+    assert "filelock" not in listed.stderr  # a lock's lines: the library's, -vvv only
+    assert "filelock" in louder.stderr

@@ -46,6 +46,9 @@ LEAN = {
     "codeagent.server",
     "codeagent.server.address",
     "codeagent.server.client",
+    # whether a question asks for signatures (the printer cuts lines unless it does): re only
+    "codeagent.tools",
+    "codeagent.tools.structural",
 }
 # Parts of the standard library that cost a fresh process 15-40 ms each, and are not needed.
 COSTLY_STDLIB = {

@@ -49,8 +49,8 @@ class _StderrHandler(logging.StreamHandler[Any]):
 
 def setup_logging(verbose: int) -> None:
     """Logs on stderr: plain sentences for warnings; ``-v`` info, ``-vv`` debug, with the
-    level and the logger's name (git's commands only with ``-vvv``). Every message is made
-    safe for the terminal."""
+    level and the logger's name (the debug lines of the libraries below codeagent, a file
+    lock's, only with ``-vvv``). Every message is made safe for the terminal."""
     level = logging.WARNING - 10 * min(verbose, 2)
     fmt = "%(levelname)s %(name)s: %(message)s" if verbose else "%(message)s"
     root = logging.getLogger()
@@ -62,8 +62,18 @@ def setup_logging(verbose: int) -> None:
     # Some libraries set their own loggers to DEBUG; the handler's level is the real filter.
     handler.setLevel(level)
     handler.setFormatter(SafeFormatter(fmt))
-    # GitPython logs every git command it starts (``Popen(...)``) at debug level: only -vvv.
-    logging.getLogger("git").setLevel(logging.NOTSET if verbose >= 3 else logging.INFO)
+    # Libraries log every lock taken and released at debug level: only -vvv.
+    for old in [f for f in handler.filters if isinstance(f, _OwnDebugOnly)]:
+        handler.removeFilter(old)
+    if verbose < 3:
+        handler.addFilter(_OwnDebugOnly())
+
+
+class _OwnDebugOnly(logging.Filter):
+    """Debug lines of codeagent's own loggers only (``-vv``); warnings and info of any."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG or record.name.split(".")[0] == "codeagent"
 
 
 def setup_logging_here() -> None:

@@ -39,7 +39,7 @@ COMMANDS = {
     "serve": "codeagent.cli.serve:serve_command",
     "stop": "codeagent.cli.serve:stop_command",
     "status": "codeagent.cli.status:command",
-    "mcp": "codeagent.cli.serve:mcp_command",
+    "mcp": "codeagent.cli.mcp_cmd:mcp_command",
 }
 
 

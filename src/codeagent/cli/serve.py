@@ -268,35 +268,3 @@ def stop_command() -> None:
             )
         time.sleep(0.05)
     click.echo(f"stopped the server (pid {address.pid})")
-
-
-@click.command("mcp")
-@click.option(
-    "--repo",
-    "repos",
-    multiple=True,
-    metavar="PATH",
-    help="A repository the tools answer about (repeatable; default: the current directory).",
-)
-@llm_option
-@embed_option
-def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> None:
-    """Run the MCP server over stdio (for an editor or a coding agent).
-
-    The index is built (or loaded) from the start; until a first dense index is ready,
-    questions are answered from keyword search, the symbol graph and the vectors already
-    cached, with a notice, as `codeagent serve` does.
-
-    \b
-    Example client configuration:
-      {"command": "codeagent", "args": ["mcp", "--repo", "/path/to/project"]}
-    """
-    from codeagent.config import Settings
-    from codeagent.server.mcp import build_mcp
-    from codeagent.server.run import make_backends
-
-    settings = Settings.load(llm=llm, embed=embed)
-    backends = make_backends(list(repos) or ["."], settings)
-    for backend in backends.values():
-        backend.start_background_index()
-    build_mcp(backends, max_question_chars=settings.max_question_chars).run("stdio")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from codeagent.symbols.file_imports import family
-from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS
 from codeagent.symbols.types import Definition
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def _call_edges(
 ) -> None:
     for name, flat in sorted(graph.calls.items()):
         counts: dict[int, int] = defaultdict(int)
-        for k in range(0, len(flat), 3):
+        for k in range(0, len(flat), CALL_FIELDS):
             counts[flat[k]] += 1
         for src, n in sorted(counts.items()):
             targets = definers.get((families[src], name), set())

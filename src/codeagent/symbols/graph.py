@@ -43,7 +43,7 @@ from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
 from codeagent.symbols.file_imports import importers_index
 from codeagent.symbols.hierarchy import SymbolHierarchy
-from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS
+from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS, METHOD_KINDS
 from codeagent.symbols.types import CallSite, Definition, Import, call_target
 
 __all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
@@ -244,7 +244,7 @@ class SymbolGraph(SymbolHierarchy):
         last = name.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1]
         flat = self.calls.get(last, [])
         out = []
-        for n in range(0, len(flat), 4):
+        for n in range(0, len(flat), CALL_FIELDS):
             path = self.paths[flat[n]]
             rec = self.files[path]
             scope = rec["d"][flat[n + 2]][0] if flat[n + 2] >= 0 else ""

@@ -15,6 +15,7 @@ MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 # Kinds that have methods and bases: Python's class, the other languages' types.
 CLASS_KINDS = frozenset({"class"}) | TYPE_KINDS
 METHOD_KINDS = frozenset({"method", "constructor"})
+CALL_FIELDS = 4  # numbers per call site in SymbolTables.calls
 _NO_CALLS: list[list[Any]] = [[], []]
 
 
@@ -35,8 +36,8 @@ class SymbolTables:
 
     @cached_property
     def calls(self) -> dict[str, list[int]]:
-        """Call sites by called name, flat: [path index, line, scope index in "d" (-1), site
-        number in the file's record, ...]."""
+        """Call sites by called name, flat, :data:`CALL_FIELDS` numbers a site: [path index,
+        line, scope index in "d" (-1), site number in the file's record, ...]."""
         grouped: dict[str, list[int]] = {}
         for index, path in enumerate(self.paths):
             packed = self.files[path].get("c", _NO_CALLS)
