@@ -30,6 +30,7 @@ from typing import Any
 
 from codeagent.pysyntax import DefSite, Structure, calls, scan
 from codeagent.symbols.bindings import BINDING_NODES
+from codeagent.symbols.bindings import dotted as name_chain
 from codeagent.symbols.receivers import CallTargets
 from codeagent.symbols.types import pack_calls
 
@@ -134,16 +135,7 @@ def absolute_module(module: str, is_package: bool, level: int, target: str | Non
 
 def dotted(node: ast.expr) -> str | None:
     """``a.b.c`` for a Name/Attribute chain (subscripts dropped: ``Generic[T]`` -> ``Generic``)."""
-    if isinstance(node, ast.Subscript):
-        node = node.value
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
+    return name_chain(node.value if isinstance(node, ast.Subscript) else node)
 
 
 def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> str:
