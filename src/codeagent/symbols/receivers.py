@@ -84,14 +84,18 @@ class CallTargets:
             self._names[key] = self._find_name(name, scope)
         return self._names[key]
 
-    def _find_name(self, name: str, scope: int | None) -> str | None:
+    def _find_name(self, name: str, scope: int | None, typed: bool = False) -> str | None:
+        """The innermost visible definition, import or binding of ``name``; a variable is
+        None, or with ``typed`` the one object its bindings say (:meth:`_one`)."""
         for index in self._visible(scope):
             defs = self._own_defs(index)
             if name in defs:
                 return defs[name]
             bound = self._bindings(index).get(name)
             if bound is not None:
-                return _imported(name, index) if bound == {IMPORTED} else None
+                if bound == {IMPORTED}:
+                    return _imported(name, index)
+                return self._one(bound, index) if typed else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
     def _visible(self, scope: int | None) -> list[int | None]:
@@ -144,14 +148,7 @@ class CallTargets:
     def _find_typed(self, name: str, scope: int | None) -> str | None:
         if self._is_self(name, scope):
             return self._method_class(scope)
-        for index in self._visible(scope):
-            defs = self._own_defs(index)
-            if name in defs:
-                return defs[name]
-            bound = self._bindings(index).get(name)
-            if bound is not None:
-                return _imported(name, index) if bound == {IMPORTED} else self._one(bound, index)
-        return name
+        return self._find_name(name, scope, typed=True)
 
     def _one(self, types: set[str] | None, scope: int | None) -> str | None:
         """The one object a name's bindings say (each read where it was written), as the graph
