@@ -93,6 +93,14 @@ class Settings(BaseModel):
         description="Files to parse below which an index is built without a pool of processes"
         " (starting its workers costs a few tenths of a second).",
     )
+    first_embed_seconds: float = Field(
+        default=2.0,
+        ge=0,
+        le=60,
+        description="While the dense index is built in the background, seconds of embedding"
+        " each question may spend on the chunks of its best BM25 files first, so it is"
+        " answered with dense search over them (0: BM25 and the cached vectors only).",
+    )
     background_after: float = Field(
         default=5.0,
         ge=0,

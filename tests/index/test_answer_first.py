@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from background_builds import wait_for_entry, wait_until_ended
 from codeagent.config import Settings
 from codeagent.embed.embedders import HashEmbedder
 from codeagent.index import background
@@ -28,34 +28,25 @@ FILES = {
     "README.md": "# Shop\n\nA tiny shop.\n",
 }
 ORDERS = "def place_order(cart):\n    return len(cart)\n\n\ndef cancel_order(order):\n    pass\n"
-DEADLINE = 120.0
 
 
 class SlowHash(HashEmbedder):
     """The hash embedder (same id, same vectors) with an estimate saying it is slow: the
     background `codeagent index --embed hash:16` builds the very same state."""
 
+    queries = 0
+
     def estimate_seconds(self, texts: list[str]) -> float:
         return 60.0 * len(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries += 1
+        return super().embed_query(text)
 
 
 def chunk_count(root: Path, paths: list[str]) -> int:
     """Chunks of ``paths``, straight from the chunker."""
     return sum(len(chunk_file(p, (root / p).read_text(encoding="utf-8"))) for p in paths)
-
-
-def wait_for_entry(entry: Path) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while not (entry / "manifest.json").is_file():
-        assert time.monotonic() < deadline, f"no entry at {entry} after {DEADLINE:.0f} s"
-        time.sleep(0.1)
-
-
-def wait_until_ended(settings: Settings, repo_id: str) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while background.running(settings, repo_id):
-        assert time.monotonic() < deadline, "the background build never ended"
-        time.sleep(0.1)
 
 
 def test_the_partial_dense_index_ranks_its_rows_as_brute_force_does() -> None:
@@ -75,16 +66,21 @@ def test_a_slow_first_index_answers_at_once_and_a_detached_build_finishes_it(
 ) -> None:
     root = git_repo(FILES)
     settings = Settings.load(embed="hash:16")
-    store, stats = load_or_build(root, settings, embedder=SlowHash(16), background=True)
+    slow = SlowHash(16)
+    store, stats = load_or_build(root, settings, embedder=slow, background=True)
     assert stats.dense_coverage == 0.0
     assert not stats.cache_hit
     [said] = [n for n in stats.notices if n.startswith("dense search:")]
     assert said.startswith("dense search: 0 % of chunks, building in the background (pid ")
     log_file = background.log_path(settings, stats.repo_id, stats.state_hash)
     assert str(log_file) in said
-    assert store.embedder is None  # no vector cached: BM25 only, no query model loaded
     assert len(store.chunks) == chunk_count(root, list(FILES))
     assert store.search("discount rate", k=1)[0].path == "shop/models.py"
+    # no vector cached and too slow to embed any first: BM25 only, no query embedded
+    assert store.dense is not None
+    assert len(store.dense) == 0
+    assert store.dense_scores("discount rate", 10) == []
+    assert slow.queries == 0
     assert [d.path for d in store.symbols.definitions("discount")] == ["shop/models.py"]
 
     entry = Path(stats.cache_path)

@@ -36,7 +36,9 @@ from codeagent.eval.splits import SPLIT_CHOICES
     default="product,baseline",
     show_default=True,
     help="Rankers to score, comma-separated: product, baseline, first (the product without its "
-    "learned model: the first ranker's hand-set weights).",
+    "learned model: the first ranker's hand-set weights), answer_first (the first answer on a "
+    "repository seen for the first time: BM25, symbols and the question's candidate files "
+    "embedded first; needs the local embedder).",
 )
 @embed_option
 @dense_option

@@ -47,7 +47,9 @@ from codeagent.tools.registry import default_registry
 
 log = logging.getLogger(__name__)
 
-RANKERS = ("product", "baseline", "first")  # first: the product without its learned model
+# first: the product without its learned model; answer_first: the product's first answer on a
+# repository seen for the first time, while its vectors are built (codeagent.eval.first_answer)
+RANKERS = ("product", "baseline", "first", "answer_first")
 DEFAULT_RANKERS = ("product", "baseline")
 DEPTH = 20  # files kept per ranking
 
@@ -98,6 +100,10 @@ class DevRun:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # one per skipped checkout
     # Called with the records so far after each checkout (a long run reports as it goes).
     after_checkout: Callable[[list[dict[str, Any]]], None] | None = None
+    # the answer_first ranker's: vectors by text (one embedding per text a run), and the
+    # chunks each question embedded first
+    first_memo: dict[str, Any] = field(default_factory=dict)
+    first_counts: list[int] = field(default_factory=list)
 
 
 def _rankers(run: DevRun, store: Any, repo: str) -> dict[str, FileRanker]:
@@ -127,6 +133,16 @@ def _rankers(run: DevRun, store: Any, repo: str) -> dict[str, FileRanker]:
             return baseline.rank(question, depth=DEPTH), baseline.rank_chunks(question, depth)
 
         found["baseline"] = plain
+    if "answer_first" in run.rankers:
+        from codeagent.eval.first_answer import answer_first_ranker
+
+        found["answer_first"] = answer_first_ranker(
+            store,
+            run.settings,
+            lambda quick, question: product_search(quick, question, run.settings.k),
+            run.first_memo,
+            run.first_counts,
+        )
     return {name: found[name] for name in run.rankers}  # ``first`` only when asked for
 
 
@@ -189,6 +205,8 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
                     records.append(_ranked(item, name, rank, existing, gold))
                 advance(1)
         info["search_seconds"] = time.perf_counter() - search_started
+        if run.first_counts:  # chunks embedded first, per question, for answer_first
+            info["first_embedded"], run.first_counts[:] = list(run.first_counts), []
         run.groups.append(info)
         if run.after_checkout is not None:
             run.after_checkout(records)

@@ -16,6 +16,7 @@ thread of its process): :func:`quick_store` serves both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,13 +29,15 @@ if TYPE_CHECKING:
     from codeagent.config import Settings
     from codeagent.embed.embedders import Embedder
     from codeagent.index.chunked import Chunked
+    from codeagent.index.first_vectors import FirstVectors
     from codeagent.index.stats import IndexStats
     from codeagent.store.store import IndexStore
 
 
 class PartialDense:
     """Exact inner-product search over the vectors of some of the chunks (``rows``: their
-    chunk ids, ascending); the ids it returns are chunk ids. Held in memory only."""
+    chunk ids); the ids it returns are chunk ids. Held in memory only. ``first``: embeds a
+    question's candidate files on request (:mod:`codeagent.index.first_vectors`)."""
 
     backend = "partial"
     file_name = ""
@@ -43,6 +46,21 @@ class PartialDense:
         self.rows = rows
         self.vectors = vectors
         self.dim = int(vectors.shape[1])
+        self.first: FirstVectors | None = None
+
+    def extend(self, rows: list[int], vectors: np.ndarray) -> None:
+        """Add the vectors of chunks ``rows`` (chunks it has no vector for)."""
+        import numpy as np
+
+        self.rows = np.concatenate([self.rows, np.asarray(rows, dtype=np.int64)])
+        self.vectors = np.vstack([self.vectors, np.asarray(vectors, dtype=np.float32)])
+
+    def embed_first(self, files: Sequence[Sequence[int]]) -> int:
+        """Embed the candidate files' chunks first (see :class:`FirstVectors`); 0 without."""
+        return self.first.embed_first(files) if self.first is not None else 0
+
+    def take_notices(self) -> list[str]:
+        return self.first.take_notices() if self.first is not None else []
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -102,20 +120,30 @@ def quick_store(
     chunked: Chunked, embedder: Embedder | None, settings: Settings
 ) -> tuple[IndexStore, float]:
     """An in-memory index of ``chunked``: BM25, the symbol graph, and dense search over the
-    chunks whose vectors are cached; returns it and the share of chunks with a vector."""
+    chunks whose vectors are cached (and each question's candidate files, embedded first);
+    returns it and the share of chunks with a vector."""
     if embedder is None:
-        return _store(chunked, None, None), 0.0
+        return _store(chunked, None, None, settings), 0.0
     texts = [c.embed_text for c in chunked.chunks]
     rows, vectors, _missing = cached_vectors(texts, embedder, settings)
-    return _store(chunked, embedder, PartialDense(rows, vectors)), len(rows) / len(texts)
+    dense = PartialDense(rows, vectors)
+    return _store(chunked, embedder, dense, settings), len(rows) / len(texts)
 
 
-def _store(chunked: Chunked, embedder: Embedder | None, dense: PartialDense | None) -> IndexStore:
+def _store(
+    chunked: Chunked, embedder: Embedder | None, dense: PartialDense | None, settings: Settings
+) -> IndexStore:
     from codeagent.store.store import IndexStore
 
     chunks = chunked.chunks
     store = IndexStore.build(chunks, None, None, symbols=chunked.symbols, terms=chunked.terms)
-    if embedder is None or dense is None or not len(dense):  # no query model to load either
+    if embedder is None or dense is None:
+        return store
+    if settings.first_embed_seconds > 0 and hasattr(embedder, "estimate_seconds"):
+        from codeagent.index.first_vectors import FirstVectors
+
+        dense.first = FirstVectors(dense, [c.embed_text for c in chunks], embedder, settings)
+    elif not len(dense):  # nothing to search and nothing to add: no query model to load
         return store
     return IndexStore(chunks, embedder, bm25=store.bm25, dense=dense, symbols=chunked.symbols)
 
@@ -160,7 +188,7 @@ def answer_first(
     rows, vectors, missing = cached_vectors(texts, embedder, settings)
     if not missing or estimate(missing) <= settings.background_after:
         return None
-    store = _store(chunked, embedder, PartialDense(rows, vectors))
+    store = _store(chunked, embedder, PartialDense(rows, vectors), settings)
     coverage = len(rows) / len(texts)
     build = background.start(root, settings, stats.repo_id, stats.state_hash)
     if build is None:

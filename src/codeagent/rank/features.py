@@ -111,6 +111,22 @@ def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> n
     return share / total if total > 0 else share
 
 
+FIRST_FILES = 30  # candidate files whose chunks an index answered first embeds first
+FIRST_CHUNKS = 24  # at most this many chunks of one candidate file, its best by BM25
+
+
+def candidate_files(bm25: np.ndarray, table: FileTable) -> list[list[int]]:
+    """The :data:`FIRST_FILES` best files by their best chunk's BM25 score, each as its
+    chunk ids best first (at most :data:`FIRST_CHUNKS`)."""
+    import numpy as np
+
+    best, _ = _per_file_best(bm25, table)
+    files = [int(f) for f in np.argsort(-best, kind="stable")[:FIRST_FILES] if best[f] > 0]
+    return [
+        sorted(table.file_chunks[f], key=lambda i: -float(bm25[i]))[:FIRST_CHUNKS] for f in files
+    ]
+
+
 def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis) -> Evidence:
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
     import numpy as np
@@ -128,6 +144,9 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
     dense_chunk = np.zeros(n_chunks, dtype=np.float32)
     cosine = np.zeros(n_chunks, dtype=np.float32)
+    first = getattr(getattr(store, "dense", None), "embed_first", None)
+    if first is not None and bm25 is not None:  # an index answered first: embed these now
+        first(candidate_files(bm25_raw, table))
     dense = store.dense_scores(question, DENSE_DEPTH)
     if dense:
         top, low = dense[0][1], dense[-1][1]

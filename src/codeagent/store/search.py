@@ -58,8 +58,8 @@ class Searching:
     def _dense_search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The dense ``(scores, ids)`` for ``query``; None without one, or once it failed."""
         dense = self.dense
-        if self.embedder is None or dense is None:
-            return None
+        if self.embedder is None or dense is None or not len(dense):
+            return None  # an empty index answers nothing: no query model loaded for it
         try:
             return dense.search(self.embedder.embed_query(query).reshape(1, -1), k)
         except BackendUnavailableError as exc:

@@ -209,8 +209,11 @@ class IndexStore(Searching):
         self.notices.append(f"{reason}; answering from BM25 + symbols without dense search")
 
     def take_notices(self) -> list[str]:
+        """What searching had to say since the last call (each said once), the dense
+        index's own included (an index answered first says what it embedded first)."""
         notices, self.notices = self.notices, []
-        return notices
+        take = getattr(self._dense, "take_notices", None)
+        return notices + (take() if take is not None else [])
 
     # -- persistence ----------------------------------------------------------------------
 

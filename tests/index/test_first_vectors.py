@@ -1,0 +1,117 @@
+"""A question on an index answered first embeds its best BM25 files' chunks first: dense search
+over them answers it, the embedding cache keeps their vectors for the next process, and the
+answer says what was embedded; within the budget, best file first; none with a budget of 0."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from background_builds import wait_for_entry, wait_until_ended
+from codeagent.config import Settings
+from codeagent.embed.embedders import HashEmbedder
+from codeagent.index.answer_first import cached_vectors
+from codeagent.index.build import load_or_build
+from codeagent.index.chunking import chunk_file
+from codeagent.tools.rag_tool import retrieve
+from conftest import GitRepoFactory
+
+# "invoice" and "ledger": many times in billing/, once in reports/, never elsewhere
+FILES = {
+    "billing/invoice.py": "def invoice_total(invoice):\n    return sum(invoice.lines)\n\n\n"
+    "def invoice_tax(invoice, ledger):\n    return ledger.rate * invoice_total(invoice)\n",
+    "reports/summary.py": "def summary(rows):\n    # one invoice per row\n    return len(rows)\n",
+    "shop/cart.py": "def add_to_cart(cart, item):\n    cart.append(item)\n",
+    "shop/stock.py": "def restock(store, item, count):\n    store[item] += count\n",
+}
+QUESTION = "how is the invoice tax computed from the ledger rate?"
+
+
+class Budgeted(HashEmbedder):
+    """The hash embedder with an estimate of ``per_text`` seconds a text."""
+
+    def __init__(self, dim: int, per_text: float) -> None:
+        super().__init__(dim)
+        self.per_text = per_text
+        self.documents: list[str] = []
+
+    def estimate_seconds(self, texts: list[str]) -> float:
+        return self.per_text * len(texts)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.documents += texts
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return HashEmbedder.embed_documents(self, [text])[0]  # not counted as a document
+
+
+def chunks_of(root: Path, path: str) -> list[str]:
+    """The embedding texts of ``path``'s chunks, straight from the chunker."""
+    return [c.embed_text for c in chunk_file(path, (root / path).read_text(encoding="utf-8"))]
+
+
+def answered_first(root: Path, settings: Settings, embedder: Budgeted):  # type: ignore[no-untyped-def]
+    store, stats = load_or_build(root, settings, embedder=embedder, background=True)
+    assert stats.dense_coverage == 0.0  # answered first, nothing cached
+    return store, stats
+
+
+def finish(settings: Settings, stats) -> None:  # type: ignore[no-untyped-def]
+    wait_for_entry(Path(stats.cache_path))
+    wait_until_ended(settings, stats.repo_id)
+
+
+def test_the_question_s_candidate_files_are_embedded_first(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=2.0)
+    embedder = Budgeted(16, per_text=0.01)
+    store, stats = answered_first(root, settings, embedder)
+    store.take_notices()
+    hits = retrieve(store, QUESTION, 3)
+    assert hits[0].path == "billing/invoice.py"
+    wanted = chunks_of(root, "billing/invoice.py") + chunks_of(root, "reports/summary.py")
+    assert sorted(embedder.documents) == sorted(wanted)  # the two files with the words, whole
+    assert len(store.dense) == len(wanted)
+    found = {store.chunks[i].path for i, _score in store.dense_scores(QUESTION, 50)}
+    assert found == {"billing/invoice.py", "reports/summary.py"}
+    [said] = store.take_notices()
+    assert said == (
+        f"dense search: the question's 2 best BM25 files embedded first ({len(wanted)} chunks,"
+        + said.split("chunks,", 1)[1]
+    )
+    # the embedding cache has them: the next process answers with their vectors at once
+    texts = [c.embed_text for c in store.chunks]
+    rows, _vectors, _missing = cached_vectors(texts, embedder, settings)
+    assert sorted(texts[i] for i in rows) == sorted(wanted)
+    # a second question embeds only what the first did not
+    embedder.documents.clear()
+    retrieve(store, "restock by a count", 3)
+    assert embedder.documents == chunks_of(root, "shop/stock.py")
+    finish(settings, stats)
+
+
+def test_whole_files_best_first_within_the_budget(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    best = chunks_of(root, "billing/invoice.py")
+    # room for the best file's chunks, not for one more
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=len(best))
+    embedder = Budgeted(16, per_text=1.0)
+    store, stats = answered_first(root, settings, embedder)
+    retrieve(store, QUESTION, 3)
+    assert sorted(embedder.documents) == sorted(best)
+    finish(settings, stats)
+
+
+def test_a_budget_of_zero_embeds_nothing_first(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=0.0)
+    embedder = Budgeted(16, per_text=0.01)
+    store, stats = answered_first(root, settings, embedder)
+    store.take_notices()
+    assert retrieve(store, QUESTION, 3)[0].path == "billing/invoice.py"
+    assert embedder.documents == []
+    assert store.embedder is None  # BM25 only: no query model to load
+    assert store.take_notices() == []
+    finish(settings, stats)
