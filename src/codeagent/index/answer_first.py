@@ -43,17 +43,23 @@ class PartialDense:
     file_name = ""
 
     def __init__(self, rows: np.ndarray, vectors: np.ndarray) -> None:
-        self.rows = rows
-        self.vectors = vectors
+        self._data = (rows, vectors)  # replaced whole: a search reads one consistent pair
         self.dim = int(vectors.shape[1])
         self.first: FirstVectors | None = None
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self._data[0]
 
     def extend(self, rows: list[int], vectors: np.ndarray) -> None:
         """Add the vectors of chunks ``rows`` (chunks it has no vector for)."""
         import numpy as np
 
-        self.rows = np.concatenate([self.rows, np.asarray(rows, dtype=np.int64)])
-        self.vectors = np.vstack([self.vectors, np.asarray(vectors, dtype=np.float32)])
+        old_rows, old_vectors = self._data
+        self._data = (
+            np.concatenate([old_rows, np.asarray(rows, dtype=np.int64)]),
+            np.vstack([old_vectors, np.asarray(vectors, dtype=np.float32)]),
+        )
 
     def embed_first(self, files: Sequence[Sequence[int]]) -> int:
         """Embed the candidate files' chunks first (see :class:`FirstVectors`); 0 without."""
@@ -72,15 +78,16 @@ class PartialDense:
         import numpy as np
 
         n = len(queries)
+        rows, vectors = self._data
         scores = np.full((n, k), -np.inf, dtype=np.float32)
         ids = np.full((n, k), -1, dtype=np.int64)
-        if not len(self.rows) or k <= 0:
+        if not len(rows) or k <= 0:
             return scores, ids
-        sims = np.asarray(queries, dtype=np.float32) @ self.vectors.T
-        take = min(k, len(self.rows))
+        sims = np.asarray(queries, dtype=np.float32) @ vectors.T
+        take = min(k, len(rows))
         order = np.argsort(-sims, axis=1, kind="stable")[:, :take]
         scores[:, :take] = np.take_along_axis(sims, order, axis=1)
-        ids[:, :take] = self.rows[order]
+        ids[:, :take] = rows[order]
         return scores, ids
 
     def save(self, path: Path) -> None:

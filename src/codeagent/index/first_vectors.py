@@ -14,8 +14,9 @@ export alone takes longer than the budget) or when the budget is 0.
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ class FirstVectors:
         self.embedder = embedder
         self.settings = settings
         self.notices: list[str] = []
+        self._lock = threading.Lock()
 
     def embed_first(self, files: Sequence[Sequence[int]]) -> int:
         """Embed the chunks of ``files`` (chunk ids per file, the best file first) that have
@@ -52,6 +54,12 @@ class FirstVectors:
         estimate = getattr(self.embedder, "estimate_seconds", None)
         if budget <= 0 or estimate is None:
             return 0
+        with self._lock:  # two questions at once (a server): each chunk embedded once
+            return self._embed_first(files, budget, estimate)
+
+    def _embed_first(
+        self, files: Sequence[Sequence[int]], budget: float, estimate: Callable[[list[str]], float]
+    ) -> int:
         have = set(self.dense.rows.tolist())
         chosen: list[int] = []
         taken = 0
