@@ -17,14 +17,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
 
     from codeagent.config import Settings
     from codeagent.embed.embedders import Embedder
-    from codeagent.index.answer_first import PartialDense
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +32,20 @@ log = logging.getLogger(__name__)
 FIRST_NOTICE = "dense search: "
 
 
+class Growing(Protocol):
+    """A dense index of some chunks that takes more (``index.answer_first.PartialDense``)."""
+
+    @property
+    def rows(self) -> np.ndarray: ...
+
+    def extend(self, rows: list[int], vectors: np.ndarray) -> None: ...
+
+
 class FirstVectors:
     """Embeds, on request, the chunks of candidate files that ``dense`` has no vector for."""
 
     def __init__(
-        self, dense: PartialDense, texts: list[str], embedder: Embedder, settings: Settings
+        self, dense: Growing, texts: list[str], embedder: Embedder, settings: Settings
     ) -> None:
         self.dense = dense
         self.texts = texts  # every chunk's embedding text, by chunk id
