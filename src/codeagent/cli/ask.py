@@ -66,8 +66,9 @@ def command(
     first index would take more than a few seconds to embed (CODEAGENT_BACKGROUND_AFTER,
     default 5), the answer comes at once from keyword search, the symbol graph, the
     vectors already cached and those of the question's best keyword-search files, embedded
-    first (CODEAGENT_FIRST_EMBED_SECONDS, default 2), and a detached `codeagent index` finishes the index (`codeagent
-    cache list` shows it; the next question uses it); --wait waits for it instead.
+    first (CODEAGENT_FIRST_EMBED_SECONDS, default 2), and a detached `codeagent index`
+    finishes the index (`codeagent cache list` shows it; the next question uses it); --wait
+    waits for it instead.
 
     \b
     Examples:
