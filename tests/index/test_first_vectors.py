@@ -1,12 +1,14 @@
 """A question on an index answered first embeds its best BM25 files' chunks first: dense search
 over them answers it, the embedding cache keeps their vectors for the next process, and the
-answer says what was embedded; within the budget, best file first; none with a budget of 0."""
+answer says what was embedded; all the candidates within the budget or none; none with a
+budget of 0."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from background_builds import wait_for_entry, wait_until_ended
 from codeagent.config import Settings
@@ -92,15 +94,20 @@ def test_the_question_s_candidate_files_are_embedded_first(git_repo: GitRepoFact
     finish(settings, stats)
 
 
-def test_whole_files_best_first_within_the_budget(git_repo: GitRepoFactory) -> None:
+@pytest.mark.parametrize("room", [0, 1], ids=["one-short", "just-enough"])
+def test_all_the_candidates_or_none(git_repo: GitRepoFactory, room: int) -> None:
     root = git_repo(FILES)
-    best = chunks_of(root, "billing/invoice.py")
-    # room for the best file's chunks, not for one more
-    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=len(best))
+    wanted = chunks_of(root, "billing/invoice.py") + chunks_of(root, "reports/summary.py")
+    # one second a text: a budget one text short of the candidates, or just enough
+    budget = float(len(wanted) - 1 + room)
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=budget)
     embedder = Budgeted(16, per_text=1.0)
     store, stats = answered_first(root, settings, embedder)
-    retrieve(store, QUESTION, 3)
-    assert sorted(embedder.documents) == sorted(best)
+    store.take_notices()
+    assert retrieve(store, QUESTION, 3)[0].path == "billing/invoice.py"
+    assert sorted(embedder.documents) == (sorted(wanted) if room else [])
+    assert len(store.dense) == (len(wanted) if room else 0)
+    assert len(store.take_notices()) == room  # said when done, silent when not
     finish(settings, stats)
 
 

@@ -3,12 +3,15 @@
 An index answered first (:mod:`codeagent.index.answer_first`) has vectors only for the chunks
 the embedding cache already held: on a repository seen for the first time, none, so its first
 answers came from BM25 alone. :class:`FirstVectors` gives such an index dense search where it
-matters: before a question is ranked, the chunks of the question's best BM25 files that have
-no vector yet are embedded (best file first, as many whole files as fit in
-``settings.first_embed_seconds`` by the embedder's own estimate, :mod:`codeagent.embed.speed`),
-stored in the embedding cache (the next process finds them) and added to the in-memory dense
-index; the answer says how many. Nothing is embedded when the model is not ready (its first
-export alone takes longer than the budget) or when the budget is 0.
+matters: before a question is ranked, the best chunks of the question's best BM25 files
+(:func:`codeagent.rank.features.candidate_files`) that have no vector yet are embedded, stored
+in the embedding cache (the next process finds them) and added to the in-memory dense index;
+the answer says how many. All of them or none: when the embedder's own estimate
+(:mod:`codeagent.embed.speed`, this machine's measured rate) is past
+``settings.first_embed_seconds``, nothing is embedded first, because vectors for only some of
+the candidates would lift those over the others by their dense score alone. So nothing is
+embedded when the model is not ready (its first export alone is past the budget), on a
+machine too busy for the budget, or when the budget is 0.
 """
 
 from __future__ import annotations
@@ -55,9 +58,9 @@ class FirstVectors:
         self._lock = threading.Lock()
 
     def embed_first(self, files: Sequence[Sequence[int]]) -> int:
-        """Embed the chunks of ``files`` (chunk ids per file, the best file first) that have
-        no vector, whole files while the estimate stays within the budget; returns how many
-        chunks were embedded."""
+        """Embed the chunks of ``files`` (chunk ids per file) that have no vector, all of them
+        or, when the estimate says they would take longer than the budget, none; returns how
+        many chunks were embedded."""
         budget = self.settings.first_embed_seconds
         estimate = getattr(self.embedder, "estimate_seconds", None)
         if budget <= 0 or estimate is None:
@@ -69,18 +72,16 @@ class FirstVectors:
         self, files: Sequence[Sequence[int]], budget: float, estimate: Callable[[list[str]], float]
     ) -> int:
         have = set(self.dense.rows.tolist())
-        chosen: list[int] = []
-        taken = 0
-        for ids in files:
-            wanted = [i for i in ids if i not in have and i not in chosen]
-            if not wanted:
-                continue
-            if estimate([self.texts[i] for i in chosen + wanted]) > budget:
-                break  # a first export counts in the estimate: never paid here
-            chosen += wanted
-            taken += 1
+        chosen = list(dict.fromkeys(i for ids in files for i in ids if i not in have))
         if not chosen:
             return 0
+        expected = estimate([self.texts[i] for i in chosen])
+        if expected > budget:
+            # All or none: vectors for a few of the candidates only would lift those few over
+            # the rest by their dense score alone (a first export counts here too: never paid).
+            log.debug("candidate files not embedded first: %.1fs expected", expected)
+            return 0
+        taken = sum(1 for ids in files if any(i not in have for i in ids))
         started = time.perf_counter()
         vectors = self._embed(chosen)
         self.dense.extend(chosen, vectors)

@@ -111,8 +111,8 @@ def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> n
     return share / total if total > 0 else share
 
 
-FIRST_FILES = 30  # candidate files whose chunks an index answered first embeds first
-FIRST_CHUNKS = 24  # at most this many chunks of one candidate file, its best by BM25
+FIRST_FILES = 10  # candidate files whose chunks an index answered first embeds first
+FIRST_CHUNKS = 16  # at most this many chunks of one candidate file, its best by BM25
 
 
 def candidate_files(bm25: np.ndarray, table: FileTable) -> list[list[int]]:
