@@ -4,8 +4,9 @@
   one of the cross-cutting folders (``core``, ``faults``, ``mutation``); every package has one;
 - a test module that imports nothing from its folder's package, and whose imports name exactly
   one package ``P`` of codeagent, not counting the set-up packages (``index`` builds the index
-  a test reads, ``llm`` hands in a chat model), lives in ``tests/P``; tests in ``core``, ``faults`` and the entry points' folders (``cli``,
-  ``server``), which drive the program as a user does, are exempt.
+  a test reads, ``llm`` hands in a chat model), lives in ``tests/P``; tests in ``core``,
+  ``faults`` and the entry points' folders (``cli``, ``server``), which drive the program as
+  a user does, are exempt.
 
 Imports are read with ``ast`` (function-level ones too); ``from codeagent import lang`` names
 the package ``lang``.
