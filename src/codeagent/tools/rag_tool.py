@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from codeagent.records import SearchHit
-from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
+from codeagent.result import Source
+from codeagent.tools.base import BaseTool, RouteExample, ToolContext
 
 if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
