@@ -7,6 +7,14 @@ backend (an HNSW index, an embedded vector database: ``NAME:PATH``) is one modul
 :class:`DenseIndex` plus one line in :data:`BACKENDS` (or one :func:`register_backend` call).
 The backend's id is part of the index fingerprint, so switching backends never opens an
 index written by another; nothing outside the backend's module names it.
+
+A backend is a class with ``backend``, ``file_name``, ``dim``, ``add``, ``search``, ``save``,
+``__len__`` and a ``load`` classmethod. One whose rows live outside the cache entry sets
+``external = True`` (opened, and so checked, with the entry) and raises
+``BackendUnavailableError`` when it cannot be reached (the store then searches BM25 only); one
+with an ``embedder_id`` attribute (:class:`NamesEmbedder`) is told the embedder's id before its
+first ``add``. ``load_or_build(root, settings, embedder=..., dense=...)`` takes both, so a
+test hands in fakes there.
 """
 
 from __future__ import annotations
