@@ -34,8 +34,7 @@ if TYPE_CHECKING:
         SourcesEvent,
         TokenEvent,
     )
-    from codeagent.result import AskResult
-    from codeagent.tools.base import Source
+    from codeagent.result import AskResult, Source
     from codeagent.workspace import Conversation, Workspace
 
 __version__ = "0.1.0"
@@ -47,7 +46,7 @@ _LAZY = {
     "Workspace": "codeagent.workspace",
     "Conversation": "codeagent.workspace",
     "AskResult": "codeagent.result",
-    "Source": "codeagent.tools.base",
+    "Source": "codeagent.result",
     "Event": "codeagent.events",
     "RouteEvent": "codeagent.events",
     "NoticeEvent": "codeagent.events",

@@ -25,7 +25,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from codeagent.errors import ConfigError
 from codeagent.paths import default_home
-from codeagent.store.dense import DEFAULT_BACKEND
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 ENV_PREFIX = "CODEAGENT_"
@@ -61,7 +60,8 @@ class Settings(BaseModel):
     )
     embed: str = Field(default="auto", description="auto | local | none | ollama:MODEL")
     dense: str = Field(
-        default=DEFAULT_BACKEND, description="Dense index backend: NAME or NAME:ARG."
+        default="",
+        description="Dense index backend: NAME or NAME:ARG (empty: the default backend).",
     )
     ollama_host: str = Field(
         default_factory=lambda: os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST,

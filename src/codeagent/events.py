@@ -10,7 +10,7 @@ carrying the answer text (their texts join to the answer), a ``sources`` event, 
 Every event is a pydantic model with ``type`` and ``to_json()`` (one JSON object per event,
 e.g. a server-sent event). A front end reads fields only: the route event carries the line to
 say about it (``line``, None: nothing to say) and the tool's ``label``; a fallback is a typed
-:class:`~codeagent.agent.state.Fallback`; a notice has a ``kind``; the deterministic answer's
+:class:`~codeagent.route.Fallback`; a notice has a ``kind``; the deterministic answer's
 token carries the ``terms`` its lines were chosen by (to highlight).
 """
 
@@ -20,9 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from codeagent.agent.state import Fallback, RouteDecision
-from codeagent.result import AskResult
-from codeagent.tools.base import Source
+from codeagent.result import AskResult, Source
+from codeagent.route import Fallback, RouteDecision
 
 
 class _Event(BaseModel):

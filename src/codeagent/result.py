@@ -1,4 +1,5 @@
-"""``AskResult``: everything one question produced (``to_json()`` is ``ask --json``)."""
+"""What one question produced: :class:`AskResult` (``to_json()`` is ``ask --json``) and the
+:class:`Source` locations listed under its answer."""
 
 from __future__ import annotations
 
@@ -6,8 +7,20 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from codeagent.agent.state import Fallback, RouteDecision
-from codeagent.tools.base import Source
+from codeagent.route import Fallback, RouteDecision
+
+
+class Source(BaseModel):
+    """One source listed under an answer: a verified location in the repository."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: float | None = None
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
 
 
 class AskResult(BaseModel):

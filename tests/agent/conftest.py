@@ -137,9 +137,18 @@ class FakeStore:
         return self.hits[:k]
 
 
+def searched(store: FakeStore, question: str, k: int) -> list[Any]:
+    """The search tool's retrieval on a store that only searches: its hits, as they are."""
+    return store.search(question, k=k)
+
+
 @pytest.fixture
-def fake_store() -> FakeStore:
+def fake_store(monkeypatch: pytest.MonkeyPatch) -> FakeStore:
+    """A store double; the search tool retrieves from it by its hits (:func:`searched`)."""
     from codeagent.records import SearchHit
+    from codeagent.tools.rag_tool import RagTool
+
+    monkeypatch.setattr(RagTool, "retriever", staticmethod(searched))
 
     lines = PAYMENTS.splitlines()
     return FakeStore(

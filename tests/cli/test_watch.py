@@ -124,6 +124,20 @@ def wait_for_lines(watch: WatchProcess, count: int) -> list[str]:
     return watch.updates()
 
 
+def mark(watch: WatchProcess, root: Path, home: Path, name: str) -> list[str]:
+    """Add ``geo/mark_NAME.py`` and wait until the watcher reports it: every update so far,
+    the marker's the last (the watcher handles changes in order)."""
+    (root / f"geo/mark_{name}.py").write_text(f"{name} = 1\n", encoding="utf-8")
+    wait_for_entry(home, root, state_of(root))
+    deadline = time.monotonic() + DEADLINE
+    while not any(f"geo/mark_{name}.py" in line for line in watch.updates()):
+        assert time.monotonic() < deadline, f"{watch.lines}\n{watch.err}"
+        time.sleep(0.05)
+    lines = watch.updates()
+    assert f"geo/mark_{name}.py" in lines[-1], lines
+    return lines
+
+
 def test_an_edit_reaches_the_index_without_asking(
     watching: tuple[WatchProcess, Path, Path],
 ) -> None:
@@ -160,19 +174,20 @@ def test_an_edit_reaches_the_index_without_asking(
 def test_a_burst_of_saves_is_one_update_and_ignored_files_none(
     watching: tuple[WatchProcess, Path, Path],
 ) -> None:
+    """Each "nothing more happened" is read once the watcher has handled a later, unrelated
+    change (:func:`mark`): its updates come in the order of the changes."""
     watch, root, home = watching
     (root / "build").mkdir()
     (root / "build/out.py").write_text("generated = 1\n", encoding="utf-8")  # .gitignore'd
-    time.sleep(1.0)  # its events come and go: nothing discovery sees changed
-    assert watch.updates() == []
+    [line] = mark(watch, root, home, "first")  # nothing discovery sees changed before it
+    assert "1 file changed (geo/mark_first.py)" in line
     target = root / "geo/saved.py"
     for n in range(20):  # an editor saving 20 times in a row, 20 ms apart
         target.write_text(f"def saved_{n}():\n    return {n}\n", encoding="utf-8")
         time.sleep(0.02)
     final = state_of(root)
     wait_for_entry(home, root, final)
-    time.sleep(1.0)  # a second update, if any, has come by now
-    lines = watch.updates()
+    lines = mark(watch, root, home, "second")[1:-1]  # the burst's, a second one if any
     assert 1 <= len(lines) <= 2, lines
     assert lines[-1].endswith(f"state {final[:12]}")
     assert all("build/" not in line for line in lines)
@@ -183,8 +198,8 @@ def test_a_burst_of_saves_is_one_update_and_ignored_files_none(
 def test_ctrl_c_while_watching_exits_at_once_and_cleanly(
     watching: tuple[WatchProcess, Path, Path], signum: int
 ) -> None:
-    watch, _root, _home = watching
-    time.sleep(0.5)
+    watch, root, home = watching
+    mark(watch, root, home, "idle")  # it has handled a change and waits for the next
     code, seconds = watch.interrupt(signum)
     assert code == 0
     assert seconds < 1.0, seconds

@@ -1,5 +1,6 @@
-"""The documentation stays current: ``docs/architecture.md`` names every top-level module and
-package of ``src/codeagent`` and every registered tool, and every relative link between the
+"""The documentation stays current: ``docs/architecture.md`` is one screen that names every
+top-level module and package of ``src/codeagent`` (and nothing that is not one) and every
+registered tool, and every relative link between the
 Markdown files (an anchor included) lands on a file and a heading that exist."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from codeagent.tools.registry import default_registry
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "codeagent"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+MAP_LINES = 90  # one screen
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 _FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 
@@ -39,6 +41,14 @@ def missing_modules(doc: str, names: list[str]) -> list[str]:
     return [n for n in names if not any(line.split(" ")[0] == n for line in lines)]
 
 
+def unknown_names(doc: str, names: list[str]) -> list[str]:
+    """The modules and packages the layout block names (a line's first word ending in ``.py``
+    or ``/``) that are not among ``names``."""
+    lines = [line.strip() for line in layout_block(doc).splitlines()]
+    words = [line.split(" ")[0] for line in lines if line and line != "src/codeagent/"]
+    return [w for w in words if w.endswith((".py", "/")) and w not in names]
+
+
 def tool_home(name: str) -> str:
     """Where tool ``name`` lives, as the layout writes it: ``ast_tool/`` or ``rag_tool.py``."""
     parts = type(default_registry()[name]).__module__.split(".")
@@ -56,6 +66,12 @@ def test_architecture_names_every_top_level_module_and_package() -> None:
     assert missing_modules(ARCHITECTURE.read_text(encoding="utf-8"), names) == []
 
 
+def test_every_name_on_the_map_exists_and_the_map_fits_a_screen() -> None:
+    doc = ARCHITECTURE.read_text(encoding="utf-8")
+    assert unknown_names(doc, top_level()) == []
+    assert len(doc.splitlines()) <= MAP_LINES
+
+
 def test_architecture_names_every_registered_tool() -> None:
     assert missing_tools(ARCHITECTURE.read_text(encoding="utf-8")) == []
 
@@ -65,6 +81,8 @@ def test_the_checks_fail_when_a_module_or_tool_is_left_out() -> None:
     lines = doc.splitlines()
     without = "\n".join(line for line in lines if not line.strip().startswith("events.py"))
     assert missing_modules(without, top_level()) == ["events.py"]
+    renamed = doc.replace("\n  route.py ", "\n  way.py ")
+    assert unknown_names(renamed, top_level()) == ["way.py"]
     assert tool_home("symbols") == "symbol_tool/"
     assert missing_tools(doc.replace("symbol_tool/", "")) == ["symbols"]
     assert missing_tools(doc.replace("`rag`", "rag")) == ["rag"]

@@ -1,5 +1,11 @@
 """The layout of ``src/codeagent``: no import circles between its modules or between its
-top-level packages, and no module over 300 lines.
+top-level packages and modules, no arrow up from a top-level module into a package, and no
+module over 300 lines.
+
+The top-level modules (``config.py``, ``result.py``, ``events.py``, ...) are the bottom layer:
+they import other top-level modules only. The facades are the exception, as they wire the
+packages together for a caller: ``__init__`` (the public API), ``__main__`` and
+``workspace.py``.
 
 Imports are read with ``ast`` from the source files (every ``import`` counts: at module level,
 inside a function, under ``if TYPE_CHECKING``); ``from package import submodule`` is an import
@@ -105,6 +111,42 @@ def package_graph(graph: dict[str, set[str]], root: str) -> dict[str, set[str]]:
     return out
 
 
+def unit_graph(graph: dict[str, set[str]], root: str) -> dict[str, set[str]]:
+    """The import graph between the units directly under ``root``: its packages and its
+    top-level modules (``root.config``, ``root.index``, ...); ``root`` itself is left out."""
+    depth = root.count(".") + 2
+
+    def unit(name: str) -> str | None:
+        parts = name.split(".")
+        return ".".join(parts[:depth]) if len(parts) >= depth else None
+
+    out: dict[str, set[str]] = {u: set() for name in graph if (u := unit(name))}
+    for name, targets in graph.items():
+        here = unit(name)
+        for target in targets:
+            there = unit(target)
+            if here is not None and there is not None and here != there:
+                out[here].add(there)
+    return out
+
+
+def upward_arrows(graph: dict[str, set[str]], root: str, facades: set[str]) -> list[str]:
+    """``module -> package`` for every import of a package by a top-level module of ``root``
+    that is not one of the ``facades``."""
+    units = unit_graph(graph, root)
+    packages = {u for u in units if any(name.startswith(u + ".") for name in graph)}
+    return sorted(
+        f"{here} -> {there}"
+        for here, targets in units.items()
+        if here not in packages and here.rpartition(".")[2] not in facades
+        for there in targets
+        if there in packages
+    )
+
+
+FACADES = {"__main__", "workspace"}
+
+
 def test_no_import_cycle_between_modules() -> None:
     assert cycles(import_graph(SRC)) == []
 
@@ -114,6 +156,16 @@ def test_no_import_cycle_between_top_level_packages() -> None:
     packages = package_graph(graph, "codeagent")
     assert {"codeagent.index", "codeagent.llm", "codeagent.tools"} <= set(packages)
     assert cycles(packages) == []
+
+
+def test_no_import_cycle_between_top_level_modules_and_packages() -> None:
+    units = unit_graph(import_graph(SRC), "codeagent")
+    assert {"codeagent.config", "codeagent.events", "codeagent.agent"} <= set(units)
+    assert cycles(units) == []
+
+
+def test_no_top_level_module_imports_a_package() -> None:
+    assert upward_arrows(import_graph(SRC), "codeagent", FACADES) == []
 
 
 def test_no_module_over_300_lines() -> None:
@@ -149,3 +201,32 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     assert graph["app.c.y"] == {"app.c.z"}
     assert cycles(graph) == [["app.a.one", "app.a.two"], ["app.a.three", "app.b.x"]]
     assert cycles(package_graph(graph, "app")) == [["app.a", "app.b"]]
+
+
+def test_the_top_level_checks_find_what_they_look_for(tmp_path: Path) -> None:
+    """A top-level module importing a package (inside a function too) is an arrow up, and a
+    cycle when the package imports it back; a facade may import packages; an import of a
+    top-level module by a package is an arrow down."""
+    files = {
+        "app/__init__.py": "from app.a import one\n",
+        "app/config.py": "def f():\n    from app.store import dense\n",
+        "app/events.py": "from app.agent.state import S\n",
+        "app/result.py": "from app import config\n",
+        "app/facade.py": "from app.agent import state\n",
+        "app/agent/__init__.py": "",
+        "app/agent/state.py": "S = 1\n",
+        "app/agent/nodes.py": "from app.events import E\n",
+        "app/store/__init__.py": "",
+        "app/store/dense.py": "",
+        "app/a/__init__.py": "",
+        "app/a/one.py": "from app import result\n",
+    }
+    write_files(tmp_path, dict(files))
+    graph = import_graph(tmp_path)
+    units = unit_graph(graph, "app")
+    assert units["app.a"] == {"app.result"}
+    assert cycles(units) == [["app.agent", "app.events"]]
+    assert upward_arrows(graph, "app", {"facade"}) == [
+        "app.config -> app.store",
+        "app.events -> app.agent",
+    ]

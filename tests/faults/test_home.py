@@ -118,11 +118,11 @@ def test_a_home_without_write_permission_is_one_line(
 
 
 def test_repl_history_in_an_unusable_home_never_breaks_the_session(tmp_path: Path) -> None:
-    from codeagent.cli.repl import _file_history
+    from codeagent.cli.repl_input import file_history
 
     blocker = tmp_path / "blocker"
     blocker.write_text("a file, not a folder\n", encoding="utf-8")
-    history = _file_history(str(blocker / "history"))
+    history = file_history(str(blocker / "history"))
     history.store_string("list the functions in a.py")  # would raise NotADirectoryError
     assert list(history.load_history_strings()) == []
 

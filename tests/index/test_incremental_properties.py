@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from conftest import GitRepoFactory
-from index.test_earlier_vectors import stored_vectors
-from index.test_reuse import rows
+from edited_repo import rows, stored_vectors
 from properties import fast
 
 EMBED = "hash:32"

@@ -15,29 +15,7 @@ from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
 from codeagent.symbols.graph import SymbolGraph
 from conftest import GitRepoFactory, git
-
-FILES = {
-    "shop/__init__.py": '"""Shop."""\nfrom .models import price\n',
-    "shop/models.py": "import os\n\n\ndef price(item):\n    return item.cost * 2\n\n\n"
-    "class Cart:\n    def total(self):\n        return sum(price(i) for i in self.items)\n",
-    "shop/cart.py": "from shop.models import Cart\n\n\ndef add(cart, item):\n    cart.add(item)\n",
-    "lib/util.py": "def helper():\n    return price(1)\n",  # no lib/__init__.py yet
-    "broken.py": "def oops(:\n    pass\n",  # does not parse: line windows, no symbols
-    "README.md": "# Shop\n\nA tiny shop.\n",
-    "tests/test_models.py": "from shop.models import price\n\n\ndef test_price():\n    price(1)\n",
-}
-
-
-def edit(root: Path) -> None:
-    """Change one file, add a package marker (renames lib/util's module), delete one file."""
-    models = root / "shop/models.py"
-    models.write_text(models.read_text() + "\n\ndef discount(item):\n    return price(item)\n")
-    (root / "lib/__init__.py").write_text("from .util import helper\n")
-    (root / "tests/test_models.py").unlink()
-
-
-def rows(entry: str) -> list[list[object]]:
-    return json.loads((Path(entry) / "chunks.json").read_text(encoding="utf-8"))
+from edited_repo import FILES, edit, rows
 
 
 def expected_chunks(root: Path) -> list[list[object]]:

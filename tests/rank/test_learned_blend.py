@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from codeagent.rank import learned
-from index.test_learned import matrix, write
+from rank.test_learned import matrix, write
 
 SPEC = {"kind": "linear", "features": ["defines"], "mean": [0.0], "scale": [1.0],
         "weights": [1.0], "bias": 0.0, "blend_stage1": 0.5}  # fmt: skip

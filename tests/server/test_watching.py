@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from server_helpers import FILES, Served, fresh_answer, repo_status, state_of, wait_until_updated
+from server_helpers import (
+    FILES,
+    Served,
+    fresh_answer,
+    repo_status,
+    start_serve,
+    state_of,
+    stop,
+    wait_until_updated,
+)
 
 DEADLINE = 60.0
 HELPER = "\n\ndef zebra_unicorn_helper(x):\n    return x\n"
@@ -51,13 +60,24 @@ def test_an_edit_is_indexed_before_any_question(git_repo: Any, serve_process: An
     assert (status["state"], status["updates"]) == (state_of(root), first["updates"] + 2)
 
 
-@pytest.mark.slow  # a deliberate 1.5 s wait, plus a server start
-def test_without_watching_the_next_question_updates(git_repo: Any, serve_process: Any) -> None:
+@pytest.mark.slow  # two server starts
+def test_without_watching_the_next_question_updates(
+    git_repo: Any, serve_process: Any, tmp_path: Path
+) -> None:
+    """The edit's moment is marked by a watching server on the same repository (a home of
+    its own): once it serves the new state, the server that does not watch still serves the
+    old one."""
     root = git_repo(FILES, name="geo")
     served = serve_process("--repo", str(root), "--no-watch")
-    first = wait_until_updated(served)
-    after = edit(root)
-    time.sleep(1.5)  # long past the moment a watching server has updated
+    (tmp_path / "control").mkdir()
+    control, process = start_serve(tmp_path / "control", "--repo", str(root))
+    try:
+        first = wait_until_updated(served)
+        wait_until_updated(control)
+        after = edit(root)
+        wait_for_state(control, after)
+    finally:
+        stop(process)
     assert repo_status(served)["state"] == first["state"]
     result = fresh_answer(served, "where is zebra_unicorn_helper defined?")
     assert result["state"] == after == repo_status(served)["state"]

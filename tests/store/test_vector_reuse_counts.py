@@ -16,8 +16,7 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from conftest import GitRepoFactory
-from index.test_earlier_vectors import EMBED, chunks_now, expected_vectors, stored_vectors
-from index.test_reuse import FILES
+from edited_repo import EMBED, FILES, chunks_now, expected_vectors, stored_vectors
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,7 @@ def command(
     from codeagent.eval.repos import parse_repo_map
     from codeagent.eval.runner import MIN_RANKED_FILES, EvalRun, default_session_factory, run_items
     from codeagent.eval.suite import load_suites
-    from codeagent.store.dense import backend_class
+    from codeagent.store.dense import backend_class, named
 
     items = load_suites(suites, limit=limit)
     old = load_report(compare_path) if compare_path is not None else None
@@ -116,7 +116,7 @@ def command(
         "suites": [p.name for p in suites],
         "llm": settings.llm if chat_model is not None else "none",
         "embed": settings.embed,
-        "dense": settings.dense,
+        "dense": named(settings.dense),
         "k": settings.k,
         "limit": limit,
         "judge": judge_spec,

@@ -85,7 +85,7 @@ def command(
     from codeagent.eval.devreport import build_dev_report, write_dev_report
     from codeagent.eval.splits import sample_commits, select
     from codeagent.eval.suite import load_suites
-    from codeagent.store.dense import backend_class
+    from codeagent.store.dense import backend_class, named
 
     rankers = parse_rankers(ranker_spec)
     if not mirrors.is_dir():
@@ -108,7 +108,7 @@ def command(
         "split": split,
         "rankers": list(rankers),
         "embed": settings.embed,
-        "dense": settings.dense,
+        "dense": named(settings.dense),
         "k": settings.k,
         "max_commits": max_commits,
         "seed": seed,

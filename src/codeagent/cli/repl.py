@@ -7,7 +7,6 @@ progress (or clears the line at the prompt); EOF (Ctrl-D) or /exit ends the sess
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
@@ -24,6 +23,7 @@ from codeagent.cli.common import (
     repo_option,
     write_out,
 )
+from codeagent.cli.repl_input import read_lines
 from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -238,46 +238,7 @@ class Repl:
         return True
 
     def _lines(self) -> Iterator[str]:
-        if not self.stdin.isatty():
-            yield from self.stdin
-            return
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import InMemoryHistory
-
-        history: Any = InMemoryHistory()
-        if self.history_file is not None:
-            try:
-                self.history_file.parent.mkdir(parents=True, exist_ok=True)
-                history = _file_history(str(self.history_file))
-            except OSError as exc:  # an unusable CODEAGENT_HOME: history for this run only
-                from codeagent.cli.common import notice
-
-                notice(f"history not saved: cannot write {self.history_file} ({exc})")
-        prompt: PromptSession[str] = PromptSession(history=history)
-        while True:
-            try:
-                yield prompt.prompt("> ")
-            except KeyboardInterrupt:
-                continue  # Ctrl-C at the prompt clears the line
-            except EOFError:
-                return
-
-
-def _file_history(path: str) -> Any:
-    """prompt_toolkit's FileHistory, except that a history file it cannot read or write (a
-    read-only or full CODEAGENT_HOME) only loses the saved history, never the session."""
-    from prompt_toolkit.history import FileHistory
-
-    class KeptHistory(FileHistory):
-        def store_string(self, string: str) -> None:
-            with contextlib.suppress(OSError):
-                super().store_string(string)
-
-        def load_history_strings(self) -> Iterator[str]:
-            with contextlib.suppress(OSError):
-                yield from super().load_history_strings()
-
-    return KeptHistory(path)
+        return read_lines(self.stdin, self.history_file)
 
 
 def _describe_route(result: Any) -> str:

@@ -84,6 +84,7 @@ def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) ->
     (``auto`` -> ``none``, ``local``, ``ollama:MODEL``), and ``llm_found`` (with auto, a client
     says when no model was found)."""
     from codeagent.embed.embedders import plan_embedder
+    from codeagent.store.dense import named
 
     found = any(b.workspace.chat_model is not None for b in backends.values())
     llm = settings.llm.strip()
@@ -97,7 +98,7 @@ def advertised_settings(settings: Settings, backends: dict[str, RepoBackend]) ->
     return {
         "llm": settings.llm,
         "embed": settings.embed,
-        "dense": settings.dense,
+        "dense": named(settings.dense),
         "k": settings.k,
         "llm_found": found,
         "effective": {"llm": effective_llm, "embed": embed},

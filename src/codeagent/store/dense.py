@@ -7,6 +7,14 @@ backend (an HNSW index, an embedded vector database: ``NAME:PATH``) is one modul
 :class:`DenseIndex` plus one line in :data:`BACKENDS` (or one :func:`register_backend` call).
 The backend's id is part of the index fingerprint, so switching backends never opens an
 index written by another; nothing outside the backend's module names it.
+
+A backend is a class with ``backend``, ``file_name``, ``dim``, ``add``, ``search``, ``save``,
+``__len__`` and a ``load`` classmethod. One whose rows live outside the cache entry sets
+``external = True`` (opened, and so checked, with the entry) and raises
+``BackendUnavailableError`` when it cannot be reached (the store then searches BM25 only); one
+with an ``embedder_id`` attribute (:class:`NamesEmbedder`) is told the embedder's id before its
+first ``add``. ``load_or_build(root, settings, embedder=..., dense=...)`` takes both, so a
+test hands in fakes there.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from codeagent.errors import ConfigError
 if TYPE_CHECKING:
     import numpy as np
 
-DEFAULT_BACKEND = "faiss"  # the default of the setting CODEAGENT_DENSE / --dense
+DEFAULT_BACKEND = "faiss"  # what the setting CODEAGENT_DENSE / --dense means when empty
 # The backends by name: "module:class" (imported only when an index of that kind is made or
 # opened), or a class. A setting names one as NAME or NAME:ARG (e.g. a database path); a
 # backend that takes an argument has a ``configured(arg)`` classmethod returning the class
@@ -43,10 +51,15 @@ def register_backend(name: str, target: str | DenseIndexType) -> Callable[[], No
     return unregister
 
 
+def named(spec: str) -> str:
+    """The backend a setting names: ``spec`` itself, or the default when it is empty."""
+    return spec.strip() or DEFAULT_BACKEND
+
+
 def parse_spec(spec: str) -> tuple[str, str]:
-    """``"NAME"`` or ``"NAME:ARG"`` -> ``(name, arg)``; ConfigError for an unknown name (nothing
-    is imported)."""
-    name, _, arg = spec.strip().partition(":")
+    """``"NAME"`` or ``"NAME:ARG"`` (empty: the default) -> ``(name, arg)``; ConfigError for an
+    unknown name (nothing is imported)."""
+    name, _, arg = named(spec).partition(":")
     if name not in BACKENDS:
         known = ", ".join(sorted(BACKENDS))
         raise ConfigError(f"unknown dense index backend {spec.strip()!r}: use {known}")

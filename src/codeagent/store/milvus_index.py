@@ -6,15 +6,9 @@ One repository's vectors from one embedder live behind one alias,
 ``codeagent_s<schema>_d<dim>_<embedder>_<repo>`` (the repository's cache folder name). Its
 rows are keyed by their content (a digest of the row, which the embedding cache makes a
 function of the embedder and the embedded text), so identical chunks share a row and a cache
-entry records only which keys, in chunk order, it reads (``dense.milvus.json``). Writing an entry:
-
-- no collection behind the alias (or one of another dimension): a new collection is
-  written in full and flushed, then the alias is switched to it in one call, then the old
-  one is dropped. A writer killed before the switch leaves an unaliased collection that no
-  entry names; the next writer drops it.
-- otherwise, an edit: only the rows whose keys are missing are inserted, then the rows no
-  key of the new state names are deleted. The cache entry is written after both, so an
-  interrupted edit leaves the previous entry complete and the new one unwritten.
+entry records only which keys, in chunk order, it reads (``dense.milvus.json``). How an
+entry's rows are written (a new collection behind the alias, or an edit in place) is
+:mod:`codeagent.store.milvus_write`'s; the cache entry is written after them.
 
 Opening an entry checks that every key it reads is behind the alias (else
 :class:`CorruptIndexError`: the entry is rebuilt, re-inserting only what is missing): one
@@ -30,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,24 +31,19 @@ from codeagent.errors import BackendUnavailableError
 from codeagent.paths import default_home
 from codeagent.store.entry_files import CorruptIndexError
 from codeagent.store.milvus_client import (
-    GENERATION,
     aliased,
-    all_keys,
-    clear_states,
     client_for,
     count_present,
-    create_collection,
-    delete_rows,
     dim_of,
     drop_leftovers,
     drop_repository,
     has_state,
-    insert_rows,
     key_of,
     mark_state,
     parse_uri,
     reason,
 )
+from codeagent.store.milvus_write import edit_rows, replace_rows
 
 if TYPE_CHECKING:
     import numpy as np
@@ -204,9 +192,9 @@ class MilvusIndex:
             unique = dict(zip(self.keys, rows, strict=True))  # key -> its row (first of equals)
             current = aliased(client, alias)
             if current is not None and dim_of(client, current) == self.dim:
-                self._edit(client, alias, current, unique)
+                self.inserted, self.deleted = edit_rows(client, alias, current, unique)
             else:
-                self._replace(client, alias, current, unique)
+                self.inserted, self.deleted = replace_rows(client, alias, current, unique, self.dim)
             drop_leftovers(client, alias)
             mark_state(client, alias, key_set_digest(unique))
         except (BackendUnavailableError, CorruptIndexError):
@@ -225,43 +213,6 @@ class MilvusIndex:
             "keys": self.keys,
         }
         path.write_text(json.dumps(fields), encoding="utf-8")
-
-    def _edit(self, client: Any, alias: str, current: str, unique: dict[str, Any]) -> None:
-        """Insert the rows that are missing, then delete the rows no key names."""
-        client.load_collection(current)  # a reopened Milvus Lite file starts released
-        stored = all_keys(client, current)
-        missing = [key for key in unique if key not in stored]
-        insert_rows(client, current, [(key, unique[key]) for key in missing])
-        client.flush(current)  # the new rows are kept before any old one goes
-        stale = sorted(stored.difference(unique))
-        if stale:
-            clear_states(client, alias)  # first: no state is said whole while rows go
-            delete_rows(client, current, stale)
-            client.flush(current)
-        self.inserted, self.deleted = len(missing), len(stale)
-
-    def _replace(
-        self, client: Any, alias: str, current: str | None, unique: dict[str, Any]
-    ) -> None:
-        """Write a new collection in full, switch the alias to it, drop the old one."""
-        name = f"{alias}{GENERATION}{time.time_ns():x}"
-        create_collection(client, name, self.dim)
-        insert_rows(client, name, list(unique.items()))
-        client.flush(name)
-        client.load_collection(name)
-        clear_states(client, alias)
-        self._switch(client, alias, name, exists=current is not None)
-        if current is not None:
-            client.drop_collection(current)
-        self.inserted, self.deleted = len(unique), 0
-
-    @staticmethod
-    def _switch(client: Any, alias: str, name: str, *, exists: bool) -> None:
-        """Point ``alias`` at ``name`` in one call (readers see the old or the new)."""
-        if exists:
-            client.alter_alias(collection_name=name, alias=alias)
-        else:
-            client.create_alias(collection_name=name, alias=alias)
 
     # -- opening --------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from codeagent.config import Settings
 from codeagent.errors import ToolError
+from codeagent.result import Source as Source  # what a tool lists; re-exported
 
 if TYPE_CHECKING:
     from codeagent.index.lazy import LazyIndex
@@ -33,19 +34,6 @@ class RouteExample:
     question: str
     args: dict[str, Any]
     reason: str
-
-
-class Source(BaseModel):
-    """One source listed under an answer: a verified location in the repository."""
-
-    path: str
-    start_line: int
-    end_line: int
-    score: float | None = None
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.start_line}-{self.end_line}"
 
 
 @dataclass(frozen=True)

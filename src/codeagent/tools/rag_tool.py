@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from codeagent.records import SearchHit
-from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
+from codeagent.result import Source
+from codeagent.tools.base import BaseTool, RouteExample, ToolContext
 
 if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
@@ -57,8 +58,6 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     """The ``k`` best windows of code for ``question``: the best chunks of the best files."""
     if k <= 0:
         return []
-    if not hasattr(store, "chunks"):  # a store that only searches (a test double)
-        return _merged(store.search(question, k=k, per_file=PER_FILE), k)
     if not store.chunks:
         return []
     from codeagent.rank.query import analyze
@@ -85,13 +84,6 @@ def _add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
             merged[j] = merge_hits(kept, hit)
             return
     merged.append(hit)
-
-
-def _merged(hits: list[SearchHit], k: int) -> list[SearchHit]:
-    merged: list[SearchHit] = []
-    for hit in hits:
-        _add_merged(merged, hit)
-    return merged[:k]
 
 
 class RagArgs(BaseModel):
@@ -137,6 +129,9 @@ class RagTool(BaseTool):
   questions, behaviour, bugs and issue reports, questions that name no Python file, and
   questions about more than one file."""
     args_model = RagArgs
+    # The retrieval step, (store, question, k) -> windows; a test hands in its own here (a
+    # store double that only searches has no chunks to rank).
+    retriever = staticmethod(retrieve)
     fallback = None
     label = "search"
     announce = "searching the repository"
@@ -155,4 +150,4 @@ class RagTool(BaseTool):
     )
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
-        return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))
+        return RagResult(ctx.question, self.retriever(ctx.store, ctx.question, ctx.settings.k))

@@ -145,17 +145,17 @@ def test_an_edit_writes_only_the_changed_rows(git_repo: GitRepoFactory, db: Path
 KILLER = """
 import os, sys, time
 from pathlib import Path
-from codeagent.store import milvus_index
+from codeagent.store import milvus_write
 
 step = sys.argv[3]
-real = milvus_index.{target}
+real = milvus_write.{target}
 
 def stop_after(*args, **kwargs):
     {body}
     print("written", flush=True)
     time.sleep(600)
 
-milvus_index.{target} = stop_after
+milvus_write.{target} = stop_after
 from codeagent.config import Settings
 from codeagent.embed.embedders import local_available
 from codeagent.index.build import load_or_build

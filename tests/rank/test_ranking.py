@@ -1,7 +1,7 @@
 """File-level ranking: path kinds, module names, and the first ranker's evidence on a real
 (small) index. The first ranker's order is the learned model's candidate pool and one of its
 columns (``stage1``); these tests read it with the model switched off, and
-``tests/index/test_learned.py`` tests what the model does with it."""
+``tests/rank/test_learned.py`` tests what the model does with it."""
 
 from __future__ import annotations
 

@@ -19,34 +19,15 @@ import pytest
 from codeagent.config import Settings
 from codeagent.embed.embedders import HashEmbedder
 from codeagent.index.build import load_or_build
-from codeagent.index.chunking import chunk_file
 from codeagent.index.reuse import find_previous, text_digest
 from codeagent.records import Chunk
 from codeagent.store import earlier_vectors
 from codeagent.store.entry_files import read_manifest, sha256_file
 from codeagent.store.faiss_index import FaissFlatIndex
 from conftest import GitRepoFactory, git
-from index.test_reuse import FILES, edit
+from edited_repo import EMBED, FILES, chunks_now, edit, expected_vectors, stored_vectors
 
-EMBED = "hash:32"
 FLAT = "its dense index is not a flat FAISS file"
-
-
-def chunks_now(root: Path) -> list[Chunk]:
-    """Every tracked or untracked file chunked directly, in path order (the index's order)."""
-    listed = git(root, "ls-files", "--cached", "--others", "--exclude-standard").split()
-    out: list[Chunk] = []
-    for path in sorted(p for p in listed if (root / p).is_file()):
-        out.extend(chunk_file(path, (root / path).read_text(encoding="utf-8")))
-    return out
-
-
-def stored_vectors(entry: str) -> np.ndarray:
-    return FaissFlatIndex.load(Path(entry) / FaissFlatIndex.file_name).vectors()
-
-
-def expected_vectors(chunks: list[Chunk]) -> np.ndarray:
-    return HashEmbedder(32).embed_documents([c.embed_text for c in chunks])
 
 
 def changed_texts(root: Path, chunks: list[Chunk]) -> int:
