@@ -23,7 +23,7 @@ from codeagent.server.memory import parse_size, store_bytes
 from codeagent.server.repolist import read_repo_lines, read_repos_file, url_name
 from codeagent.server.repos import ServedRepo
 from codeagent.store.store import IndexStore
-from codeagent.tools.rag_tool import retrieve
+from codeagent.rank.retrieve import retrieve
 
 
 @pytest.mark.parametrize(

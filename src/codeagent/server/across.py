@@ -204,7 +204,7 @@ def merged_hits(
     scored: list[tuple[float, RepoBackend, Any]], question: str, k: int
 ) -> list[tuple[str, SearchHit]]:
     """The best ``k`` windows of the scored repositories, each with its repository's id."""
-    from codeagent.tools.rag_tool import retrieve
+    from codeagent.rank.retrieve import retrieve
 
     ranked: list[tuple[float, int, str, SearchHit]] = []
     for order, (score, backend, store) in enumerate(scored):
