@@ -6,11 +6,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from codeagent.bounds import K_MAX, K_MIN
 from codeagent.rank.retrieve import retrieve
 from codeagent.records import SearchHit
-from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext
+from codeagent.tools.base import (
+    BaseTool,
+    McpTool,
+    RouteExample,
+    SearchEverywhere,
+    Source,
+    ToolContext,
+)
+
+SNIPPET_LINES = 6  # MCP's search_code: of each window found, around its best matching line
 
 
 class RagArgs(BaseModel):
@@ -75,3 +85,47 @@ class RagTool(BaseTool):
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
         return RagResult(ctx.question, retrieve(ctx.store, ctx.question, ctx.settings.k))
+
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        return (SEARCH_CODE,)
+
+
+class SearchArgs(BaseModel):
+    query: str = Field(description="Words, identifiers or a description of the code.")
+    k: int = Field(default=8, ge=K_MIN, le=K_MAX, description="How many results.")
+
+
+def _blocks(hits: list[tuple[str, SearchHit]], query: str) -> str:
+    """Each window as ``[repo:]path:start-end  symbol`` and its numbered lines around the line
+    that best matches ``query``."""
+    from codeagent.tools.rag_render import snippet
+
+    blocks = []
+    for repo, hit in hits:
+        head = f"{repo + ':' if repo else ''}{hit.location}  {hit.symbol}".rstrip()
+        body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
+        blocks.append(f"{head}\n{body}")
+    return "\n\n".join(blocks) or "no matches"
+
+
+def _search(args: SearchArgs, ctx: ToolContext) -> str:
+    return _blocks([("", hit) for hit in retrieve(ctx.store, args.query, args.k)], args.query)
+
+
+def _search_everywhere(args: SearchArgs, search: SearchEverywhere) -> str:
+    hits, notices = search(args.query, args.k)
+    text = _blocks(hits, args.query)
+    return text + "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices) if notices else text
+
+
+SEARCH_CODE = McpTool(
+    name="search_code",
+    description="Search a repository (keyword + semantic, ranked as every answer's sources "
+    "are) and return the best matching code, each window as `path:start-end  symbol` followed "
+    "by its numbered lines around the line that best matches the query. Without `repo`, every "
+    "served repository is searched and each window is headed `repo:path:start-end`.",
+    args_model=SearchArgs,
+    answer=_search,
+    checked="query",
+    everywhere=_search_everywhere,
+)
