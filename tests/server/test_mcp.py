@@ -168,7 +168,8 @@ def test_search_code_ranks_as_every_answer_does(git_repo: Any) -> None:
     store, _ = load_or_build(root, settings)
     chosen = [h.location for h in retrieve(store, query, 3)]
     fused = [h.location for h in store.search(query, k=3)]
-    assert chosen[0].startswith("pkg/header.py:") and chosen != fused  # the two rankings differ
+    assert chosen[0].startswith("pkg/header.py:")
+    assert chosen != fused  # the two rankings differ here
     server = build_mcp({"hdr": RepoBackend(ServedRepo("hdr", root), settings, None)})
 
     async def main() -> str:
