@@ -294,3 +294,19 @@ def test_the_route_line_comes_from_the_tools_declarations() -> None:
     assert registry.fallback_of("lines") == "rag"  # BaseTool's default: the default tool
     assert registry.fallback_of("rag") is None
     assert registry.label("lines") == "a line count"
+
+
+def test_two_mcp_tools_of_one_name_are_refused() -> None:
+    class Copycat(LinesTool):  # lists the search tool's MCP tool as its own
+        name = "copycat"
+
+        def mcp_tools(self) -> tuple[Any, ...]:
+            return RagTool().mcp_tools()
+
+    with pytest.raises(ValueError, match="two MCP tools share a name"):
+        Registry([Copycat(), RagTool()]).mcp_tools()
+    assert [t.name for t in Registry([LinesTool(), RagTool()]).mcp_tools()] == [
+        "lines",
+        "search_code",
+        "repository_map",
+    ]
