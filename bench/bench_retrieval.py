@@ -10,7 +10,7 @@ under renamed top folders until ``CHUNKS`` is reached, with the symbol graph of 
 one FAISS search). The questions are the 38 issue reports of ``eval/swebench-loc.jsonl``
 (long) and the questions of ``eval/stdlib.jsonl`` (short). Measured: building the index, the
 first question (the lazy per-index tables and the BM25 load are paid there), then the latency of
-:func:`codeagent.tools.rag_tool.retrieve` with ``k = 10``, p50 and p95. Prints Markdown.
+:func:`codeagent.rank.retrieve.retrieve` with ``k = 10``, p50 and p95. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.chunking import chunk_file, parse_python
+from codeagent.rank.retrieve import retrieve
 from codeagent.records import Chunk
 from codeagent.store.store import IndexStore
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.tools.rag_tool import retrieve
 
 ROOT = Path(__file__).resolve().parents[1]
 

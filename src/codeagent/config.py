@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from codeagent.bounds import K_MAX, K_MIN
 from codeagent.errors import ConfigError
 from codeagent.paths import default_home
 
@@ -71,7 +72,7 @@ class Settings(BaseModel):
         default="qwen2.5-coder:7b", description="Chat model `--llm auto` tries on Ollama."
     )
     max_file_bytes: int = Field(default=1_000_000, gt=0, description="Skip larger files.")
-    k: int = Field(default=8, gt=0, le=100, description="Sources per answer.")
+    k: int = Field(default=8, ge=K_MIN, le=K_MAX, description="Sources per answer.")
     keep_states: int = Field(default=3, gt=0, description="Index states kept per repository.")
     llm_timeout: float = Field(default=120.0, gt=0, description="Seconds per LLM call.")
     router_timeout: float = Field(default=30.0, gt=0, description="Seconds for the LLM router.")

@@ -10,6 +10,8 @@ before it). Each reader says which extensions it wants and what may follow.
 
 from __future__ import annotations
 
+import re
+
 BEFORE = r"(?<![\w/.-])"  # the path starts here, not inside a longer word or path
 NOT_WORD_AFTER = r"(?![\w])"
 
@@ -31,3 +33,20 @@ def path_pattern(
     tick = "`?" if quoted else ""
     path = rf"{lead}(?:[\w.-]+{separator})*[\w-][\w.-]*\.{extension}"
     return rf"{BEFORE}{tick}(?P<path>{path}){tick}{after}"
+
+
+# A path with any short extension, not followed by more of a path: the files a question
+# names (``src/app.py``, ``setup.cfg``), as the server looks them up in each repository.
+FILE_PATH = re.compile(path_pattern(r"[A-Za-z0-9]{1,8}", after=r"(?![\w/])"))
+
+
+def file_token(extensions: list[str]) -> re.Pattern[str]:
+    """A path ending in one of ``extensions`` (without dots, any case), which may open with
+    ``./`` or ``../`` and stand in backticks."""
+    longest_first = sorted((re.escape(e) for e in extensions), key=len, reverse=True)
+    alternatives = "|".join(longest_first) or "(?!)"
+    lead = r"(?:\.{0,2}/)?"
+    after = r"(?![\w/])"
+    return re.compile(
+        path_pattern(f"(?:{alternatives})", lead=lead, quoted=True, after=after), re.IGNORECASE
+    )

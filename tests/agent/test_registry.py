@@ -198,8 +198,11 @@ def test_the_cli_renders_the_toy_tool_and_says_its_fallback_once(
 def test_mcp_lists_and_runs_the_toy_tool(
     sample_repo: Path, settings: Settings, lines_tool: None
 ) -> None:
+    """Over an MCP session (the SDK's own client, connected in-process): the toy tool is
+    listed with its arguments, answers with its rendering and the state it came from, and
+    its failure is an error result; MCP's ``ask`` routes to it too."""
     import anyio
-    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp import Client
 
     from codeagent.server.backend import RepoBackend
     from codeagent.server.mcp import build_mcp
@@ -208,30 +211,47 @@ def test_mcp_lists_and_runs_the_toy_tool(
     backend = RepoBackend(ServedRepo("shop", sample_repo), settings, None)
     server = build_mcp({"shop": backend})
 
-    async def exercise() -> tuple[Any, Any, Any]:
-        listed = {tool.name: tool for tool in await server.list_tools()}
-        ok = await server.call_tool("lines", {"path": "shop/payments.py"})
-        asked = await server.call_tool("ask", {"question": "how many lines in shop/ghost.py?"})
-        return listed, ok, asked
+    async def exercise() -> tuple[Any, ...]:
+        async with Client(server) as client:
+            listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+            ok = await client.call_tool("lines", {"path": "shop/payments.py"})
+            asked = await client.call_tool("ask", {"question": "how many lines in shop/ghost.py?"})
+            missing = await client.call_tool("lines", {"path": "shop/ghost.py"})
+            return listed, ok, asked, missing
 
-    async def missing() -> Any:
-        return await server.call_tool("lines", {"path": "shop/ghost.py"})
-
-    listed, ok, asked = anyio.run(exercise)
+    listed, ok, asked, missing = anyio.run(exercise)
     assert listed["lines"].description == LinesTool.description
     assert set(listed["lines"].input_schema["properties"]) == {"path", "repo"}
     assert not {"ast", "rag", "symbols"} & set(listed)  # MCP has tools of its own for those
     text = "\n".join(c.text for c in ok.content)
+    assert not ok.is_error
     assert text.startswith(f"shop/payments.py has {len(PAYMENTS.splitlines())} lines.")
+    assert re.search(r"\n\nstate: [0-9a-f]+$", text), text  # the state it was answered from
     # MCP's `ask` routes to it too, falls back, and says so once in its notes.
     notes = "\n".join(c.text for c in asked.content).split("\n\nNotes:\n")[1]
     reason = "no file 'shop/ghost.py' in the repository"
     assert notes.splitlines()[0] == (
         f"  searching the repository instead: the LINES tool could not answer ({reason})"
     )
-    # An error result for the client (the SDK's ToolError): MCP does not fall back.
-    with pytest.raises(ToolError, match=re.escape("no file 'shop/ghost.py' in the repository")):
-        anyio.run(missing)
+    # An error result for the client: MCP does not fall back.
+    assert missing.is_error
+    assert "\n".join(c.text for c in missing.content) == f"Error executing tool lines: {reason}"
+
+
+def test_without_its_registration_line_mcp_does_not_list_the_toy_tool(
+    sample_repo: Path, settings: Settings
+) -> None:
+    import anyio
+
+    from codeagent.server.backend import RepoBackend
+    from codeagent.server.mcp import build_mcp
+    from codeagent.server.repos import ServedRepo
+
+    backend = RepoBackend(ServedRepo("shop", sample_repo), settings, None)
+    listed = anyio.run(build_mcp({"shop": backend}).list_tools)
+    assert "lines" not in {tool.name for tool in listed}
+    with_it = build_mcp({"shop": backend}, registry=Registry([LinesTool(), RagTool()]))
+    assert "lines" in {tool.name for tool in anyio.run(with_it.list_tools)}
 
 
 def test_an_eval_suite_may_expect_the_toy_tool_only_once_registered(tmp_path: Path) -> None:
@@ -274,3 +294,19 @@ def test_the_route_line_comes_from_the_tools_declarations() -> None:
     assert registry.fallback_of("lines") == "rag"  # BaseTool's default: the default tool
     assert registry.fallback_of("rag") is None
     assert registry.label("lines") == "a line count"
+
+
+def test_two_mcp_tools_of_one_name_are_refused() -> None:
+    class Copycat(LinesTool):  # lists the search tool's MCP tool as its own
+        name = "copycat"
+
+        def mcp_tools(self) -> tuple[Any, ...]:
+            return RagTool().mcp_tools()
+
+    with pytest.raises(ValueError, match="two MCP tools share a name"):
+        Registry([Copycat(), RagTool()]).mcp_tools()
+    assert [t.name for t in Registry([LinesTool(), RagTool()]).mcp_tools()] == [
+        "lines",
+        "search_code",
+        "repository_map",
+    ]

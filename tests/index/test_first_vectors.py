@@ -16,7 +16,7 @@ from codeagent.embed.embedders import HashEmbedder
 from codeagent.index.answer_first import cached_vectors
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.tools.rag_tool import retrieve
+from codeagent.rank.retrieve import retrieve
 from conftest import GitRepoFactory
 
 # "invoice" and "ledger": many times in billing/, once in reports/, never elsewhere

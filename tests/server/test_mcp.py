@@ -139,3 +139,44 @@ def test_search_code_shows_the_lines_that_match(git_repo: Any, env_setup: Path) 
     assert found.startswith("net/sessions.py:1-"), found
     assert re.search(rf"^ +{line} \| +headers\.pop\(\"Authorization\"\)$", found, re.M), found
     assert "def rebuild_auth" not in found  # the chunk's first line is not what matched
+
+
+@pytest.mark.usefixtures("env_setup")
+def test_search_code_ranks_as_every_answer_does(git_repo: Any) -> None:
+    """One repository's search_code lists the windows the answers' search chooses
+    (:func:`codeagent.rank.retrieve.retrieve`: code before tests and changelogs), not the
+    plain fused chunk search."""
+    from mcp import Client
+
+    from codeagent.config import Settings
+    from codeagent.index.build import load_or_build
+    from codeagent.rank.retrieve import retrieve
+    from codeagent.server.backend import RepoBackend
+    from codeagent.server.mcp import build_mcp
+    from codeagent.server.repos import ServedRepo
+
+    files = {
+        "pkg/header.py": "def parse_header(value):\n    return value.split(',')\n",
+        "tests/test_header.py": "from pkg.header import parse_header\n\n"
+        "def test_parse_header():\n    # a header with a comma\n"
+        "    assert parse_header('a,b') == ['a', 'b']\n",
+        "CHANGES.rst": "Parsing a header with a comma is fixed.\n" * 3,
+    }
+    root = git_repo(files, name="hdr")
+    settings = Settings.load(llm="none", embed="none")
+    query = "parse header comma"
+    store, _ = load_or_build(root, settings)
+    chosen = [h.location for h in retrieve(store, query, 3)]
+    fused = [h.location for h in store.search(query, k=3)]
+    assert chosen[0].startswith("pkg/header.py:")
+    assert chosen != fused  # the two rankings differ here
+    server = build_mcp({"hdr": RepoBackend(ServedRepo("hdr", root), settings, None)})
+
+    async def main() -> str:
+        async with Client(server) as client:
+            return text(await client.call_tool("search_code", {"query": query, "k": 3}))
+
+    found = anyio.run(main)
+    heads = [block.split("\n")[0].split("  ")[0] for block in found.split("\n\n")[:-1]]
+    assert heads == chosen, found
+    assert found.rpartition("\n\n")[2].startswith("state: ")

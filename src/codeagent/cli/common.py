@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
+from codeagent.bounds import K_MAX, K_MIN
+
 # Re-exported: the commands import them from here.
 from codeagent.cli.terminal import end_line as end_line
 from codeagent.cli.terminal import notice as notice
@@ -109,20 +111,17 @@ def llm_option(func: F) -> F:
 
 
 def _validate_k(_ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and not 1 <= value <= K_MAX:
+    if value is not None and not K_MIN <= value <= K_MAX:
         from codeagent.errors import ConfigError
 
-        raise ConfigError(f"-k must be between 1 and {K_MAX} (got {value})")
+        raise ConfigError(f"-k must be between {K_MIN} and {K_MAX} (got {value})")
     return value
-
-
-K_MAX = 100
 
 
 def k_option(func: F) -> F:
     return click.option(
         "-k", "k", type=int, default=None, callback=_validate_k, expose_value=True,
-        metavar="N", help=f"Sources per answer (1-{K_MAX}).",
+        metavar="N", help=f"Sources per answer ({K_MIN}-{K_MAX}).",
     )(func)  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from codeagent.bounds import K_MAX, K_MIN
 from codeagent.cli.common import dense_option, embed_option, llm_option, number_option, path_option
 from codeagent.cli.eval_options import out_option, suites_argument
 
@@ -19,7 +20,7 @@ from codeagent.cli.eval_options import out_option, suites_argument
 @number_option(
     "-k",
     "k",
-    values=click.IntRange(min=1, max=100),
+    values=click.IntRange(min=K_MIN, max=K_MAX),
     default=10,
     help="Sources per answer (at least 10 are retrieved, so hit@10 can be measured).",
 )

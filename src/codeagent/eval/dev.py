@@ -70,7 +70,7 @@ def parse_rankers(spec: str) -> tuple[str, ...]:
 def product_search(store: Any, question: str, k: int) -> tuple[list[str], list[Span]]:
     """The product's ranked files for ``question``, as ``codeagent eval`` scores a RAG
     answer, and the chunks that answer cites, in its order."""
-    from codeagent.tools.rag_tool import retrieve
+    from codeagent.rank.retrieve import retrieve
 
     hits = retrieve(store, question, k)
     chunks = [(hit.path, hit.start_line, hit.end_line) for hit in hits]

@@ -51,7 +51,7 @@ def default_session_factory(chat_model: Any = None) -> SessionFactory:
 
 def default_ranker(store: Any, question: str, k: int) -> list[str]:
     """Files in the order the RAG tool ranks them, at a deeper ``k`` than an answer uses."""
-    from codeagent.tools.rag_tool import retrieve
+    from codeagent.rank.retrieve import retrieve
 
     return metrics.dedupe(hit.path for hit in retrieve(store, question, k))
 

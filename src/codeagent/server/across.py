@@ -22,7 +22,6 @@ repository is searched and each source says which repository it is from.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Generator, Iterable
@@ -32,6 +31,7 @@ from typing import Any
 
 from codeagent.agent.sanitize import sanitize_question
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.pathtext import FILE_PATH as _FILE
 from codeagent.records import SearchHit
 from codeagent.server.backend import Event, Pinned, RepoBackend
 from codeagent.server.labels import labelled_answer, labelled_events, sources_json
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 SELECT = 8  # repositories searched in full after the first scoring
 PARALLEL = 8  # repositories checked and opened at once (a check runs `git status`)
-_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?![\w/])")
 
 
 def named_files(question: str) -> list[str]:
@@ -204,7 +203,7 @@ def merged_hits(
     scored: list[tuple[float, RepoBackend, Any]], question: str, k: int
 ) -> list[tuple[str, SearchHit]]:
     """The best ``k`` windows of the scored repositories, each with its repository's id."""
-    from codeagent.tools.rag_tool import retrieve
+    from codeagent.rank.retrieve import retrieve
 
     ranked: list[tuple[float, int, str, SearchHit]] = []
     for order, (score, backend, store) in enumerate(scored):

@@ -68,7 +68,7 @@ def _warm_up(store: IndexStore) -> None:
     query model's session or an Ollama model, the ranker's modules and model, the stemmer)
     is ready before the first question comes; a failure here is the first question's to
     report."""
-    from codeagent.tools.rag_tool import retrieve
+    from codeagent.rank.retrieve import retrieve
 
     try:
         retrieve(store, "how does this work?", 1)

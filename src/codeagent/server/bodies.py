@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 
+from codeagent.bounds import K_MAX, K_MIN
 from codeagent.server.repos import RequestError
 
 
@@ -19,7 +20,7 @@ class AskRequest(BaseModel):
 
     question: str
     repo: str | None = None
-    k: int | None = Field(default=None, gt=0, le=100)  # sources for this answer
+    k: int | None = Field(default=None, ge=K_MIN, le=K_MAX)  # sources for this answer
 
 
 class IndexRequest(BaseModel):

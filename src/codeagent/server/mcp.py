@@ -1,10 +1,13 @@
 """The MCP server (official ``mcp`` SDK): the same tools over stdio (``codeagent mcp``) and over
 Streamable HTTP at ``/mcp`` of ``codeagent serve``.
 
-Every tool takes an optional ``repo``: the id of a served repository (``list_repositories``
-names them); it may be left out when only one is served. ``ask`` and ``search_code`` without
-it search every served repository and name the repository of each source
-(:mod:`codeagent.server.across`).
+The tools besides ``list_repositories`` and ``ask`` come from the tool registry: each
+registered tool declares what MCP lists for it (:class:`~codeagent.tools.base.McpTool`: its
+name, arguments and answer as text), and :data:`~codeagent.tools.registry.MCP_TOOLS` adds
+those no routed tool stands behind. Every tool takes an optional ``repo``: the id of a served
+repository (``list_repositories`` names them); it may be left out when only one is served.
+``ask``, and a tool that declares an answer over every repository, search every served
+repository without it and name the repository of each source (:mod:`codeagent.server.across`).
 
 Mounted on ``codeagent serve``, every tool that works on a repository takes a slot of the
 server's :class:`~codeagent.server.limits.Admission`, as ``POST /v1/ask`` does: past the
@@ -21,11 +24,10 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from codeagent.server import tools
 from codeagent.server.across import AllRepos
 from codeagent.server.backend import RepoBackend
@@ -33,74 +35,87 @@ from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission
 from codeagent.server.repos import RequestError, pick
 
 if TYPE_CHECKING:
-    from codeagent.tools.base import Tool
+    from codeagent.tools.base import McpTool
     from codeagent.tools.registry import Registry
 
 INSTRUCTIONS = (
     "Answers questions about the source code of the repositories listed by list_repositories. "
-    "Use find_definition / find_references / file_structure for exact structural facts, "
-    "search_code to locate code by topic, and ask for an explained answer with cited lines."
+    "Use ask for an explained answer with cited lines; each other tool says what it finds: {}."
 )
 
 RepoArg = Annotated[
     str | None,
     Field(
         description="Repository id from list_repositories; omit when only one is served"
-        " (ask and search_code: omitted, every served repository is searched)."
+        " (ask and the searches: omitted, every served repository is searched)."
     ),
 ]
+# call(repo, work on one repository, (what, text) held to the size cap, work on every one)
+Call = Callable[..., Awaitable[str]]
 
 
-def _registry(backends: dict[str, RepoBackend]) -> Registry:
-    """The registry the served workspaces answer with (the default one when none is served)."""
-    for backend in backends.values():
-        workspace = getattr(backend, "workspace", None)  # a test's scripted backend has none
-        if workspace is not None:
-            registry: Registry = workspace.registry
-            return registry
-    from codeagent.tools.registry import default_registry
-
-    return default_registry()
-
-
-def _registered_tool(
-    tool: Tool, call: Callable[..., Awaitable[str]]
-) -> Callable[..., Awaitable[str]]:
-    """An MCP tool function for ``tool``: its arguments (from its args model) and ``repo``."""
+def _generated(spec: McpTool, call: Call) -> Callable[..., Awaitable[str]]:
+    """The MCP tool function of ``spec``: its arguments (from its args model) and ``repo``."""
 
     async def run(**values: Any) -> str:
+        from mcp.server.mcpserver.exceptions import ToolError
+
         repo = values.pop("repo", None)
-        return await call(repo, lambda b: tools.run_tool(b, tool, values))
+        try:
+            args = spec.args_model.model_validate(
+                {k: v for k, v in values.items() if v is not None}
+            )
+        except ValidationError as exc:
+            raise ToolError(f"{spec.name}: {one_line(exc)}") from None
+        checked = None
+        if spec.checked is not None:
+            value = getattr(args, spec.checked)
+            text = "\n".join(value) if isinstance(value, list) else str(value or "")
+            checked = (spec.checked, text)
+        everywhere = spec.everywhere
+        across = None
+        if everywhere is not None:
+            across = lambda all_: everywhere(args, tools.searcher(all_))  # noqa: E731
+        return await call(repo, lambda b: tools.answer(b, spec, args), checked, across)
 
     params = [
         inspect.Parameter(
             name,
             inspect.Parameter.KEYWORD_ONLY,
-            default=None if info.is_required() else info.default,
-            annotation=Annotated[info.annotation, Field(description=info.description or name)],
+            default=inspect.Parameter.empty if info.is_required() else info.default,
+            annotation=Annotated[
+                (info.annotation, *info.metadata, Field(description=info.description or name))
+            ],
         )
-        for name, info in tool.args_model.model_fields.items()
+        for name, info in spec.args_model.model_fields.items()
     ]
     params.append(
         inspect.Parameter("repo", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=RepoArg)
     )
     run.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
-    run.__name__ = tool.name
+    run.__name__ = spec.name
     return run
 
 
 def build_mcp(
     backends: dict[str, RepoBackend],
     *,
+    registry: Registry | None = None,
     admission: Admission | None = None,
     max_question_chars: int = 4000,
 ) -> Any:
-    """The MCP server over ``backends``; ``admission``: the HTTP server's cap on concurrent
-    work, shared (``None``: no cap, as over stdio, where one client calls at a time)."""
+    """The MCP server over ``backends``, with the tools of ``registry`` (the default one when
+    none is given, as the served workspaces answer with); ``admission``: the HTTP server's cap
+    on concurrent work, shared (``None``: no cap, as over stdio, where one client calls at a
+    time)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    server = MCPServer("codeagent", instructions=INSTRUCTIONS, version=__version__)
+    from codeagent.tools.registry import default_registry
+
+    specs = (registry if registry is not None else default_registry()).mcp_tools()
+    instructions = INSTRUCTIONS.format(", ".join(spec.name for spec in specs))
+    server = MCPServer("codeagent", instructions=instructions, version=__version__)
     served = {k: b.repo for k, b in backends.items()}
     busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
 
@@ -151,69 +166,8 @@ def build_mcp(
         asked = ("question", question)
         return await call(repo, lambda b: tools.ask(b, question), asked, tools.ask_all(question))
 
-    @server.tool()
-    async def search_code(
-        query: Annotated[
-            str, Field(description="Words, identifiers or a description of the code.")
-        ],
-        repo: RepoArg = None,
-        k: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 8,
-    ) -> str:
-        """Search a repository (keyword + semantic) and return the best matching code chunks,
-        each as `path:start-end  symbol` followed by its numbered lines around the line that
-        best matches the query."""
-        work = lambda b: tools.search_code(b, query, k)  # noqa: E731
-        return await call(repo, work, ("query", query), tools.search_all(query, k))
-
-    @server.tool()
-    async def file_structure(
-        path: Annotated[str, Field(description="A Python file, relative to the repository root.")],
-        repo: RepoArg = None,
-    ) -> str:
-        """Outline one Python file: its imports, classes with methods, functions and constants,
-        with line numbers, read from its syntax tree (exact)."""
-        return await call(repo, lambda b: tools.file_structure(b, path))
-
-    @server.tool()
-    async def find_definition(
-        name: Annotated[str, Field(description="A name: `X`, `Class.method` or `pkg.mod.X`.")],
-        repo: RepoArg = None,
-    ) -> str:
-        """Find where a class, function or method is defined: `path:start-end  kind name`."""
-        return await call(repo, lambda b: tools.find_definition(b, name))
-
-    @server.tool()
-    async def repository_map(
-        focus: Annotated[
-            list[str] | None,
-            Field(description="Questions, files or folders to turn the map towards."),
-        ] = None,
-        budget: Annotated[
-            int, Field(ge=MIN_BUDGET, le=MAX_BUDGET, description="At most this many tokens.")
-        ] = DEFAULT_BUDGET,
-        repo: RepoArg = None,
-    ) -> str:
-        """A map of the repository: its most important files (PageRank over imports, calls
-        and inheritance, turned towards the focus), each with its most important definitions
-        and their signatures, within a token budget. Tests, docs and vendored files are left
-        out unless the focus names them. Read it first in an unknown repository."""
-        wanted = list(focus or [])
-        asked = ("focus", "\n".join(wanted))
-        return await call(repo, lambda b: tools.repository_map(b, budget, wanted), asked)
-
-    for tool in _registry(backends).mcp_tools():  # a registered tool MCP exposes: its own
-        server.add_tool(_registered_tool(tool, call), name=tool.name, description=tool.description)
-
-    @server.tool()
-    async def find_references(
-        name: Annotated[str, Field(description="The function, method or class name to look for.")],
-        repo: RepoArg = None,
-    ) -> str:
-        """Find the places that use a name (calls and imports): one `path:line` per use.
-        Calls tied to the definition by receiver, import or type come first (`resolved:
-        true`, with the caller's qualified name and the target), then calls of the same name
-        that could not be tied to a type (`resolved: false`), then the importing files."""
-        return await call(repo, lambda b: tools.find_references(b, name))
+    for spec in specs:  # each registered tool's own, as it declares them
+        server.add_tool(_generated(spec, call), name=spec.name, description=spec.description)
 
     return server
 

@@ -1,9 +1,6 @@
-"""What the MCP tools do, as plain functions on a :class:`RepoBackend` returning text.
-
-``find_definition`` and ``find_references`` use the repository's symbol graph when the index
-carries one (``store.symbols``); without it they fall back to the indexed chunks: definitions
-from the chunker's qualified names, references from a whole-word text search (said so in the
-answer).
+"""What MCP's tools answer with, as text: ``ask``'s answer (the agent's, as ``codeagent ask``
+prints it) and any registered tool's :class:`~codeagent.tools.base.McpTool` run on a served
+repository (the tools declare their arguments and text: ``tools/*``).
 
 Every result ends with a line ``state: <hash>``: the state hash of the index it came from
 (see ``codeagent.repo.state``), after a ``Notes:`` block that says when the index is catching
@@ -12,22 +9,18 @@ up with the repository.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from codeagent.errors import CodeAgentError, ToolError, one_line
+from codeagent.errors import CodeAgentError
 from codeagent.server.backend import Pinned, RepoBackend
-from codeagent.tools.rag_render import snippet
 
 if TYPE_CHECKING:
+    from codeagent.records import SearchHit
     from codeagent.server.across import AllRepos
     from codeagent.server.stream import Asked
-    from codeagent.tools.base import Tool
-
-MAX_REFERENCES = 100
-SNIPPET_LINES = 6  # of each chunk found, around its line that best matches the query
+    from codeagent.tools.base import McpTool
 
 
 def _with_state(text: str, pinned: Pinned) -> str:
@@ -47,23 +40,17 @@ def ask_all(question: str) -> Callable[[AllRepos], str]:
     return lambda everywhere: ask(everywhere, question)
 
 
-def search_all(query: str, k: int) -> Callable[[AllRepos], str]:
-    """``search_code`` over every served repository: each block under ``repo:path:lines``."""
+def searcher(
+    everywhere: AllRepos,
+) -> Callable[[str, int], tuple[list[tuple[str, SearchHit]], list[str]]]:
+    """A search of every served repository: ``(query, k)`` -> the best ``k`` windows, each
+    with its repository's id, and the repositories' notices."""
 
-    def search(everywhere: AllRepos) -> str:
+    def search(query: str, k: int) -> tuple[list[tuple[str, SearchHit]], list[str]]:
         from codeagent.server.across import merged_hits
 
         scored, notices, _states = everywhere.score(query)
-        hits = merged_hits(scored, query, max(1, min(k, 50)))
-        blocks = []
-        for repo, hit in hits:
-            head = f"{repo}:{hit.location}  {hit.symbol}".rstrip()
-            body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
-            blocks.append(f"{head}\n{body}")
-        text = "\n\n".join(blocks) or "no matches"
-        if notices:
-            text += "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices)
-        return text
+        return merged_hits(scored, query, k), notices
 
     return search
 
@@ -101,138 +88,15 @@ def _where(source: dict[str, Any]) -> str:
     return f"{source['repo']}:{where}" if source.get("repo") else where
 
 
-def run_tool(backend: RepoBackend, tool: Tool, values: dict[str, Any]) -> str:
-    """A registered tool's answer (its rendered result), with the state it came from; a
-    tool that cannot answer is an error result (MCP does not fall back: the client chose)."""
+def answer(backend: RepoBackend, tool: McpTool, args: Any) -> str:
+    """``tool``'s answer on ``backend``'s repository, from the index of its current state, then
+    the notices and the state line (a tool that reads the files now: the state line alone,
+    saying so when the index lags behind)."""
     from codeagent.tools.base import ToolContext
 
     pinned = backend.pin()
-    ctx = ToolContext(backend.repo.root, backend.settings, pinned.index)
-    given = {k: v for k, v in values.items() if v is not None}
-    args = tool.check(tool.args_model.model_validate(given), ctx)
-    try:
-        result = tool.run(args, ctx)
-        render = getattr(result, "render_long", result.render)  # a client reads it all
-        text = render()
-    except ToolError as exc:
-        raise ToolError(f"{tool.name}: {one_line(exc)}") from None
+    text = tool.answer(args, ToolContext(backend.repo.root, backend.settings, pinned.index))
+    if tool.reads_files:
+        why = " (the index is catching up; read from the file now)" if pinned.notices else ""
+        return _state_line(text, pinned.state, why)
     return _with_state(text, pinned)
-
-
-def search_code(backend: RepoBackend, query: str, k: int = 8) -> str:
-    pinned = backend.pin()
-    hits = pinned.index.get().search(query, k=max(1, min(k, 50)))
-    if not hits:
-        return _with_state("no matches", pinned)
-    blocks = []
-    for hit in hits:
-        head = f"{hit.location}  {hit.symbol}".rstrip()
-        body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
-        blocks.append(f"{head}\n{body}")
-    return _with_state("\n\n".join(blocks), pinned)
-
-
-def file_structure(backend: RepoBackend, path: str) -> str:
-    """The outline, read from the file as it is on disk now (not from the index)."""
-    from codeagent.tools.ast_tool import AstToolError, run_ast_query
-
-    pinned = backend.pin()
-    try:
-        text = run_ast_query(backend.repo.root, path, "outline").render()
-    except AstToolError as exc:  # a missing or unreadable file: an error result, not an outline
-        raise ToolError(f"cannot outline {path}: {one_line(exc)}") from None
-    # When the index lags behind, this outline does not: it was read from the file now.
-    why = " (the index is catching up; read from the file now)" if pinned.notices else ""
-    return _state_line(text, pinned.state, why)
-
-
-def repository_map(backend: RepoBackend, budget: int, focus: list[str]) -> str:
-    """The map's text (within ``budget`` tokens), then its notes and state line."""
-    from codeagent.repomap import map_of
-
-    pinned = backend.pin()
-    found = map_of(pinned.index, budget=budget, focus=focus)
-    return _with_state(found.text, pinned)
-
-
-def find_definition(backend: RepoBackend, name: str) -> str:
-    pinned = backend.pin()
-    store = pinned.index.get()
-    graph = getattr(store, "symbols", None)
-    if graph is not None:
-        found = [
-            f"{d.path}:{d.start_line}-{d.end_line}  {d.qualname}  [{d.kind}]"
-            for d in graph.definitions(name)
-        ]
-    else:
-        found = _definitions_by_ast(backend, store, name)
-    return _with_state("\n".join(found) or f"no definition of {name} found", pinned)
-
-
-def _definitions_by_ast(backend: RepoBackend, store: Any, name: str) -> list[str]:
-    """Without a symbol graph: the AST tool's ``definition`` on each Python file whose indexed
-    text defines the last part of ``name``."""
-    from codeagent.tools.ast_tool import AstToolError, run_ast_query
-
-    last = re.escape(name.rsplit(".", 1)[-1])
-    defines = re.compile(rf"^\s*(?:async\s+def|def|class)\s+{last}\b", re.MULTILINE)
-    paths = sorted(
-        {c.path for c in store.chunks if c.path.endswith(".py") and defines.search(c.text)}
-    )
-    found = []
-    for path in paths:
-        try:
-            found.append(run_ast_query(backend.repo.root, path, "definition", name).render())
-        except AstToolError:
-            continue
-    return found
-
-
-def find_references(backend: RepoBackend, name: str) -> str:
-    pinned = backend.pin()
-    return _with_state(_references(pinned.index.get(), name), pinned)
-
-
-def _graph_references(graph: Any, name: str) -> str:
-    """The calls resolved to ``name`` first, then those matched by name only, each with its
-    fields (``resolved: true|false``, the caller's qualified name, the target), then the
-    importers; a first line counts them."""
-    from codeagent.tools.symbol_tool import SymbolToolError
-    from codeagent.tools.symbol_tool.callers import callers_result
-
-    try:
-        result = callers_result(graph, name, None)
-    except SymbolToolError:
-        result = None
-    lines = []
-    if result is not None:
-        lines.append(result.render().splitlines()[0])
-        for i in result.items:
-            fields = f"resolved: {'true' if i.resolved else 'false'}  caller: {i.caller}"
-            fields += f"  target: {i.target}" if i.target else ""
-            lines.append(f"{i.path}:{i.start_line}: a call in {i.name or '<module>'}  {fields}")
-    lines += [f"{path}  imports it" for path in graph.importers(name)]
-    more = len(lines) - MAX_REFERENCES
-    tail = [f"... and {more} more"] if more > 0 else []
-    note = [result.note] if result is not None and result.note else []
-    return "\n".join([*lines[:MAX_REFERENCES], *tail, *note]) or f"no references to {name} found"
-
-
-def _references(store: Any, name: str) -> str:
-    graph = getattr(store, "symbols", None)
-    if graph is not None:
-        return _graph_references(graph, name)
-    word = re.compile(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b")
-    seen: set[tuple[str, int]] = set()
-    found: list[str] = []
-    for chunk in store.chunks:
-        for offset, line in enumerate(chunk.text.splitlines()):
-            number = chunk.start_line + offset
-            if word.search(line) and (chunk.path, number) not in seen:
-                seen.add((chunk.path, number))
-                found.append(f"{chunk.path}:{number}: {line.strip()}")
-    if not found:
-        return f"no references to {name} found"
-    more = f"\n... and {len(found) - MAX_REFERENCES} more" if len(found) > MAX_REFERENCES else ""
-    note = "(whole-word text matches: no symbol graph in this index)"
-    return "\n".join([note, *found[:MAX_REFERENCES]]) + more

@@ -9,6 +9,7 @@ built from these without loading the index.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -21,6 +22,7 @@ from codeagent.result import Source as Source  # what a tool lists; re-exported
 
 if TYPE_CHECKING:
     from codeagent.index.lazy import LazyIndex
+    from codeagent.records import SearchHit
     from codeagent.store.store import IndexStore
 
 ToolFailure = ToolError  # what a tool raises to make the agent fall back
@@ -66,6 +68,38 @@ class Declined:
     # A failure of the tool's own that the answer reports as its fallback (a named file that
     # does not exist), not merely a question that is not the tool's.
     failure: str | None = None
+
+
+# What MCP's server lends a tool that answers over every served repository: ``(query, k)`` ->
+# the best windows, each with its repository's id, and the notices of the repositories.
+SearchEverywhere = Callable[[str, int], tuple[list[tuple[str, "SearchHit"]], list[str]]]
+
+
+@dataclass(frozen=True)
+class McpTool:
+    """One tool MCP lists, declared by the registered tool that answers it: its name, its
+    description and arguments as the client sees them, and its answer as text. The server adds
+    ``repo``, holds a slot, checks ``checked`` against the question size cap, and ends the
+    text with the state it came from (the index's notices first, unless ``reads_files``)."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    answer: Callable[[Any, ToolContext], str]
+    checked: str | None = None  # the argument held to the question size cap (HTTP's 413)
+    reads_files: bool = False  # read from the files as they are now, not from the index
+    # The answer over every served repository when none is named (None: one must be named
+    # when several are served).
+    everywhere: Callable[[Any, SearchEverywhere], str] | None = None
+
+
+def rendered(tool: Tool, args: BaseModel, ctx: ToolContext) -> str:
+    """``tool``'s result for ``args`` as MCP shows it: every signature (a client reads it all);
+    a tool that cannot answer raises (an error result: MCP does not fall back, the client
+    chose the tool)."""
+    result = tool.run(tool.check(args, ctx), ctx)
+    render = getattr(result, "render_long", result.render)
+    return str(render())
 
 
 @runtime_checkable
@@ -152,9 +186,8 @@ class Tool(Protocol):
         """Questions this tool answers, with its arguments: the router prompt's examples."""
         ...
 
-    @property
-    def mcp(self) -> bool:
-        """MCP exposes it as a tool of its own (named as the tool, with its arguments)."""
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        """The tools MCP lists for it (none: MCP's ``ask`` still routes to it)."""
         ...
 
     @property
@@ -196,7 +229,7 @@ class BaseTool:
     structural: bool = False
     announce: str | None = None
     examples: tuple[RouteExample, ...] = ()
-    mcp: bool = False
+    mcp: bool = False  # MCP lists it as a tool of its own (see :meth:`mcp_tools`)
     uses_index: bool = True
 
     @property
@@ -211,6 +244,14 @@ class BaseTool:
 
     def describe(self, args: BaseModel) -> str:
         return self.name
+
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        """With ``mcp`` set: one MCP tool named as the tool, with its arguments, answering with
+        its rendered result."""
+        if not self.mcp:
+            return ()
+        answer = lambda args, ctx: rendered(self, args, ctx)  # noqa: E731
+        return (McpTool(self.name, self.description, self.args_model, answer),)
 
     def run(self, args: BaseModel, ctx: ToolContext) -> ToolResult:
         raise NotImplementedError

@@ -1,89 +1,26 @@
-"""retrieve(): the code to show for a question, chosen file first.
-
-Files are ranked by :func:`codeagent.rank.ranking.rank_files` (BM25 and dense evidence over
-the whole index, the code names, paths and traceback frames of the question, a prior over
-file kinds); inside each of the best files its best chunk is shown, and its second best when
-that scores nearly as well. Neighbouring or overlapping chunks of one file are merged into one
-window.
-"""
+"""The search tool: the code :func:`codeagent.rank.retrieve.retrieve` chooses for the question,
+shown as windows with their best lines."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from codeagent.bounds import K_MAX, K_MIN
+from codeagent.rank.retrieve import retrieve
 from codeagent.records import SearchHit
-from codeagent.result import Source
-from codeagent.tools.base import BaseTool, RouteExample, ToolContext
+from codeagent.tools.base import (
+    BaseTool,
+    McpTool,
+    RouteExample,
+    SearchEverywhere,
+    Source,
+    ToolContext,
+)
 
-if TYPE_CHECKING:
-    from codeagent.store.store import IndexStore
-
-PER_FILE = 2
-SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
-
-
-def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
-    """One window covering two overlapping or adjacent hits of the same file."""
-    a, b = sorted((first, second), key=lambda h: (h.start_line, h.end_line))
-    a_lines = a.text.splitlines()
-    b_lines = b.text.splitlines()
-    if b.end_line <= a.end_line:
-        lines = a_lines
-    else:
-        lines = a_lines + b_lines[max(a.end_line - b.start_line + 1, 0) :]
-    symbols = [s for s in dict.fromkeys((first.symbol, second.symbol)) if s]
-    ranks = dict(second.ranks)
-    for name, rank in first.ranks.items():
-        ranks[name] = min(rank, ranks.get(name, rank))
-    return SearchHit(
-        path=a.path,
-        start_line=a.start_line,
-        end_line=max(a.end_line, b.end_line),
-        symbol=", ".join(symbols),
-        score=max(first.score, second.score),
-        text="\n".join(lines),
-        kind=first.kind if first.kind == second.kind else "window",
-        ranks=ranks,
-    )
-
-
-def _touching(a: SearchHit, b: SearchHit) -> bool:
-    return a.path == b.path and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
-
-
-def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
-    """The ``k`` best windows of code for ``question``: the best chunks of the best files."""
-    if k <= 0:
-        return []
-    if not store.chunks:
-        return []
-    from codeagent.rank.query import analyze
-    from codeagent.rank.ranking import rank_files
-
-    ranking = rank_files(store, question, analyze(question))
-    merged: list[SearchHit] = []
-    for rank, (path, score) in enumerate(ranking.files, start=1):
-        ids = ranking.chunks_of(path)[:PER_FILE]
-        best = float(ranking.chunk_scores[ids[0]])
-        for n, i in enumerate(ids):
-            if n and float(ranking.chunk_scores[i]) < SECOND_CHUNK * best:
-                break
-            _add_merged(merged, SearchHit.of(store.chunks[i], score, {"file": rank}))
-        if len(merged) >= k:
-            break
-    return merged[:k]
-
-
-def _add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
-    """Add ``hit`` to ``merged``: into the window it touches, else as a new one."""
-    for j, kept in enumerate(merged):
-        if _touching(kept, hit):
-            merged[j] = merge_hits(kept, hit)
-            return
-    merged.append(hit)
+SNIPPET_LINES = 6  # MCP's search_code: of each window found, around its best matching line
 
 
 class RagArgs(BaseModel):
@@ -151,3 +88,47 @@ class RagTool(BaseTool):
 
     def run(self, args: BaseModel, ctx: ToolContext) -> RagResult:
         return RagResult(ctx.question, self.retriever(ctx.store, ctx.question, ctx.settings.k))
+
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        return (SEARCH_CODE,)
+
+
+class SearchArgs(BaseModel):
+    query: str = Field(description="Words, identifiers or a description of the code.")
+    k: int = Field(default=8, ge=K_MIN, le=K_MAX, description="How many results.")
+
+
+def _blocks(hits: list[tuple[str, SearchHit]], query: str) -> str:
+    """Each window as ``[repo:]path:start-end  symbol`` and its numbered lines around the line
+    that best matches ``query``."""
+    from codeagent.tools.rag_render import snippet
+
+    blocks = []
+    for repo, hit in hits:
+        head = f"{repo + ':' if repo else ''}{hit.location}  {hit.symbol}".rstrip()
+        body = "\n".join("    " + line for line in snippet(hit, query, SNIPPET_LINES))
+        blocks.append(f"{head}\n{body}")
+    return "\n\n".join(blocks) or "no matches"
+
+
+def _search(args: SearchArgs, ctx: ToolContext) -> str:
+    return _blocks([("", hit) for hit in retrieve(ctx.store, args.query, args.k)], args.query)
+
+
+def _search_everywhere(args: SearchArgs, search: SearchEverywhere) -> str:
+    hits, notices = search(args.query, args.k)
+    text = _blocks(hits, args.query)
+    return text + "\n\nNotes:\n" + "\n".join(f"  {n}" for n in notices) if notices else text
+
+
+SEARCH_CODE = McpTool(
+    name="search_code",
+    description="Search a repository (keyword + semantic, ranked as every answer's sources "
+    "are) and return the best matching code, each window as `path:start-end  symbol` followed "
+    "by its numbered lines around the line that best matches the query. Without `repo`, every "
+    "served repository is searched and each window is headed `repo:path:start-end`.",
+    args_model=SearchArgs,
+    answer=_search,
+    checked="query",
+    everywhere=_search_everywhere,
+)

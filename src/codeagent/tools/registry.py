@@ -3,13 +3,13 @@ reads it (datasette's ``DEFAULT_PLUGINS`` + hook specs are the model). Adding a 
 module + one line in :data:`DEFAULT_TOOLS` (or one :func:`register_tool` call) + its tests.
 
 A tool declares (see :class:`~codeagent.tools.base.Tool`): its ``name``, ``args_model``,
-router ``description`` and ``examples``, its rule matcher, its ``fallback``, whether MCP
-exposes it (``mcp``), whether it reads the index (``uses_index``), and how the front ends
-show it (``label``, ``announce``). From those come the router's schema and prompt
-(:meth:`Registry.router_schema`, :meth:`Registry.prompt_tools`,
+router ``description`` and ``examples``, its rule matcher, its ``fallback``, what MCP lists
+for it (``mcp_tools()``: names, arguments, answer as text), whether it reads the index
+(``uses_index``), and how the front ends show it (``label``, ``announce``). From those come
+the router's schema and prompt (:meth:`Registry.router_schema`, :meth:`Registry.prompt_tools`,
 :meth:`Registry.prompt_examples`), the graph's nodes and fallback edges, the route line
-(:meth:`Registry.route_line`), the MCP tools (``server/mcp.py``) and the routes an eval
-suite may expect (``eval/suite.py``).
+(:meth:`Registry.route_line`), the MCP tools (:meth:`Registry.mcp_tools`, read by
+``server/mcp.py``) and the routes an eval suite may expect (``eval/suite.py``).
 
     registry = default_registry()
     registry.names()              # ("symbols", "ast", "rag")
@@ -31,6 +31,7 @@ from codeagent.tools.base import (
     DEFAULT_FALLBACK,
     BaseTool,
     Declined,
+    McpTool,
     Source,
     Tool,
     ToolContext,
@@ -58,6 +59,8 @@ DEFAULT_TOOLS: tuple[str, ...] = (
     "codeagent.tools.ast_tool.tool:AstTool",
     "codeagent.tools.rag_tool:RagTool",
 )
+# MCP tools that answer with no routed tool behind them ("module:object", a McpTool).
+MCP_TOOLS: tuple[str, ...] = ("codeagent.tools.map_mcp:REPOSITORY_MAP",)
 _registered: list[Tool] = []  # register_tool(): asked after the shipped tools, before the default
 
 
@@ -129,9 +132,15 @@ class Registry:
         """Whether tool ``name`` reads the index (an unknown name: assume it does)."""
         return name not in self.tools or self.tools[name].uses_index
 
-    def mcp_tools(self) -> list[Tool]:
-        """The tools MCP exposes as tools of their own."""
-        return [tool for tool in self.tools.values() if tool.mcp]
+    def mcp_tools(self) -> list[McpTool]:
+        """The tools MCP lists besides ``ask``: each registered tool's, then those of
+        :data:`MCP_TOOLS` (no two with one name)."""
+        found = [t for tool in self.tools.values() for t in tool.mcp_tools()]
+        found += [cast(McpTool, _object(spec)) for spec in MCP_TOOLS]
+        names = [t.name for t in found]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two MCP tools share a name: {sorted(names)}")
+        return found
 
     def prompt_examples(self) -> str:
         """The router prompt's examples (``$examples``): each tool's, as the JSON the router
@@ -213,9 +222,13 @@ def _summary(tool: Tool) -> str:
     return " ".join(tool.description.split(".")[0].split())
 
 
-def _load(spec: str) -> Tool:
+def _object(spec: str) -> Any:
     module, _, name = spec.partition(":")
-    tool: Tool = getattr(importlib.import_module(module), name)()
+    return getattr(importlib.import_module(module), name)
+
+
+def _load(spec: str) -> Tool:
+    tool: Tool = _object(spec)()
     return tool
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from codeagent.display import safe_name
+from codeagent.errors import one_line
 from codeagent.tools.ast_tool.candidates import CandidatesResult
-from codeagent.tools.ast_tool.errors import InvalidQueryError
+from codeagent.tools.ast_tool.errors import AstToolError, InvalidQueryError
 from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, OPERATION_HELP
@@ -16,6 +17,7 @@ from codeagent.tools.ast_tool.rules import match_structural
 from codeagent.tools.base import (
     BaseTool,
     Declined,
+    McpTool,
     ModelToolResult,
     RouteExample,
     Source,
@@ -115,6 +117,9 @@ class AstTool(BaseTool):
         what = f"{args.operation} of {args.symbol}" if args.symbol else str(args.operation)
         return f"structural question ({what}) about {args.file}"
 
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        return (FILE_STRUCTURE,)
+
     def run(self, args: BaseModel, ctx: ToolContext) -> AstToolResult | CandidatesResult:
         assert isinstance(args, AstArgs)
         if candidates := file_candidates(ctx.repo_root, args.file or ""):
@@ -132,3 +137,25 @@ def _clean_symbol(symbol: str | None) -> str | None:
         return None
     cleaned = symbol.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
     return None if not cleaned or is_placeholder(cleaned) else cleaned
+
+
+class StructureArgs(BaseModel):
+    path: str = Field(description="A Python file, relative to the repository root.")
+
+
+def _file_structure(args: StructureArgs, ctx: ToolContext) -> str:
+    """The outline, read from the file as it is on disk now (not from the index)."""
+    try:
+        return run_ast_query(ctx.repo_root, args.path, "outline").render()
+    except AstToolError as exc:  # a missing or unreadable file: an error, not an outline
+        raise AstToolError(f"cannot outline {args.path}: {one_line(exc)}") from None
+
+
+FILE_STRUCTURE = McpTool(
+    name="file_structure",
+    description="Outline one Python file: its imports, classes with methods, functions and "
+    "constants, with line numbers, read from its syntax tree (exact).",
+    args_model=StructureArgs,
+    answer=_file_structure,
+    reads_files=True,
+)

@@ -9,16 +9,12 @@ import re
 from pathlib import Path
 
 from codeagent import lang
+from codeagent.pathtext import file_token
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 
 def _file_token() -> re.Pattern[str]:
-    extensions = sorted({e.lstrip(".") for s in lang.specs() for e in s.extensions}, key=len)
-    alternatives = "|".join(re.escape(e) for e in reversed(extensions)) or "(?!)"
-    return re.compile(
-        rf"(?<![\w/.-])`?((?:\.{{0,2}}/)?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{alternatives}))`?(?![\w/])",
-        re.IGNORECASE,
-    )
+    return file_token(sorted({e.lstrip(".") for s in lang.specs() for e in s.extensions}))
 
 
 # "which files import src/context.ts?" (the named file's importers, not its own imports)

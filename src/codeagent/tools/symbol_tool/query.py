@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.display import safe_name
@@ -17,8 +19,10 @@ from codeagent.tools.symbol_tool.names import (
 )
 from codeagent.tools.symbol_tool.result import (
     MAX_SOURCE_LINES,
+    SYMBOL_OPERATIONS,
     SymbolArgs,
     SymbolItem,
+    SymbolOperation,
     SymbolResult,
 )
 
@@ -35,41 +39,69 @@ def run_symbol_query(
     named_file = args.file.strip().strip("`'\"")
     if "::" in name and op in ("definition", "methods", "subclasses"):
         name = scoped(graph, name, classes=op != "definition")
-    if op == "definition":
-        return _definition(graph, name, root, named_file)
-    if op == "callers":
-        return callers_result(graph, name, root)
-    if op == "subclasses":
-        return _subclasses(graph, name, args.transitive, named_file)
-    if op == "importers":
-        if "l" in graph.files.get(name, {}):  # a file of another language, named by its path
-            sites = graph.file_importers(name)
-            if not sites:
-                raise SymbolToolError(f"no file of the repository imports {name}")
-            items = _as_written(graph, _import_items(sites), root)
-            return SymbolResult(operation=op, name=name, subject=name, items=items)
-        sites = graph.import_sites(name)
+    return ANSWERS[op](Asked(graph, name, args, root, named_file))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One symbol question, its name cleaned (and resolved when written with ``::``)."""
+
+    graph: SymbolGraph
+    name: str
+    args: SymbolArgs
+    root: Path | None
+    file: str  # the file the question names ("" when none)
+
+
+def _importers(q: Asked) -> SymbolResult:
+    graph, name = q.graph, q.name
+    if "l" in graph.files.get(name, {}):  # a file of another language, named by its path
+        sites = graph.file_importers(name)
         if not sites:
-            raise SymbolToolError(f"no file in the repository imports {name}")
-        items = _as_written(graph, _import_items(sites), root)
-        return SymbolResult(operation=op, name=name, items=items)
-    if op == "imports":
-        modules = graph.modules_named(name)
-        path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
-        if path is None or (len(modules) > 1 and name not in graph.files):
-            found = ", ".join(safe_name(graph.modules[m]) for m in modules) or "none"
-            raise SymbolToolError(f"{name} names no single module of the repository ({found})")
-        subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
-        items = _as_written(graph, _import_items(graph.imports_of(path)), root)
-        return SymbolResult(operation=op, name=name, subject=subject, items=items)
-    if op == "outline":
-        if name not in graph.files or "l" not in graph.files[name]:
-            raise SymbolToolError(f"{name} is not a file of the language layer in the index")
-        items = [_def_item(d) for d in graph.definitions_in(name)]
-        return SymbolResult(
-            operation=op, name=name, subject=name, items=items, listing=args.listing
-        )
-    return _methods(graph, name, named_file)
+            raise SymbolToolError(f"no file of the repository imports {name}")
+        items = _as_written(graph, _import_items(sites), q.root)
+        return SymbolResult(operation="importers", name=name, subject=name, items=items)
+    sites = graph.import_sites(name)
+    if not sites:
+        raise SymbolToolError(f"no file in the repository imports {name}")
+    items = _as_written(graph, _import_items(sites), q.root)
+    return SymbolResult(operation="importers", name=name, items=items)
+
+
+def _imports(q: Asked) -> SymbolResult:
+    graph, name = q.graph, q.name
+    modules = graph.modules_named(name)
+    path = name if name in graph.files else (graph.modules[modules[0]] if modules else None)
+    if path is None or (len(modules) > 1 and name not in graph.files):
+        found = ", ".join(safe_name(graph.modules[m]) for m in modules) or "none"
+        raise SymbolToolError(f"{name} names no single module of the repository ({found})")
+    subject = f"{graph.files[path]['m']} ({path})"  # shown through safe_name
+    items = _as_written(graph, _import_items(graph.imports_of(path)), q.root)
+    return SymbolResult(operation="imports", name=name, subject=subject, items=items)
+
+
+def _outline(q: Asked) -> SymbolResult:
+    graph, name = q.graph, q.name
+    if name not in graph.files or "l" not in graph.files[name]:
+        raise SymbolToolError(f"{name} is not a file of the language layer in the index")
+    items = [_def_item(d) for d in graph.definitions_in(name)]
+    return SymbolResult(
+        operation="outline", name=name, subject=name, items=items, listing=q.args.listing
+    )
+
+
+# The symbol operations, one row each: the function that answers it (the if-chain this was).
+ANSWERS: dict[SymbolOperation, Callable[[Asked], SymbolResult]] = {
+    "definition": lambda q: _definition(q.graph, q.name, q.root, q.file),
+    "callers": lambda q: callers_result(q.graph, q.name, q.root),
+    "subclasses": lambda q: _subclasses(q.graph, q.name, q.args.transitive, q.file),
+    "importers": _importers,
+    "imports": _imports,
+    "methods": lambda q: _methods(q.graph, q.name, q.file),
+    "outline": _outline,
+}
+if tuple(ANSWERS) != SYMBOL_OPERATIONS:  # pragma: no cover - a row missing or out of order
+    raise RuntimeError("the symbol operation table and SymbolOperation differ")
 
 
 def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = "") -> SymbolResult:

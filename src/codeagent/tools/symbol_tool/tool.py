@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from codeagent.tools.base import BaseTool, Declined, ModelToolResult, RouteExample, ToolContext
+from codeagent.tools.base import (
+    BaseTool,
+    Declined,
+    McpTool,
+    ModelToolResult,
+    RouteExample,
+    ToolContext,
+)
 from codeagent.tools.structural import is_placeholder
 from codeagent.tools.symbol_tool.lang_files import match_lang_file
 from codeagent.tools.symbol_tool.match import match_symbol_question
@@ -79,6 +86,11 @@ class SymbolTool(BaseTool):
         assert isinstance(args, SymbolArgs)
         what = f"{args.operation} of {args.name}" + (" (transitive)" if args.transitive else "")
         return f"repository-wide structural question ({what}): the symbol graph"
+
+    def mcp_tools(self) -> tuple[McpTool, ...]:
+        from codeagent.tools.symbol_tool.mcp import FIND_DEFINITION, FIND_REFERENCES
+
+        return (FIND_DEFINITION, FIND_REFERENCES)
 
     def run(self, args: BaseModel, ctx: ToolContext) -> SymbolToolResult:
         assert isinstance(args, SymbolArgs)

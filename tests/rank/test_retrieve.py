@@ -6,8 +6,8 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.rank.retrieve import merge_hits, retrieve
 from codeagent.records import SearchHit
-from codeagent.tools.rag_tool import merge_hits, retrieve
 from conftest import GitRepoFactory
 
 

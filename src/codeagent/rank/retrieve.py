@@ -1,0 +1,83 @@
+"""retrieve(): the code to show for a question, chosen file first: the one ranking every
+search of the product uses (the agent's search tool, MCP's ``search_code`` over one
+repository or several, eval).
+
+Files are ranked by :func:`codeagent.rank.ranking.rank_files` (BM25 and dense evidence over
+the whole index, the code names, paths and traceback frames of the question, a prior over
+file kinds); inside each of the best files its best chunk is shown, and its second best when
+that scores nearly as well. Neighbouring or overlapping chunks of one file are merged into one
+window.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codeagent.records import SearchHit
+
+if TYPE_CHECKING:
+    from codeagent.store.store import IndexStore
+
+PER_FILE = 2
+SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
+
+
+def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
+    """One window covering two overlapping or adjacent hits of the same file."""
+    a, b = sorted((first, second), key=lambda h: (h.start_line, h.end_line))
+    a_lines = a.text.splitlines()
+    b_lines = b.text.splitlines()
+    if b.end_line <= a.end_line:
+        lines = a_lines
+    else:
+        lines = a_lines + b_lines[max(a.end_line - b.start_line + 1, 0) :]
+    symbols = [s for s in dict.fromkeys((first.symbol, second.symbol)) if s]
+    ranks = dict(second.ranks)
+    for name, rank in first.ranks.items():
+        ranks[name] = min(rank, ranks.get(name, rank))
+    return SearchHit(
+        path=a.path,
+        start_line=a.start_line,
+        end_line=max(a.end_line, b.end_line),
+        symbol=", ".join(symbols),
+        score=max(first.score, second.score),
+        text="\n".join(lines),
+        kind=first.kind if first.kind == second.kind else "window",
+        ranks=ranks,
+    )
+
+
+def _touching(a: SearchHit, b: SearchHit) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
+
+
+def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
+    """The ``k`` best windows of code for ``question``: the best chunks of the best files."""
+    if k <= 0:
+        return []
+    if not store.chunks:
+        return []
+    from codeagent.rank.query import analyze
+    from codeagent.rank.ranking import rank_files
+
+    ranking = rank_files(store, question, analyze(question))
+    merged: list[SearchHit] = []
+    for rank, (path, score) in enumerate(ranking.files, start=1):
+        ids = ranking.chunks_of(path)[:PER_FILE]
+        best = float(ranking.chunk_scores[ids[0]])
+        for n, i in enumerate(ids):
+            if n and float(ranking.chunk_scores[i]) < SECOND_CHUNK * best:
+                break
+            _add_merged(merged, SearchHit.of(store.chunks[i], score, {"file": rank}))
+        if len(merged) >= k:
+            break
+    return merged[:k]
+
+
+def _add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
+    """Add ``hit`` to ``merged``: into the window it touches, else as a new one."""
+    for j, kept in enumerate(merged):
+        if _touching(kept, hit):
+            merged[j] = merge_hits(kept, hit)
+            return
+    merged.append(hit)
