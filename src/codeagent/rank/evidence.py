@@ -209,9 +209,7 @@ def mention_parts(
 ) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
     """The three parts of :func:`mention_scores` apart: the files whose path the question
     names, whose dotted module it names, and the traceback-frame score of each file."""
-    named = {
-        fid: 1.0 for w in analysis.paths if (fid := resolve_path(w, paths, names)) is not None
-    }
+    named = {fid: 1.0 for w in analysis.paths if (fid := resolve_path(w, paths, names)) is not None}
     frames: dict[int, float] = {}
     found = [
         fid for f in analysis.frames if (fid := resolve_path(f.path, paths, names)) is not None
