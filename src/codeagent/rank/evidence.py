@@ -189,8 +189,8 @@ def mention_scores(
         add(resolve_path(written, paths, names), W_PATH)
     resolved = [resolve_path(f.path, paths, names) for f in analysis.frames]
     frames = [fid for fid in resolved if fid is not None]
-    for n, fid in enumerate(frames, start=1):
-        scores[fid] = scores.get(fid, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
+    for n, frame in enumerate(frames, start=1):
+        scores[frame] = scores.get(frame, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
     for dotted in analysis.dotted:
         parts = dotted.split(".")
         for end in range(len(parts), 1, -1):
