@@ -3,6 +3,11 @@
 Usage::
 
     python bench/bench_retrieval.py [CHUNKS]     # default 50000
+    python bench/bench_retrieval.py 50000 --dump OUT.json    # and every question's ranking
+
+``--dump`` writes, per question, every ranked file with its score (``repr`` of the float) and
+the windows :func:`~codeagent.tools.rag_tool.retrieve` returns: two dumps taken before and
+after a change to the ranking's code must be equal byte for byte (``cmp A.json B.json``).
 
 The chunks are those of the Python standard library (``Lib/``, tests included), repeated
 under renamed top folders until ``CHUNKS`` is reached, with the symbol graph of those files
@@ -72,7 +77,31 @@ def questions() -> list[str]:
     return out
 
 
+def dump(store: IndexStore, asked: list[str], out: Path) -> None:
+    """Every question's full ranking and retrieved windows, as JSON (see the module's doc)."""
+    from codeagent.rank.query import analyze
+    from codeagent.rank.ranking import rank_files
+
+    found = []
+    for question in asked:
+        ranking = rank_files(store, question, analyze(question))
+        hits = retrieve(store, question, 10)
+        found.append(
+            {
+                "question": question[:80],
+                "files": [[path, repr(score)] for path, score in ranking.files],
+                "hits": [[h.path, h.start_line, h.end_line, repr(h.score)] for h in hits],
+            }
+        )
+    out.write_text(json.dumps(found, indent=0) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
+    out = None
+    if "--dump" in argv:
+        at = argv.index("--dump")
+        out = Path(argv[at + 1])
+        argv = argv[:at] + argv[at + 2 :]
     limit = int(argv[0]) if argv else 50_000
     t0 = time.perf_counter()
     chunks, trees = stdlib_chunks(limit)
@@ -100,6 +129,8 @@ def main(argv: list[str]) -> int:
     print(f"| first question (per-index tables) | {t3 - t2:.3f} |")
     print(f"| retrieve, p50 over {len(times)} questions | {statistics.median(times):.4f} |")
     print(f"| retrieve, p95 | {p95:.4f} |")
+    if out is not None:
+        dump(store, asked, out)
     return 0
 
 

@@ -142,12 +142,29 @@ def qualified_scores(
     return scores
 
 
-def resolve_path(written: str, paths: list[str]) -> int | None:
-    """The file a path as written names: the longest path suffix match, if unique."""
+def by_name(paths: list[str]) -> dict[str, list[int]]:
+    """The ids of ``paths`` by file name (the last part), in order: the only files a path
+    suffix ending in that name can match (:func:`resolve_path`)."""
+    found: dict[str, list[int]] = {}
+    for i, p in enumerate(paths):
+        found.setdefault(p.rpartition("/")[2], []).append(i)
+    return found
+
+
+def resolve_path(
+    written: str, paths: list[str], names: dict[str, list[int]] | None = None
+) -> int | None:
+    """The file a path as written names: the longest path suffix match, if unique.
+
+    ``names`` (:func:`by_name` of ``paths``) narrows the files to compare to those of the
+    same name; the answer is the same without it."""
     parts = [p for p in written.replace("\\", "/").split("/") if p not in {"", "."}]
+    if not parts:
+        return None
+    ids = names.get(parts[-1], []) if names is not None else range(len(paths))
     for start in range(len(parts)):
         suffix = "/".join(parts[start:])
-        found = [i for i, p in enumerate(paths) if p == suffix or p.endswith("/" + suffix)]
+        found = [i for i in ids if paths[i] == suffix or paths[i].endswith("/" + suffix)]
         if len(found) == 1:
             return found[0]
         if found:
@@ -156,9 +173,12 @@ def resolve_path(written: str, paths: list[str]) -> int | None:
 
 
 def mention_scores(
-    analysis: QueryAnalysis, paths: list[str], modules: dict[str, int]
+    analysis: QueryAnalysis,
+    paths: list[str],
+    modules: dict[str, int],
+    names: dict[str, list[int]] | None = None,
 ) -> dict[int, float]:
-    """Path, module and traceback-frame evidence per file id."""
+    """Path, module and traceback-frame evidence per file id (``names``: :func:`by_name`)."""
     scores: dict[int, float] = {}
 
     def add(fid: int | None, value: float) -> None:
@@ -166,12 +186,11 @@ def mention_scores(
             scores[fid] = max(scores.get(fid, 0.0), value)
 
     for written in analysis.paths:
-        add(resolve_path(written, paths), W_PATH)
-    frames = [f for f in analysis.frames if resolve_path(f.path, paths) is not None]
+        add(resolve_path(written, paths, names), W_PATH)
+    resolved = [resolve_path(f.path, paths, names) for f in analysis.frames]
+    frames = [fid for fid in resolved if fid is not None]
     for n, frame in enumerate(frames, start=1):
-        fid = resolve_path(frame.path, paths)
-        if fid is not None:
-            scores[fid] = scores.get(fid, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
+        scores[frame] = scores.get(frame, 0.0) + W_FRAME * (2.0 if n == len(frames) else 1.0)
     for dotted in analysis.dotted:
         parts = dotted.split(".")
         for end in range(len(parts), 1, -1):
@@ -183,13 +202,18 @@ def mention_scores(
 
 
 def mention_parts(
-    analysis: QueryAnalysis, paths: list[str], modules: dict[str, int]
+    analysis: QueryAnalysis,
+    paths: list[str],
+    modules: dict[str, int],
+    names: dict[str, list[int]] | None = None,
 ) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
     """The three parts of :func:`mention_scores` apart: the files whose path the question
     names, whose dotted module it names, and the traceback-frame score of each file."""
-    named = {fid: 1.0 for w in analysis.paths if (fid := resolve_path(w, paths)) is not None}
+    named = {fid: 1.0 for w in analysis.paths if (fid := resolve_path(w, paths, names)) is not None}
     frames: dict[int, float] = {}
-    found = [fid for f in analysis.frames if (fid := resolve_path(f.path, paths)) is not None]
+    found = [
+        fid for f in analysis.frames if (fid := resolve_path(f.path, paths, names)) is not None
+    ]
     for n, fid in enumerate(found, start=1):
         frames[fid] = frames.get(fid, 0.0) + (2.0 if n == len(found) else 1.0)
     dotted: dict[int, float] = {}

@@ -60,22 +60,33 @@ class Evidence:
     has_dense: bool
 
 
-def _second(values: np.ndarray, chunk_file: np.ndarray, best: np.ndarray) -> np.ndarray:
-    """Each file's second best chunk value (its best set aside)."""
+def _file_max(values: np.ndarray, table: FileTable) -> np.ndarray:
+    """Each file's highest chunk value, at least 0, as float32."""
     import numpy as np
 
-    rest = np.where(values >= best[chunk_file], 0.0, values).astype(np.float32)
-    second = np.zeros_like(best)
-    np.maximum.at(second, chunk_file, rest)
-    return second
+    if table.starts is not None:
+        found = np.maximum.reduceat(values, table.starts).astype(np.float32)
+        return np.maximum(found, np.float32(0.0))
+    best = np.zeros(len(table.paths), dtype=np.float32)
+    np.maximum.at(best, table.chunk_file, values)
+    return best
 
 
 def _per_file_best(values: np.ndarray, table: FileTable) -> tuple[np.ndarray, np.ndarray]:
+    """Each file's best chunk value and its second best (the best set aside)."""
     import numpy as np
 
-    best = np.zeros(len(table.paths), dtype=np.float32)
-    np.maximum.at(best, table.chunk_file, values)
-    return best, _second(values, table.chunk_file, best)
+    best = _file_max(values, table)
+    rest = np.where(values >= best[table.chunk_file], 0.0, values).astype(np.float32)
+    return best, _file_max(rest, table)
+
+
+def _kept_order(stage1: np.ndarray, kept: np.ndarray) -> list[int]:
+    """The kept files, best ``stage1`` first (ties in file order)."""
+    import numpy as np
+
+    by_score = np.argsort(-stage1, kind="stable")
+    return list(by_score[kept[by_score]].tolist())
 
 
 def _inverse_rank(values: np.ndarray) -> np.ndarray:
@@ -178,24 +189,24 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
 
     defines = column(evidence.define_scores(a, table.defines))
     defines += column(evidence.qualified_scores(a, table.defines, table.ids))
-    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules)
+    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules, table.names)
     path_m, module_m, frame_m = column(paths), column(modules), column(frames)
     priors = np.array([first_ranker.kind_prior(k, a) for k in KINDS], dtype=np.float32)
     stage1 = best + first_ranker.W_SECOND * second + defines
-    stage1 += column(evidence.mention_scores(a, table.paths, table.modules))
+    stage1 += column(evidence.mention_scores(a, table.paths, table.modules, table.names))
     stage1 += priors[table.kind_ids]
     spans = first_ranker.top_spans(store, table, stage1, chunk)
     uses_lift = evidence.use_scores(spans, table.defines)
     uses = column({fid: value for fid, (value, _) in uses_lift.items()})
     first_ranker.lift_toward(stage1, uses_lift)
     kept = (best > 0) | (stage1 > priors[table.kind_ids])
-    order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
+    order = _kept_order(stage1, kept)
     near = evidence.neighbour_scores(order[: evidence.NEIGHBOUR_TOP], table.neighbours)
     neighbour = column({fid: 1.0 for fid in near})
     lifts = {fid: lift for fid, lift in near.items() if kept[fid] and not a.issue_like}
     if lifts:
         first_ranker.lift_toward(stage1, lifts)
-        order = [int(f) for f in np.argsort(-stage1, kind="stable") if kept[f]]
+        order = _kept_order(stage1, kept)
     pool = np.array(order[:POOL], dtype=np.int64)
     terms = bm25_terms(question)
     share = term_share(store, table, terms)[pool] if len(pool) else np.zeros(0, np.float32)

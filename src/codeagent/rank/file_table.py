@@ -52,6 +52,8 @@ class FileTable:
     file_lines: np.ndarray
     depth: np.ndarray
     importers: np.ndarray
+    names: dict[str, list[int]]  # file name -> the ids of the files so named (resolve_path)
+    starts: np.ndarray | None  # first chunk of each file when each file's chunks are adjacent
 
 
 _TABLES: weakref.WeakKeyDictionary[IndexStore, FileTable] = weakref.WeakKeyDictionary()
@@ -113,7 +115,20 @@ def _build_table(store: IndexStore) -> FileTable:
         file_lines=lines,
         depth=floats([p.count("/") for p in paths]),
         importers=floats([len(neighbours.get(f, ())) for f in range(len(paths))]),
+        names=evidence.by_name(paths),
+        starts=_starts(chunk_file),
     )
+
+
+def _starts(chunk_file: np.ndarray) -> np.ndarray | None:
+    """The first chunk of each file if the chunks come file by file (as an index stores
+    them), so per-file reductions are one ``reduceat``; None otherwise."""
+    import numpy as np
+
+    steps = np.diff(chunk_file)
+    if not len(chunk_file) or chunk_file[0] != 0 or ((steps != 0) & (steps != 1)).any():
+        return None
+    return np.flatnonzero(np.r_[True, chunk_file[1:] != chunk_file[:-1]])
 
 
 def best_chunks(table: FileTable, chunk_scores: np.ndarray, fid: int) -> list[int]:

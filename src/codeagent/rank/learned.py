@@ -62,17 +62,21 @@ class Model:
         if self.kind == "linear":
             z = (x - self.params["mean"]) / self.params["scale"]
             return np.asarray(z @ self.params["weights"] + self.params["bias"])
-        out = np.full(len(x), float(self.params.get("base", 0.0)))
+        feature, threshold, left, right, value, roots, depths = self.params["forest"]
+        # every tree at once: node[t, r] is where row r stands in tree t (the trees' nodes are
+        # numbered one after another, so one array each holds them all); a tree stops after
+        # its own depth, as it did walked alone
+        node = np.repeat(roots[:, None], len(x), axis=1)
         rows = np.arange(len(x))
-        for feature, threshold, left, right, value, depth in self.params["trees"]:
-            node = np.zeros(len(x), dtype=np.int64)
-            for _ in range(depth):
-                inner = left[node] >= 0
-                if not inner.any():
-                    break
-                go_left = x[rows, feature[node]] <= threshold[node]
-                node = np.where(inner, np.where(go_left, left[node], right[node]), node)
-            out += value[node]
+        for step in range(int(depths.max(initial=0))):
+            inner = (left[node] >= 0) & (depths > step)[:, None]
+            if not inner.any():
+                break
+            go_left = x[rows, feature[node]] <= threshold[node]
+            node = np.where(inner, np.where(go_left, left[node], right[node]), node)
+        out = np.full(len(x), float(self.params.get("base", 0.0)))
+        for leaves in value[node]:  # tree by tree: the order the sum was always taken in
+            out += leaves
         return out
 
 
@@ -106,12 +110,33 @@ def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
                 )
             ]  # fmt: skip
             trees.append((*arrays, int(tree["depth"])))
-        params = {"trees": trees, "base": float(spec.get("base", 0.0))}
+        params = {"forest": _forest(trees), "base": float(spec.get("base", 0.0))}
     else:
         raise ValueError(f"unknown model kind {kind!r}")
     if spec.get("blend_stage1"):
         params["blend_stage1"] = float(spec["blend_stage1"])
     return Model(kind, columns, params)
+
+
+def _forest(trees: list[tuple[Any, ...]]) -> tuple[np.ndarray, ...]:
+    """The trees as one: their node arrays end to end (children renumbered, a leaf still
+    ``-1``), each tree's root and its depth."""
+    import numpy as np
+
+    offsets = np.cumsum([0] + [len(t[2]) for t in trees])[:-1].astype(np.int64)
+
+    def joined(at: int, shift: bool) -> np.ndarray:
+        parts = [
+            np.where(t[at] >= 0, t[at] + offset, -1) if shift else t[at]
+            for t, offset in zip(trees, offsets, strict=True)
+        ]
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    feature = joined(0, False).astype(np.int64)
+    threshold, value = joined(1, False).astype(np.float64), joined(4, False).astype(np.float64)
+    left, right = joined(2, True).astype(np.int64), joined(3, True).astype(np.int64)
+    depths = np.array([t[5] for t in trees], dtype=np.int64)
+    return feature, threshold, left, right, value, offsets, depths
 
 
 @functools.cache

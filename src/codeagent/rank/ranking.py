@@ -45,7 +45,8 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
 
     table = file_table(store)
     found = features.compute(store, table, question, analysis)
-    order = [int(f) for f in np.argsort(-found.stage1, kind="stable") if found.kept[f]]
+    by_score = np.argsort(-found.stage1, kind="stable")
+    order = by_score[found.kept[by_score]].tolist()
     # the model learned from questions answered by source files (commits, issues, SWE-QA):
     # a short question about the tests or the docs is outside what it saw, so the first
     # ranker, whose priors turn toward tests and docs for it, keeps its order
@@ -61,7 +62,9 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         order = head + order[len(head) :]
     if SOURCE_FIRST:
         order = _source_first(order, scores, table, question, analysis)
-    return Ranking([(table.paths[f], float(scores[f])) for f in order], found.chunk_scores, table)
+    shown = scores[order].tolist() if order else []
+    files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
+    return Ranking(files, found.chunk_scores, table)
 
 
 def _source_first(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,17 @@ class Earlier:
     manifest: dict[str, Any]
     sealed: bool  # its seal vouches for its files: nothing to hash
     ranges: Ranges
+    _moved: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def moved(self, now: Ranges, n_before: int, n_now: int) -> tuple[np.ndarray, list[int]] | None:
+        """:func:`moved_chunks` from this entry's ranges to ``now``'s, worked out once per
+        ``now`` (the vectors and the BM25 index of an edit both ask; read, never written)."""
+        for ranges, before, count, found in self._moved:
+            if ranges is now and before == n_before and count == n_now:
+                return found  # type: ignore[no-any-return]
+        found = moved_chunks(self.ranges, now, n_before, n_now)
+        self._moved.append((now, n_before, n_now, found))
+        return found
 
     def load(self) -> Bm25Index | None:
         """Its index, or None (logged) when it cannot be trusted."""
@@ -80,7 +91,7 @@ def index_chunks(
 
     base = earlier.load() if earlier is not None and ranges is not None else None
     if base is not None and earlier is not None and ranges is not None:
-        found = moved_chunks(earlier.ranges, ranges, base.num_docs, len(chunks))
+        found = earlier.moved(ranges, base.num_docs, len(chunks))
         if found is not None:
             moved, fresh = found
             log.info(

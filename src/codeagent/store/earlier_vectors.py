@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from codeagent.store.bm25_build import Earlier, Ranges, moved_chunks
+from codeagent.store.bm25_build import Earlier, Ranges
 from codeagent.store.entry_files import sha256_file
 from codeagent.store.faiss_index import FaissFlatIndex
 
@@ -55,7 +55,7 @@ def reuse(
         n_before = manifest.get("chunks")
         if not isinstance(n_before, int) or len(index) != n_before or index.dim != dim:
             raise ValueError("it does not hold one vector per chunk of the entry")
-        found = moved_chunks(earlier.ranges, ranges, n_before, n_now)
+        found = earlier.moved(ranges, n_before, n_now)
         if found is None:
             raise ValueError("its file ranges do not tile the chunks")
         before = index.vectors()
