@@ -23,10 +23,15 @@ class AskResult(BaseModel):
     # The state hash of the index the answer read (see codeagent.repo.state); None when it
     # read none: an exact answer from one file's syntax tree, read from disk as it is now.
     state: str | None = None
+    # Asked of several repositories: the repository that answered (a named file's), or the
+    # state each searched repository answered from; the JSON then says its notices too.
+    repo: str | None = None
+    states: dict[str, str | None] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The ``codeagent ask --json`` object."""
-        return {
+        """The ``codeagent ask --json`` object (with ``repo``, ``states``, ``notices`` and
+        ``unverified`` when several repositories were asked)."""
+        found = {
             "question": self.question,
             "route": self.route.to_json(),
             "fallback": self.fallback.to_json() if self.fallback is not None else None,
@@ -36,3 +41,8 @@ class AskResult(BaseModel):
             "timings": self.timings,
             "state": self.state,
         }
+        if self.states is not None:
+            found.update(notices=self.notices, unverified=self.unverified, states=self.states)
+        if self.repo is not None:
+            found["repo"] = self.repo
+        return found

@@ -31,10 +31,12 @@ from dataclasses import replace
 from typing import Any
 
 from codeagent.agent.sanitize import sanitize_question
+from codeagent.agent.state import RouteDecision
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent, RouteEvent
 from codeagent.records import SearchHit
-from codeagent.server.backend import Event, Pinned, RepoBackend
-from codeagent.server.labels import labelled_answer, labelled_events, sources_json
+from codeagent.server.backend import Pinned, RepoBackend, internal_error
+from codeagent.server.labels import labelled_answer, labelled_events, sources_of
 
 log = logging.getLogger(__name__)
 
@@ -73,21 +75,20 @@ class AllRepos:
             first = found[0]
             if len(found) > 1:
                 others = ", ".join(b.repo.id for b in found[1:])
-                yield {
-                    "type": "notice",
-                    "kind": "route",
-                    "text": f"{path} is in {first.repo.id} and in {others}: answering from"
-                    f" {first.repo.id} (name the repository to ask another)",
-                }
+                text = (
+                    f"{path} is in {first.repo.id} and in {others}: answering from"
+                    f" {first.repo.id} (name the repository to ask another)"
+                )
+                yield NoticeEvent(kind="route", text=text)
             yield from labelled_events(first.repo.id, first.ask_stream(question, cancel, k=k))
             return
         try:
             yield from self._search(question, cancel, k)
         except CodeAgentError as exc:
-            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
+            yield ErrorEvent(kind="failed", message=one_line(exc))
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r across repositories failed", question)
-            yield {"type": "error", "kind": "internal", "message": f"internal error: {exc}"}
+            yield internal_error(exc)
 
     def _search(
         self, question: str, cancel: threading.Event, k: int | None
@@ -100,19 +101,14 @@ class AllRepos:
             raise CodeAgentError("the question is empty")
         k = k or settings.k
         search = first.workspace.registry.default  # the tool that searches a repository
-        route = {"tool": search, "decided_by": "rules", "reason": "no repository named"}
-        yield {
-            "type": "route",
-            "route": route,
-            "fallback": None,
-            "line": f"searching {len(self.backends)} repositories",
-            "label": "search",
-        }
+        route = RouteDecision(tool=search, decided_by="rules", reason="no repository named")
+        line = f"searching {len(self.backends)} repositories"
+        yield RouteEvent(route=route, line=line, label="search")
         for text in said:
-            yield {"type": "notice", "kind": "question", "text": text}
+            yield NoticeEvent(kind="question", text=text)
         scored, notices, states = self.score(cleaned)  # the best SELECT, each checked
         for text in notices:
-            yield {"type": "notice", "kind": "index", "text": text}
+            yield NoticeEvent(kind="index", text=text)
         if cancel.is_set():
             return
         retrieved = time.perf_counter()
@@ -120,12 +116,13 @@ class AllRepos:
         timings = {"retrieve": round(time.perf_counter() - started, 4)}
         roots = {b.repo.id: b.repo.root for b in self.backends.values()}
         for event in labelled_answer(first, cleaned, hits, cancel, roots, route):
-            if event["type"] == "result":
+            if isinstance(event, ResultEvent):
                 timings["answer"] = round(time.perf_counter() - retrieved, 4)
                 timings["total"] = round(time.perf_counter() - started, 4)
-                result = event["result"]
-                result.update(question=cleaned, timings=timings, states=states)
-                result["notices"] = [*said, *notices, *result.get("notices", [])]
+                result = event.result
+                said_all = [*said, *notices, *result.notices]
+                update = {"timings": timings, "states": states, "notices": said_all}
+                event = ResultEvent(result=result.model_copy(update=update))
             yield event
 
     def score(
@@ -214,4 +211,4 @@ def merged_hits(
     return [(repo, replace(hit, score=round(merit, 6))) for merit, _, repo, hit in ranked[:k]]
 
 
-__all__ = ["AllRepos", "holders", "merged_hits", "named_files", "sources_json"]
+__all__ = ["AllRepos", "holders", "merged_hits", "named_files", "sources_of"]

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.events import ErrorEvent, Event
 from codeagent.index.lazy import LazyIndex
 from codeagent.index.stats import IndexStats
 from codeagent.server.building import BuildingIndex
@@ -44,8 +45,6 @@ if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
-
-Event = dict[str, Any]
 
 
 def has_dense(settings: Settings) -> bool:
@@ -260,17 +259,17 @@ class RepoBackend:
     def ask_stream(
         self, question: str, cancel: threading.Event, *, k: int | None = None
     ) -> Generator[Event, None, None]:
-        """Answer ``question`` as JSON events (``k`` sources, the settings' when None); once
+        """Answer ``question`` as events (``k`` sources, the settings' when None); once
         ``cancel`` is set the answer stops at its next event (the workspace's stream is
         closed, which stops the graph)."""
         try:
             pinned = self.pin()
         except CodeAgentError as exc:
-            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
+            yield ErrorEvent(kind="failed", message=one_line(exc))
             return
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("indexing for %r failed", question)
-            yield _internal_error(exc)
+            yield internal_error(exc)
             return
         stream = self.workspace.ask_stream(
             question, index=pinned.index, notices=pinned.notices, k=k
@@ -279,20 +278,20 @@ class RepoBackend:
             for event in stream:
                 if cancel.is_set():
                     return
-                yield event.to_json()
+                yield event
         except CodeAgentError as exc:
-            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
+            yield ErrorEvent(kind="failed", message=one_line(exc))
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r failed", question)
-            yield _internal_error(exc)
+            yield internal_error(exc)
         finally:
             stream.close()  # type: ignore[attr-defined]
             if self.pool is not None:  # parts loaded by this answer count from now on
                 self.pool.trim()
 
 
-def _internal_error(exc: Exception) -> Event:
-    return {"type": "error", "kind": "internal", "message": f"internal error: {one_line(exc)}"}
+def internal_error(exc: Exception) -> ErrorEvent:
+    return ErrorEvent(kind="internal", message=f"internal error: {one_line(exc)}")
 
 
 def _import_agent() -> None:

@@ -1,5 +1,5 @@
-"""Answers that say which repository each source is from: a ``repo`` field on every source in
-JSON, and ``repo:path:start-end`` in the rendered text (:mod:`codeagent.server.across`)."""
+"""Answers that say which repository each source is from: ``repo`` on every source (in JSON
+too), and ``repo:path:start-end`` in the rendered text (:mod:`codeagent.server.across`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from codeagent.agent.state import RouteDecision
+from codeagent.events import Event, NoticeEvent, ResultEvent, SourcesEvent, TokenEvent
 from codeagent.records import SearchHit
+from codeagent.result import AskResult
+from codeagent.tools.base import Source
 
 if TYPE_CHECKING:
-    from codeagent.server.backend import Event, RepoBackend
+    from codeagent.server.backend import RepoBackend
 
 log = logging.getLogger(__name__)
 
@@ -27,24 +31,29 @@ _CITED = re.compile(
 def labelled_events(repo: str, events: Iterable[Event]) -> Iterator[Event]:
     """``events`` of one repository's answer, every source (and the result) naming ``repo``."""
     for event in events:
-        if event.get("type") == "sources":
-            event = {**event, "sources": [{"repo": repo, **s} for s in event["sources"]]}
-        elif event.get("type") == "result":
-            result = event["result"]
-            sources = [{"repo": repo, **s} for s in result.get("sources", [])]
-            event = {**event, "result": {**result, "repo": repo, "sources": sources}}
+        if isinstance(event, SourcesEvent):
+            event = SourcesEvent(sources=_of(repo, event.sources))
+        elif isinstance(event, ResultEvent):
+            sources = _of(repo, event.result.sources)
+            event = ResultEvent(
+                result=event.result.model_copy(update={"repo": repo, "sources": sources})
+            )
         yield event
 
 
-def sources_json(hits: list[tuple[str, SearchHit]]) -> list[dict[str, Any]]:
+def _of(repo: str, sources: list[Source]) -> list[Source]:
+    return [s.model_copy(update={"repo": repo}) for s in sources]
+
+
+def sources_of(hits: list[tuple[str, SearchHit]]) -> list[Source]:
     return [
-        {
-            "repo": repo,
-            "path": hit.path,
-            "start_line": hit.start_line,
-            "end_line": hit.end_line,
-            "score": hit.score,
-        }
+        Source(
+            repo=repo,
+            path=hit.path,
+            start_line=hit.start_line,
+            end_line=hit.end_line,
+            score=hit.score,
+        )
         for repo, hit in hits
     ]
 
@@ -59,8 +68,8 @@ def labelled_answer(
     question: str,
     hits: list[tuple[str, SearchHit]],
     cancel: threading.Event,
-    roots: dict[str, Path] | None = None,
-    route: dict[str, Any] | None = None,
+    roots: dict[str, Path],
+    route: RouteDecision,
 ) -> Iterator[Event]:
     """The answer from the merged sources (the LLM of ``backend``'s workspace, or the ranked
     sources with their lines without one): token, sources and result events."""
@@ -69,41 +78,32 @@ def labelled_answer(
     model = backend.workspace.chat_model
     notices: list[str] = []
     unverified: list[str] = []
-    sources = sources_json(hits)
+    sources = sources_of(hits)
     if not hits:
         text = "No code in the served repositories matched the question."
-        yield {"type": "token", "text": text, "terms": []}
+        yield TokenEvent(text=text)
     elif model is None:
         text = render_hits(shown(hits), question)
-        yield {"type": "token", "text": text, "terms": sorted(query_tokens(question))}
+        yield TokenEvent(text=text, terms=sorted(query_tokens(question)))
     else:
         parts: list[str] = []
         for event in _llm_tokens(model, question, hits, notices):
             if cancel.is_set():
                 return
-            parts.append(event["text"])
+            if isinstance(event, TokenEvent):
+                parts.append(event.text)
             yield event
         text = "".join(parts)
-        extra, unverified = check_cited(text, roots or {}, sources)
+        extra, unverified = check_cited(text, roots, sources)
         sources += extra
         if unverified:
             note = "\n\n" + "\n".join(unverified)
             text += note
-            yield {"type": "token", "text": note}
-    yield {"type": "sources", "sources": sources}
-    result = {
-        "question": question,
-        "route": route or {},
-        "fallback": None,
-        "answer": text,
-        "sources": sources,
-        "tool_result": None,
-        "timings": {},
-        "state": None,
-        "notices": notices,
-        "unverified": unverified,
-    }
-    yield {"type": "result", "result": result}
+            yield TokenEvent(text=note)
+    yield SourcesEvent(sources=sources)
+    result = AskResult(question=question, route=route, answer=text, sources=sources,
+                       notices=notices, unverified=unverified, states={})  # fmt: skip
+    yield ResultEvent(result=result)
 
 
 def _llm_tokens(
@@ -126,26 +126,26 @@ def _llm_tokens(
             token = chunk.content if isinstance(chunk.content, str) else ""
             if token:
                 said = True
-                yield {"type": "token", "text": token}
+                yield TokenEvent(text=token)
     except Exception as exc:  # the backend failed: keep what came, then the sources
         error = translate_backend_error(exc)
         what = "mid-answer" if said else "before answering"
         notice = f"the LLM failed {what} ({error}); showing the answer without an LLM"
         notices.append(notice)
-        yield {"type": "notice", "kind": "llm", "text": notice}
+        yield NoticeEvent(kind="llm", text=notice)
         tail = ("\n\n" if said else "") + render_hits(shown(hits), question)
-        yield {"type": "token", "text": tail}
+        yield TokenEvent(text=tail)
 
 
 def check_cited(
-    text: str, roots: dict[str, Path], sources: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[str]]:
+    text: str, roots: dict[str, Path], sources: list[Source]
+) -> tuple[list[Source], list[str]]:
     """(sources the answer cites besides ``sources``, notes on citations that do not hold):
     every ``repo:path:start-end`` naming a served repository is checked against its files."""
     from codeagent.agent.answer import Citation, CitationChecker
 
     checkers = {repo: CitationChecker(root) for repo, root in roots.items()}
-    extra: list[dict[str, Any]] = []
+    extra: list[Source] = []
     notes: list[str] = []
     for match in _CITED.finditer(text):
         repo, path = match.group("repo"), match.group("path").removeprefix("./")
@@ -158,13 +158,11 @@ def check_cited(
             notes.append(f"[unverified citation: {match.group(0)} — {problem}]")
             continue
         covered = any(
-            (s["repo"], s["path"]) == (repo, path)
-            and s["start_line"] <= start <= s["end_line"]
-            and end <= s["end_line"]
+            (s.repo, s.path) == (repo, path)
+            and s.start_line <= start <= s.end_line
+            and end <= s.end_line
             for s in [*sources, *extra]
         )
         if not covered:
-            extra.append(
-                {"repo": repo, "path": path, "start_line": start, "end_line": end, "score": None}
-            )
+            extra.append(Source(repo=repo, path=path, start_line=start, end_line=end))
     return extra, notes

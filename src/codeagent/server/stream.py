@@ -14,7 +14,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any, Protocol
 
-from codeagent.server.backend import Event
+from codeagent.events import Event
 
 _DONE: Any = object()
 

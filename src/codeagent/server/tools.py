@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from codeagent.errors import CodeAgentError, ToolError, one_line
 from codeagent.server.backend import Pinned, RepoBackend
 from codeagent.tools.rag_render import snippet
+from codeagent.wire import encode
 
 if TYPE_CHECKING:
     from codeagent.server.across import AllRepos
@@ -75,7 +76,7 @@ def ask(backend: Asked, question: str) -> str:
     notices: list[str] = []
     sources: list[dict[str, Any]] = []
     state = None
-    for event in backend.ask_stream(question, threading.Event()):
+    for event in map(encode, backend.ask_stream(question, threading.Event())):
         if event["type"] == "token":
             answer.append(event["text"])
         elif event["type"] == "route" and event.get("fallback") and event.get("line"):

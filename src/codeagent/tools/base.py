@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
 from codeagent.config import Settings
 from codeagent.errors import ToolError
@@ -36,16 +36,28 @@ class RouteExample:
 
 
 class Source(BaseModel):
-    """One source listed under an answer: a verified location in the repository."""
+    """One source listed under an answer: a verified location in the repository (``repo``:
+    which one, when the answer searched several; in JSON only then)."""
 
     path: str
     start_line: int
     end_line: int
     score: float | None = None
+    repo: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _json(self, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = dump(self)
+        if data.get("repo") is None:
+            data.pop("repo", None)
+        return data
 
     @property
     def location(self) -> str:
         return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.model_dump(mode="json"))
 
 
 @dataclass(frozen=True)
