@@ -6,7 +6,7 @@ The events are :mod:`codeagent.events` (``route``, ``notice``, ``token``, ``sour
 client reads it back as the same event: :data:`FIELDS` names each event's fields, with the
 value a field takes when the JSON leaves it out, and :func:`decode` builds an object with
 those attributes (a result's sources as :class:`WireSource`), which is what a printer of
-in-process events reads. tests/test_wire.py holds :data:`FIELDS` to the typed events.
+in-process events reads. tests/core/test_wire.py holds :data:`FIELDS` to the typed events.
 
 Standard library only, and its cheap part: ``codeagent ask`` through a running server
 imports this and nothing heavy (tests/server/test_lean_client.py).
@@ -96,11 +96,13 @@ class WireEvent:
         self.type = kind
         for name, default in FIELDS[kind].items():
             value = data.get(name, default)
-            setattr(self, name, list(value) if isinstance(value, list) else value)
-        if kind == "sources":
-            self.sources = [WireSource(s) for s in self.sources]
-        elif kind == "result":
-            self.result = WireResult(self.result or {})
+            if name == "sources":
+                value = [WireSource(s) for s in value]
+            elif name == "result":
+                value = WireResult(value or {})
+            elif isinstance(value, list):
+                value = list(value)
+            setattr(self, name, value)
 
     def __repr__(self) -> str:
         return f"WireEvent({self.type!r})"

@@ -114,7 +114,8 @@ def test_answer_across_repositories_with_a_model(git_repo: Any, env_setup: Path)
         name: RepoBackend(ServedRepo(name, root), settings, model)
         for name, root in (("billing", billing), ("search", search))
     }
-    events = list(AllRepos(backends).ask_stream("where is retry_call?", threading.Event()))
+    asked = AllRepos(backends).ask_stream("where is retry_call?", threading.Event())
+    events = [event.to_json() for event in asked]
     result = events[-1]["result"]
     assert result["answer"].startswith(said)
     # the cited lines that exist are sources, each with its repository; line 40 does not exist

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from codeagent.index.freshness import SharedCheck
 from codeagent.repo.probe import Probe, Prober
-from codeagent.server.freshness import SharedCheck
 
 WAIT = 30  # seconds: a bound on a hang, never a pace
 

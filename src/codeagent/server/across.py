@@ -34,8 +34,9 @@ from codeagent.agent.sanitize import sanitize_question
 from codeagent.agent.state import RouteDecision
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent, RouteEvent
+from codeagent.index.keeper import Pinned
 from codeagent.records import SearchHit
-from codeagent.server.backend import Pinned, RepoBackend, internal_error
+from codeagent.server.backend import RepoBackend, internal_error
 from codeagent.server.labels import labelled_answer, labelled_events, sources_of
 
 log = logging.getLogger(__name__)

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.index.freshness import SharedCheck, Snapshot
 from codeagent.index.lazy import LazyIndex
 from codeagent.repo.probe import Probe
-from codeagent.server.freshness import SharedCheck, Snapshot
 
 if TYPE_CHECKING:
     from codeagent.index.stats import IndexStats
