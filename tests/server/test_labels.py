@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codeagent.agent.across import check_cited
 from codeagent.agent.state import RouteDecision
 from codeagent.events import ResultEvent, SourcesEvent
 from codeagent.result import AskResult
-from codeagent.server.labels import check_cited, labelled_events
+from codeagent.server.everywhere import labelled_events
 from codeagent.tools.base import Source
 from conftest import write_files
 

@@ -17,8 +17,8 @@ import codeagent.server
 from codeagent.config import Settings
 from codeagent.errors import ConfigError
 from codeagent.index.build import load_or_build
-from codeagent.server.across import AllRepos, named_files
 from codeagent.server.backend import RepoBackend
+from codeagent.server.everywhere import AllRepos, named_files
 from codeagent.server.memory import parse_size, store_bytes
 from codeagent.server.repolist import read_repo_lines, read_repos_file, url_name
 from codeagent.server.repos import ServedRepo

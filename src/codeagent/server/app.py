@@ -27,10 +27,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from codeagent import __version__, wire
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent
-from codeagent.server.across import AllRepos
 from codeagent.server.auth import is_loopback, token_matches
 from codeagent.server.backend import RepoBackend
 from codeagent.server.bodies import AskRequest, IndexRequest, parse_body, read_json
+from codeagent.server.everywhere import AllRepos
 from codeagent.server.guard import RequestGuard, make_policy
 from codeagent.server.limits import (
     BUSY_MESSAGE,

@@ -4,7 +4,7 @@ Streamable HTTP at ``/mcp`` of ``codeagent serve``.
 Every tool takes an optional ``repo``: the id of a served repository (``list_repositories``
 names them); it may be left out when only one is served. ``ask`` and ``search_code`` without
 it search every served repository and name the repository of each source
-(:mod:`codeagent.server.across`).
+(:mod:`codeagent.server.everywhere`).
 
 Mounted on ``codeagent serve``, every tool that works on a repository takes a slot of the
 server's :class:`~codeagent.server.limits.Admission`, as ``POST /v1/ask`` does: past the
@@ -27,8 +27,8 @@ from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from codeagent.server import tools
-from codeagent.server.across import AllRepos
 from codeagent.server.backend import RepoBackend
+from codeagent.server.everywhere import AllRepos
 from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
 from codeagent.server.repos import RequestError, pick
 

@@ -23,7 +23,7 @@ from codeagent.tools.rag_render import snippet
 from codeagent.wire import encode
 
 if TYPE_CHECKING:
-    from codeagent.server.across import AllRepos
+    from codeagent.server.everywhere import AllRepos
     from codeagent.server.stream import Asked
     from codeagent.tools.base import Tool
 
@@ -52,7 +52,7 @@ def search_all(query: str, k: int) -> Callable[[AllRepos], str]:
     """``search_code`` over every served repository: each block under ``repo:path:lines``."""
 
     def search(everywhere: AllRepos) -> str:
-        from codeagent.server.across import merged_hits
+        from codeagent.agent.across import merged_hits
 
         scored, notices, _states = everywhere.score(query)
         hits = merged_hits(scored, query, max(1, min(k, 50)))
