@@ -31,7 +31,7 @@ class AskResult(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The ``codeagent ask --json`` object (with ``repo``, ``states``, ``notices`` and
         ``unverified`` when several repositories were asked)."""
-        found = {
+        found: dict[str, Any] = {
             "question": self.question,
             "route": self.route.to_json(),
             "fallback": self.fallback.to_json() if self.fallback is not None else None,
