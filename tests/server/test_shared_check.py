@@ -1,4 +1,4 @@
-"""The per-question probe a served answer starts from (``server.freshness.SharedCheck``): a
+"""The per-question probe a served answer starts from (``index.freshness.SharedCheck``): a
 question never gets a probe that began before it was asked.
 
 Made deterministic with events, not sleeps: the first probe is held after it has read the
