@@ -93,7 +93,7 @@ class RepoBackend:
         """Warm up in a thread: import the agent, build (or load) the index. Until an index
         with a dense part is ready, questions are answered from a stand-in (BuildingIndex)."""
         self.prepare()
-        threading.Thread(target=_import_agent, name="import-agent", daemon=True).start()
+        threading.Thread(target=import_agent, name="import-agent", daemon=True).start()
         self.updater.request()
 
     def prepare(self) -> None:
@@ -219,8 +219,8 @@ def internal_error(exc: Exception) -> ErrorEvent:
     return ErrorEvent(kind="internal", message=f"internal error: {one_line(exc)}")
 
 
-def _import_agent() -> None:
+def import_agent() -> None:
     import codeagent.agent.graph  # noqa: F401 - the first question need not pay it
 
 
-__all__ = ["Pinned", "RepoBackend", "has_dense", "internal_error"]
+__all__ = ["Pinned", "RepoBackend", "has_dense", "import_agent", "internal_error"]

@@ -28,7 +28,7 @@ from codeagent.agent.context import Scored
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent, SourcesEvent
 from codeagent.index.keeper import Pinned
-from codeagent.server.backend import RepoBackend, internal_error
+from codeagent.server.backend import RepoBackend, import_agent, internal_error
 from codeagent.tools.base import Source
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,9 @@ class AllRepos:
     def __init__(self, backends: dict[str, RepoBackend]) -> None:
         self.backends = backends
         self.roots = {b.repo.id: b.repo.root for b in backends.values()}
+        # the agent answers these questions: imported before the first comes (repositories
+        # indexed lazily never start it themselves)
+        threading.Thread(target=import_agent, name="import-agent", daemon=True).start()
 
     def ask_stream(
         self, question: str, cancel: threading.Event, *, k: int | None = None
