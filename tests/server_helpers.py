@@ -16,6 +16,9 @@ from typing import Any
 
 import httpx
 
+from codeagent.agent.state import RouteDecision
+from codeagent.events import Event, ResultEvent
+from codeagent.result import AskResult
 from codeagent.server.repos import ServedRepo
 
 START_TIMEOUT = 60.0
@@ -95,6 +98,12 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
+def answered_with(answer: str) -> ResultEvent:
+    """The last event of a scripted answer: a result whose answer is ``answer``."""
+    result = AskResult(question="scripted", route=RouteDecision(tool="rag"), answer=answer)
+    return ResultEvent(result=result)
+
+
 class ScriptedBackend:
     """A backend whose answer is scripted by the test; it records cancellation."""
 
@@ -106,7 +115,7 @@ class ScriptedBackend:
 
     def ask_stream(
         self, question: str, cancel: threading.Event, *, k: int | None = None
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[Event]:
         self.started.set()
         try:
             yield from self.script(question, cancel)

@@ -1,16 +1,17 @@
 """What ``Workspace.ask_stream()`` yields, in order: a ``route`` event (and another when a
 tool fails and its fallback takes over), ``notice`` events as things happen, ``token`` events
 carrying the answer text (their texts join to the answer), a ``sources`` event, and the
-``result`` event, always last.
+``result`` event, always last (an ``error`` event instead when the answer stops: the server's).
 
     for event in workspace.ask_stream("how does retry work?"):
         if event.type == "token":
             print(event.text, end="")
 
 Every event is a pydantic model with ``type`` and ``to_json()`` (one JSON object per event,
-e.g. a server-sent event). A front end reads fields only: the route event carries the line to
-say about it (``line``, None: nothing to say) and the tool's ``label``; a fallback is a typed
-:class:`~codeagent.route.Fallback`; a notice has a ``kind``; the deterministic answer's
+e.g. a server-sent event; :mod:`codeagent.wire` writes and reads them back). A front end
+reads fields only: the route event carries the line to say about it (``line``, None: nothing
+to say) and the tool's ``label``; a fallback is a typed :class:`~codeagent.route.Fallback`; a
+notice has a ``kind``; the deterministic answer's
 token carries the ``terms`` its lines were chosen by (to highlight).
 """
 
@@ -73,9 +74,24 @@ class ResultEvent(_Event):
         return {"type": self.type, "result": self.result.to_json()}
 
 
-Event = RouteEvent | NoticeEvent | SourcesEvent | TokenEvent | ResultEvent
+# failed: the answer could not be given (one line says why); internal: a bug (logged in full
+# by the server); timeout: the answer made no progress for the server's idle timeout.
+ErrorKind = Literal["failed", "internal", "timeout"]
+
+
+class ErrorEvent(_Event):
+    """The answer stopped: the last event, instead of a result."""
+
+    type: Literal["error"] = "error"
+    kind: ErrorKind = "failed"
+    message: str
+
+
+Event = RouteEvent | NoticeEvent | SourcesEvent | TokenEvent | ResultEvent | ErrorEvent
 
 __all__ = [
+    "ErrorEvent",
+    "ErrorKind",
     "Event",
     "Fallback",
     "NoticeEvent",

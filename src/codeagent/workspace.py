@@ -37,6 +37,7 @@ from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry, default_registry
 
 if TYPE_CHECKING:
+    from codeagent.agent.context import Repositories
     from codeagent.index.stats import IndexStats
     from codeagent.store.store import IndexStore
 
@@ -162,12 +163,16 @@ class Workspace:
         index: LazyIndex | None = None,
         notices: Sequence[str] = (),
         k: int | None = None,
+        repos: Repositories | None = None,
     ) -> Iterator[Event]:
         """Answer ``question``, yielding events as they happen; the result is always last.
 
         ``index``: the index this one answer reads (the server pins one state per question);
         ``notices``: what the answer must say besides (e.g. that the index is catching up);
-        ``k``: sources for this answer (the settings' ``k`` when None).
+        ``k``: sources for this answer (the settings' ``k`` when None); ``repos``: the
+        repositories the question is asked of, when several (searched by the graph's across
+        step; the answer then names each source's repository and the state each answered
+        from, and reads no index of this workspace).
         The result's ``state`` is the state hash of the index the answer read, None when it
         read none (an exact answer from one file's syntax tree, read from disk as it is).
         """
@@ -196,6 +201,7 @@ class Workspace:
             tools=ToolContext(self.repo_root, settings, index, cleaned),
             registry=self.registry,
             chat_model=self.chat_model,
+            repos=repos,
         )
         final: dict[str, Any] = {}
         for mode, chunk in self._compiled().stream(
@@ -205,7 +211,7 @@ class Workspace:
                 yield chunk
             else:
                 final = chunk
-        result = _result(cleaned, final, started, index.state)
+        result = _result(cleaned, final, started, None if repos else index.state)
         if conversation is not None:
             conversation.remember(result, turns)
         yield ResultEvent(result=result)
@@ -235,4 +241,5 @@ def _result(question: str, final: dict[str, Any], started: float, state: str | N
         notices=final.get("notices", []),
         unverified=final.get("unverified", []),
         state=state,
+        states=final.get("states"),
     )

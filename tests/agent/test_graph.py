@@ -44,7 +44,7 @@ class CountingIndex(LazyIndex):
 
 def test_graph_shape() -> None:
     graph = build_graph(default_registry()).get_graph()
-    nodes = {"__start__", "route", "symbols", "ast", "rag", "answer", "__end__"}
+    nodes = {"__start__", "route", "symbols", "ast", "rag", "across", "answer", "__end__"}
     assert set(graph.nodes) == nodes
     edges = {(e.source, e.target, e.conditional) for e in graph.edges}
     assert edges == {
@@ -57,6 +57,8 @@ def test_graph_shape() -> None:
         ("ast", "answer", True),
         ("ast", "rag", True),
         ("rag", "answer", False),
+        ("route", "across", True),  # a question asked of several repositories
+        ("across", "answer", False),
         ("answer", "__end__", False),
     }
 

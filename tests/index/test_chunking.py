@@ -120,7 +120,7 @@ def test_a_new_chunker_version_builds_a_new_state(
     _, again = load_or_build(root, settings)
     assert again.cache_hit
     assert again.state_hash == first.state_hash
-    for module in ("codeagent.index.build", "codeagent.index.fragments"):
+    for module in ("codeagent.index.build", "codeagent.index.chunked", "codeagent.index.reuse"):
         monkeypatch.setattr(f"{module}.CHUNKER_VERSION", CHUNKER_VERSION + ".next")
     _, bumped = load_or_build(root, settings)
     assert not bumped.cache_hit

@@ -14,9 +14,10 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.fragments import _SYMBOLS_HEAD, borrow
+from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.records import Chunk
 from codeagent.store.entry_files import to_chunks
+from codeagent.store.fragments import _SYMBOLS_HEAD, borrow
 from conftest import git, write_files
 
 FILES = {
@@ -200,7 +201,7 @@ DAMAGES: list[Damage] = [
 
 
 def test_a_sound_entry_is_lent_whole(entry: Entry) -> None:
-    parts = borrow(*_copy(entry))
+    parts = borrow(*_copy(entry), chunker=CHUNKER_VERSION)
     assert [p.path for p in parts] == list(entry[0]["files"])
     assert sum(p.count for p in parts) == entry[3]
 
@@ -209,7 +210,7 @@ def test_a_sound_entry_is_lent_whole(entry: Entry) -> None:
 def test_each_rule_broken_alone_is_refused(entry: Entry, damage: Damage) -> None:
     damaged, message = damage(_copy(entry))
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        borrow(*damaged)
+        borrow(*damaged, chunker=CHUNKER_VERSION)
 
 
 def test_borrowed_rows_decode_to_the_chunks_with_their_headers(entry: Entry) -> None:

@@ -12,9 +12,9 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.chunking import chunk_file
-from codeagent.index.fragments import Content, FilePart
+from codeagent.index.chunking import CHUNKER_VERSION, chunk_file
 from codeagent.store.entry_files import read_manifest, sha256_file
+from codeagent.store.fragments import Content, FilePart
 from conftest import GitRepoFactory, git
 
 FILES = {
@@ -88,7 +88,7 @@ def test_one_chunk_of_a_borrowed_file_decodes_that_file_only(git_repo: GitRepoFa
     previous = find_previous([Path(first.cache_path)])
     assert previous is not None
     parts = [previous.part(p, previous._parts[p].digest) for p in previous._parts]
-    content = Content([p for p in parts if p is not None])
+    content = Content([p for p in parts if p is not None], chunker=CHUNKER_VERSION)
     assert len(content) == len(everything)
     last = content[len(everything) - 1]
     assert [last.path, last.start_line, last.end_line] == everything[-1][:3]
@@ -169,7 +169,8 @@ def test_a_part_without_chunks_keeps_the_others_in_place() -> None:
             FilePart("a.py", "d1", 1, [one], None, None),
             FilePart("b.py", "d2", 0, [], None, None),
             FilePart("c.py", "d3", 1, [two], None, None),
-        ]
+        ],
+        chunker=CHUNKER_VERSION,
     )
     assert [content[0], content[1]] == [one, two]
     assert content.ranges == {"a.py": ("d1", 0, 1), "b.py": ("d2", 1, 0), "c.py": ("d3", 1, 1)}

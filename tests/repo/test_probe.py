@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.index.build import fingerprint
+from codeagent.index.freshness import SharedCheck
 from codeagent.repo.discover import discover
 from codeagent.repo.probe import Prober, changed_paths
 from codeagent.repo.state import state_hash
-from codeagent.server.freshness import SharedCheck
 from conftest import git
 
 

@@ -21,8 +21,9 @@ import pytest
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from codeagent.events import Event
 from codeagent.server.app import ServerConfig, create_app
-from server_helpers import START_TIMEOUT, ScriptedBackend
+from server_helpers import START_TIMEOUT, ScriptedBackend, answered_with
 
 TOKEN = "k" * 32
 
@@ -40,8 +41,8 @@ class ClientAs:
         await self.app(scope, receive, send)
 
 
-def no_answer(_question: str, _cancel: threading.Event) -> Iterator[dict[str, Any]]:
-    yield {"type": "result", "result": {"answer": "", "sources": []}}
+def no_answer(_question: str, _cancel: threading.Event) -> Iterator[Event]:
+    yield answered_with("")
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ BUILDING = "is still being built in the background"
 
 
 def answer(backend: RepoBackend, question: str) -> tuple[list[str], dict[str, Any]]:
-    events = list(backend.ask_stream(question, threading.Event()))
+    events = [e.to_json() for e in backend.ask_stream(question, threading.Event())]
     assert events[-1]["type"] == "result", events
     notices = [e["text"] for e in events if e["type"] == "notice"]
     return notices, events[-1]["result"]

@@ -17,8 +17,9 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from codeagent.events import Event, TokenEvent
 from codeagent.server.app import ServerConfig
-from server_helpers import ScriptedBackend
+from server_helpers import ScriptedBackend, answered_with
 
 WAIT = 30.0  # an upper bound for something that happens at once; never reached when it works
 CAP = 50
@@ -28,9 +29,9 @@ def config(backend: Any, **kw: Any) -> ServerConfig:
     return ServerConfig(backends={"scripted": backend}, token="t" * 32, mcp=True, **kw)
 
 
-def answered(_question: str, _cancel: threading.Event) -> Iterator[dict[str, Any]]:
-    yield {"type": "token", "text": "done"}
-    yield {"type": "result", "result": {"answer": "done", "sources": []}}
+def answered(_question: str, _cancel: threading.Event) -> Iterator[Event]:
+    yield TokenEvent(text="done")
+    yield answered_with("done")
 
 
 def text(result: Any) -> str:
@@ -53,7 +54,7 @@ class Gate:
         self.open = threading.Event()
         self.entered = threading.Event()
 
-    def __call__(self, question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
+    def __call__(self, question: str, cancel: threading.Event) -> Iterator[Event]:
         self.entered.set()
         self.open.wait(WAIT)
         yield from answered(question, cancel)

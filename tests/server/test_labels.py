@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codeagent.server.labels import check_cited, labelled_events
+from codeagent.agent.across import check_cited
+from codeagent.agent.state import RouteDecision
+from codeagent.events import ResultEvent, SourcesEvent
+from codeagent.result import AskResult
+from codeagent.server.everywhere import labelled_events
+from codeagent.tools.base import Source
 from conftest import write_files
 
 X = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"  # six lines
@@ -25,12 +30,12 @@ def test_a_citation_of_one_repository_is_not_covered_by_the_others_source(
     tmp_path: Path,
 ) -> None:
     roots = two_repos(tmp_path)
-    sources = [{"repo": "api", "path": "src/x.py", "start_line": 1, "end_line": 6, "score": 1.0}]
+    sources = [Source(repo="api", path="src/x.py", start_line=1, end_line=6, score=1.0)]
     answer = "f is in api:src/x.py:1-2, and g in web:src/x.py:5-6."
     extra, notes = check_cited(answer, roots, sources)
     assert notes == []
     # web's file was not among the sources: it is added, as web's, not folded into api's
-    assert extra == [
+    assert [s.to_json() for s in extra] == [
         {"repo": "web", "path": "src/x.py", "start_line": 5, "end_line": 6, "score": None}
     ]
 
@@ -38,10 +43,10 @@ def test_a_citation_of_one_repository_is_not_covered_by_the_others_source(
 def test_a_citation_reaching_past_a_source_is_its_own_source(tmp_path: Path) -> None:
     """A source of lines 1-3 covers a citation of 2-3, not one of 2-6."""
     roots = two_repos(tmp_path)
-    sources = [{"repo": "api", "path": "src/x.py", "start_line": 1, "end_line": 3, "score": 1.0}]
+    sources = [Source(repo="api", path="src/x.py", start_line=1, end_line=3, score=1.0)]
     extra, notes = check_cited("api:src/x.py:2-3 and api:src/x.py:2-6", roots, sources)
     assert notes == []
-    assert extra == [
+    assert [s.to_json() for s in extra] == [
         {"repo": "api", "path": "src/x.py", "start_line": 2, "end_line": 6, "score": None}
     ]
 
@@ -49,7 +54,7 @@ def test_a_citation_reaching_past_a_source_is_its_own_source(tmp_path: Path) -> 
 def test_a_citation_past_the_end_is_checked_against_its_own_repository(tmp_path: Path) -> None:
     roots = two_repos(tmp_path)
     write_files(roots["web"], {"src/x.py": "x = 1\n"})  # web's copy is one line long
-    sources = [{"repo": "api", "path": "src/x.py", "start_line": 1, "end_line": 6, "score": 1.0}]
+    sources = [Source(repo="api", path="src/x.py", start_line=1, end_line=6, score=1.0)]
     extra, notes = check_cited("see web:src/x.py:5-6", roots, sources)
     assert extra == []
     assert len(notes) == 1
@@ -57,13 +62,14 @@ def test_a_citation_past_the_end_is_checked_against_its_own_repository(tmp_path:
 
 
 def test_every_source_of_an_answer_names_its_repository() -> None:
-    events = [
-        {"type": "sources", "sources": [{"path": "src/x.py", "start_line": 1, "end_line": 2}]},
-        {"type": "result", "result": {"answer": "a", "sources": [{"path": "src/x.py"}]}},
+    one = Source(path="src/x.py", start_line=1, end_line=2)
+    result = AskResult(question="q", route=RouteDecision(tool="rag"), answer="a", sources=[one])
+    out = list(labelled_events("web", [SourcesEvent(sources=[one]), ResultEvent(result=result)]))
+    assert out[0].to_json()["sources"] == [
+        {"repo": "web", "path": "src/x.py", "start_line": 1, "end_line": 2, "score": None}
     ]
-    out = list(labelled_events("web", events))
-    assert out[0]["sources"] == [
-        {"repo": "web", "path": "src/x.py", "start_line": 1, "end_line": 2}
-    ]
-    assert out[1]["result"]["repo"] == "web"
-    assert out[1]["result"]["sources"] == [{"repo": "web", "path": "src/x.py"}]
+    labelled = out[1].to_json()["result"]
+    assert labelled["repo"] == "web"
+    assert [s["repo"] for s in labelled["sources"]] == ["web"]
+    # a source of one repository in JSON names none (the answer searched only it)
+    assert "repo" not in ResultEvent(result=result).to_json()["result"]["sources"][0]

@@ -46,6 +46,7 @@ LEAN = {
     "codeagent.server",
     "codeagent.server.address",
     "codeagent.server.client",
+    "codeagent.wire",
     # whether a question asks for signatures (the printer cuts lines unless it does): re only
     "codeagent.tools",
     "codeagent.tools.structural",

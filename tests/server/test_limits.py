@@ -11,8 +11,9 @@ from typing import Any
 
 import httpx
 
+from codeagent.events import Event, NoticeEvent, TokenEvent
 from codeagent.server.app import ServerConfig
-from server_helpers import ScriptedBackend, ndjson
+from server_helpers import ScriptedBackend, answered_with, ndjson
 
 WAIT = 30.0  # an upper bound for something that happens at once; never reached when it works
 
@@ -21,10 +22,10 @@ def config(backend: Any, **kw: Any) -> ServerConfig:
     return ServerConfig(backends={"scripted": backend}, token="t" * 32, **kw)
 
 
-def endless(_question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
+def endless(_question: str, cancel: threading.Event) -> Iterator[Event]:
     """Tokens until cancelled (each after a short pause, as a model writes)."""
     while not cancel.wait(0.02):
-        yield {"type": "token", "text": "more "}
+        yield TokenEvent(text="more ")
 
 
 def test_disconnecting_client_cancels_the_answer(app_server: Any, tmp_path: Path) -> None:
@@ -56,10 +57,10 @@ def test_busy_server_answers_429_with_retry_after(app_server: Any, tmp_path: Pat
     release = threading.Event()
     entered = threading.Semaphore(0)
 
-    def blocked(_question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
+    def blocked(_question: str, cancel: threading.Event) -> Iterator[Event]:
         entered.release()
         release.wait(WAIT)
-        yield {"type": "result", "result": {"answer": "done", "sources": []}}
+        yield answered_with("done")
 
     url = app_server(config(ScriptedBackend(tmp_path, blocked), max_concurrent=1, max_queue=1))
     results: list[int] = []
@@ -92,8 +93,8 @@ def test_busy_server_answers_429_with_retry_after(app_server: Any, tmp_path: Pat
 
 
 def test_idle_stream_is_closed_and_its_work_cancelled(app_server: Any, tmp_path: Path) -> None:
-    def stalls(_question: str, cancel: threading.Event) -> Iterator[dict[str, Any]]:
-        yield {"type": "notice", "text": "thinking"}
+    def stalls(_question: str, cancel: threading.Event) -> Iterator[Event]:
+        yield NoticeEvent(kind="index", text="thinking")
         cancel.wait(WAIT)  # never sends anything else
         return
 

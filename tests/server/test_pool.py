@@ -18,8 +18,8 @@ from codeagent.config import Settings
 from codeagent.errors import ConfigError
 from codeagent.index.build import load_or_build
 from codeagent.rank.retrieve import retrieve
-from codeagent.server.across import AllRepos, named_files
 from codeagent.server.backend import RepoBackend
+from codeagent.server.everywhere import AllRepos, named_files
 from codeagent.server.memory import parse_size, store_bytes
 from codeagent.server.repolist import read_repo_lines, read_repos_file, url_name
 from codeagent.server.repos import ServedRepo
@@ -114,7 +114,8 @@ def test_answer_across_repositories_with_a_model(git_repo: Any, env_setup: Path)
         name: RepoBackend(ServedRepo(name, root), settings, model)
         for name, root in (("billing", billing), ("search", search))
     }
-    events = list(AllRepos(backends).ask_stream("where is retry_call?", threading.Event()))
+    asked = AllRepos(backends).ask_stream("where is retry_call?", threading.Event())
+    events = [event.to_json() for event in asked]
     result = events[-1]["result"]
     assert result["answer"].startswith(said)
     # the cited lines that exist are sources, each with its repository; line 40 does not exist

@@ -1,4 +1,4 @@
-"""The per-question probe a served answer starts from (``server.freshness.SharedCheck``): a
+"""The per-question probe a served answer starts from (``index.freshness.SharedCheck``): a
 question never gets a probe that began before it was asked.
 
 Made deterministic with events, not sleeps: the first probe is held after it has read the
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from codeagent.index.freshness import SharedCheck
 from codeagent.repo.probe import Probe, Prober
-from codeagent.server.freshness import SharedCheck
 
 WAIT = 30  # seconds: a bound on a hang, never a pace
 

@@ -1,10 +1,11 @@
 """The agent as a LangGraph ``StateGraph``, built from the tool registry::
 
     START -> route --<tool>--> <tool> --ok--> answer -> END
-                                 |              ^
-                          failed (reason kept)  |
-                                 v              |
-                             <fallback> --------+
+              |                  |              ^  ^
+              |           failed (reason kept)  |  |
+              |                  v              |  |
+              |              <fallback> --------+  |
+              +--several repositories--> across ---+
 
 With the default registry: ``route -> ast | rag``, ``ast -> answer | rag``, ``rag -> answer``.
 A tool with a fallback gets a conditional edge (``edges.after_tool``); one without, a plain
@@ -20,8 +21,9 @@ from typing import TYPE_CHECKING
 from langgraph.graph import END, START, StateGraph
 
 from codeagent.agent import nodes
+from codeagent.agent.across import across
 from codeagent.agent.context import RunContext
-from codeagent.agent.edges import ANSWER, after_route, after_tool
+from codeagent.agent.edges import ACROSS, ANSWER, after_route, after_tool
 from codeagent.agent.state import AgentState
 from codeagent.tools.registry import Registry
 
@@ -40,9 +42,11 @@ def build_graph(
     graph.add_node(ROUTE, nodes.route)
     for tool in registry.tools.values():
         graph.add_node(tool.name, nodes.tool_node(tool))
+    graph.add_node(ACROSS, across)
     graph.add_node(ANSWER, nodes.answer)
     graph.add_edge(START, ROUTE)
-    graph.add_conditional_edges(ROUTE, after_route, list(registry.names()))
+    graph.add_conditional_edges(ROUTE, after_route, [*registry.names(), ACROSS])
+    graph.add_edge(ACROSS, ANSWER)
     for tool in registry.tools.values():
         target = registry.fallback_of(tool.name)
         if target is None:

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
     run = runtime.context
+    if run.repos is not None:  # several repositories: the across step searches them
+        return route_across(run)
     model = run.chat_model
     if model is not None:
         from codeagent.llm import with_timeout
@@ -56,6 +58,16 @@ def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if decision.fallback:  # the tool meant for the question could not take it
         update["fallback"] = decision.fallback
     return update
+
+
+def route_across(run: RunContext) -> dict[str, Any]:
+    """The route of a question asked of several repositories: searched, the search tool's way."""
+    assert run.repos is not None
+    tool = run.registry.default
+    decision = RouteDecision(tool=tool, decided_by="rules", reason="no repository named")
+    line = f"searching {len(run.repos.roots)} repositories"
+    get_stream_writer()(RouteEvent(route=decision, line=line, label=run.registry.label(tool)))
+    return {"route": decision, "across": True}
 
 
 class ToolNode(Protocol):
@@ -111,7 +123,7 @@ def route_event(run: RunContext, decision: RouteDecision, fallback: Fallback | N
 def answer(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     started = time.perf_counter()
     write = get_stream_writer()
-    if runtime.context.chat_model is None:
+    if runtime.context.chat_model is None or getattr(state.get("tool_result"), "empty", False):
         text = deterministic_answer(state)
         result = state.get("tool_result")
         write(TokenEvent(text=text, terms=result_terms(result)))
@@ -183,9 +195,12 @@ def llm_answer(state: AgentState, run: RunContext) -> dict[str, Any]:
         parts.append(tail)
         write(TokenEvent(text=tail))
     text = "".join(parts)
-    sources, flags = answer_mod.check_citations(
-        text, run.tools.repo_root, list(state.get("sources", []))
-    )
+    sources = list(state.get("sources", []))
+    check = getattr(result, "check_citations", None)  # a result of several repositories
+    if callable(check):
+        sources, flags = check(text, sources)
+    else:
+        sources, flags = answer_mod.check_citations(text, run.tools.repo_root, sources)
     if flags:
         note = "\n\n" + "\n".join(flags)
         text += note

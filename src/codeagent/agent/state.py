@@ -41,5 +41,7 @@ class AgentState(TypedDict, total=False):
     sources: list[Source]
     answer: str
     unverified: list[str]  # citations in the answer that do not exist in the repository
+    across: bool  # asked of several repositories: the across step retrieves
+    states: dict[str, str | None]  # asked of several: the state each searched one answered from
     notices: Annotated[list[str], operator.add]
     timings: Annotated[dict[str, float], merge_timings]

@@ -10,7 +10,8 @@ the settings the flags ask for, it answers; otherwise the caller answers in-proc
 
 This path imports the standard library (its cheap part: no ``typing``, ``pathlib``,
 ``dataclasses``, ``http.client``, ``logging``) and a few small modules of the project:
-this one, :mod:`codeagent.server.client` and :mod:`~codeagent.server.address` (the wire),
+this one, :mod:`codeagent.server.client`, :mod:`~codeagent.server.address` and
+:mod:`codeagent.wire` (the wire, which reads the server's events back as events),
 :mod:`codeagent.cli.render`, :mod:`~codeagent.cli.terminal` and :mod:`codeagent.display`
 (the same printer an in-process answer goes through). tests/cli/test_lean_client.py holds
 it to that.
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 import os
 import sys
-from types import SimpleNamespace
 
+from codeagent import wire
 from codeagent.errors import CodeAgentError
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -196,28 +197,23 @@ def print_json(data: Any) -> None:
 
 
 def print_events(events: Any, printer: Any, *, as_json: bool) -> None:
-    """Print a server's answer events through the printer an in-process answer uses (the
-    events' JSON read as the events themselves: the same fields, so the same output)."""
+    """Print a server's answer events through the printer an in-process answer uses (each
+    event's JSON read back as the event by :func:`codeagent.wire.decode`: the same fields,
+    so the same output)."""
     for data in events:
-        kind = data.get("type")
-        if kind == "error":
-            raise CodeAgentError(data["message"])
-        if kind == "result" and as_json:
+        try:
+            event = wire.decode(data)
+        except ValueError as exc:
+            raise CodeAgentError(f"the server sent {exc}") from None
+        if event.type == "error":
+            raise CodeAgentError(event.message)
+        if event.type == "result" and as_json:
             printer.flush_route()
-            print_json(data["result"])
+            print_json(event.result.json)
             printer.finish_quietly()
             return
-        if kind == "token" and as_json:
+        if event.type == "token" and as_json:
             continue
-        if printer.event(_event(data)) is not None:
+        if printer.event(event) is not None:
             return
     raise CodeAgentError("the server closed the answer without a result")
-
-
-def _event(data: dict[str, Any]) -> SimpleNamespace:
-    """An event's JSON with attribute access (a result's sources too), as the printer reads."""
-    event = SimpleNamespace(**{"line": None, "text": "", "terms": [], **data})
-    if "result" in data:
-        sources = [SimpleNamespace(**s) for s in data["result"].get("sources", [])]
-        event.result = SimpleNamespace(**{**data["result"], "sources": sources})
-    return event

@@ -11,7 +11,8 @@ opens it from the cache. An embedder without an estimate (the hash embedder of t
 a small edit keeps building in the foreground.
 
 The server answers from the same in-memory index while its own first build runs (in a
-thread of its process): :func:`quick_store` serves both.
+thread of its process, :class:`~codeagent.index.building.BuildingIndex`): :func:`quick_store`
+serves both (:func:`codeagent.index.build.quick_index` for the server).
 """
 
 from __future__ import annotations

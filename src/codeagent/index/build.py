@@ -165,6 +165,23 @@ def load_or_build(
     return store, stats
 
 
+def quick_index(
+    root: Path, settings: Settings, embedder: Embedder | None
+) -> tuple[IndexStore, float, IndexStats]:
+    """The in-memory index of ``root`` as it is now (``answer_first.quick_store`` of its
+    chunks, the earlier states of its cache lending theirs), the share of chunks with a
+    vector, and its statistics (the state hash of its content, without an embedder's)."""
+    from codeagent.index.answer_first import quick_store
+
+    discovery = discover(root, max_bytes=settings.max_file_bytes)
+    stats = IndexStats(repo=str(root), files_indexed=len(discovery.files))
+    earlier = index_cache.states(settings.cache_dir / repo_id(discovery.root))
+    chunked = chunk_repo(discovery, stats, NullProgress(), earlier, **pool_settings(settings))
+    store, coverage = quick_store(chunked, embedder, settings)
+    stats.state_hash = state_hash(discovery, fingerprint(None))
+    return store, coverage, stats
+
+
 def _build(
     discovery: Discovery,
     embedder: Embedder | None,

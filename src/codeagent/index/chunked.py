@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.errors import EmptyRepoError
-from codeagent.index.chunking import parse_python
-from codeagent.index.fragments import Content, FilePart, Ranges, part_of
+from codeagent.index.chunking import CHUNKER_VERSION, parse_python
 from codeagent.index.per_file import FileResult
 from codeagent.index.pool import Item, parse_all
 from codeagent.index.reuse import find_previous, text_digest
@@ -22,6 +21,7 @@ from codeagent.progress import ProgressReporter
 from codeagent.records import Chunk
 from codeagent.repo.discover import Discovery
 from codeagent.store.bm25_build import Earlier
+from codeagent.store.fragments import Content, FilePart, Ranges, part_of
 from codeagent.symbols.extract import module_names
 from codeagent.symbols.graph import SymbolGraph, record_for
 
@@ -117,7 +117,7 @@ def chunk_repo(
             stats.parse_errors[result.error] = stats.parse_errors.get(result.error, 0) + 1
     unreadable = digests.count(None)
     _check_modules(parts, discovery)
-    content = Content(parts)
+    content = Content(parts, chunker=CHUNKER_VERSION)
     if unreadable:
         stats.files_indexed -= unreadable
         stats.files_skipped["unreadable"] = stats.files_skipped.get("unreadable", 0) + unreadable

@@ -1,14 +1,16 @@
 """Keeping the index of a repository current while it is edited (``codeagent watch``).
 
-The first index goes through the cached build path, as ``codeagent index`` does. Then every
-batch of file-system events (:class:`~codeagent.repo.watch.RepoWatch`) is checked with a
-probe (:mod:`codeagent.repo.probe`, one ``git status``): when the probe agrees with the one
-taken before the last build, nothing discovery sees changed (a file ``.gitignore`` excludes,
-an editor's temporary file it skips, a save that wrote the same bytes) and nothing is done.
-Otherwise it waits until two probes ``SETTLE`` s apart agree (at most ``MAX_SETTLE`` s), the
-idea of the server's updater, so a burst of saves or a ``git checkout`` writing many files is
-indexed once, when it is done. Events that arrive during a build are gathered by the watcher
-meanwhile and come as the next batch: a burst costs one build, or two when it overlaps one.
+The index is kept by an :class:`~codeagent.index.keeper.IndexKeeper`, as a served
+repository's is: the first index goes through the cached build path, as ``codeagent index``
+does. Then every batch of file-system events (:class:`~codeagent.repo.watch.RepoWatch`) asks
+the keeper for an update: it probes the repository (:mod:`codeagent.repo.probe`, one ``git
+status``), does nothing when the probe agrees with the one taken before the last build
+(nothing discovery sees changed: a file ``.gitignore`` excludes, an editor's temporary file
+it skips, a save that wrote the same bytes), else waits until two probes agree (the
+repository settled: a burst of saves or a ``git checkout`` writing many files is indexed
+once, when it is done) and builds. Events that arrive during a build are gathered by the
+watcher meanwhile and come as the next batch: a burst costs one build, or two when it
+overlaps one.
 """
 
 from __future__ import annotations
@@ -22,19 +24,18 @@ from typing import TYPE_CHECKING
 
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.build import load_or_build
+from codeagent.index.keeper import IndexKeeper
 from codeagent.progress import NullProgress, ProgressReporter
-from codeagent.repo.probe import Probe, Prober, changed_paths
+from codeagent.repo.probe import changed_paths
 from codeagent.repo.watch import RepoWatch
 
 if TYPE_CHECKING:
     from codeagent.config import Settings
     from codeagent.embed.embedders import Embedder
     from codeagent.index.stats import IndexStats
+    from codeagent.store.store import IndexStore
 
 log = logging.getLogger(__name__)
-
-SETTLE = 0.1
-MAX_SETTLE = 2.0
 
 
 @dataclass
@@ -58,19 +59,29 @@ class Follower:
         self.settings = settings
         self.watch = watch
         self.embedder = embedder
-        self.prober = Prober(self.root)
+        self.keeper = IndexKeeper(self.root.name, self.root, settings, self._build, self._made)
         self.state = ""  # the state hash of the last index built or loaded
         self.updates = 0
-        self._probe: Probe | None = None
+        self._progress: ProgressReporter = NullProgress()
+
+    def _build(self, force: bool) -> tuple[IndexStore, IndexStats]:
+        return load_or_build(
+            self.root, self.settings, force=force, progress=self._progress, embedder=self.embedder
+        )
+
+    def _made(self) -> Embedder | None:
+        return self.embedder
 
     def first(self, progress: ProgressReporter = NullProgress()) -> IndexStats:  # noqa: B008
         """Index the repository as it is now (a failure raises)."""
-        self._probe = self.prober.probe()  # before the build: what changes during it is seen
-        _store, stats = load_or_build(
-            self.root, self.settings, progress=progress, embedder=self.embedder
-        )
-        self.state = stats.state_hash
-        return stats
+        self._progress = progress
+        try:
+            snapshot = self.keeper.updater.update_now(force=False)
+        finally:
+            self._progress = NullProgress()
+        assert snapshot.index.stats is not None
+        self.state = snapshot.index.stats.state_hash
+        return snapshot.index.stats
 
     def follow(self) -> Iterator[Update]:
         """One :class:`Update` per batch of events that changed the indexed state, until the
@@ -82,37 +93,27 @@ class Follower:
 
     def on_batch(self, batch: set[str]) -> Update | None:
         """Update the index after ``batch``; None when nothing indexed changed."""
-        probe = self.prober.probe()
-        if self._probe is not None and probe.key == self._probe.key:
-            log.debug("no indexed change in %s", sorted(batch))
-            return None
-        probe = self._settled(probe)
-        if self.watch.stopped:
-            return None
-        changed = (
-            changed_paths(self.root, self._probe, probe) if self._probe is not None else []
-        ) or sorted(p for p in batch if not p.startswith(".git/"))
-        self._probe = probe
+        before = self.keeper.updater.snapshot
         started = time.perf_counter()
         try:
-            _store, stats = load_or_build(self.root, self.settings, embedder=self.embedder)
+            after = self.keeper.updater.update_now(force=False)
         except CodeAgentError as exc:  # a repository that cannot be indexed now: said, kept
+            changed = sorted(p for p in batch if not p.startswith(".git/"))
             return Update(changed, error=one_line(exc), seconds=time.perf_counter() - started)
         seconds = time.perf_counter() - started
+        if self.watch.stopped or (before is not None and after.index is before.index):
+            log.debug("no indexed change in %s", sorted(batch))
+            return None
+        stats = after.index.stats
+        assert stats is not None
         if stats.state_hash == self.state:
             return None  # e.g. `git add`: the state git reports moved, the content did not
+        old = before.probe if before is not None else None
+        changed = (
+            changed_paths(self.root, old, after.probe)
+            if old is not None and after.probe is not None
+            else []
+        ) or sorted(p for p in batch if not p.startswith(".git/"))
         self.state = stats.state_hash
         self.updates += 1
         return Update(changed, stats, seconds=seconds, notices=list(stats.notices))
-
-    def _settled(self, probe: Probe) -> Probe:
-        """The first of two probes ``SETTLE`` s apart that agree (or the last one after
-        ``MAX_SETTLE`` s, or once the watch stops)."""
-        deadline = time.monotonic() + MAX_SETTLE
-        while time.monotonic() < deadline and not self.watch.stopped:
-            time.sleep(SETTLE)
-            again = self.prober.probe()
-            if again.key == probe.key:
-                break
-            probe = again
-        return probe

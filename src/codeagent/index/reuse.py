@@ -2,7 +2,7 @@
 
 Each index entry also saves ``files.json``: for every file it chunked, a digest of its text,
 the range of its chunks and where its rows and its symbol record lie in ``chunks.json`` and
-``symbols.json`` (:mod:`codeagent.index.fragments`), with the chunker and symbol-graph
+``symbols.json`` (:mod:`codeagent.store.fragments`), with the chunker and symbol-graph
 versions. A build opens the most recently used earlier entry of the same repository (any
 embedder: chunks do not depend on it) and, for a file whose digest is the same, takes its
 rows and its symbol record from there as bytes, copied into the new entry without being
@@ -15,7 +15,7 @@ The earlier entry is trusted only when its manifest is complete and of this form
 sha256 of ``files.json``, ``chunks.json`` and ``symbols.json`` match the manifest (hashed
 even when the entry's seal vouches for them: their bytes go into the new entry, whose
 manifest would vouch for any damage they carried), both versions match, and the layout is
-sound (:func:`codeagent.index.fragments.borrow`). Anything else (missing, damaged, older) is
+sound (:func:`codeagent.store.fragments.borrow`). Anything else (missing, damaged, older) is
 logged and the build parses every file.
 """
 
@@ -26,9 +26,10 @@ import json
 import logging
 from pathlib import Path
 
-from codeagent.index.fragments import FILES, FilePart, borrow
+from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.store.bm25_build import Earlier
 from codeagent.store.entry_files import CHUNKS, CorruptIndexError, read_manifest
+from codeagent.store.fragments import FILES, FilePart, borrow
 from codeagent.store.seal import unsealed
 from codeagent.symbols.graph import SYMBOLS
 
@@ -63,7 +64,9 @@ class Previous:
             if hashlib.sha256(data[name]).hexdigest() != listed.get(name):
                 raise ValueError(f"{name} is missing or does not match the manifest")
         layout = json.loads(data[FILES])
-        parts = borrow(layout, data[CHUNKS], data[SYMBOLS], manifest.get("chunks"))
+        parts = borrow(
+            layout, data[CHUNKS], data[SYMBOLS], manifest.get("chunks"), chunker=CHUNKER_VERSION
+        )
         ranges = {p.path: (p.digest, first, p.count) for p, first in _firsts(parts)}
         sealed = unsealed(entry, manifest) is None  # its BM25 files need no hashing
         return cls(parts, Earlier(entry, manifest, sealed, ranges))

@@ -7,7 +7,6 @@ See docs/server.md for the API and the security model.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -25,12 +24,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from codeagent import __version__
+from codeagent import __version__, wire
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.server.across import AllRepos
+from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent
 from codeagent.server.auth import is_loopback, token_matches
-from codeagent.server.backend import Event, RepoBackend
+from codeagent.server.backend import RepoBackend
 from codeagent.server.bodies import AskRequest, IndexRequest, parse_body, read_json
+from codeagent.server.everywhere import AllRepos
 from codeagent.server.guard import RequestGuard, make_policy
 from codeagent.server.limits import (
     BUSY_MESSAGE,
@@ -245,26 +245,26 @@ async def _guarded(answer: Answer, idle_timeout: float) -> AsyncIterator[Event]:
         async for event in answer.events(idle_timeout):
             yield event
     except IdleTimeout as exc:
-        yield {"type": "error", "kind": "timeout", "message": str(exc)}
+        yield ErrorEvent(kind="timeout", message=str(exc))
 
 
 async def _sse(answer: Answer, idle_timeout: float) -> AsyncIterator[dict[str, str]]:
     async for event in _guarded(answer, idle_timeout):
-        yield {"event": event["type"], "data": json.dumps(event)}
+        yield wire.sse(event)
 
 
 async def _ndjson(answer: Answer, idle_timeout: float) -> AsyncIterator[str]:
     async for event in _guarded(answer, idle_timeout):
-        yield json.dumps(event) + "\n"
+        yield wire.ndjson(event)
 
 
 async def _json(answer: Answer, idle_timeout: float) -> Response:
     notices: list[str] = []
     async for event in _guarded(answer, idle_timeout):
-        if event["type"] == "notice":
-            notices.append(event["text"])
-        elif event["type"] == "result":
-            return JSONResponse({**event["result"], "notices": notices})
-        elif event["type"] == "error":
-            return error(event["message"], 504 if event.get("kind") == "timeout" else 500)
+        if isinstance(event, NoticeEvent):
+            notices.append(event.text)
+        elif isinstance(event, ResultEvent):
+            return JSONResponse({**event.result.to_json(), "notices": notices})
+        elif isinstance(event, ErrorEvent):
+            return error(event.message, 504 if event.kind == "timeout" else 500)
     return error("the answer stopped without a result", 500)

@@ -3,7 +3,7 @@
 One thread walks the URL repositories every period and fetches each (shallow, the remote's
 ``HEAD``, checked out detached: :func:`codeagent.repo.remote.resolve_repo`). Nothing else is
 needed to serve the new commit: each question checks its repository's state and updates the
-index when it moved (:mod:`codeagent.server.freshness`). A failed fetch is logged and kept for
+index when it moved (:mod:`codeagent.index.freshness`). A failed fetch is logged and kept for
 ``GET /v1/repos``; the clone keeps serving what it holds.
 """
 

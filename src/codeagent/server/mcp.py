@@ -7,7 +7,7 @@ name, arguments and answer as text), and :data:`~codeagent.tools.registry.MCP_TO
 those no routed tool stands behind. Every tool takes an optional ``repo``: the id of a served
 repository (``list_repositories`` names them); it may be left out when only one is served.
 ``ask``, and a tool that declares an answer over every repository, search every served
-repository without it and name the repository of each source (:mod:`codeagent.server.across`).
+repository without it and name the repository of each source (:mod:`codeagent.server.everywhere`).
 
 Mounted on ``codeagent serve``, every tool that works on a repository takes a slot of the
 server's :class:`~codeagent.server.limits.Admission`, as ``POST /v1/ask`` does: past the
@@ -29,8 +29,8 @@ from pydantic import Field, ValidationError
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.server import tools
-from codeagent.server.across import AllRepos
 from codeagent.server.backend import RepoBackend
+from codeagent.server.everywhere import AllRepos
 from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
 from codeagent.server.repos import RequestError, pick
 

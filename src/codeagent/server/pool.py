@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from codeagent.server.memory import format_size, store_bytes, store_parts
 
 if TYPE_CHECKING:
+    from codeagent.index.updates import Updater
     from codeagent.server.repos import ServedRepo
-    from codeagent.server.updates import Updater
     from codeagent.store.store import IndexStore
 
 

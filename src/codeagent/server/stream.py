@@ -14,7 +14,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any, Protocol
 
-from codeagent.server.backend import Event
+from codeagent.events import Event
 
 _DONE: Any = object()
 
@@ -25,7 +25,7 @@ class IdleTimeout(Exception):
 
 class Asked(Protocol):
     """What answers a question as events: one repository (:class:`RepoBackend`), or all of
-    them (:class:`~codeagent.server.across.AllRepos`)."""
+    them (:class:`~codeagent.server.everywhere.AllRepos`)."""
 
     def ask_stream(
         self, question: str, cancel: threading.Event, *, k: int | None = None

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError
 from codeagent.server.backend import Pinned, RepoBackend
+from codeagent.wire import encode
 
 if TYPE_CHECKING:
     from codeagent.records import SearchHit
-    from codeagent.server.across import AllRepos
+    from codeagent.server.everywhere import AllRepos
     from codeagent.server.stream import Asked
     from codeagent.tools.base import McpTool
 
@@ -47,7 +48,7 @@ def searcher(
     with its repository's id, and the repositories' notices."""
 
     def search(query: str, k: int) -> tuple[list[tuple[str, SearchHit]], list[str]]:
-        from codeagent.server.across import merged_hits
+        from codeagent.agent.across import merged_hits
 
         scored, notices, _states = everywhere.score(query)
         return merged_hits(scored, query, k), notices
@@ -62,7 +63,7 @@ def ask(backend: Asked, question: str) -> str:
     notices: list[str] = []
     sources: list[dict[str, Any]] = []
     state = None
-    for event in backend.ask_stream(question, threading.Event()):
+    for event in map(encode, backend.ask_stream(question, threading.Event())):
         if event["type"] == "token":
             answer.append(event["text"])
         elif event["type"] == "route" and event.get("fallback") and event.get("line"):

@@ -3,7 +3,7 @@ index is current before the next question arrives.
 
 One thread per served repository reads its batches of events
 (:class:`~codeagent.repo.watch.RepoWatch`) and calls :meth:`Updater.request
-<codeagent.server.updates.Updater.request>`: the updater probes, does nothing when the served
+<codeagent.index.updates.Updater.request>`: the updater probes, does nothing when the served
 index matches (a file ``.gitignore`` excludes), else waits for the repository to settle and
 updates once for the whole burst. The per-question check stays: it is what makes every answer
 current; watching only makes the update start earlier. ``codeagent serve --no-watch`` turns

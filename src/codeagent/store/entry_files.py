@@ -8,7 +8,7 @@ On disk (one directory per repository state)::
                     see store/dense.py)
     symbols.json    the repository symbol graph (:mod:`codeagent.symbols.graph`)
     files.json      each file's text digest, chunk range and where its rows and its symbol
-                    record lie in chunks.json and symbols.json (:mod:`codeagent.index.fragments`)
+                    record lie in chunks.json and symbols.json (:mod:`codeagent.store.fragments`)
     manifest.json   format, counts, embedder, dense backend, a sha256 per file; written last
 
 A directory whose manifest is missing, unreadable or disagrees with the files, or whose BM25
@@ -44,7 +44,7 @@ class CorruptIndexError(IndexBuildError):
 
 class Parts(Protocol):
     """The chunks and symbol records a build made, file by file, not yet necessarily decoded
-    (:class:`codeagent.index.fragments.Content`)."""
+    (:class:`codeagent.store.fragments.Content`)."""
 
     def __len__(self) -> int: ...
     def __getitem__(self, i: int, /) -> Chunk: ...

@@ -1,18 +1,17 @@
 """The index a served repository answers from while its first full index is built: chunks,
 BM25, the symbol graph and the vectors already cached, in memory (as ``codeagent ask`` answers
-first, :mod:`codeagent.index.answer_first`)."""
+first, :mod:`codeagent.index.answer_first`; made by :func:`~codeagent.index.build.quick_index`)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
 from codeagent.index.stats import IndexStats
-from codeagent.progress import NullProgress
-from codeagent.server.repos import ServedRepo
 
 if TYPE_CHECKING:
     from codeagent.embed.embedders import Embedder
@@ -34,31 +33,25 @@ class BuildingIndex(LazyIndex):
     every answer that used it carries a notice saying so."""
 
     def __init__(
-        self, repo: ServedRepo, settings: Settings, embedder: Callable[[], Embedder | None]
+        self,
+        root: Path,
+        repo_id: str,
+        settings: Settings,
+        embedder: Callable[[], Embedder | None],
     ) -> None:
-        super().__init__(repo.root, settings)
-        self._repo_id = repo.id
+        super().__init__(root, settings)
+        self._repo_id = repo_id  # as the server names the repository
         self._embedder = embedder
         self._coverage = 0.0
         self._used = threading.local()
 
     def load(self, *, force: bool) -> IndexStats:
-        from codeagent.index.answer_first import quick_store
-        from codeagent.index.build import fingerprint, pool_settings
-        from codeagent.index.chunked import chunk_repo
-        from codeagent.repo.discover import discover
-        from codeagent.repo.state import repo_id, state_hash
-        from codeagent.store.cache import states
+        from codeagent.index.build import quick_index
 
         with self._lock:
-            discovery = discover(self.repo_root, max_bytes=self.settings.max_file_bytes)
-            stats = IndexStats(repo=str(self.repo_root), files_indexed=len(discovery.files))
-            earlier = states(self.settings.cache_dir / repo_id(discovery.root))
-            chunked = chunk_repo(
-                discovery, stats, NullProgress(), earlier, **pool_settings(self.settings)
+            self._store, self._coverage, stats = quick_index(
+                self.repo_root, self.settings, self._embedder()
             )
-            self._store, self._coverage = quick_store(chunked, self._embedder(), self.settings)
-            stats.state_hash = state_hash(discovery, fingerprint(None))
             self.stats = stats
             return stats
 

@@ -4,37 +4,32 @@ repository is searched and each source says which repository it is from.
 1. A question naming a file path that exists in served repositories (``what does
    app/retry.py define?``) is answered by the first repository holding it, as if it had
    been named (a notice names the others holding it).
-2. Otherwise each repository's index is opened (through the pool: least recently used ones
-   close past the memory budget) and scored for the question: its best BM25 chunk score and,
-   with a dense index, its best cosine similarity (the query is embedded once), each divided
-   by the best over the repositories, averaged. This first pass reads the index served now,
-   without the per-question look at the repository (a ``git status`` each, about 5 ms:
-   half a second for 100 repositories). The ``SELECT`` best repositories with any match are then
-   checked and updated as a question naming them is, and searched as it is
-   (:func:`retrieve`); their windows are merged by ``repository score / (rank in its
-   repository + 2)``, so the best repository's first sources lead and a close second
-   repository's first ones come next.
-3. The answer: without an LLM, the merged sources rendered as ``repo:path:start-end`` with
-   their best lines; with one, the model reads the same blocks under those headers. Each
-   source in JSON carries ``repo``.
+2. Otherwise the agent answers it (:mod:`codeagent.agent.across`: the same graph, with a
+   step that searches several repositories); this module says which are worth searching.
+   Each repository's index is opened (through the pool: least recently used ones close past
+   the memory budget) and scored for the question: its best BM25 chunk score and, with a
+   dense index, its best cosine similarity (the query is embedded once), each divided by the
+   best over the repositories, averaged. This first pass reads the index served now, without
+   the per-question look at the repository (a ``git status`` each, about 5 ms: half a second
+   for 100 repositories). The ``SELECT`` best repositories with any match are then checked
+   and updated as a question naming them is, and searched.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any
 
-from codeagent.agent.sanitize import sanitize_question
+from codeagent.agent.context import Scored
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent, SourcesEvent
+from codeagent.index.keeper import Pinned
 from codeagent.pathtext import FILE_PATH as _FILE
-from codeagent.records import SearchHit
-from codeagent.server.backend import Event, Pinned, RepoBackend
-from codeagent.server.labels import labelled_answer, labelled_events, sources_json
+from codeagent.result import Source
+from codeagent.server.backend import RepoBackend, import_agent, internal_error
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +58,10 @@ class AllRepos:
 
     def __init__(self, backends: dict[str, RepoBackend]) -> None:
         self.backends = backends
+        self.roots = {b.repo.id: b.repo.root for b in backends.values()}
+        # the agent answers these questions: imported before the first comes (repositories
+        # indexed lazily never start it themselves)
+        threading.Thread(target=import_agent, name="import-agent", daemon=True).start()
 
     def ask_stream(
         self, question: str, cancel: threading.Event, *, k: int | None = None
@@ -72,64 +71,29 @@ class AllRepos:
             first = found[0]
             if len(found) > 1:
                 others = ", ".join(b.repo.id for b in found[1:])
-                yield {
-                    "type": "notice",
-                    "kind": "route",
-                    "text": f"{path} is in {first.repo.id} and in {others}: answering from"
-                    f" {first.repo.id} (name the repository to ask another)",
-                }
+                text = (
+                    f"{path} is in {first.repo.id} and in {others}: answering from"
+                    f" {first.repo.id} (name the repository to ask another)"
+                )
+                yield NoticeEvent(kind="route", text=text)
             yield from labelled_events(first.repo.id, first.ask_stream(question, cancel, k=k))
             return
+        first = next(iter(self.backends.values()))
+        stream = first.workspace.ask_stream(question, k=k, repos=self)
         try:
-            yield from self._search(question, cancel, k)
+            for event in stream:
+                if cancel.is_set():
+                    return
+                yield event
         except CodeAgentError as exc:
-            yield {"type": "error", "kind": "failed", "message": one_line(exc)}
+            yield ErrorEvent(kind="failed", message=one_line(exc))
         except Exception as exc:  # a bug: reported to the client, logged in full here
             log.exception("answering %r across repositories failed", question)
-            yield {"type": "error", "kind": "internal", "message": f"internal error: {exc}"}
+            yield internal_error(exc)
+        finally:
+            stream.close()  # type: ignore[attr-defined]
 
-    def _search(
-        self, question: str, cancel: threading.Event, k: int | None
-    ) -> Generator[Event, None, None]:
-        started = time.perf_counter()
-        first = next(iter(self.backends.values()))
-        settings = first.settings
-        cleaned, said = sanitize_question(question, settings.max_question_chars)
-        if not cleaned:
-            raise CodeAgentError("the question is empty")
-        k = k or settings.k
-        search = first.workspace.registry.default  # the tool that searches a repository
-        route = {"tool": search, "decided_by": "rules", "reason": "no repository named"}
-        yield {
-            "type": "route",
-            "route": route,
-            "fallback": None,
-            "line": f"searching {len(self.backends)} repositories",
-            "label": "search",
-        }
-        for text in said:
-            yield {"type": "notice", "kind": "question", "text": text}
-        scored, notices, states = self.score(cleaned)  # the best SELECT, each checked
-        for text in notices:
-            yield {"type": "notice", "kind": "index", "text": text}
-        if cancel.is_set():
-            return
-        retrieved = time.perf_counter()
-        hits = merged_hits(scored, cleaned, k)
-        timings = {"retrieve": round(time.perf_counter() - started, 4)}
-        roots = {b.repo.id: b.repo.root for b in self.backends.values()}
-        for event in labelled_answer(first, cleaned, hits, cancel, roots, route):
-            if event["type"] == "result":
-                timings["answer"] = round(time.perf_counter() - retrieved, 4)
-                timings["total"] = round(time.perf_counter() - started, 4)
-                result = event["result"]
-                result.update(question=cleaned, timings=timings, states=states)
-                result["notices"] = [*said, *notices, *result.get("notices", [])]
-            yield event
-
-    def score(
-        self, question: str
-    ) -> tuple[list[tuple[float, RepoBackend, Any]], list[str], dict[str, str | None]]:
+    def score(self, question: str) -> tuple[list[Scored], list[str], dict[str, str | None]]:
         """The ``SELECT`` best repositories for ``question`` (best first, only those with a
         match), each with its score and its index of the current state; the notices of their
         indexes; the state each answers from. The first pass scores the indexes served now
@@ -164,7 +128,7 @@ class AllRepos:
         kept = scored[:SELECT]
         with ThreadPoolExecutor(PARALLEL, thread_name_prefix="check") as workers:
             checked = list(workers.map(lambda row: _open(row[1], checked=True), kept))
-        selected = []
+        selected: list[Scored] = []
         for (score, _, _), (backend, pinned, store) in zip(kept, checked, strict=True):
             if isinstance(pinned, str):
                 notices.append(f"{backend.repo.id}: not searched: {pinned}")
@@ -172,7 +136,7 @@ class AllRepos:
             states[backend.repo.id] = pinned.state
             notices += [f"{backend.repo.id}: {n}" for n in pinned.notices]
             notices += [f"{backend.repo.id}: {n}" for n in pinned.index.take_notices()]
-            selected.append((score, backend, store))
+            selected.append((score, backend.repo.id, store))
         return selected, notices, states
 
 
@@ -199,18 +163,21 @@ def _cosine(store: Any, question: str, query: dict[str, Any], np: Any) -> float:
     return float(scores[0][0]) if scores.size else 0.0
 
 
-def merged_hits(
-    scored: list[tuple[float, RepoBackend, Any]], question: str, k: int
-) -> list[tuple[str, SearchHit]]:
-    """The best ``k`` windows of the scored repositories, each with its repository's id."""
-    from codeagent.rank.retrieve import retrieve
+def labelled_events(repo: str, events: Iterable[Event]) -> Iterator[Event]:
+    """``events`` of one repository's answer, every source (and the result) naming ``repo``."""
+    for event in events:
+        if isinstance(event, SourcesEvent):
+            event = SourcesEvent(
+                sources=[s.model_copy(update={"repo": repo}) for s in event.sources]
+            )
+        elif isinstance(event, ResultEvent):
+            update = {"repo": repo, "sources": _labelled(repo, event.result.sources)}
+            event = ResultEvent(result=event.result.model_copy(update=update))
+        yield event
 
-    ranked: list[tuple[float, int, str, SearchHit]] = []
-    for order, (score, backend, store) in enumerate(scored):
-        for rank, hit in enumerate(retrieve(store, question, k)):
-            ranked.append((score / (rank + 2), order, backend.repo.id, hit))
-    ranked.sort(key=lambda row: (-row[0], row[1]))
-    return [(repo, replace(hit, score=round(merit, 6))) for merit, _, repo, hit in ranked[:k]]
+
+def _labelled(repo: str, sources: list[Source]) -> list[Source]:
+    return [s.model_copy(update={"repo": repo}) for s in sources]
 
 
-__all__ = ["AllRepos", "holders", "merged_hits", "named_files", "sources_json"]
+__all__ = ["AllRepos", "holders", "labelled_events", "named_files"]

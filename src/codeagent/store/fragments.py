@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.records import Chunk
 from codeagent.store.entry_files import CHUNKS, chunk_rows, to_chunks
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
@@ -63,8 +62,9 @@ def _head(path: str) -> bytes:
 class Content:
     """The chunks and symbol records of one repository state, file by file in index order."""
 
-    def __init__(self, parts: list[FilePart]) -> None:
+    def __init__(self, parts: list[FilePart], *, chunker: str) -> None:
         self.parts = parts
+        self.chunker = chunker  # the chunker's version (codeagent.index.chunking)
         self._firsts: list[int] = []
         total = 0
         for part in parts:
@@ -161,7 +161,7 @@ class Content:
             position += len(piece)
         symbol_out.append(b"}}")
         layout = {
-            "chunker": CHUNKER_VERSION,
+            "chunker": self.chunker,
             "symbols": SYMBOLS_FORMAT,
             "files": self.ranges,
             "at": at,
@@ -172,12 +172,15 @@ class Content:
         (directory / FILES).write_bytes(dumps(layout).encode())
 
 
-def borrow(layout: dict[str, Any], chunks: bytes, symbols: bytes, count: object) -> list[FilePart]:
+def borrow(
+    layout: dict[str, Any], chunks: bytes, symbols: bytes, count: object, *, chunker: str
+) -> list[FilePart]:
     """The parts an earlier entry lends, from its files.json (``layout``), chunks.json and
-    symbols.json bytes and its chunk ``count``; ValueError unless the layout is sound."""
+    symbols.json bytes and its chunk ``count``; ValueError unless the layout is sound and
+    written by the ``chunker`` version of now."""
     if not isinstance(layout, dict):
         raise ValueError("files.json is not of this format")
-    if layout.get("chunker") != CHUNKER_VERSION or layout.get("symbols") != SYMBOLS_FORMAT:
+    if layout.get("chunker") != chunker or layout.get("symbols") != SYMBOLS_FORMAT:
         raise ValueError("built by another chunker or symbol-graph version")
     at, modules = layout["at"], layout["modules"]
     cview, sview = memoryview(chunks), memoryview(symbols)

@@ -1,4 +1,4 @@
-"""Index updates of one served repository: at most one running, at most one pending.
+"""Index updates of one repository (served, or watched): at most one running, at most one pending.
 
 :meth:`Updater.request` asks for the index of the repository as it is when the next update
 begins, and returns that update's number; any number of requests made while an update runs
@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
+from codeagent.index.freshness import SharedCheck, Snapshot
 from codeagent.index.lazy import LazyIndex
 from codeagent.repo.probe import Probe
-from codeagent.server.freshness import SharedCheck, Snapshot
 
 if TYPE_CHECKING:
     from codeagent.index.stats import IndexStats
@@ -169,8 +169,10 @@ class Updater:
             except Exception as exc:
                 self.error = one_line(exc)
                 self.failed_key = probe.key if probe is not None else None
-                if isinstance(exc, CodeAgentError):
-                    log.warning("indexing %s failed: %s", self.name, self.error)
+                if isinstance(exc, CodeAgentError):  # said by the caller unless in the background
+                    (log.warning if quiet else log.info)(
+                        "indexing %s failed: %s", self.name, self.error
+                    )
                 else:  # a bug: logged in full
                     log.exception("indexing %s failed", self.name)
                     self.error = f"internal error: {self.error}"

@@ -5,7 +5,7 @@ Every question starts with a probe of the repository (:mod:`codeagent.repo.probe
 ``git status``, a few milliseconds). Questions that arrive while a probe runs share the next
 one, so a burst of questions costs one or two probes, and none of them can be answered from a
 look taken before it arrived. When the probe differs from the one taken when the served index
-was built, an update is asked for (:mod:`codeagent.server.updates`).
+was built, an update is asked for (:mod:`codeagent.index.updates`).
 """
 
 from __future__ import annotations
