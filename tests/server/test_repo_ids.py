@@ -73,7 +73,8 @@ def test_a_served_repository_as_json(tmp_path: Path) -> None:
 def test_pick_names_the_repository_or_says_why_not(tmp_path: Path) -> None:
     one = {s.id: s for s in make_ids([tmp_path / "a"])}
     two = {s.id: s for s in make_ids([tmp_path / "b", tmp_path / "a"])}
-    assert pick(one, None) is one["a"] and pick(one, "") is one["a"]
+    assert pick(one, None) is one["a"]
+    assert pick(one, "") is one["a"]
     assert pick(two, "b") is two["b"]
     for name in (None, ""):
         with pytest.raises(RequestError) as caught:
