@@ -5,6 +5,7 @@ undone change gives the old key back, and the changed paths are named. Truth: th
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,19 @@ def test_a_name_that_is_not_utf8_is_probed(git_repo: Any) -> None:
     with open(odd, "ab") as handle:
         handle.write(b"y = 2\n")
     assert prober.probe().key != before.key
+
+
+def test_a_merge_conflict_is_probed(git_repo: Any) -> None:
+    """A file git left unmerged (truth: ``git diff --diff-filter=U``) is among the entries."""
+    root = git_repo({"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    git(root, "checkout", "-q", "-b", "other")
+    (root / "a.py").write_text("x = 'other'\n")
+    git(root, "commit", "-q", "-am", "other")
+    git(root, "checkout", "-q", "main")
+    (root / "a.py").write_text("x = 'main'\n")
+    git(root, "commit", "-q", "-am", "main")
+    merged = subprocess.run(["git", "merge", "-q", "other"], cwd=root, capture_output=True)
+    assert merged.returncode != 0
+    unmerged = git(root, "diff", "--name-only", "--diff-filter=U").split()
+    assert unmerged == ["a.py"]
+    assert sorted(Prober(root).probe().entries) == unmerged
