@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeagent.display import location, safe_name, safe_text
+from codeagent.display import location, plural, safe_name, safe_text
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,20 @@ def test_an_answers_lone_carriage_return_is_shown_not_obeyed() -> None:
     printer = AnswerPrinter(llm=True, out=out.append, notice=out.append, terminal=False)
     printer.token("password = 'x'\rnothing to see here\n")
     assert out == ["password = 'x'\\x0dnothing to see here\n"]
+
+
+@pytest.mark.parametrize(
+    ("n", "word", "many", "shown"),
+    [
+        (1, "chunk", None, "1 chunk"),
+        (0, "chunk", None, "0 chunks"),
+        (2, "chunk", None, "2 chunks"),
+        (1234567, "file", None, "1,234,567 files"),
+        (1, "entry", "entries", "1 entry"),
+        (3, "entry", "entries", "3 entries"),
+    ],
+)
+def test_plural(n: int, word: str, many: str | None, shown: str) -> None:
+    """English counts written out by hand: one is singular, zero and many plural, thousands
+    grouped with commas, an irregular plural given as ``many``."""
+    assert plural(n, word, many) == shown

@@ -114,3 +114,14 @@ def test_force_parses_everything(git_repo: GitRepoFactory) -> None:
     edit(root)
     _, stats = load_or_build(root, Settings.load(embed="hash:32"), force=True)
     assert stats.files_reused == 0
+
+
+def test_a_text_holding_escaped_bytes_has_a_digest() -> None:
+    """A file's text may carry bytes that are not UTF-8 as lone surrogates (Python's
+    ``surrogateescape``, as ``os.fsdecode`` gives them): each still has a digest, and two
+    such texts that differ in one byte have different digests."""
+    from codeagent.index.reuse import text_digest
+
+    one, other = b"x = '\xff'\n".decode("utf-8", "surrogateescape"), "x = '\udcfe'\n"
+    assert text_digest(one) != text_digest(other)
+    assert text_digest(one) != text_digest("x = '\ufffd'\n")

@@ -129,3 +129,66 @@ def test_a_blend_adds_the_standardised_first_ranker(tmp_path: Path) -> None:
     assert got.tolist() == pytest.approx(
         [2 / root2 - 1 / root23, -1 / root2, -1 / root2 + 1 / root23]
     )
+
+
+def test_a_forest_adds_its_base_and_stops_at_shallow_leaves(tmp_path: Path) -> None:
+    """A sum of trees starts from ``base``; a tree whose rows all reach a shallow leaf before
+    its stated depth is done with them (scores by hand)."""
+    # defines <= 0.5 ? 1.0 : (bm25_best <= 0.25 ? 2.0 : 3.0), stated depth 2
+    lopsided = {"feature": [0, -1, 1, 0, 0], "threshold": [0.5, 0, 0.25, 0, 0],
+                "left": [1, -1, 3, -1, -1], "right": [2, -1, 4, -1, -1],
+                "value": [0, 1.0, 0, 2.0, 3.0], "depth": 2}  # fmt: skip
+    spec = {"kind": "trees", "features": ["defines", "bm25_best"], "trees": [lopsided],
+            "base": 2.5}  # fmt: skip
+    model = learned.load(write(tmp_path, {"dense": spec}))["dense"]
+    assert model.score(matrix(defines=[0.0, 0.25], bm25_best=[0.0, 1.0])).tolist() == [3.5, 3.5]
+    got = model.score(matrix(defines=[0.0, 1.0, 1.0], bm25_best=[0.0, 0.0, 1.0]))
+    assert got.tolist() == [3.5, 4.5, 5.5]
+
+
+@pytest.mark.parametrize("field", ["mean", "scale", "weights"])
+def test_a_linear_model_with_a_value_that_is_no_number_is_no_model(
+    tmp_path: Path, field: str
+) -> None:
+    spec = {"kind": "linear", "features": ["defines"], "mean": [0.0], "scale": [1.0],
+            "weights": [1.0], "bias": 0.0}  # fmt: skip
+    spec[field] = ["a"]
+    assert learned.load(write(tmp_path, {"lexical": spec})) == {}
+
+
+@pytest.mark.parametrize("field", ["feature", "threshold", "left", "right", "value"])
+def test_a_tree_with_a_value_that_is_no_number_is_no_model(tmp_path: Path, field: str) -> None:
+    tree: dict[str, object] = {"feature": [0], "threshold": [0.0], "left": [-1],
+                               "right": [-1], "value": [1.0], "depth": 0}  # fmt: skip
+    tree[field] = ["a"]
+    spec = {"kind": "trees", "features": ["defines"], "trees": [tree]}
+    assert learned.load(write(tmp_path, {"dense": spec})) == {}
+
+
+def test_an_unknown_kind_is_named_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level("WARNING", logger="codeagent.rank.learned"):
+        assert learned.load(write(tmp_path, {"lexical": {"kind": "forest", "features": []}})) == {}
+    assert "unknown model kind 'forest'" in caplog.text
+
+
+def test_each_search_mode_gets_its_own_shipped_model() -> None:
+    """Truth: the shipped file read as JSON names a model per mode, each with its own
+    columns."""
+    learned.load.cache_clear()
+    shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
+    for has_dense, mode in [(True, "dense"), (False, "lexical")]:
+        model = learned.model_for(has_dense)
+        assert model is not None
+        assert [NAMES[i] for i in model.columns] == shipped[mode]["features"]
+        assert model.kind == shipped[mode]["kind"]
+        assert _same_trees(model.params["trees"], shipped[mode]["trees"])
+    assert shipped["dense"]["trees"][0]["value"] != shipped["lexical"]["trees"][0]["value"]
+
+
+def _same_trees(parsed: list[tuple[object, ...]], raw: list[dict[str, list[float]]]) -> bool:
+    return len(parsed) == len(raw) and all(
+        np.asarray(one[4]).tolist() == list(map(float, two["value"]))
+        for one, two in zip(parsed, raw, strict=True)
+    )

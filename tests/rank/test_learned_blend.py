@@ -38,3 +38,12 @@ def test_a_constant_model_score_keeps_the_first_rankers_order(tmp_path: Path) ->
 def test_a_pool_of_one_file_scores_zero(tmp_path: Path) -> None:
     model = learned.load(write(tmp_path, {"dense": SPEC}))["dense"]
     assert model.score(matrix(defines=[4.0], stage1=[9.0])).tolist() == [0.0]
+
+
+def test_a_nearly_constant_first_ranker_column_keeps_its_order(tmp_path: Path) -> None:
+    """A first-ranker column that differs by a hair (1e-9) over the pool: its z-score still
+    rises with it (a z-score is increasing in the value), whatever guards the division."""
+    model = learned.load(write(tmp_path, {"dense": SPEC}))["dense"]
+    got = model.score(matrix(defines=[1.0, 1.0], stage1=[0.0, 1e-9]))
+    assert np.isfinite(got).all()
+    assert got[0] < got[1]

@@ -4,6 +4,8 @@ undone change gives the old key back, and the changed paths are named. Truth: th
 
 from __future__ import annotations
 
+import os
+import subprocess
 import threading
 from pathlib import Path
 from typing import Any
@@ -132,3 +134,81 @@ def test_an_edit_inside_an_untracked_folder_changes_the_key(git_repo: Any) -> No
     probe = check.get()
     assert probe is not None
     assert probe.key == after.key
+
+
+def test_a_git_probe_names_head_and_each_changed_path_as_git_does(git_repo: Any) -> None:
+    """HEAD is the commit ``git rev-parse`` names; paths with spaces (inner and leading) are
+    read whole from the porcelain records; a staged rename is both of its paths."""
+    names = ["a b.py", " lead.py", "old.py", "keep.py"]
+    root = git_repo({name: f"x = {i}\n" for i, name in enumerate(names)})
+    before = Prober(root).probe()
+    assert before.head == git(root, "rev-parse", "HEAD").strip()
+    (root / "a b.py").write_text("x = 'edited'\n")
+    (root / " lead.py").write_text("x = 'edited'\n")
+    git(root, "mv", "old.py", "new.py")
+    after = Prober(root).probe()
+    assert sorted(after.entries) == sorted(["a b.py", " lead.py", "old.py", "new.py"])
+    assert changed_paths(root, before, after) == sorted([" lead.py", "a b.py", "new.py", "old.py"])
+
+
+def test_a_committed_rename_names_both_paths(git_repo: Any) -> None:
+    root = git_repo({"old.py": "x = 1\n", "keep.py": "y = 2\n"})
+    before = Prober(root).probe()
+    git(root, "mv", "old.py", "new.py")
+    git(root, "commit", "-q", "-m", "rename")
+    after = Prober(root).probe()
+    assert after.entries == {}  # nothing left uncommitted: only HEAD's diff names them
+    assert changed_paths(root, before, after) == ["new.py", "old.py"]
+
+
+def test_the_first_commit_of_a_repository(git_repo: Any) -> None:
+    """Before its first commit a repository has no HEAD; after it, the committed file is named
+    as changed (no diff against a commit that does not exist)."""
+    root = git_repo({"a.py": "x = 1\n"}, commit=False)
+    before = Prober(root).probe()
+    assert before.head is None
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "first")
+    after = Prober(root).probe()
+    assert after.head == git(root, "rev-parse", "HEAD").strip()
+    assert changed_paths(root, before, after) == ["a.py"]
+
+
+def test_junk_folders_at_any_depth_are_not_probed(git_repo: Any) -> None:
+    root = git_repo({"a.py": "x = 1\n"})
+    for rel in ["node_modules/x.js", "pkg/__pycache__/m.pyc", "pkg/deep/.venv/lib.py"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("junk\n")
+    (root / "pkg/kept.js").write_text("kept\n")
+    assert sorted(Prober(root).probe().entries) == ["pkg/kept.js"]
+
+
+def test_a_name_that_is_not_utf8_is_probed(git_repo: Any) -> None:
+    """A file name with a byte that is not UTF-8 (possible on Linux) does not fail the probe,
+    and an edit of that file changes the key."""
+    root = git_repo({"a.py": "x = 1\n"})
+    odd = os.path.join(os.fsencode(root), b"bad\xff.py")
+    with open(odd, "wb") as handle:
+        handle.write(b"x = 1\n")
+    prober = Prober(root)
+    before = prober.probe()
+    assert sorted(before.entries) == [os.fsdecode(b"bad\xff.py")]
+    with open(odd, "ab") as handle:
+        handle.write(b"y = 2\n")
+    assert prober.probe().key != before.key
+
+
+def test_a_merge_conflict_is_probed(git_repo: Any) -> None:
+    """A file git left unmerged (truth: ``git diff --diff-filter=U``) is among the entries."""
+    root = git_repo({"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    git(root, "checkout", "-q", "-b", "other")
+    (root / "a.py").write_text("x = 'other'\n")
+    git(root, "commit", "-q", "-am", "other")
+    git(root, "checkout", "-q", "main")
+    (root / "a.py").write_text("x = 'main'\n")
+    git(root, "commit", "-q", "-am", "main")
+    merged = subprocess.run(["git", "merge", "-q", "other"], cwd=root, capture_output=True)
+    assert merged.returncode != 0
+    unmerged = git(root, "diff", "--name-only", "--diff-filter=U").split()
+    assert unmerged == ["a.py"]
+    assert sorted(Prober(root).probe().entries) == unmerged

@@ -5,6 +5,7 @@ for, inclusive, at most ``MAX_LINES``. Truth: the files and links the test makes
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,83 @@ def _repo_once(factory: pytest.TempPathFactory) -> ServedRepo:
         (root / "src" / "inner").symlink_to(root / "src" / "sub")
         _made["repo"] = ServedRepo("repo", root)
     return _made["repo"]
+
+
+BAD_PATH = "`path` must be a file path relative to the repository"
+NOT_RELATIVE = "`path` must be relative and must not contain `..`"
+
+
+@pytest.mark.parametrize(
+    ("rel", "message"),
+    [
+        (5, BAD_PATH),  # not a string
+        ("", BAD_PATH),
+        ("src/x\x00.py", BAD_PATH),
+        ("src\\x.py", BAD_PATH),  # a Windows separator alone
+        ("file:///etc/passwd", BAD_PATH),
+        ("/etc/passwd", NOT_RELATIVE),
+        ("src/../src/x.py", NOT_RELATIVE),
+    ],
+)
+def test_each_bad_path_alone_is_refused_with_its_reason(
+    repo: ServedRepo, rel: object, message: str
+) -> None:
+    """Each rule broken alone (one bad character or form per path) is a 400 with the rule's
+    own message (the API's words), never another error."""
+    with pytest.raises(RequestError) as caught:
+        safe_file(repo, rel)
+    assert (str(caught.value), caught.value.status) == (message, 400)
+
+
+def test_a_link_and_a_missing_file_are_named(repo: ServedRepo) -> None:
+    with pytest.raises(RequestError) as caught:
+        safe_file(repo, "linked/key.py")
+    assert (str(caught.value), caught.value.status) == (
+        "linked/key.py is a symbolic link; it is not shown",
+        403,
+    )
+    with pytest.raises(RequestError) as caught:
+        safe_file(repo, "src/none.py")
+    assert (str(caught.value), caught.value.status) == ("no file src/none.py in repo", 404)
+
+
+def test_read_lines_refusals_say_why(repo: ServedRepo) -> None:
+    with pytest.raises(RequestError) as caught:
+        read_lines(repo, "src/x.py", 1, 2, {"big.txt"})
+    assert (str(caught.value), caught.value.status) == (
+        "src/x.py is not an indexed file of repo",
+        404,
+    )
+    for start, end in [(0, 2), (3, 2)]:
+        with pytest.raises(RequestError) as caught:
+            read_lines(repo, "src/x.py", start, end, {"src/x.py"})
+        assert (str(caught.value), caught.value.status) == ("need 1 <= start <= end", 400)
+
+
+def test_lines_keep_their_own_text(repo: ServedRepo) -> None:
+    """Only the line end is taken off (trailing spaces and letters stay); bytes that are not
+    UTF-8 read as U+FFFD, as ``bytes.decode(errors="replace")`` gives them."""
+    raw = b"keep  \nendsXX\n\xff\xfeok\n"
+    (repo.root / "odd.txt").write_bytes(raw)
+    got = read_lines(repo, "odd.txt", 1, 3, {"odd.txt"})["lines"]
+    assert got == raw.decode("utf-8", errors="replace").splitlines()
+    assert got == ["keep  ", "endsXX", "\ufffd\ufffdok"]
+
+
+def test_a_file_that_cannot_be_read_is_a_404_that_says_why(
+    repo: ServedRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read fails after the checks (a permission changed between them and the read)."""
+    import errno
+    import pathlib
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> object:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(pathlib.Path, "open", refuse)
+    with pytest.raises(RequestError) as caught:
+        read_lines(repo, "src/x.py", 1, 2, {"src/x.py"})
+    assert (str(caught.value), caught.value.status) == (
+        f"cannot read src/x.py: {os.strerror(errno.EACCES)}",
+        404,
+    )

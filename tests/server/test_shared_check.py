@@ -70,3 +70,38 @@ def test_a_question_asked_during_a_probe_gets_a_later_probe(
     assert got["first"].key != now.key  # the first probe saw the file before the edit
     assert got["second"].key == now.key  # the second question's probe saw the edit
     assert check.probes == 2
+
+
+def test_the_catching_up_notice_names_what_changed(git_repo: Any) -> None:
+    """The notice names the files the test edited (sorted, the first three, then "…"), the
+    served state's first 12 characters, and the update's error when there is one."""
+    from types import SimpleNamespace
+
+    from codeagent.server.freshness import Snapshot, catching_up_notice
+
+    names = ["a.py", "b.py", "c.py", "d.py", "e.py"]
+    root = git_repo({name: "x = 1\n" for name in names})
+    state = "0123456789abcdef" * 4
+    served = Snapshot(SimpleNamespace(state=state), Prober(root).probe(), 1)  # type: ignore[arg-type]
+    (root / "c.py").write_text("x = 2\n")
+    one = Prober(root).probe()
+    assert catching_up_notice(root, served, one, None) == (
+        "answering from the state before 1 changed file (c.py) (state 0123456789ab);"
+        " the index is catching up"
+    )
+    for name in names:
+        (root / name).write_text("x = 3\n")
+    every = Prober(root).probe()
+    assert catching_up_notice(root, served, every, "disk full") == (
+        "answering from the state before 5 changed files (a.py, b.py, c.py, …)"
+        " (state 0123456789ab): the index could not be updated: disk full"
+    )
+    (root / "e.py").write_text("x = 1\n")
+    (root / "d.py").write_text("x = 1\n")
+    three = Prober(root).probe()
+    assert "3 changed files (a.py, b.py, c.py) " in catching_up_notice(root, served, three, None)
+    unknown = Snapshot(SimpleNamespace(state=state), None, 1)  # type: ignore[arg-type]
+    assert catching_up_notice(root, unknown, every, None) == (
+        "answering from the state before the repository's last changes (state 0123456789ab);"
+        " the index is catching up"
+    )
