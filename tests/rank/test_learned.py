@@ -183,12 +183,14 @@ def test_each_search_mode_gets_its_own_shipped_model() -> None:
         assert model is not None
         assert [NAMES[i] for i in model.columns] == shipped[mode]["features"]
         assert model.kind == shipped[mode]["kind"]
-        assert _same_trees(model.params["trees"], shipped[mode]["trees"])
+        assert _same_trees(model.params["forest"], shipped[mode]["trees"])
     assert shipped["dense"]["trees"][0]["value"] != shipped["lexical"]["trees"][0]["value"]
 
 
-def _same_trees(parsed: list[tuple[object, ...]], raw: list[dict[str, list[float]]]) -> bool:
-    return len(parsed) == len(raw) and all(
-        np.asarray(one[4]).tolist() == list(map(float, two["value"]))
-        for one, two in zip(parsed, raw, strict=True)
+def _same_trees(forest: tuple[np.ndarray, ...], raw: list[dict[str, list[float]]]) -> bool:
+    """The forest's leaf values, tree by tree (from each root to the next), equal the file's."""
+    values, roots = forest[4], [*forest[5].tolist(), len(forest[4])]
+    return len(roots) - 1 == len(raw) and all(
+        values[roots[i] : roots[i + 1]].tolist() == list(map(float, tree["value"]))
+        for i, tree in enumerate(raw)
     )

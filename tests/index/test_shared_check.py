@@ -77,7 +77,7 @@ def test_the_catching_up_notice_names_what_changed(git_repo: Any) -> None:
     served state's first 12 characters, and the update's error when there is one."""
     from types import SimpleNamespace
 
-    from codeagent.server.freshness import Snapshot, catching_up_notice
+    from codeagent.index.freshness import Snapshot, catching_up_notice
 
     names = ["a.py", "b.py", "c.py", "d.py", "e.py"]
     root = git_repo({name: "x = 1\n" for name in names})
