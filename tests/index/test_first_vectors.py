@@ -5,6 +5,7 @@ budget of 0."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 from background_builds import wait_for_entry, wait_until_ended
 from codeagent.config import Settings
 from codeagent.embed.embedders import HashEmbedder
+from codeagent.index import first_vectors
 from codeagent.index.answer_first import cached_vectors
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
@@ -121,4 +123,36 @@ def test_a_budget_of_zero_embeds_nothing_first(git_repo: GitRepoFactory) -> None
     assert embedder.documents == []
     assert store.embedder is None  # BM25 only: no query model to load
     assert store.take_notices() == []
+    finish(settings, stats)
+
+
+class Slow(Budgeted):
+    """Says it is quick, takes ``seconds`` a batch: the estimate is wrong."""
+
+    def __init__(self, dim: int, seconds: float) -> None:
+        super().__init__(dim, per_text=1e-6)
+        self.seconds = seconds
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        time.sleep(self.seconds)
+        return super().embed_documents(texts)
+
+
+def test_past_the_budget_on_the_clock_nothing_is_added(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(first_vectors, "BATCH", 1)  # a look at the clock after every chunk
+    root = git_repo(FILES)
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=0.2)
+    embedder = Slow(16, seconds=0.3)  # the first batch alone is past the budget
+    store, stats = answered_first(root, settings, embedder)
+    store.take_notices()
+    assert retrieve(store, QUESTION, 3)[0].path == "billing/invoice.py"
+    assert len(embedder.documents) == 1  # one batch, then the clock said stop
+    assert len(store.dense) == 0  # none of them: not one file lifted over the others
+    [said] = store.take_notices()
+    assert said == (
+        "dense search: the question's candidate files took longer than 0.2 s to embed:"
+        " answered without them"
+    )
     finish(settings, stats)

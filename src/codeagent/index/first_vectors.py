@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 # How every line about the candidates embedded first starts (a dense notice: an answer that
 # used no vectors does not say it).
 FIRST_NOTICE = "dense search: "
+BATCH = 32  # chunks embedded between two looks at the clock
 
 
 class Growing(Protocol):
@@ -45,7 +46,12 @@ class Growing(Protocol):
 
 
 class FirstVectors:
-    """Embeds, on request, the chunks of candidate files that ``dense`` has no vector for."""
+    """Embeds, on request, the chunks of candidate files that ``dense`` has no vector for.
+
+    The estimate decides before; the clock decides while it runs (``deadline``): past the
+    budget between two batches, nothing is added."""
+
+    deadline = True
 
     def __init__(
         self, dense: Growing, texts: list[str], embedder: Embedder, settings: Settings
@@ -81,9 +87,23 @@ class FirstVectors:
             # the rest by their dense score alone (a first export counts here too: never paid).
             log.debug("candidate files not embedded first: %.1fs expected", expected)
             return 0
+        import numpy as np
+
         taken = sum(1 for ids in files if any(i not in have for i in ids))
         started = time.perf_counter()
-        vectors = self._embed(chosen)
+        parts: list[np.ndarray] = []
+        for at in range(0, len(chosen), BATCH):
+            if self.deadline and parts and time.perf_counter() - started > budget:
+                # the estimate was wrong (a rate not yet measured here, a busy machine): none
+                # of them, as above; what was embedded stays in the cache for what follows
+                log.debug("candidate files not embedded first: past %.1fs", budget)
+                self.notices.append(
+                    f"{FIRST_NOTICE}the question's candidate files took longer than"
+                    f" {budget:g} s to embed: answered without them"
+                )
+                return 0
+            parts.append(self._embed(chosen[at : at + BATCH]))
+        vectors = np.vstack(parts)
         self.dense.extend(chosen, vectors)
         seconds = time.perf_counter() - started
         log.debug(
