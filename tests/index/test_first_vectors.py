@@ -156,3 +156,33 @@ def test_past_the_budget_on_the_clock_nothing_is_added(
         " answered without them"
     )
     finish(settings, stats)
+
+
+class Unmeasured(Budgeted):
+    """A quick estimate, but from a rate never measured on this machine."""
+
+    def rate_known(self) -> bool:
+        return False
+
+
+def test_nothing_is_spent_on_a_rate_not_measured_here(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    settings = Settings.load(embed="hash:16", background_after=0.0, first_embed_seconds=2.0)
+    embedder = Unmeasured(16, per_text=0.01)
+    store, stats = answered_first(root, settings, embedder)
+    store.take_notices()
+    assert retrieve(store, QUESTION, 3)[0].path == "billing/invoice.py"
+    assert embedder.documents == []
+    assert store.take_notices() == []
+    finish(settings, stats)
+
+
+def test_the_local_embedder_knows_its_rate_once_a_job_recorded_it(tmp_path: Path) -> None:
+    from codeagent.embed import speed
+    from codeagent.embed.embedders import LocalEmbedder
+
+    embedder = LocalEmbedder(models_dir=tmp_path)
+    assert not embedder.rate_known()
+    speed.record_rate(tmp_path, 60_000.0, 6.0)  # what a job of six seconds records
+    assert (tmp_path / speed.RATE_FILE).is_file()
+    assert embedder.rate_known()

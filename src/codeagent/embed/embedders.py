@@ -161,6 +161,13 @@ class LocalEmbedder:
             self._recorded_at = self._timed[1]
         return normalise(vectors)
 
+    def rate_known(self) -> bool:
+        """Whether this machine's embedding rate was measured (by an earlier embedding job):
+        an estimate to act on, not only to say."""
+        from codeagent.embed import speed
+
+        return speed.recorded_rate(self.models_dir) is not None
+
     def estimate_seconds(self, texts: list[str]) -> float:
         """Roughly how long :meth:`embed_documents` takes for ``texts`` here, a first export
         included (said before a first index)."""

@@ -10,8 +10,9 @@ the answer says how many. All of them or none: when the embedder's own estimate
 (:mod:`codeagent.embed.speed`, this machine's measured rate) is past
 ``settings.first_embed_seconds``, nothing is embedded first, because vectors for only some of
 the candidates would lift those over the others by their dense score alone. So nothing is
-embedded when the model is not ready (its first export alone is past the budget), on a
-machine too busy for the budget, or when the budget is 0.
+embedded when the model is not ready (its first export alone is past the budget), before
+this machine's embedding rate has been measured (the background build of a first index
+measures it), on a machine too slow or busy for the budget, or when the budget is 0.
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ class FirstVectors:
         budget = self.settings.first_embed_seconds
         estimate = getattr(self.embedder, "estimate_seconds", None)
         if budget <= 0 or estimate is None:
+            return 0
+        known = getattr(self.embedder, "rate_known", None)
+        if known is not None and not known():
+            # the shipped rate may be five times this machine's: spend nothing on a guess
+            # until an embedding job here (the background build) has measured it
             return 0
         with self._lock:  # two questions at once (a server): each chunk embedded once
             return self._embed_first(files, budget, estimate)
