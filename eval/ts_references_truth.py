@@ -204,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
             verdict = _judge(site, callable_defs, every_def, answered, count, misses)
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
-                print(f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text.strip()[:80]}")
+                print(
+                    f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text.strip()[:80]}"
+                )
                 print(f"      ours {sorted(site.ours or ())[:3]}  tsc {sorted(every_def)[:3]}")
         count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
         count["sites (all)"] = len(every)

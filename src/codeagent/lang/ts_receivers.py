@@ -151,17 +151,19 @@ def fields(cls: Node) -> dict[str, str]:
         elif node.type in _PARAMETERS and any(
             c.type in ("accessibility_modifier", "readonly") for c in node.children
         ):
-            name, typed = node.child_by_field_name("pattern"), _type_of(
-                node.child_by_field_name("type")
+            name, typed = (
+                node.child_by_field_name("pattern"),
+                _type_of(node.child_by_field_name("type")),
             )
             if name is not None and typed:
                 out[text(name)] = typed
         elif node.type == "assignment_expression":
-            left, typed = node.child_by_field_name("left"), _constructed(
-                node.child_by_field_name("right")
+            left, typed = (
+                node.child_by_field_name("left"),
+                _constructed(node.child_by_field_name("right")),
             )
             obj = left.child_by_field_name("object") if left is not None else None
-            if typed and obj is not None and obj.type == "this":
+            if typed and left is not None and obj is not None and obj.type == "this":
                 out.setdefault(text(left.child_by_field_name("property")), typed)
         if node.type not in CLASSES:
             stack.extend(node.named_children)

@@ -79,7 +79,9 @@ def _exported(graph: SymbolHierarchy, path: str, name: str, hops: int) -> Defini
     exports = graph.files[path].get("e", ())
     for exported, local, spec in exports:
         if exported == name:
-            return _export(graph, path, spec, local, hops) if spec else _top(graph, path, local, hops)
+            return (
+                _export(graph, path, spec, local, hops) if spec else _top(graph, path, local, hops)
+            )
     if name == "default":
         return None
     found = _top(graph, path, name, hops)
