@@ -59,7 +59,9 @@ FILES = {
         "  return 1;\n"
         "}\n"
     ),
-    "src/index.ts": "export {Client as HttpClient, helper} from './client';\nexport * from './base';\n",
+    "src/index.ts": (
+        "export {Client as HttpClient, helper} from './client';\nexport * from './base';\n"
+    ),
     "src/app.ts": (
         "import {HttpClient, helper, Base} from './index';\n"
         "import * as client from './client';\n"
@@ -72,7 +74,8 @@ FILES = {
         "  b.close(); // @star-reexport-type close src/base.ts:Base.close\n"
         "  helper(); // @named-reexport helper src/client.ts:helper\n"
         "  client.helper(); // @namespace-import helper src/client.ts:helper\n"
-        "  const t = Transport.create(); // @static-default create src/transport.ts:Transport.create\n"
+        "  const t = Transport.create();"
+        " // @static-default create src/transport.ts:Transport.create\n"
         "  t.send('x'); // @untyped-result - send -\n"
         "  const k: Transport = t;\n"
         "  k.send('y'); // @annotated-local send src/transport.ts:Transport.send\n"
