@@ -338,3 +338,13 @@ def test_a_python_method_named_as_its_class_is_still_a_definition() -> None:
     result = run_symbol_query(graph, SymbolArgs(operation="definition", name="Patch"))
     assert result.ambiguous
     assert [(i.kind, i.start_line) for i in result.items] == [("class", 1), ("method", 2)]
+
+
+def test_typescript_by_name_calls_have_their_own_note(git_repo: GitRepoFactory) -> None:
+    files = {"a.ts": "export function load() {}\nexport function f(obj: any) { obj.load(); }\n"}
+    result = run_symbol_query(
+        indexed(git_repo, files), SymbolArgs(operation="callers", name="load")
+    )
+    assert len(result.items) == 1
+    assert "an untyped local" in result.note  # TypeScript's receivers are followed
+    assert "Type::load()" not in result.note

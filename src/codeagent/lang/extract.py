@@ -38,6 +38,8 @@ class Parsed:
     calls: list[list[Any]]
     errors: int
     error_lines: tuple[tuple[int, int], ...] = ()
+    bindings: list[list[str]] | None = None  # TypeScript/JavaScript (lang.ts_calls)
+    exports: list[list[str]] | None = None
 
     def clear_defs(self) -> list[list[Any]]:
         """The rows of ``defs`` no error span touches (all of them without an error)."""
@@ -49,7 +51,8 @@ class Parsed:
 
     def record(self, path: str) -> dict[str, Any]:
         """The symbol graph's record of the file (its module name is its path)."""
-        return {"m": path, "l": self.language, "d": self.defs, "i": self.imports, "c": self.calls}
+        rec = {"m": path, "l": self.language, "d": self.defs, "i": self.imports, "c": self.calls}
+        return rec | {k: v for k, v in (("b", self.bindings), ("e", self.exports)) if v}
 
 
 @lru_cache(maxsize=64)
@@ -99,12 +102,14 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     def_query, import_query, call_query = _queries(spec, suffix)
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
-    calls = calls_of(QueryCursor(call_query).matches(root), nodes) if call_query else []
-    if not root.has_error:
-        return Parsed(spec.name, defs, imports, calls, 0)
-    errors = count_errors(root, spec.macro_blocks)
+    found = spec.receivers(root) if spec.receivers is not None else None
+    targets = found.targets if found is not None else None
+    calls = calls_of(QueryCursor(call_query).matches(root), nodes, targets) if call_query else []
+    errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
     spans = error_lines(root, spec.macro_blocks) if errors else ()
-    return Parsed(spec.name, defs, imports, calls, errors, spans)
+    if found is None:
+        return Parsed(spec.name, defs, imports, calls, errors, spans)
+    return Parsed(spec.name, defs, imports, calls, errors, spans, found.bindings, found.exports)
 
 
 @dataclass

@@ -4,6 +4,7 @@ classes (the class they extend as base), methods; ``import``/``require``; calls 
 from __future__ import annotations
 
 from codeagent.lang.spec import LanguageSpec
+from codeagent.lang.ts_calls import read
 
 
 def _grammar(suffix: str) -> object:
@@ -60,4 +61,5 @@ SPEC = LanguageSpec(
 """,
     imports=IMPORTS,
     calls=CALLS,
+    receivers=read,
 )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 # Kinds whose members are methods (a function inside one is a method), and kinds that only
 # qualify their members' names (a function inside a namespace stays a function).
@@ -77,3 +78,6 @@ class LanguageSpec:
     # definition, partial or reopened type in another file): a type's methods are those of
     # its own file, so that two types of one name in two files keep their own.
     members_in_body: bool = False
+    # Reads what each call's receiver names (keyed by the call node's byte span), the import
+    # bindings and the exports (TypeScript, JavaScript: codeagent.lang.ts_calls.read).
+    receivers: Callable[[Any], Any] | None = None

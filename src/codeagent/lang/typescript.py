@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from codeagent.lang.javascript import CALLS, COMMON_DEFINITIONS, IMPORTS
 from codeagent.lang.spec import LanguageSpec
+from codeagent.lang.ts_calls import read
 
 
 def _grammar(suffix: str) -> object:
@@ -43,4 +44,5 @@ SPEC = LanguageSpec(
     imports=IMPORTS
     + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
     calls=CALLS,
+    receivers=read,
 )

@@ -24,12 +24,14 @@ import builtins
 from typing import TYPE_CHECKING
 
 from codeagent.symbols.bindings import annotation_type
+from codeagent.symbols.ts_targets import ts_target
 from codeagent.symbols.types import Definition
 
 if TYPE_CHECKING:
     from codeagent.symbols.hierarchy import SymbolHierarchy
 
 _BUILTINS = frozenset(dir(builtins))
+_JS = frozenset({"typescript", "javascript"})  # the others' calls stay by name
 _SELF = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
 Target = tuple[str, bool]  # full name, whether it is outside the repository
 
@@ -46,7 +48,7 @@ def target_of(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
 def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
-        return None
+        return ts_target(graph, path, written) if rec and rec["l"] in _JS else None
     first, *after = written.split("().")  # make().send: send of what make() returns
     found = _path(graph, path, rec["m"], first)
     for attr in after:

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from codeagent.lang.spec import TYPE_KINDS
+from codeagent.symbols.file_imports import Layout, family
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
@@ -59,6 +60,11 @@ class SymbolTables:
     def target_cache(self) -> dict[tuple[str, str], tuple[str, bool] | None]:
         """(path, target as written there) -> its resolution (codeagent.symbols.call_targets)."""
         return {}
+
+    @cached_property
+    def js_layout(self) -> Layout:
+        """The JavaScript/TypeScript files, for their import specifiers (file_imports)."""
+        return Layout(p for p, rec in self.files.items() if family(rec.get("l", "")) == "js")
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""

@@ -11,12 +11,15 @@ from codeagent.symbols.graph import CLASS_KINDS, CallSite, SymbolGraph
 from codeagent.tools.symbol_tool.names import SymbolToolError
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
+    JS_BY_NAME_NOTE,
     MAX_LINE_CHARS,
     MAX_LISTED,
     OTHER_BY_NAME_NOTE,
     SymbolItem,
     SymbolResult,
 )
+
+_FOLLOWED = ("typescript", "javascript")  # their receivers are followed as Python's are
 
 
 def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
@@ -103,10 +106,15 @@ def _caller(graph: SymbolGraph, c: CallSite) -> str:
 def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     """How call sites were found, in the words of the languages they are in: Python's note
     for Python files (unchanged), the language layer's for the others, both when both."""
-    other = [c for c in sites if "l" in graph.files.get(c.path, {})]
+    languages = [graph.files.get(c.path, {}).get("l", "") for c in sites]
+    other = [lang for lang in languages if lang not in ("", *_FOLLOWED)]
     notes = []
-    if len(other) < len(sites):
+    if "" in languages:
         notes.append(BY_NAME_NOTE.format(n=name))
+    if any(lang in _FOLLOWED for lang in languages):
+        note = JS_BY_NAME_NOTE.format(n=name)
+        notes.append(f"In TypeScript and JavaScript: {note[0].lower()}{note[1:]}"
+                     if notes else note)  # fmt: skip
     if other:
         note = OTHER_BY_NAME_NOTE.format(n=name)
         notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"

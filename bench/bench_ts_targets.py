@@ -1,0 +1,73 @@
+"""The TypeScript/JavaScript symbol phase with and without call targets, in-process.
+
+    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5]
+
+Reads every tracked ``.ts``/``.tsx``/``.js`` file of REPO once (not timed), then times
+``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
+language layer's share of an index build) ``--runs`` times with the receiver walk
+(:mod:`codeagent.lang.ts_calls`) and ``--runs`` times without it, interleaved, and prints the
+medians in seconds and the difference. Then, on a graph of those records, the first ``who
+calls NAME`` (resolution happens then, for that name's sites only) of common names, in
+milliseconds. Run it under the heavy-job lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from codeagent import lang
+from codeagent.lang import typescript
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.types import pack_calls
+
+NAMES = ("get", "send", "run", "close", "json")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    root = args.repo.resolve()
+    listed = subprocess.run(
+        ["git", "ls-files", "*.ts", "*.tsx"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in listed}
+    plain = dataclasses.replace(typescript.SPEC, receivers=None)
+    from codeagent.lang.extract import parse
+
+    def run(spec: lang.LanguageSpec) -> tuple[float, dict]:
+        start = time.perf_counter()
+        records = {}
+        for path, text in texts.items():
+            records[path] = parse(spec, path, text).record(path)
+        return time.perf_counter() - start, records
+
+    run(typescript.SPEC)
+    run(plain)  # grammars and queries loaded for both
+    with_t, without = [], []
+    for _ in range(args.runs):
+        seconds, records = run(typescript.SPEC)
+        with_t.append(seconds)
+        without.append(run(plain)[0])
+    a, b = statistics.median(with_t), statistics.median(without)
+    print(f"{len(texts)} files: with targets {a:.3f} s, without {b:.3f} s: {a / b - 1:+.1%}")
+    for rec in records.values():
+        rec["c"] = pack_calls(rec["c"])
+    graph = SymbolGraph(records)
+    graph.warm()
+    for name in NAMES:
+        start = time.perf_counter()
+        sites = graph.callers(name)
+        ms = (time.perf_counter() - start) * 1000
+        resolved = sum(s.resolved for s in sites)
+        print(f"who calls {name}: {len(sites)} sites, {resolved} resolved, {ms:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""A TypeScript/JavaScript file's call sites tied to what their syntax names: the callee as the
+file binds it, for :mod:`codeagent.symbols.ts_targets` to follow across files.
+
+A target is written in one of three forms, then the attributes after it (``.send``):
+
+- ``NAME@LINE``: a definition of this file, by its name and the line of its name
+  (``f()`` of a function declared here; ``this.f()`` in class ``K``: ``K@3.f``);
+- ``SPEC EXPORT``: what the import bound, export ``EXPORT`` (``default``; ``*`` for the
+  whole module) of module ``SPEC`` (``import {Client as C} from './client'``: ``C.send()`` is
+  ``./client Client.send``);
+- ``^NAME@LINE.f``: ``super.f()`` in class ``NAME``: ``f`` of its bases.
+
+The receiver is followed where the code says it: ``this`` in a class's methods (arrow
+functions keep it), ``super``, a name bound by an import, a declaration or a parameter, a
+local or parameter annotated ``c: C`` or bound by ``new C(...)``, a field so declared
+(``private c: C``, ``constructor(private c: C)``, ``this.c = new C()``), a namespace
+(``ns.C.f()``). Anything else (a call's result, an object literal, an untyped local) is
+left without a target: a call "by name". Declarations are per function (a block's ``let``
+counts for the whole function: a simplification).
+
+Also read: the import bindings ``[local, spec, export]`` and the module's exports
+``[exported, local, spec]`` (``export {a as b} from './x'``: ``[b, a, ./x]``; ``export *
+from './x'``: ``[*, *, ./x]``; ``export default Foo``: ``[default, Foo, ""]``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration",
+                       "function_expression", "function", "generator_function",
+                       "arrow_function", "method_definition"})  # fmt: skip
+CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+Scope = dict[str, str | None]  # name -> a target (or ":T", an instance of type T), None: unknown
+
+
+def text(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
+
+
+def _at(name: Node) -> str:
+    return f"{text(name)}@{name.start_point[0] + 1}"
+
+
+def _type_of(annotation: Node | None) -> str | None:
+    """The type a ``: T`` annotation names (``T<U>`` is ``T``, ``ns.T`` stays), else None."""
+    node = annotation.named_children[0] if annotation and annotation.named_children else None
+    if node is not None and node.type == "generic_type":
+        node = node.child_by_field_name("name")
+    if node is not None and node.type in ("type_identifier", "nested_type_identifier"):
+        return text(node)
+    return None
+
+
+def _constructed(value: Node | None) -> str | None:
+    """``C`` of ``new C(...)`` (``ns.C`` of ``new ns.C()``), else None."""
+    if value is not None and value.type == "new_expression":
+        cls = value.child_by_field_name("constructor")
+        if cls is not None and cls.type in ("identifier", "member_expression"):
+            return text(cls)
+    return None
+
+
+def _pattern_names(pattern: Node, scope: Scope) -> None:
+    """Every name a destructuring pattern declares, unknown."""
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            scope[text(node)] = None
+        elif node.type == "pair_pattern":
+            value = node.child_by_field_name("value")
+            stack.extend([value] if value is not None else [])
+        else:
+            stack.extend(node.named_children)
+
+
+def _declare(node: Node, scope: Scope) -> None:
+    """One declaration found in a function (or the module) body."""
+    kind = node.type
+    if kind == "variable_declarator":
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None:
+            return
+        if name.type != "identifier":
+            _pattern_names(name, scope)
+        elif value is not None and value.type in ("arrow_function", "function_expression",
+                                                  "generator_function"):  # fmt: skip
+            scope[text(name)] = _at(name)
+        else:
+            typed = _type_of(node.child_by_field_name("type")) or _constructed(value)
+            scope[text(name)] = f":{typed}" if typed else None
+    elif kind in ("function_declaration", "generator_function_declaration", "class_declaration",
+                  "abstract_class_declaration"):  # fmt: skip
+        name = node.child_by_field_name("name")
+        if name is not None:
+            scope[text(name)] = _at(name)
+    elif kind in ("for_in_statement", "catch_clause"):
+        left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
+        if left is not None:
+            _pattern_names(left, scope)
+
+
+def body_scope(body: Node, scope: Scope) -> Scope:
+    """The declarations of a function's body or the module (nested functions and classes
+    aside, whose own names count)."""
+    stack = list(reversed(body.named_children))
+    while stack:
+        node = stack.pop()
+        _declare(node, scope)
+        if node.type not in FUNCTIONS and node.type not in CLASSES:
+            stack.extend(reversed(node.named_children))
+    return scope
+
+
+def parameters(function: Node, scope: Scope) -> Scope:
+    params = function.child_by_field_name("parameters")
+    single = function.child_by_field_name("parameter")  # x => ...
+    if single is not None:
+        scope[text(single)] = None
+    for param in params.named_children if params is not None else ():
+        pattern = param.child_by_field_name("pattern") if param.type in _PARAMETERS else param
+        if pattern is None:
+            continue
+        if pattern.type == "identifier":
+            typed = _type_of(param.child_by_field_name("type"))
+            scope[text(pattern)] = f":{typed}" if typed else None
+        else:
+            _pattern_names(pattern, scope)
+    return scope
+
+
+def fields(cls: Node) -> dict[str, str]:
+    """A class's fields of a known type: declared ``f: T`` (or ``= new T()``), constructor
+    parameter properties, ``this.f = new T()`` in its methods."""
+    out: dict[str, str] = {}
+    body = cls.child_by_field_name("body")
+    stack = list(body.named_children) if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "public_field_definition":
+            name = node.child_by_field_name("name")
+            typed = _type_of(node.child_by_field_name("type"))
+            typed = typed or _constructed(node.child_by_field_name("value"))
+            if name is not None and typed:
+                out[text(name)] = typed
+        elif node.type in _PARAMETERS and any(
+            c.type in ("accessibility_modifier", "readonly") for c in node.children
+        ):
+            name, typed = (
+                node.child_by_field_name("pattern"),
+                _type_of(node.child_by_field_name("type")),
+            )
+            if name is not None and typed:
+                out[text(name)] = typed
+        elif node.type == "assignment_expression":
+            left, typed = (
+                node.child_by_field_name("left"),
+                _constructed(node.child_by_field_name("right")),
+            )
+            obj = left.child_by_field_name("object") if left is not None else None
+            if typed and left is not None and obj is not None and obj.type == "this":
+                out.setdefault(text(left.child_by_field_name("property")), typed)
+        if node.type not in CLASSES:
+            stack.extend(node.named_children)
+    return out
