@@ -67,6 +67,19 @@ def interrupt_on(module, attribute, when=lambda *a, **k: True):
 """
 
 
+def children_with(parent: int, fragment: str) -> list[int]:
+    """The processes ``parent`` started whose command line holds ``fragment``."""
+    found = []
+    for pid in running_with(fragment):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent:  # the field after the state
+            found.append(pid)
+    return found
+
+
 def start(args: list[str], patch: str = "") -> subprocess.Popen[str]:
     """``codeagent ARGS`` as a terminal's foreground job (its own process group, SIGINT's
     default action), with ``patch`` run first."""
@@ -195,13 +208,15 @@ def test_ctrl_c_while_converting_to_int8(models: Path, git_repo: Any, env_setup:
     shutil.copy2(models / float_model, env_setup / "models" / float_model)
     proc = start(["index", "--embed", "local", "--repo", str(root)])
     deadline = time.monotonic() + GUARD
-    while not running_with("--quantize"):  # the conversion's child has started
+    # this command's own conversion child (other tests may convert at the same time)
+    while not (children := children_with(proc.pid, "--quantize")):
         assert proc.poll() is None, proc.communicate()[1]
         assert time.monotonic() < deadline, "no int8 conversion started"
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGINT)
     finish(proc)
-    assert running_with("--quantize") == []  # the conversion did not go on without it
+    # the conversion did not go on without it
+    assert [pid for pid in children if pid in running_with("--quantize")] == []
     left = sorted(p.name for p in (env_setup / "models").iterdir() if p.suffix == ".onnx")
     assert left == [float_model]  # no half-written int8 model
     no_half_written(env_setup)
