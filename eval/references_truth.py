@@ -209,8 +209,12 @@ def _judge(
     answered: bool,
     count: Counter[str],
     misses: Counter[str],
+    every_def: set[tuple[str, int]] | None = None,
 ) -> str | None:
-    """Count one site; the kind of difference, or None when both agree (or neither knows)."""
+    """Count one site; the kind of difference, or None when both agree (or neither knows).
+    ``jedi_defs``: the oracle's repository callables for the site; ``every_def``: all the
+    declarations it names (an answer naming any is right; default: ``jedi_defs``)."""
+    right = jedi_defs if every_def is None else every_def
     count["sampled"] += 1
     verdict = None
     if site.ours is not None:
@@ -218,7 +222,7 @@ def _judge(
             count["resolved, jedi silent"] += 1
         else:
             count["resolved, jedi answered"] += 1
-            if site.ours & jedi_defs:
+            if site.ours & right:
                 count["resolved right"] += 1
             else:
                 verdict = "wrong"

@@ -41,7 +41,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from references_truth import Site, _summary
+from references_truth import Site, _judge, _summary
 
 from codeagent import lang
 from codeagent.symbols.call_targets import target_of
@@ -146,38 +146,6 @@ def compiler_truth(root: Path, chosen: list[Site], typescript: Path) -> list[tup
     return out
 
 
-def _judge(
-    site: Site,
-    callable_defs: set[tuple[str, int]],
-    every_def: set[tuple[str, int]],
-    answered: bool,
-    count: Counter[str],
-    misses: Counter[str],
-) -> str | None:
-    """Count one site (the keys of references_truth._summary): right when ours names one of
-    the compiler's declarations; found when the compiler names a repository callable and ours
-    is one of them."""
-    count["sampled"] += 1
-    verdict = None
-    if site.ours is not None:
-        if not answered:
-            count["resolved, jedi silent"] += 1
-        else:
-            count["resolved, jedi answered"] += 1
-            if site.ours & every_def:
-                count["resolved right"] += 1
-            else:
-                verdict = "wrong"
-    if callable_defs:
-        count["jedi repo callable"] += 1
-        if site.ours and site.ours & callable_defs:
-            count["found"] += 1
-        else:
-            verdict = verdict or "missed"
-            misses[f"{site.form}{' (outside)' if site.outside else ''}"] += 1
-    return verdict
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("repos", nargs="+", type=Path)
@@ -201,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         count: Counter[str] = Counter()
         shown: Counter[str] = Counter()
         for site, (callable_defs, every_def, answered) in zip(chosen, truth, strict=True):
-            verdict = _judge(site, callable_defs, every_def, answered, count, misses)
+            verdict = _judge(site, callable_defs, answered, count, misses, every_def)
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
                 print(

@@ -200,19 +200,28 @@ class RepoBackend:
             question, index=pinned.index, notices=pinned.notices, k=k
         )
         try:
-            for event in stream:
-                if cancel.is_set():
-                    return
-                yield event
-        except CodeAgentError as exc:
-            yield ErrorEvent(kind="failed", message=one_line(exc))
-        except Exception as exc:  # a bug: reported to the client, logged in full here
-            log.exception("answering %r failed", question)
-            yield internal_error(exc)
+            yield from relay(stream, cancel, f"answering {question!r}")
         finally:
-            stream.close()  # type: ignore[attr-defined]
             if self.pool is not None:  # parts loaded by this answer count from now on
                 self.pool.trim()
+
+
+def relay(stream: Any, cancel: threading.Event, what: str) -> Generator[Event, None, None]:
+    """The events of an answer's ``stream`` until it ends or ``cancel`` is set; a failure as
+    an :class:`ErrorEvent` (a bug also logged in full, as ``what`` failed); the stream closed
+    whatever happens."""
+    try:
+        for event in stream:
+            if cancel.is_set():
+                return
+            yield event
+    except CodeAgentError as exc:
+        yield ErrorEvent(kind="failed", message=one_line(exc))
+    except Exception as exc:  # a bug: reported to the client, logged in full here
+        log.exception("%s failed", what)
+        yield internal_error(exc)
+    finally:
+        stream.close()
 
 
 def internal_error(exc: Exception) -> ErrorEvent:

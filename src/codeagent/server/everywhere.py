@@ -25,11 +25,11 @@ from typing import Any
 
 from codeagent.agent.context import Scored
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.events import ErrorEvent, Event, NoticeEvent, ResultEvent, SourcesEvent
+from codeagent.events import Event, NoticeEvent, ResultEvent, SourcesEvent
 from codeagent.index.keeper import Pinned
 from codeagent.pathtext import FILE_PATH as _FILE
 from codeagent.result import Source
-from codeagent.server.backend import RepoBackend, import_agent, internal_error
+from codeagent.server.backend import RepoBackend, import_agent, relay
 
 log = logging.getLogger(__name__)
 
@@ -80,18 +80,7 @@ class AllRepos:
             return
         first = next(iter(self.backends.values()))
         stream = first.workspace.ask_stream(question, k=k, repos=self)
-        try:
-            for event in stream:
-                if cancel.is_set():
-                    return
-                yield event
-        except CodeAgentError as exc:
-            yield ErrorEvent(kind="failed", message=one_line(exc))
-        except Exception as exc:  # a bug: reported to the client, logged in full here
-            log.exception("answering %r across repositories failed", question)
-            yield internal_error(exc)
-        finally:
-            stream.close()  # type: ignore[attr-defined]
+        yield from relay(stream, cancel, f"answering {question!r} across repositories")
 
     def score(self, question: str) -> tuple[list[Scored], list[str], dict[str, str | None]]:
         """The ``SELECT`` best repositories for ``question`` (best first, only those with a
