@@ -131,16 +131,21 @@ def quick_store(
     chunks whose vectors are cached (and each question's candidate files, embedded first);
     returns it and the share of chunks with a vector."""
     if embedder is None:
-        return _store(chunked, None, None, settings), 0.0
+        return _store(chunked, None, None, settings, []), 0.0
     texts = [c.embed_text for c in chunked.chunks]
     rows, vectors, _missing = cached_vectors(texts, embedder, settings)
     dense = PartialDense(rows, vectors)
-    return _store(chunked, embedder, dense, settings), len(rows) / len(texts)
+    return _store(chunked, embedder, dense, settings, texts), len(rows) / len(texts)
 
 
 def _store(
-    chunked: Chunked, embedder: Embedder | None, dense: PartialDense | None, settings: Settings
+    chunked: Chunked,
+    embedder: Embedder | None,
+    dense: PartialDense | None,
+    settings: Settings,
+    texts: list[str],
 ) -> IndexStore:
+    """The in-memory store; ``texts``: every chunk's embedding text (made once, by the caller)."""
     from codeagent.store.store import IndexStore
 
     chunks = chunked.chunks
@@ -150,7 +155,7 @@ def _store(
     if settings.first_embed_seconds > 0 and hasattr(embedder, "estimate_seconds"):
         from codeagent.index.first_vectors import FirstVectors
 
-        dense.first = FirstVectors(dense, [c.embed_text for c in chunks], embedder, settings)
+        dense.first = FirstVectors(dense, texts, embedder, settings)
     elif not len(dense):  # nothing to search and nothing to add: no query model to load
         return store
     return IndexStore(chunks, embedder, bm25=store.bm25, dense=dense, symbols=chunked.symbols)
@@ -196,7 +201,7 @@ def answer_first(
     rows, vectors, missing = cached_vectors(texts, embedder, settings)
     if not missing or estimate(missing) <= settings.background_after:
         return None
-    store = _store(chunked, embedder, PartialDense(rows, vectors), settings)
+    store = _store(chunked, embedder, PartialDense(rows, vectors), settings, texts)
     coverage = len(rows) / len(texts)
     build = background.start(root, settings, stats.repo_id, stats.state_hash)
     if build is None:
