@@ -11,6 +11,13 @@ are what users ask). Work is saved to ``DIR`` (a sentence-transformers folder, p
 ``state.pt``: the optimizer and the position) every ``--minutes`` and at the end; run the same
 command again to go on from there, so a long fit runs in short turns on a shared machine.
 ``DIR/card.json`` records the data, the settings and the steps done.
+
+    python eval/tune_embedder.py --out DIR --export src/codeagent/embed/models/FILE.onnx
+
+writes the model in ``DIR`` as the int8 ONNX file the package ships: the float graph exported
+as the product exports the base model (:mod:`codeagent.embed.onnx_export`), then quantized to
+int8 per channel, its matrix products and its token table (the table quantized too, so the file
+stays under 30 MB); prints its sha256 for :data:`codeagent.embed.tuned.SHA256`.
 """
 
 from __future__ import annotations
@@ -58,9 +65,31 @@ def step(model: SentenceTransformer, batch: list[dict[str, Any]]) -> torch.Tenso
     return torch.nn.functional.cross_entropy(scores, torch.arange(len(batch)))
 
 
+def export(model_dir: Path, dest: Path) -> str:
+    """The int8 ONNX file of ``model_dir`` at ``dest``; its sha256."""
+    import tempfile
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from codeagent.embed.onnx_export import ensure_model
+    from codeagent.embed.tuned import sha256_of
+
+    with tempfile.TemporaryDirectory() as tmp:
+        graph = ensure_model(Path(tmp), model_dir, quantized=False)
+        quantize_dynamic(
+            str(graph),
+            str(dest),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul", "Gather"],
+        )
+    return sha256_of(dest)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
-    parser.add_argument("--pairs", type=Path, required=True)
+    parser.add_argument("--pairs", type=Path)
+    parser.add_argument("--export", type=Path, help="write DIR's model as int8 ONNX here")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--epochs", type=int, default=1)
@@ -70,6 +99,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
+    if args.export:
+        print(export(args.out, args.export))
+        return
+    if args.pairs is None:
+        parser.error("--pairs is needed to fit")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     weights = {k: int(v) for k, _, v in (w.partition("=") for w in args.weights.split(","))}

@@ -59,7 +59,9 @@ class Settings(BaseModel):
         default="auto",
         description="auto | none | ollama:MODEL | llamacpp:PATH.gguf",
     )
-    embed: str = Field(default="auto", description="auto | local | none | ollama:MODEL")
+    embed: str = Field(
+        default="auto", description="auto | local | local:base | none | ollama:MODEL"
+    )
     dense: str = Field(
         default="",
         description="Dense index backend: NAME or NAME:ARG (empty: the default backend).",

@@ -214,7 +214,7 @@ def test_a_first_question_in_a_new_home_with_the_local_model(
     root = git_repo(files)
     env = {**os.environ, "CODEAGENT_HOME": str(tmp_path / "home")}
     command = [sys.executable, "-m", "codeagent", "ask", "what does func_7 return?"]
-    command += ["--repo", str(root), "--embed", "local", "--llm", "none", "--json"]
+    command += ["--repo", str(root), "--embed", "local:base", "--llm", "none", "--json"]
     first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     assert pid_said(first.stderr) is not None, first.stderr

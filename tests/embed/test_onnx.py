@@ -28,7 +28,7 @@ EMBED_IN_FRESH_PROCESS = (
     "import sys\n"
     "from pathlib import Path\n"
     "from codeagent.embed.embedders import LocalEmbedder\n"
-    "e = LocalEmbedder(models_dir=Path(sys.argv[1]))\n"
+    "e = LocalEmbedder(models_dir=Path(sys.argv[1]), base=True)\n"
     "texts = [f'def f{i}(x):\\n    return x + {i}' for i in range(int(sys.argv[2]))]\n"
     "vectors = e.embed_documents(texts)\n"
     "print(e.path_used, vectors.shape[0], 'torch' in sys.modules)\n"
@@ -109,7 +109,7 @@ def test_chunks_read_doc_tokens_on_the_int8_graph_and_questions_read_the_full_le
     long_text = len(TEXTS) - 1  # over 256 tokens: the two readings differ
     assert float(full[long_text] @ short[long_text]) < 0.99
 
-    embedder = LocalEmbedder(models_dir=tmp_path / "models")
+    embedder = LocalEmbedder(models_dir=tmp_path / "models", base=True)
     large = embedder.embed_documents(TEXTS * 8)  # a large job: exported, then the int8 graph
     assert embedder.path_used == "onnx"
     assert any("int8" in p.name for p in (tmp_path / "models").iterdir())

@@ -149,7 +149,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = {**os.environ, "CODEAGENT_HOME": str(home), "CODEAGENT_AUTO_SERVER": "false"}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     done = subprocess.run(
-        [sys.executable, "-m", "codeagent", "index", "--embed", "local", "--repo", str(root)],
+        [sys.executable, "-m", "codeagent", "index", "--embed", "local:base", "--repo", str(root)],
         capture_output=True,
         text=True,
         env=env,
@@ -172,7 +172,7 @@ LOCAL_PHASES = {
 def test_ctrl_c_while_indexing(phase: str, models: Path, git_repo: Any, env_setup: Path) -> None:
     root = git_repo(FILES)
     shutil.copytree(models, env_setup / "models")
-    args = ["index", "--embed", "local", "--repo", str(root)]
+    args = ["index", "--embed", "local:base", "--repo", str(root)]
     finish(start(args, LOCAL_PHASES[phase]))
     no_half_written(env_setup)
     stats = index_again(args)
@@ -183,7 +183,7 @@ def test_ctrl_c_while_milvus_writes(models: Path, git_repo: Any, env_setup: Path
     pytest.importorskip("pymilvus")
     root = git_repo(FILES)
     shutil.copytree(models, env_setup / "models")
-    args = ["index", "--embed", "local", "--dense", "milvus", "--repo", str(root)]
+    args = ["index", "--embed", "local:base", "--dense", "milvus", "--repo", str(root)]
     finish(start(args, "interrupt_on('codeagent.store.milvus_index', 'MilvusIndex.save')"))
     no_half_written(env_setup)
     index_again(args)
@@ -206,7 +206,7 @@ def test_ctrl_c_while_converting_to_int8(models: Path, git_repo: Any, env_setup:
     (env_setup / "models").mkdir()
     float_model = model_name(quantized=False)
     shutil.copy2(models / float_model, env_setup / "models" / float_model)
-    proc = start(["index", "--embed", "local", "--repo", str(root)])
+    proc = start(["index", "--embed", "local:base", "--repo", str(root)])
     deadline = time.monotonic() + GUARD
     # this command's own conversion child (other tests may convert at the same time)
     while not (children := children_with(proc.pid, "--quantize")):

