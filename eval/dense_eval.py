@@ -136,21 +136,19 @@ def items(bench: Path, swebench: list[str], swe_qa: list[str]) -> list[dict[str,
     return found
 
 
-def score(item: dict[str, Any], files: list[str], top: list[Chunk], root: Any) -> dict[str, float]:
+def score(
+    item: dict[str, Any],
+    files: list[str],
+    top: list[Chunk],
+    functions: list[tuple[str, int, int]] | None,
+) -> dict[str, float]:
     gold = set(item["gold_files"])
     if item["kind"] == "how":
         return {"recall@10": len(gold & set(files[:10])) / len(gold)}
     got = {f"acc@{k}": float(bool(gold & set(files[:k]))) for k in (1, 5)}
-    if root is not None:
-        functions = root
-        if functions:
-            got["fn@5"] = float(
-                any(
-                    overlaps((c.path, c.start_line, c.end_line), f)
-                    for c in top[:5]
-                    for f in functions
-                )
-            )
+    if functions:  # an issue whose patch edits no function is not scored at this level
+        cited = [(c.path, c.start_line, c.end_line) for c in top[:5]]
+        got["fn@5"] = float(any(overlaps(c, f) for c in cited for f in functions))
     return got
 
 
