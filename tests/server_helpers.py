@@ -16,9 +16,9 @@ from typing import Any
 
 import httpx
 
-from codeagent.agent.state import RouteDecision
 from codeagent.events import Event, ResultEvent
 from codeagent.result import AskResult
+from codeagent.route import RouteDecision
 from codeagent.server.repos import ServedRepo
 
 START_TIMEOUT = 60.0

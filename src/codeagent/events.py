@@ -93,7 +93,6 @@ __all__ = [
     "ErrorEvent",
     "ErrorKind",
     "Event",
-    "Fallback",
     "NoticeEvent",
     "NoticeKind",
     "ResultEvent",

@@ -15,7 +15,8 @@ from codeagent.agent.answer import (
     check_citations,
     find_citations,
 )
-from codeagent.agent.state import Source, Turn
+from codeagent.agent.state import Turn
+from codeagent.result import Source
 
 
 @pytest.fixture

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from codeagent.agent.context import RunContext
-from codeagent.agent.graph import after_route, after_tool, build_graph
-from codeagent.agent.state import Fallback, RouteDecision
+from codeagent.agent.edges import after_route, after_tool
+from codeagent.agent.graph import build_graph
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
+from codeagent.route import Fallback, RouteDecision
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import default_registry
 

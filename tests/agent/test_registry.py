@@ -18,8 +18,9 @@ from pydantic import BaseModel, Field
 from codeagent.agent.graph import build_graph
 from codeagent.config import Settings
 from codeagent.errors import ToolError
+from codeagent.result import Source
 from codeagent.tools.ast_tool.tool import AstTool
-from codeagent.tools.base import BaseTool, RouteExample, Source, ToolContext, ToolFailure
+from codeagent.tools.base import BaseTool, RouteExample, ToolContext, ToolFailure
 from codeagent.tools.rag_tool import RagTool
 from codeagent.tools.registry import Registry, default_registry, register_tool
 from codeagent.workspace import Workspace
@@ -273,7 +274,7 @@ def test_an_eval_suite_may_expect_the_toy_tool_only_once_registered(tmp_path: Pa
 def test_the_route_line_comes_from_the_tools_declarations() -> None:
     """What a front end says: the answering tool's ``announce`` with the route's reason; after
     a fallback, the failed tool and why, then what answers instead."""
-    from codeagent.agent.state import Fallback, RouteDecision
+    from codeagent.route import Fallback, RouteDecision
 
     class Quiet(LinesTool):  # falls back to a tool that announces nothing
         name = "quiet"

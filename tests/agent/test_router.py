@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from codeagent.agent.router import route_question, validate
-from codeagent.agent.state import RouteDecision
+from codeagent.route import RouteDecision
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import default_registry
 

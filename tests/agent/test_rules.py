@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from codeagent.agent import rules
-from codeagent.agent.state import RouteDecision
 from codeagent.config import Settings
 from codeagent.index.lazy import LazyIndex
+from codeagent.route import RouteDecision
 from codeagent.tools.ast_tool.mentions import file_mentions
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.tool import AstTool

@@ -101,9 +101,9 @@ class CancellingWorkspace:
         self.calls = 0
 
     def ask_stream(self, question: str, conversation: Any = None) -> Any:
-        from codeagent.agent.state import RouteDecision
         from codeagent.events import ResultEvent, TokenEvent
         from codeagent.result import AskResult
+        from codeagent.route import RouteDecision
 
         self.calls += 1
         yield TokenEvent(text="partial")

@@ -10,9 +10,8 @@ import typing
 import pytest
 
 from codeagent import events, wire
-from codeagent.agent.state import Fallback, RouteDecision
-from codeagent.result import AskResult
-from codeagent.tools.base import Source
+from codeagent.result import AskResult, Source
+from codeagent.route import Fallback, RouteDecision
 
 MODELS = typing.get_args(events.Event)
 

@@ -17,7 +17,8 @@ from codeagent.eval.suite import SuiteItem, load_suite
 from codeagent.index.chunking import parse_python
 from codeagent.index.lazy import LazyIndex
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.tools.registry import ToolContext, default_registry
+from codeagent.tools.base import ToolContext
+from codeagent.tools.registry import default_registry
 from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "eval"

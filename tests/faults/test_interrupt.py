@@ -54,7 +54,16 @@ def read_until(stream: Any, wanted: str, limit: float) -> str:
 
 def test_ctrl_c_during_the_first_model_export(git_repo: Any, env_setup: Path) -> None:
     root = git_repo({"pkg/a.py": "def area(side):\n    return side * side\n"})
-    command = [sys.executable, "-m", "codeagent", "index", "--embed", "local:base", "--repo", str(root)]
+    command = [
+        sys.executable,
+        "-m",
+        "codeagent",
+        "index",
+        "--embed",
+        "local:base",
+        "--repo",
+        str(root),
+    ]
     proc = subprocess.Popen(
         command,
         stdin=subprocess.DEVNULL,

@@ -17,7 +17,8 @@ from codeagent.rank.features import DENSE_DEPTH, NAMES, POOL, compute, term_shar
 from codeagent.rank.file_roles import KINDS, path_kind
 from codeagent.rank.file_table import file_table
 from codeagent.rank.query import QueryAnalysis, analyze, strip_noise
-from codeagent.store.store import IndexStore, bm25_tokens
+from codeagent.store.fusion import bm25_tokens
+from codeagent.store.store import IndexStore
 from codeagent.tokens import bm25_terms
 from conftest import GitRepoFactory
 

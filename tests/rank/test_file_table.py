@@ -10,7 +10,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.rank.ranking import file_table
+from codeagent.rank.file_table import file_table
 from conftest import GitRepoFactory
 
 FILES = {

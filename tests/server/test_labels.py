@@ -9,11 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeagent.agent.across import check_cited
-from codeagent.agent.state import RouteDecision
 from codeagent.events import ResultEvent, SourcesEvent
-from codeagent.result import AskResult
+from codeagent.result import AskResult, Source
+from codeagent.route import RouteDecision
 from codeagent.server.everywhere import labelled_events
-from codeagent.tools.base import Source
 from conftest import write_files
 
 X = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"  # six lines

@@ -115,7 +115,7 @@ def test_without_a_server_the_same_command_line_answers_in_process(git_repo: Any
 
 
 def test_k_max_is_the_one_the_options_declare() -> None:
-    from codeagent.cli.common import K_MAX as DECLARED
+    from codeagent.bounds import K_MAX as DECLARED
 
     assert K_MAX == DECLARED
 

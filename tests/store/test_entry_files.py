@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from codeagent.records import Chunk
+from codeagent.store.bm25_index import FILES as BM25_FILES
 from codeagent.store.entry_files import (
-    BM25_FILES,
     CHUNKS,
     FORMAT,
     MANIFEST,

@@ -21,7 +21,8 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.store import entry_files, seal
-from codeagent.store.store import CorruptIndexError, IndexStore
+from codeagent.store.entry_files import CorruptIndexError
+from codeagent.store.store import IndexStore
 from conftest import GitRepoFactory
 
 THREAD_IO = Path("/proc/thread-self/io")

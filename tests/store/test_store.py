@@ -11,7 +11,9 @@ import pytest
 
 from codeagent.embed.embedders import HashEmbedder
 from codeagent.records import Chunk
-from codeagent.store.store import CorruptIndexError, IndexStore, rrf_fuse
+from codeagent.store.entry_files import CorruptIndexError
+from codeagent.store.fusion import rrf_fuse
+from codeagent.store.store import IndexStore
 
 CHUNKS = [
     Chunk("app/parser.py", 1, 6, "def parse_header(line):\n    name, value = line.split(':')\n"

@@ -27,7 +27,7 @@ from codeagent.agent.context import RunContext, Scored
 from codeagent.agent.state import AgentState
 from codeagent.events import NoticeEvent
 from codeagent.records import SearchHit
-from codeagent.tools.base import Source
+from codeagent.result import Source
 
 NOTHING = "No code in the served repositories matched the question."
 _CITED = re.compile(

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.sanitize import strip_control_tokens
-from codeagent.agent.state import Source, Turn
+from codeagent.agent.state import Turn
 from codeagent.pathtext import path_pattern
+from codeagent.result import Source
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage

@@ -30,7 +30,7 @@ from codeagent.tools.registry import Registry
 if TYPE_CHECKING:
     from langgraph.graph.state import CompiledStateGraph
 
-__all__ = ["after_route", "after_tool", "build_graph"]
+__all__ = ["build_graph"]
 
 ROUTE = "route"
 

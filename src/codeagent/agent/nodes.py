@@ -20,9 +20,10 @@ from langgraph.runtime import Runtime
 from codeagent.agent import answer as answer_mod
 from codeagent.agent.context import RunContext
 from codeagent.agent.router import route_question
-from codeagent.agent.state import AgentState, Fallback, RouteDecision
+from codeagent.agent.state import AgentState
 from codeagent.errors import ToolError
 from codeagent.events import NoticeEvent, RouteEvent, SourcesEvent, TokenEvent
+from codeagent.route import Fallback, RouteDecision
 from codeagent.tools.base import Tool
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,9 @@ from typing import Any
 
 from codeagent.agent.prompts import render_prompt
 from codeagent.agent.rules import route_by_rules
-from codeagent.agent.state import Fallback, RouteDecision, Turn
+from codeagent.agent.state import Turn
 from codeagent.errors import ToolError, one_line
+from codeagent.route import Fallback, RouteDecision
 from codeagent.tools.base import ToolContext
 from codeagent.tools.registry import Registry
 from codeagent.tools.structural import not_a_question

@@ -6,7 +6,7 @@ which."""
 
 from __future__ import annotations
 
-from codeagent.agent.state import Fallback, RouteDecision
+from codeagent.route import Fallback, RouteDecision
 from codeagent.tools.base import Declined, ToolContext
 from codeagent.tools.registry import Registry
 from codeagent.tools.structural import not_a_question

@@ -2,7 +2,7 @@
 
 Nodes return partial updates of :class:`AgentState`; ``notices`` and ``timings`` are merged
 by reducers so several nodes can add to them. The route and its fallback are
-:mod:`codeagent.route`'s, a source :mod:`codeagent.result`'s (re-exported here). Only light
+:mod:`codeagent.route`'s, a source :mod:`codeagent.result`'s. Only light
 imports here (pydantic, typing).
 """
 
@@ -12,9 +12,9 @@ import operator
 from typing import Annotated, Any, TypedDict
 
 from codeagent.result import Source
-from codeagent.route import DecidedBy, Fallback, RouteDecision
+from codeagent.route import Fallback, RouteDecision
 
-__all__ = ["AgentState", "DecidedBy", "Fallback", "RouteDecision", "Source", "Turn"]
+__all__ = ["AgentState", "Turn"]
 
 
 class Turn(TypedDict):

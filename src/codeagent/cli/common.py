@@ -20,11 +20,7 @@ import click
 
 from codeagent.bounds import K_MAX, K_MIN
 
-# Re-exported: the commands import them from here.
-from codeagent.cli.terminal import end_line as end_line
-from codeagent.cli.terminal import notice as notice
-from codeagent.cli.terminal import styled as styled
-from codeagent.cli.terminal import write_out as write_out
+from codeagent.cli.terminal import notice
 from codeagent.progress import duration as _duration
 
 if TYPE_CHECKING:

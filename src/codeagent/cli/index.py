@@ -6,7 +6,8 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import dense_option, embed_option, notice, print_json, repo_option
+from codeagent.cli.common import dense_option, embed_option, print_json, repo_option
+from codeagent.cli.terminal import notice
 from codeagent.display import plural, safe_name
 
 

@@ -96,7 +96,7 @@ def run_cli(args: list[str]) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except CodeAgentError as exc:
-        from codeagent.cli.render import safe_text
+        from codeagent.display import safe_text
 
         click.echo(f"error: {safe_text(str(exc))}", err=True)
         sys.exit(exc.exit_code)

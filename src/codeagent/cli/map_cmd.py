@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from codeagent.cli.ask import wait_option
-from codeagent.cli.common import dense_option, embed_option, notice, print_json, repo_option
+from codeagent.cli.common import dense_option, embed_option, print_json, repo_option
+from codeagent.cli.terminal import notice
 from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET  # light: no numpy
 
 

@@ -22,7 +22,7 @@ import shutil
 import sys
 
 from codeagent import display
-from codeagent.display import safe_name, safe_text
+from codeagent.display import safe_text
 
 TYPE_CHECKING = (
     False  # as typing.TYPE_CHECKING: `codeagent ask` through a server never needs typing
@@ -35,7 +35,7 @@ _NUMBERED_LINE = re.compile(r"^(\s*\d+ \| )(.*)$")
 _HIGHLIGHT_ON, _HIGHLIGHT_OFF = "\x1b[1;33m", "\x1b[0m"
 MAX_SOURCES_SHOWN = 12
 
-__all__ = ["AnswerPrinter", "safe_name", "safe_text"]
+__all__ = ["AnswerPrinter"]
 
 
 def location(source: Any) -> str:

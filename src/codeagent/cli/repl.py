@@ -15,15 +15,9 @@ import click
 
 from codeagent.cancel import cancellable
 from codeagent.cli.ask import wait_option
-from codeagent.cli.common import (
-    dense_option,
-    embed_option,
-    k_option,
-    llm_option,
-    repo_option,
-    write_out,
-)
+from codeagent.cli.common import dense_option, embed_option, k_option, llm_option, repo_option
 from codeagent.cli.repl_input import read_lines
+from codeagent.cli.terminal import write_out
 from codeagent.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -124,7 +118,7 @@ class Repl:
         self.printer = printer or AnswerPrinter(llm=llm, out=self.out, sources_limit=SOURCES_SHOWN)
 
     def run(self) -> None:
-        from codeagent.cli.render import safe_name
+        from codeagent.display import safe_name
 
         root = safe_name(str(self.workspace.repo_root))
         self.out(f"codeagent: {root} — /help for commands, Ctrl-D to leave\n")
@@ -140,7 +134,7 @@ class Repl:
             self.ask(self._with_signatures(text))
 
     def ask(self, question: str) -> None:
-        from codeagent.cli.render import safe_text
+        from codeagent.display import safe_text
         from codeagent.errors import CodeAgentError
 
         printer = self.printer
@@ -172,7 +166,7 @@ class Repl:
             return text
         if wants_signatures(last.question):
             return last.question
-        from codeagent.cli.common import notice
+        from codeagent.cli.terminal import notice
 
         question = last.question.rstrip().rstrip("?.") + LONG_SUFFIX
         notice(f"read as: {question}")
@@ -185,7 +179,7 @@ class Repl:
         if self.printer.llm or self.conversation.last is None:
             return question  # a first question has nothing earlier to refer to
         from codeagent.agent.followup import resolve_followup
-        from codeagent.cli.common import notice
+        from codeagent.cli.terminal import notice
 
         followup = resolve_followup(question, self.focus)
         if followup.declined:
@@ -242,7 +236,7 @@ class Repl:
 
 
 def _describe_route(result: Any) -> str:
-    from codeagent.cli.render import safe_name, safe_text
+    from codeagent.display import safe_name, safe_text
 
     route = result.route
     parts = [f"tool: {route.tool}"]

@@ -25,7 +25,7 @@ def read_lines(stdin: TextIO, history_file: Path | None) -> Iterator[str]:
             history_file.parent.mkdir(parents=True, exist_ok=True)
             history = file_history(str(history_file))
         except OSError as exc:  # an unusable CODEAGENT_HOME: history for this run only
-            from codeagent.cli.common import notice
+            from codeagent.cli.terminal import notice
 
             notice(f"history not saved: cannot write {history_file} ({exc})")
     prompt: PromptSession[str] = PromptSession(history=history)

@@ -1,8 +1,7 @@
 """Writing an answer to the terminal: its text on stdout, notices dim on stderr.
 
 Standard library only (``os`` and ``sys``): ``codeagent ask`` answered by a running server
-prints through this module without importing click or rich. :mod:`codeagent.cli.common`
-re-exports these for the commands.
+prints through this module without importing click or rich; the commands import from it too.
 """
 
 from __future__ import annotations

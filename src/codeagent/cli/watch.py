@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from codeagent.cli.common import dense_option, embed_option, notice
+from codeagent.cli.common import dense_option, embed_option
+from codeagent.cli.terminal import notice
 from codeagent.display import plural, safe_name
 
 if TYPE_CHECKING:

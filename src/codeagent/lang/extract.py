@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
-from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
+from codeagent.lang.spec import TYPE_KINDS, LanguageSpec
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
@@ -293,4 +293,4 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
     return "", start + 1
 
 
-__all__ = ["SCOPE_KINDS", "TYPE_KINDS", "Parsed", "parse", "suffix_of"]
+__all__ = ["Parsed", "parse", "suffix_of"]

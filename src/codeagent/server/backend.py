@@ -232,4 +232,4 @@ def import_agent() -> None:
     import codeagent.agent.graph  # noqa: F401 - the first question need not pay it
 
 
-__all__ = ["Pinned", "RepoBackend", "has_dense", "import_agent", "internal_error"]
+__all__ = ["RepoBackend", "has_dense", "import_agent", "internal_error"]

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from codeagent.errors import CodeAgentError
-from codeagent.server.backend import Pinned, RepoBackend
+from codeagent.index.keeper import Pinned
+from codeagent.server.backend import RepoBackend
 from codeagent.wire import encode
 
 if TYPE_CHECKING:

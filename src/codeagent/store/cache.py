@@ -98,7 +98,8 @@ def open_entry(
     ``verify`` hashes its files even when its seal vouches for them."""
     if not entry.is_dir():
         return None
-    from codeagent.store.store import CorruptIndexError, IndexStore
+    from codeagent.store.entry_files import CorruptIndexError
+    from codeagent.store.store import IndexStore
 
     try:
         return IndexStore.load(entry, embedder, dense, verify=verify)

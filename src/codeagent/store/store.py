@@ -40,7 +40,6 @@ from codeagent.store.entry_files import (
     write_chunks,
     write_manifest,
 )
-from codeagent.store.fusion import RRF_K, bm25_tokens, rrf_fuse
 from codeagent.store.seal import check_in_background, mark_damaged, open_checked, signatures
 from codeagent.store.seal import write_seal as seal
 from codeagent.store.search import Searching
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RRF_K", "CorruptIndexError", "IndexStore", "bm25_tokens", "rrf_fuse"]
+__all__ = ["IndexStore"]
 
 T = TypeVar("T")
 

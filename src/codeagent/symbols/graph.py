@@ -43,10 +43,10 @@ from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
 from codeagent.symbols.file_imports import importers_index
 from codeagent.symbols.hierarchy import SymbolHierarchy
-from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS, METHOD_KINDS
+from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS
 from codeagent.symbols.types import CallSite, Definition, Import, call_target
 
-__all__ = ["CLASS_KINDS", "METHOD_KINDS", "CallSite", "Definition", "Import", "SymbolGraph"]
+__all__ = ["SymbolGraph"]
 
 SYMBOLS = "symbols.json"
 DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the default allows

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from codeagent.config import Settings
 from codeagent.errors import ToolError
-from codeagent.result import Source as Source  # what a tool lists; re-exported
+from codeagent.result import Source
 
 if TYPE_CHECKING:
     from codeagent.index.lazy import LazyIndex

@@ -11,14 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from codeagent.bounds import K_MAX, K_MIN
 from codeagent.rank.retrieve import retrieve
 from codeagent.records import SearchHit
-from codeagent.tools.base import (
-    BaseTool,
-    McpTool,
-    RouteExample,
-    SearchEverywhere,
-    Source,
-    ToolContext,
-)
+from codeagent.result import Source
+from codeagent.tools.base import BaseTool, McpTool, RouteExample, SearchEverywhere, ToolContext
 
 SNIPPET_LINES = 6  # MCP's search_code: of each window found, around its best matching line
 

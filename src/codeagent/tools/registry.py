@@ -29,28 +29,11 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from codeagent.tools.base import (
     DEFAULT_FALLBACK,
-    BaseTool,
-    Declined,
     McpTool,
-    Source,
     Tool,
-    ToolContext,
-    ToolFailure,
-    ToolResult,
 )
 
-__all__ = [
-    "BaseTool",
-    "Declined",
-    "Registry",
-    "Source",
-    "Tool",
-    "ToolContext",
-    "ToolFailure",
-    "ToolResult",
-    "default_registry",
-    "register_tool",
-]
+__all__ = ["Registry", "default_registry", "register_tool"]
 
 # The tools codeagent ships, in the order the rule router asks them; the last is the default
 # (the catch-all: the route when no rule matches, and the usual fallback target).

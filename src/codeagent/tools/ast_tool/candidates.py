@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codeagent.display import safe_name
-from codeagent.tools.base import Source
+from codeagent.result import Source
 
 
 @dataclass(frozen=True)

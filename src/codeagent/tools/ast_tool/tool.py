@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from codeagent.display import safe_name
 from codeagent.errors import one_line
+from codeagent.result import Source
 from codeagent.tools.ast_tool.candidates import CandidatesResult
 from codeagent.tools.ast_tool.errors import AstToolError, InvalidQueryError
 from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
@@ -20,7 +21,6 @@ from codeagent.tools.base import (
     McpTool,
     ModelToolResult,
     RouteExample,
-    Source,
     ToolContext,
 )
 from codeagent.tools.structural import is_placeholder

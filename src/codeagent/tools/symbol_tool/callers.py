@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeagent.symbols.call_targets import inherited
-from codeagent.symbols.graph import CLASS_KINDS, CallSite, SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.types import CallSite
 from codeagent.tools.symbol_tool.names import SymbolToolError
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,

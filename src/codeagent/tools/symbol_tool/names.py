@@ -7,7 +7,9 @@ import re
 
 from codeagent.display import location
 from codeagent.errors import ToolError
-from codeagent.symbols.graph import CLASS_KINDS, Definition, SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.types import Definition
 
 
 class SymbolToolError(ToolError):

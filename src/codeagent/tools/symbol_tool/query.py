@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.display import safe_name
-from codeagent.symbols.graph import CLASS_KINDS, Definition, Import, SymbolGraph
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.types import Definition, Import
 from codeagent.tools.symbol_tool.callers import callers_result, line_text
 from codeagent.tools.symbol_tool.names import (
     SymbolToolError,
