@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import click
 
 from codeagent.bounds import K_MAX, K_MIN
-
 from codeagent.cli.terminal import notice
 from codeagent.progress import duration as _duration
 
