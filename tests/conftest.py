@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# A suite started in the background of a non-interactive shell inherits SIGINT ignored, and
+# so would every process a test starts: the Ctrl-C tests need Python's usual handler.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # What the calling environment points at, read before this run changes anything.
 _CALLER_HOMES: list[Path] = []
