@@ -42,6 +42,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from codeagent.pysyntax import calls, scan
 from codeagent.symbols.call_targets import target_of
@@ -192,15 +193,32 @@ def main(argv: list[str] | None = None) -> int:
             verdict = _judge(site, jedi_defs, answered, count, misses)
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
-                print(f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text[:90]}")
-                print(f"      ours {sorted(site.ours or ())[:3]}  jedi {sorted(jedi_defs)[:3]}")
-        count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
-        count["sites (all)"] = len(every)
-        totals.update(count)
-        print(f"{root.name}: {_summary(count)}")
-    print(f"all: {_summary(totals)}")
-    print("misses by receiver form: " + ", ".join(f"{k} {v}" for k, v in misses.most_common()))
+                show(verdict, site, site.text[:90], jedi_defs, "jedi")
+        tally(root.name, count, every, totals, "jedi")
+    close(totals, misses, "jedi")
     return 0
+
+
+def show(verdict: str, site: Site, text: str, theirs: set[Any], oracle: str) -> None:
+    """One judged site, ours beside the oracle's answer."""
+    print(f"  {verdict}: {site.path}:{site.line} [{site.form}] {text}")
+    print(f"      ours {sorted(site.ours or ())[:3]}  {oracle} {sorted(theirs)[:3]}")
+
+
+def tally(
+    name: str, count: Counter[str], every: list[Site], totals: Counter[str], oracle: str
+) -> None:
+    """A repository's line: its counts, with the by-name sites of the whole repository."""
+    count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
+    count["sites (all)"] = len(every)
+    totals.update(count)
+    print(f"{name}: {_summary(count, oracle)}")
+
+
+def close(totals: Counter[str], misses: Counter[str], oracle: str) -> None:
+    """The lines over every repository."""
+    print(f"all: {_summary(totals, oracle)}")
+    print("misses by receiver form: " + ", ".join(f"{k} {v}" for k, v in misses.most_common()))
 
 
 def _judge(
@@ -236,18 +254,19 @@ def _judge(
     return verdict
 
 
-def _summary(c: Counter[str]) -> str:
+def _summary(c: Counter[str], oracle: str = "jedi") -> str:
     precision = (
         c["resolved right"] / c["resolved, jedi answered"] if c["resolved, jedi answered"] else 0
     )
     recall = c["found"] / c["jedi repo callable"] if c["jedi repo callable"] else 0
-    return (
+    line = (
         f"sampled {c['sampled']}, precision {precision:.1%} "
         f"({c['resolved right']}/{c['resolved, jedi answered']}; "
         f"{c['resolved, jedi silent']} resolved where jedi is silent), recall {recall:.1%} "
         f"({c['found']}/{c['jedi repo callable']}); by name {c['by-name (all sites)']} of "
         f"{c['sites (all)']} call sites"
     )
+    return line.replace("jedi", oracle)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from references_truth import Site, _judge, _summary
+from references_truth import Site, _judge, close, show, tally
 
 from codeagent import lang
 from codeagent.symbols.call_targets import target_of
@@ -172,16 +172,9 @@ def main(argv: list[str] | None = None) -> int:
             verdict = _judge(site, callable_defs, answered, count, misses, every_def)
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
-                print(
-                    f"  {verdict}: {site.path}:{site.line} [{site.form}] {site.text.strip()[:80]}"
-                )
-                print(f"      ours {sorted(site.ours or ())[:3]}  tsc {sorted(every_def)[:3]}")
-        count["by-name (all sites)"] = sum(1 for s in every if s.ours is None and not s.outside)
-        count["sites (all)"] = len(every)
-        totals.update(count)
-        print(f"{root.name}: {_summary(count).replace('jedi', 'tsc')}")
-    print(f"all: {_summary(totals).replace('jedi', 'tsc')}")
-    print("misses by receiver form: " + ", ".join(f"{k} {v}" for k, v in misses.most_common()))
+                show(verdict, site, site.text.strip()[:80], every_def, "tsc")
+        tally(root.name, count, every, totals, "tsc")
+    close(totals, misses, "tsc")
     return 0
 
 
