@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,6 @@ class Repo:
         self.by_blob: dict[str, list[Chunk]] = {}
 
     def chunks(self, commit: str) -> list[Chunk]:
-        import subprocess
-
         listing = subprocess.run(
             ["git", "--git-dir", str(self.mirror), "ls-tree", "-r", commit],
             capture_output=True,

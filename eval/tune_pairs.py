@@ -26,6 +26,7 @@ file the commit or patch changes. The pairs stay out of this repository (other p
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import re
@@ -95,7 +96,7 @@ def _changed(mirror: Path, parent: str, sha: str) -> dict[str, tuple[set[int], s
         errors="replace",
     ).stdout
     found: dict[str, tuple[set[int], set[int]]] = {}
-    for part in out.split("\ndiff --git ")[0:]:
+    for part in out.split("\ndiff --git "):
         name = re.search(r"^\+\+\+ b/(.+)$", part, re.MULTILINE)
         if not name:
             continue
@@ -181,8 +182,6 @@ def issue_pairs(mirror: Path, repo: str) -> list[dict[str, Any]]:
             if text is None or not path.endswith(".py"):
                 continue
             try:
-                import ast
-
                 spans = _functions(ast.parse(text))
             except (SyntaxError, ValueError):
                 continue
