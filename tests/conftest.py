@@ -79,6 +79,10 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["CODEAGENT_AUTO_SERVER"] = "false"
     for name in _DEPENDENCY_CACHES:
         os.environ[name] = str(run_home / worker / name.lower())
+    # Commits made by module-scoped fixtures too, in a home with no git identity of its own.
+    for role in ("AUTHOR", "COMMITTER"):
+        os.environ[f"GIT_{role}_NAME"] = "Test"
+        os.environ[f"GIT_{role}_EMAIL"] = "test@example.com"
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
