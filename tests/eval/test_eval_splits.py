@@ -40,6 +40,29 @@ def test_no_repository_on_two_sides() -> None:
         assert split_of(outside) is None
 
 
+def test_the_sealed_issue_group_is_drawn_as_written_and_apart_from_every_other_split() -> None:
+    """The issue-shaped sealed group: the first three of its sorted candidates shuffled with
+    its seed (a replaced one named in ``replaced``), on no other side and in no benchmark."""
+    import json
+    import random
+
+    from codeagent.eval.splits import CORPUS, ISSUES_SEALED
+
+    group = json.loads(CORPUS.read_text(encoding="utf-8"))[ISSUES_SEALED]
+    order = sorted(group["candidates"])
+    random.Random("41:issues").shuffle(order)
+    kept = [r for r in order if r not in group["replaced"]]
+    assert group["repos"] == kept[:3]
+    assert {r.lower() for r in repos_of(ISSUES_SEALED)} == SPLITS[ISSUES_SEALED]
+    others = set().union(*(v for k, v in SPLITS.items() if k != ISSUES_SEALED))
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    benches = {r.lower() for v in corpus["bench"].values() for r in v}
+    outside = {r.lower() for r in corpus["excluded"]["repos"]}
+    for repo in group["candidates"]:
+        assert repo.lower() not in others | benches | outside
+    assert split_of("pytest-dev/pluggy") == ISSUES_SEALED
+
+
 @pytest.mark.parametrize(
     ("repo", "split"),
     [

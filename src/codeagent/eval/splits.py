@@ -44,6 +44,8 @@ def _load_corpus() -> dict[str, Any]:
 # languages is fitted on it; langs3: sealed for that ranker's first round (read since);
 # langs4: sealed for its second round
 LANG_SPLITS = ("langs", "langs2", "langs_fit", "langs3", "langs4")
+# sealed for issue-shaped items (eval/issue_items.py): run once, reported as it comes out
+ISSUES_SEALED = "issues_sealed"
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -67,6 +69,9 @@ def _load_splits() -> dict[str, frozenset[str]]:
     }
     for split in LANG_SPLITS:
         splits[split] = frozenset(_load_languages(split))
+    splits[ISSUES_SEALED] = frozenset(
+        r.lower() for r in corpus.get(ISSUES_SEALED, {}).get("repos", ())
+    )
     return splits
 
 
@@ -74,7 +79,8 @@ LANGUAGES = {key: family for split in LANG_SPLITS for key, family in _load_langu
 SPLITS = _load_splits()
 FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
 LANGS = SPLITS["langs"]
-SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", *LANG_SPLITS)  # dev: fit and choose
+# dev: fit and choose
+SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED)
 
 
 def language_of(repo: str) -> str:
@@ -90,9 +96,12 @@ def repos_of(split: str) -> list[str]:
     if split in LANG_SPLITS:
         langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
+    if split == ISSUES_SEALED:
+        return list(corpus.get(split, {}).get("repos", []))
     if split not in ("fit", "choose", "sealed"):
         raise EvalError(
-            f"unknown split {split!r}: choose from fit, choose, sealed, {', '.join(LANG_SPLITS)}"
+            f"unknown split {split!r}: choose from fit, choose, sealed, "
+            f"{', '.join(LANG_SPLITS)}, {ISSUES_SEALED}"
         )
     return list(corpus[split])
 
