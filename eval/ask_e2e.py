@@ -3,7 +3,7 @@ question (the ``codeagent`` command beside this Python), in a clone checked out 
 question's commit; score the files of its sources.
 
     PYTHONPATH=src python eval/ask_e2e.py SUITE.jsonl --mirrors DIR [--embed none|local] \
-        [--max-commits N] [--seed 0] [--split sealed] [--out FILE.json]
+        [--max-commits N] [--seed 0] [--split sealed] [--index-first] [--out FILE.json]
 
 The clone is ``$CODEAGENT_HOME/checkouts/clones/OWNER+NAME`` (the one ``codeagent eval-dev``
 moves through, so an index it built is found in the cache, as it would be for a user who asked
@@ -47,6 +47,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--split", default="sealed")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--index-first",
+        action="store_true",
+        help="run `codeagent index --embed E` in the checkout before each (timed) question, "
+        "as a user who indexed first: the answer then has every vector",
+    )
     args = parser.parse_args()
     items = sample_commits(select(load_suite(args.suite), args.split), args.max_commits, args.seed)
     home = Path(os.environ.get("CODEAGENT_HOME", "~/.codeagent")).expanduser()
@@ -65,9 +71,15 @@ def main() -> None:
         expected, _ = metrics.resolve_paths(item.expected_files, existing)
         if not expected:
             continue
+        command = str(Path(sys.executable).with_name("codeagent"))
+        if args.index_first:
+            subprocess.run(
+                [command, "index", "--embed", args.embed, "--json"],
+                cwd=root, capture_output=True, check=True,
+            )  # fmt: skip
         started = time.perf_counter()
         done = subprocess.run(
-            [str(Path(sys.executable).with_name("codeagent")), "ask", item.question, "--json",
+            [command, "ask", item.question, "--json",
              "--llm", "none",
              "-k", "10", "--no-server", "--embed", args.embed],
             cwd=root, capture_output=True, text=True, check=False,

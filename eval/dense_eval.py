@@ -2,7 +2,7 @@
 
     python eval/dense_eval.py --mirrors DIR --bench ../shared/bench --home H \
         --model base=MODEL_DIR --model tuned=MODEL_DIR [--swebench astropy/astropy,...] \
-        [--swe-qa flask,...] [--out OUT.json]
+        [--swe-qa flask,...] [--suite SUITE.jsonl] [--out OUT.json]
 
 Each ``--model NAME=DIR`` is a sentence-transformers folder (the weights package's own, or one
 :mod:`tune_embedder` wrote); each is exported to int8 ONNX under ``H/NAME`` the way the product
@@ -14,7 +14,8 @@ items in one run.
 
 Items: the SWE-bench issues (``swebench-loc/dev.jsonl``) of the ``--swebench`` repositories,
 asked at their ``base_commit``, and the SWE-QA questions (the project's ``eval/swe-qa-NAME.jsonl``
-suites) of the ``--swe-qa`` repositories. The candidates are the chunks
+suites) of the ``--swe-qa`` repositories, and the issue-shaped items of each ``--suite``
+(:mod:`issue_items`: scored as issues, at their ``commit``). The candidates are the chunks
 (:func:`codeagent.index.chunking.chunk_file`) of the repository's source files at the item's
 commit (:func:`codeagent.eval.sources.is_source`: tests and docs out, as the plain baseline
 counts); a file scores its best chunk's cosine. Issues: file Acc@1/@5 (a gold file among the
@@ -110,8 +111,22 @@ def rank(model: Model, question: str, chunks: list[Chunk]) -> tuple[list[str], l
     return files, [chunks[i] for i in order[:10]]
 
 
-def items(bench: Path, swebench: list[str], swe_qa: list[str]) -> list[dict[str, Any]]:
+def items(
+    bench: Path, swebench: list[str], swe_qa: list[str], suites: list[Path]
+) -> list[dict[str, Any]]:
     found = []
+    for suite in suites:  # issue-shaped suites (eval/issue_items.py): files and functions
+        for line in suite.open(encoding="utf-8"):
+            item = json.loads(line)
+            found.append(
+                {
+                    **item,
+                    "kind": "issue",
+                    "base_commit": item["commit"],
+                    "gold_files": item["expected_files"],
+                    "instance_id": item["id"],
+                }
+            )
     for line in (bench / "swebench-loc" / "dev.jsonl").open():
         item = json.loads(line)
         if item["repo"] in swebench:
@@ -159,13 +174,19 @@ def main() -> None:
     parser.add_argument("--model", action="append", required=True, help="NAME=DIR")
     parser.add_argument("--swebench", default="astropy/astropy,pallets/flask,mwaskom/seaborn")
     parser.add_argument("--swe-qa", default="flask,astropy")
+    parser.add_argument(
+        "--suite", type=Path, action="append", default=[], help="issue-shaped SUITE.jsonl"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     models = [Model(n, Path(d), args.home) for n, _, d in (m.partition("=") for m in args.model)]
     repos: dict[str, Repo] = {}
     rows = []
     for item in items(
-        args.bench, args.swebench.split(","), [s for s in args.swe_qa.split(",") if s]
+        args.bench,
+        [s for s in args.swebench.split(",") if s],
+        [s for s in args.swe_qa.split(",") if s],
+        args.suite,
     ):
         repo = repos.setdefault(
             item["repo"], Repo(args.mirrors / item["repo"].replace("/", "+") / "repo")
