@@ -144,10 +144,13 @@ CALLS = """
                             (field_expression field: (field_identifier) @name)]) @call
 """
 
+TEST_NAMES = r"_unittest\.\w+$"  # Chromium's x_unittest.cc (C and C++ alike)
+
 SPEC = LanguageSpec(
     package="tree_sitter_c",
     name="c",
     extensions=(".c", ".h"),
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=function_patterns("(identifier) @name") + TYPES + MACRO_FUNCTIONS,
     imports=INCLUDES,

@@ -8,6 +8,7 @@ from codeagent.lang.c import (
     CALLS,
     INCLUDES,
     MACRO_FUNCTIONS,
+    TEST_NAMES,
     TOP_LEVEL,
     TYPES,
     blank_macros,
@@ -28,6 +29,7 @@ SPEC = LanguageSpec(
     package="tree_sitter_cpp",
     name="cpp",
     extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=function_patterns(_NAME, references=True)
     + function_patterns(

@@ -16,6 +16,7 @@ SPEC = LanguageSpec(
     package="tree_sitter_c_sharp",
     name="csharp",
     extensions=(".cs",),
+    test_names=r"[a-z0-9](Tests?|IT|TestCase)\.cs$",
     grammar=_grammar,
     definitions="""
 (class_declaration name: (identifier) @name (base_list)? @bases) @def.class

@@ -16,6 +16,7 @@ SPEC = LanguageSpec(
     package="tree_sitter_go",
     name="go",
     extensions=(".go",),
+    test_names=r"_test\.go$",
     grammar=_grammar,
     definitions="""
 (function_declaration name: (identifier) @name) @def.function

@@ -19,6 +19,7 @@ SPEC = LanguageSpec(
     name="java",
     members_in_body=True,
     extensions=(".java",),
+    test_names=r"[a-z0-9](Tests?|IT|TestCase)\.java$",
     grammar=_grammar,
     definitions=f"""
 (class_declaration name: (identifier) @name

@@ -15,6 +15,8 @@ def _grammar(suffix: str) -> object:
 
 FUNCTION_VALUE = "[(arrow_function) (function_expression) (generator_function)]"
 # Shared with TypeScript (typescript.py adds its own declarations).
+# x.test.ts, x.spec.js, tsd's x.test-d.ts, test.js (JavaScript and TypeScript alike)
+TEST_NAMES = r"\.(test|spec)(-d)?\.[mc]?[jt]sx?$|(^|[-_.])(tests?|spec)\.[mc]?[jt]sx?$"
 COMMON_DEFINITIONS = f"""
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -53,6 +55,7 @@ SPEC = LanguageSpec(
     name="javascript",
     members_in_body=True,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS
     + """

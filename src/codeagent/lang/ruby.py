@@ -16,6 +16,7 @@ SPEC = LanguageSpec(
     package="tree_sitter_ruby",
     name="ruby",
     extensions=(".rb", ".rake", ".gemspec"),
+    test_names=r"_(spec|test)\.rb$",
     grammar=_grammar,
     definitions="""
 (class name: [(constant) (scope_resolution)] @name (superclass (_) @base)?) @def.class

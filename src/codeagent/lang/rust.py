@@ -17,6 +17,7 @@ SPEC = LanguageSpec(
     package="tree_sitter_rust",
     name="rust",
     extensions=(".rs",),
+    test_names=r"(^|_)tests?\.rs$",
     grammar=_grammar,
     definitions="""
 (function_item name: (identifier) @name) @def.function

@@ -43,18 +43,36 @@ TYPE_KINDS = frozenset(
     }
 )
 SCOPE_KINDS = frozenset({"namespace", "mod", "package"})
+# Who reads a language's structure: a tree-sitter grammar and the queries below, or Python's
+# own ``ast`` (:mod:`codeagent.pysyntax`, exact, no grammar to install).
+TREE_SITTER = "tree-sitter"
+PYTHON_AST = "python-ast"
+
+
+def suffix_of(path: str) -> str:
+    """A path's extension, lower case, with its dot (``""`` when it has none)."""
+    name = path.rpartition("/")[2]
+    return "." + name.rpartition(".")[2].lower() if "." in name else ""
 
 
 @dataclass(frozen=True, eq=False)
 class LanguageSpec:
     """One language: ``grammar`` returns the tree-sitter language capsule for a file
-    extension (TypeScript has two grammars), from the wheel ``package``."""
+    extension (TypeScript has two grammars), from the wheel ``package``; a language read by
+    ``ast`` (``structure`` :data:`PYTHON_AST`) has neither."""
 
-    package: str
     name: str
     extensions: tuple[str, ...]
-    grammar: Callable[[str], object]
-    definitions: str
+    package: str = ""
+    grammar: Callable[[str], object] | None = None
+    definitions: str = ""
+    structure: str = TREE_SITTER
+    # A test file's name in the language's own convention (``_test.go``, ``FooTest.java``):
+    # a regular expression searched in the file name (codeagent.rank.lang_paths).
+    test_names: str = ""
+    # Suffixes of dialects that follow the language's file conventions but that its reader
+    # cannot parse (Cython's ``.pyx``): named by the file-kind rules, never parsed.
+    dialects: tuple[str, ...] = ()
     imports: str = ""
     calls: str = ""
     # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).
