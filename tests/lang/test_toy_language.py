@@ -1,12 +1,13 @@
 """A language added through the registry alone (one module with a ``SPEC`` and one name in
 ``lang.MODULES``, both in this test): its files are indexed as that language, cut into chunks
 at its definitions, its definitions are in the symbol graph and answer structural questions
-(one named file, and where a name is defined), and its test files are known as tests.
+(one named file, and where a name is defined), its imports load the files its rule names, and
+its test files are known as tests.
 
 The toy language has no grammar of its own (a test cannot build one): it borrows Go's, with
-its own suffix, its own queries and its own test-file names. The expected lines are counted
-by hand in the source below, and universal-ctags reading the same file as Go agrees on the
-definitions."""
+its own suffix, its own queries, its own import rule and its own test-file names. The expected
+lines are counted by hand in the source below, and universal-ctags reading the same file as Go
+agrees on the definitions."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from codeagent import lang
 from codeagent.config import Settings
 from codeagent.index.chunking import chunk_file
 from codeagent.index.stats import languages_of
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 from codeagent.rank.file_roles import path_kind
 from codeagent.workspace import Workspace
@@ -36,6 +38,11 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_go.language()
 
 
+def _import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """The toy's import rule: ``import "x/geo"`` loads the files of the folder ``geo``."""
+    return list(layout.by_folder.get(module.rpartition("/")[2], []))
+
+
 TOY = LanguageSpec(
     package="tree_sitter_go",
     name="toy",
@@ -45,7 +52,9 @@ TOY = LanguageSpec(
 (function_declaration name: (identifier) @name) @def.function
 (type_spec name: (type_identifier) @name type: (struct_type)) @def.struct
 """,
+    imports="(import_spec path: (_) @module) @import",
     calls="(call_expression function: (identifier) @name) @call",
+    import_files=_import_files,
     test_names=r"_check\.toy$",
 )
 
@@ -71,7 +80,17 @@ func CheckArea() bool {
 	return Area(Square{2}) == 4
 }
 """
-FILES = {"geo/shapes.toy": SHAPES, "geo/area_check.toy": CHECK, "README.md": "# geo\n"}
+MAIN = """\
+package main
+
+import "example.com/geo"
+
+func main() {
+	geo.Area(geo.Square{3})
+}
+"""
+FILES = {"geo/shapes.toy": SHAPES, "geo/area_check.toy": CHECK, "app/main.toy": MAIN,
+         "README.md": "# geo\n"}  # fmt: skip
 # by hand: name -> (kind, first line, last line) in geo/shapes.toy
 SHAPES_DEFS = {"Square": ("struct", 3, 5), "Area": ("function", 7, 9),
                "Perimeter": ("function", 11, 13)}  # fmt: skip
@@ -137,12 +156,17 @@ def test_its_definitions_are_in_the_symbol_graph_and_answer_questions(repo: Path
     assert graph is not None
     stats = ws.index_stats
     assert stats is not None
-    assert stats.languages["toy"] == {"files": 2, "structure": lang.TREE_SITTER}
+    assert stats.languages["toy"] == {"files": 3, "structure": lang.TREE_SITTER}
     assert stats.parse_errors == {}
     defined = graph.definitions_in("geo/shapes.toy")
     found = {d.name: (d.kind, d.start_line, d.end_line) for d in defined if d.kind != "module"}
     assert found == SHAPES_DEFS
-    assert [c.path for c in graph.callers("Area")] == ["geo/area_check.toy"]
+    assert [c.path for c in graph.callers("Area")] == ["geo/area_check.toy"]  # not geo.Area
+    assert [i.path for i in graph.file_importers("geo/shapes.toy")] == ["app/main.toy"]
+
+    importers = ws.ask("which files import geo/shapes.toy?")
+    assert importers.route.tool == "symbols"
+    assert [s.path for s in importers.sources] == ["app/main.toy"]
 
     where = ws.ask("where is Perimeter defined?")
     assert where.route.tool == "symbols"

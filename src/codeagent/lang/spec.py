@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codeagent.lang.layout import Layout
 
 # Kinds whose members are methods (a function inside one is a method), and kinds that only
 # qualify their members' names (a function inside a namespace stays a function).
@@ -73,6 +76,16 @@ class LanguageSpec:
     # Suffixes of dialects that follow the language's file conventions but that its reader
     # cannot parse (Cython's ``.pyx``): named by the file-kind rules, never parsed.
     dialects: tuple[str, ...] = ()
+    # The repository files an import loads: ``import_files(importer, module, name, layout)``
+    # with ``layout`` the files of the importer's ``family`` (codeagent.symbols.file_imports);
+    # None: the symbol graph follows the language's imports by module name (Python).
+    import_files: Callable[[str, str, str | None, Layout], list[str]] | None = None
+    # Languages whose files import one another share a family (C and C++; JS and TS); "" is
+    # the language's own name.
+    family: str = ""
+    # A definition kind that groups files for imports (C#'s ``namespace``: ``using App.Models``
+    # loads every file declaring something in it).
+    import_scope: str = ""
     imports: str = ""
     calls: str = ""
     # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).
