@@ -83,9 +83,15 @@ class LanguageSpec:
     # Languages whose files import one another share a family (C and C++; JS and TS); "" is
     # the language's own name.
     family: str = ""
+    # The files a module written by its name may be, one list per rule, tried in turn (Python:
+    # ``pkg/models`` or ``pkg.models`` is ``pkg/models.py`` or ``pkg/models/__init__.py``).
+    module_paths: Callable[[str], list[list[str]]] | None = None
     # A definition kind that groups files for imports (C#'s ``namespace``: ``using App.Models``
     # loads every file declaring something in it).
     import_scope: str = ""
+    # Methods of the language's built-in types: a call of one (``d.get()``) is far more often
+    # of that than of a repository's own ``get`` (codeagent.repomap's reference weights).
+    builtin_methods: frozenset[str] = frozenset()
     imports: str = ""
     calls: str = ""
     # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from codeagent.lang import PYTHON_AST, suffixes_read_by
+from codeagent.lang import PYTHON_AST, specs, suffixes_read_by
 from codeagent.repo.listing import list_files
 from codeagent.tools.ast_tool.errors import (
     AmbiguousFileError,
@@ -80,10 +80,9 @@ def _patterns(name: str) -> list[list[str]]:
     norm = posixpath.normpath(name.strip().replace("\\", "/"))
     rules = [[norm]]
     if not norm.endswith(suffixes_read_by(PYTHON_AST)):
-        rules.append([norm + ".py", norm + "/__init__.py"])
-        if "/" not in norm and "." in norm:
-            dotted = norm.replace(".", "/")
-            rules.append([dotted + ".py", dotted + "/__init__.py"])
+        for spec in specs():
+            if spec.structure == PYTHON_AST and spec.module_paths is not None:
+                rules += spec.module_paths(norm)
     return rules
 
 
