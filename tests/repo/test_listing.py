@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from codeagent.errors import GitError
+from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.repo.discover import discover
 from codeagent.repo.git import git_text
-from codeagent.repo.listing import PYTHON_SUFFIXES, list_files
+from codeagent.repo.listing import list_files
 from codeagent.tools.ast_tool.errors import FileNotFoundInRepoError
 from codeagent.tools.ast_tool.resolve import relative_path, repo_files
 from conftest import GitRepoFactory, git
@@ -43,7 +44,7 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 
 def python_paths(paths: object) -> set[str]:
-    return {p for p in paths if isinstance(p, str) and p.endswith(PYTHON_SUFFIXES)}
+    return {p for p in paths if isinstance(p, str) and p.endswith(suffixes_read_by(PYTHON_AST))}
 
 
 @pytest.mark.parametrize("kind", ["git", "plain"])

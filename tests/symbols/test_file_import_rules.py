@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from codeagent.symbols.file_imports import Layout, family, importers_index, targets
+from codeagent.lang.layout import Layout
+from codeagent.symbols.file_imports import family, importers_index, targets
 from codeagent.symbols.types import Import
 
 JS = Layout(

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 from codeagent import lang
 from codeagent.pysyntax import DefSite, Structure, scan
 from codeagent.records import Chunk
-from codeagent.repo.listing import PYTHON_SUFFIXES
 
 if TYPE_CHECKING:
     from codeagent.lang.extract import Parsed
@@ -59,7 +58,7 @@ _BLOCK = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.W
 def parse_python(path: str, text: str) -> ast.Module | None:
     """The ``ast`` tree of a Python file, or None (not Python, or it does not parse); an
     empty file (``__init__.py``) is an empty module."""
-    if not path.endswith(PYTHON_SUFFIXES):
+    if not path.endswith(lang.suffixes_read_by(lang.PYTHON_AST)):
         return None
     if "\r" in text:
         text = _NEWLINE.sub("\n", text)
@@ -93,7 +92,7 @@ def chunk_file(
         tree = parse_python(path, text)
     if tree is not None:
         return _Chunker(path, lines).module(found if found is not None else scan(tree))
-    if parsed is None and not path.endswith(PYTHON_SUFFIXES):
+    if parsed is None and not path.endswith(lang.suffixes_read_by(lang.PYTHON_AST)):
         parsed = lang.parse_file(path, text)
     if parsed is not None:
         from codeagent.lang.chunks import chunk_definitions

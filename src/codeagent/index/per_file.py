@@ -17,7 +17,6 @@ from codeagent import lang
 from codeagent.index.chunking import chunk_file, parse_python, window_chunks
 from codeagent.pysyntax import scan
 from codeagent.records import Chunk
-from codeagent.repo.listing import PYTHON_SUFFIXES
 from codeagent.store.fusion import bm25_tokens
 from codeagent.symbols.graph import extract_record
 from codeagent.symbols.types import pack_calls
@@ -58,7 +57,7 @@ def crashed(path: str, text: str) -> FileResult:
 
 def _parse(path: str, text: str, root: Path) -> FileResult:
     tree = parse_python(path, text)
-    if tree is None and path.endswith(PYTHON_SUFFIXES):  # Python that does not parse
+    if tree is None and path.endswith(lang.suffixes_read_by(lang.PYTHON_AST)):  # no parse
         return crashed(path, text)
     found = scan(tree) if tree is not None else None  # one walk for both
     parsed = None if tree is not None else lang.parse_file(path, text)

@@ -54,15 +54,8 @@ def languages_of(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Files per language and where their structure comes from: ``python-ast`` (Python),
     ``tree-sitter`` (the languages of :mod:`codeagent.lang`) or ``none`` (line windows)."""
     counts = Counter(lang.language_name(p) for p in paths)
-    layer = {spec.name for spec in lang.specs()}
+    reader = {spec.name: spec.structure for spec in lang.specs()}
     return {
-        name: {
-            "files": n,
-            "structure": "python-ast"
-            if name == "python"
-            else "tree-sitter"
-            if name in layer
-            else "none",
-        }
+        name: {"files": n, "structure": reader.get(name, "none")}
         for name, n in sorted(counts.items())
     }

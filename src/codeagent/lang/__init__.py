@@ -1,12 +1,15 @@
-"""The language layer: structure for languages other than Python, from tree-sitter grammars
-bundled in wheels (no download at run time). Python stays on ``ast``.
+"""The language layer: every language codeagent reads the structure of. Python is read by its
+own ``ast`` (:mod:`codeagent.pysyntax`); the others by tree-sitter grammars bundled in wheels
+(no download at run time).
 
 Each language is one module here with a ``SPEC`` (:class:`~codeagent.lang.spec.LanguageSpec`):
-its file extensions and its tree-sitter queries for definitions, imports and calls. Adding a
-language is one module and one name in :data:`MODULES`.
+its file extensions, who reads it (``structure``), its test files' names and, for tree-sitter,
+its queries for definitions, imports and calls. Adding a language is one module and one name
+in :data:`MODULES` (a dotted name for a module outside this package).
 
-    spec = language_for("src/server.ts")      # None: not a language of the layer
-    parsed = parse(spec, "src/server.ts", text)
+    spec = spec_for("src/app.py")             # any language, Python included; None: none
+    spec = language_for("src/server.ts")      # a tree-sitter language only
+    parsed = parse_file("src/server.ts", text)
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from codeagent.lang.spec import SCOPE_KINDS, TYPE_KINDS, LanguageSpec
+from codeagent.lang.spec import (
+    PYTHON_AST,
+    SCOPE_KINDS,
+    TREE_SITTER,
+    TYPE_KINDS,
+    LanguageSpec,
+    suffix_of,
+)
 
 if TYPE_CHECKING:
     from codeagent.lang.extract import Parsed
@@ -30,19 +40,27 @@ log = logging.getLogger(__name__)
 _CPP_HEADER = re.compile(r"^\s*(?:class\s+\w+\s*[:{]|namespace\s+\w+|template\s*<)", re.MULTILINE)
 _broken: set[str] = set()  # languages whose grammar rejected their queries (logged once)
 
-MODULES = ("go", "rust", "java", "javascript", "typescript", "c", "cpp", "csharp", "ruby", "php")
+MODULES = (
+    "python", "go", "rust", "java", "javascript", "typescript", "c", "cpp", "csharp", "ruby",
+    "php",
+)  # fmt: skip
 
 __all__ = [
     "MODULES",
+    "PYTHON_AST",
     "SCOPE_KINDS",
+    "TREE_SITTER",
     "TYPE_KINDS",
     "LanguageSpec",
+    "all_specs",
     "available",
     "language_for",
     "language_name",
     "members_in_body",
     "parse_file",
+    "spec_for",
     "specs",
+    "suffixes_read_by",
 ]
 
 
@@ -52,40 +70,76 @@ def available() -> bool:
     return importlib.util.find_spec("tree_sitter") is not None
 
 
-@cache
+# Every table below is cached on the specs it is made from: a language added to MODULES
+# (a plug-in, a test's toy language) is in them from the next call.
+def all_specs() -> tuple[LanguageSpec, ...]:
+    """Every language of :data:`MODULES`, its reader installed or not."""
+    return _load(MODULES)
+
+
 def specs() -> tuple[LanguageSpec, ...]:
-    """Every language whose grammar package is installed."""
-    out = []
-    for name in MODULES:
-        spec: LanguageSpec = importlib.import_module(f"codeagent.lang.{name}").SPEC
-        if available() and importlib.util.find_spec(spec.package) is not None:
-            out.append(spec)
-    return tuple(out)
+    """Every language whose reader is installed (a tree-sitter one: its grammar package)."""
+    return _installed(all_specs())
 
 
-@cache
 def members_in_body() -> frozenset[str]:
     """Names of the languages whose types declare their methods in their body only
     (:attr:`LanguageSpec.members_in_body`), grammar installed or not."""
-    found = (importlib.import_module(f"codeagent.lang.{name}").SPEC for name in MODULES)
+    return _in_body(all_specs())
+
+
+def suffixes_read_by(structure: str) -> tuple[str, ...]:
+    """The extensions of the installed languages whose structure ``structure`` reads
+    (:data:`PYTHON_AST`: ``.py``, ``.pyi``, ``.pyw``)."""
+    return _read_by(specs(), structure)
+
+
+def spec_for(path: str) -> LanguageSpec | None:
+    """The language of ``path`` by its extension (Python included), or None."""
+    return _by_suffix(specs()).get(suffix_of(path))
+
+
+def language_for(path: str) -> LanguageSpec | None:
+    """The tree-sitter language of ``path`` by its extension, or None (Python has its own
+    reader: :func:`spec_for`)."""
+    spec = spec_for(path)
+    return spec if spec is not None and spec.structure == TREE_SITTER else None
+
+
+@cache
+def _load(modules: tuple[str, ...]) -> tuple[LanguageSpec, ...]:
+    names = (name if "." in name else f"codeagent.lang.{name}" for name in modules)
+    return tuple(importlib.import_module(name).SPEC for name in names)
+
+
+@cache
+def _installed(found: tuple[LanguageSpec, ...]) -> tuple[LanguageSpec, ...]:
+    return tuple(
+        spec
+        for spec in found
+        if spec.structure != TREE_SITTER
+        or (available() and importlib.util.find_spec(spec.package) is not None)
+    )
+
+
+@cache
+def _in_body(found: tuple[LanguageSpec, ...]) -> frozenset[str]:
     return frozenset(spec.name for spec in found if spec.members_in_body)
 
 
 @cache
-def _by_suffix() -> dict[str, LanguageSpec]:
-    return {ext: spec for spec in specs() for ext in spec.extensions}
+def _by_suffix(found: tuple[LanguageSpec, ...]) -> dict[str, LanguageSpec]:
+    return {ext: spec for spec in found for ext in spec.extensions}
 
 
-def language_for(path: str) -> LanguageSpec | None:
-    """The layer's language of ``path`` by its extension, or None."""
-    from codeagent.lang.extract import suffix_of
-
-    return _by_suffix().get(suffix_of(path))
+@cache
+def _read_by(found: tuple[LanguageSpec, ...], structure: str) -> tuple[str, ...]:
+    return tuple(ext for spec in found if spec.structure == structure for ext in spec.extensions)
 
 
 # Names of common languages the layer does not structure (for the index report).
 _OTHER = {
-    ".py": "python", ".pyi": "python", ".pyw": "python", ".md": "markdown", ".rst": "rst",
+    ".md": "markdown", ".rst": "rst",
     ".txt": "text", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
     ".html": "html", ".css": "css", ".scss": "scss", ".sh": "shell", ".bash": "shell",
     ".kt": "kotlin", ".swift": "swift", ".scala": "scala", ".lua": "lua", ".sql": "sql",
@@ -95,9 +149,7 @@ _OTHER = {
 
 def language_name(path: str) -> str:
     """A language name for ``path`` (``other`` when its extension says nothing)."""
-    from codeagent.lang.extract import suffix_of
-
-    spec = language_for(path)
+    spec = spec_for(path)
     if spec is not None:
         return spec.name
     return _OTHER.get(suffix_of(path), "other")

@@ -5,8 +5,10 @@ names at the top level are definitions (:data:`MACRO_FUNCTIONS`)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 # Upper-case macro names with an underscore (FMT_EXPORT, CLI11_NODISCARD, CJSON_CDECL) where a
@@ -144,10 +146,25 @@ CALLS = """
                             (field_expression field: (field_identifier) @name)]) @call
 """
 
+TEST_NAMES = r"_unittest\.\w+$"  # Chromium's x_unittest.cc (C and C++ alike)
+
+
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``#include "x/y.h"`` is the file next to the including one, else every file whose path
+    ends with ``x/y.h`` (an include folder)."""
+    near = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+    if near in layout.paths:
+        return [near]
+    return layout.ending_with(posixpath.normpath(module).lstrip("./"))
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_c",
     name="c",
     extensions=(".c", ".h"),
+    import_files=import_files,
+    family="c",
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=function_patterns("(identifier) @name") + TYPES + MACRO_FUNCTIONS,
     imports=INCLUDES,

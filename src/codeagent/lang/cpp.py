@@ -8,10 +8,12 @@ from codeagent.lang.c import (
     CALLS,
     INCLUDES,
     MACRO_FUNCTIONS,
+    TEST_NAMES,
     TOP_LEVEL,
     TYPES,
     blank_macros,
     function_patterns,
+    import_files,
 )
 from codeagent.lang.spec import LanguageSpec
 
@@ -28,6 +30,9 @@ SPEC = LanguageSpec(
     package="tree_sitter_cpp",
     name="cpp",
     extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+    import_files=import_files,
+    family="c",
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=function_patterns(_NAME, references=True)
     + function_patterns(

@@ -3,6 +3,7 @@ constructors, destructors, operators (conversions too), namespaces; ``using``; c
 
 from __future__ import annotations
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -12,10 +13,18 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_c_sharp.language()
 
 
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``using App.Models`` is every file that declares something in the namespace."""
+    return sorted(layout.namespaces.get(module, ()))
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_c_sharp",
     name="csharp",
     extensions=(".cs",),
+    import_files=import_files,
+    import_scope="namespace",
+    test_names=r"[a-z0-9](Tests?|IT|TestCase)\.cs$",
     grammar=_grammar,
     definitions="""
 (class_declaration name: (identifier) @name (base_list)? @bases) @def.class

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
-from codeagent.lang.spec import TYPE_KINDS, LanguageSpec
+from codeagent.lang.spec import TYPE_KINDS, LanguageSpec, suffix_of
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
@@ -59,6 +59,7 @@ class Parsed:
 def _language(spec: LanguageSpec, suffix: str) -> Language:
     from tree_sitter import Language
 
+    assert spec.grammar is not None, f"{spec.name} has no tree-sitter grammar"
     return Language(spec.grammar(suffix))
 
 
@@ -80,11 +81,6 @@ def _parser(spec: LanguageSpec, suffix: str) -> Parser:
     if key not in parsers:
         parsers[key] = Parser(_language(spec, suffix))
     return parsers[key]
-
-
-def suffix_of(path: str) -> str:
-    name = path.rpartition("/")[2]
-    return "." + name.rpartition(".")[2].lower() if "." in name else ""
 
 
 def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
@@ -293,4 +289,4 @@ def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
     return "", start + 1
 
 
-__all__ = ["Parsed", "parse", "suffix_of"]
+__all__ = ["Parsed", "parse"]

@@ -3,6 +3,7 @@ their method specs), other named types; imports; calls."""
 
 from __future__ import annotations
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -12,10 +13,24 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_go.language()
 
 
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """An import path loads the files of the folder it ends with (``github.com/o/r/sub`` is
+    ``sub/``; the module's root package is not told apart from an outside one)."""
+    if "/" not in module:
+        return []  # the standard library
+    folders = [f for f in layout.by_folder if f and (module == f or module.endswith("/" + f))]
+    if not folders:
+        return []
+    folder = max(folders, key=len)  # github.com/o/r/a/sub: a/sub before sub
+    return list(layout.by_folder[folder])
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_go",
     name="go",
     extensions=(".go",),
+    import_files=import_files,
+    test_names=r"_test\.go$",
     grammar=_grammar,
     definitions="""
 (function_declaration name: (identifier) @name) @def.function

@@ -3,6 +3,7 @@ or extended interfaces as bases), methods, constructors; imports; method calls a
 
 from __future__ import annotations
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -14,11 +15,24 @@ def _grammar(suffix: str) -> object:
 
 _TYPE = "[(type_identifier) (scoped_type_identifier) (generic_type)]"
 
+
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``import a.b.C`` is ``a/b/C.java`` under any source root; ``import a.b.*`` every file of
+    the folder ``a/b``; ``import static a.b.C.m`` the file of ``a.b.C``."""
+    if name is None:  # import a.b.*: the package
+        folder = module.replace(".", "/")
+        return [p for f in layout.folders_ending_with(folder) for p in layout.by_folder[f]]
+    found = layout.ending_with(f"{module}.{name}".replace(".", "/") + ".java")
+    return found or layout.ending_with(module.replace(".", "/") + ".java")  # a static import
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_java",
     name="java",
     members_in_body=True,
     extensions=(".java",),
+    import_files=import_files,
+    test_names=r"[a-z0-9](Tests?|IT|TestCase)\.java$",
     grammar=_grammar,
     definitions=f"""
 (class_declaration name: (identifier) @name

@@ -3,6 +3,9 @@ classes (the class they extend as base), methods; ``import``/``require``; calls 
 
 from __future__ import annotations
 
+import posixpath
+
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 from codeagent.lang.ts_calls import read
 
@@ -15,6 +18,8 @@ def _grammar(suffix: str) -> object:
 
 FUNCTION_VALUE = "[(arrow_function) (function_expression) (generator_function)]"
 # Shared with TypeScript (typescript.py adds its own declarations).
+# x.test.ts, x.spec.js, tsd's x.test-d.ts, test.js (JavaScript and TypeScript alike)
+TEST_NAMES = r"\.(test|spec)(-d)?\.[mc]?[jt]sx?$|(^|[-_.])(tests?|spec)\.[mc]?[jt]sx?$"
 COMMON_DEFINITIONS = f"""
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -48,11 +53,37 @@ CALLS = """
                               (member_expression property: (property_identifier) @name)]) @call
 """
 
+_JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_JS_WRITTEN_FOR_TS = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",),
+                      ".jsx": (".tsx",)}  # fmt: skip
+
+
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """The files a relative specifier loads (``./request``, ``../utils/y.js``): the file
+    with that path and one of the usual extensions, a ``.js`` written for a ``.ts`` file, or the
+    folder's ``index`` file (``.d.ts`` declarations last); a package name or a path alias loads
+    nothing of the repository."""
+    if not module.startswith("."):
+        return []  # a package (or a path alias): nothing of the repository's own
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+    stem, ext = posixpath.splitext(base)
+    candidates = [base, *(stem + e for e in _JS_WRITTEN_FOR_TS.get(ext, ()))]
+    candidates += [base + e for e in (*_JS_EXTENSIONS, ".d.ts")]
+    if ext in _JS_WRITTEN_FOR_TS:  # "./types.js" for types.d.ts
+        candidates.append(stem + ".d.ts")
+    folder = "" if base == "." else base + "/"  # "../.." from two folders down: the root's
+    candidates += [f"{folder}index{e}" for e in (*_JS_EXTENSIONS, ".d.ts")]
+    return next(([c] for c in candidates if c in layout.paths), [])
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_javascript",
     name="javascript",
     members_in_body=True,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
+    import_files=import_files,
+    family="js",
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS
     + """

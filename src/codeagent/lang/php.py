@@ -3,6 +3,7 @@ functions, methods, namespaces; ``use``; calls and ``new``."""
 
 from __future__ import annotations
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -12,11 +13,23 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_php.language_php()
 
 
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``use App\\Models\\User`` is a file ending with ``Models/User.php`` (the longest ending
+    that names a file; the namespace's root folder is not known)."""
+    parts = [p for p in module.replace("\\", "/").split("/") if p]
+    for start in range(len(parts) - 1):
+        found = layout.ending_with("/".join(parts[start:]) + ".php")
+        if found:
+            return found
+    return []
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_php",
     name="php",
     members_in_body=True,
     extensions=(".php",),
+    import_files=import_files,
     grammar=_grammar,
     definitions="""
 (class_declaration name: (name) @name (base_clause)? @bases (class_interface_clause)? @bases)

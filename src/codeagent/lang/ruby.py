@@ -3,6 +3,9 @@ singleton methods (``def self.x``); ``require``/``require_relative``; calls."""
 
 from __future__ import annotations
 
+import posixpath
+
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -12,10 +15,23 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_ruby.language()
 
 
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``require_relative 'x'`` (and ``require 'x'``) is ``x.rb`` next to the requiring file,
+    else under ``lib/``."""
+    file = module if module.endswith(".rb") else module + ".rb"
+    for candidate in (posixpath.normpath(posixpath.join(posixpath.dirname(importer), file)),
+                      "lib/" + file):  # fmt: skip
+        if candidate in layout.paths:
+            return [candidate]
+    return []
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_ruby",
     name="ruby",
     extensions=(".rb", ".rake", ".gemspec"),
+    import_files=import_files,
+    test_names=r"_(spec|test)\.rb$",
     grammar=_grammar,
     definitions="""
 (class name: [(constant) (scope_resolution)] @name (superclass (_) @base)?) @def.class

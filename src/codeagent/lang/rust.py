@@ -4,6 +4,9 @@ implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``u
 
 from __future__ import annotations
 
+import posixpath
+
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -13,10 +16,29 @@ def _grammar(suffix: str) -> object:
     return tree_sitter_rust.language()
 
 
+def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
+    """``use crate::a::b::Item`` is ``a/b.rs``, ``a/b/mod.rs``, ``a.rs`` or ``a/mod.rs`` of the
+    importing crate's source folder, the longest that exists."""
+    parts = module.split("::")
+    if parts[0] != "crate":
+        return []
+    head, marker, _ = importer.rpartition("src/")
+    root = head + marker if marker else posixpath.dirname(importer) + "/"
+    parts = parts[1:]
+    for k in range(len(parts), 0, -1):
+        stem = root + "/".join(parts[:k])
+        for candidate in (stem + ".rs", stem + "/mod.rs"):
+            if candidate in layout.paths:
+                return [candidate]
+    return []
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_rust",
     name="rust",
     extensions=(".rs",),
+    import_files=import_files,
+    test_names=r"(^|_)tests?\.rs$",
     grammar=_grammar,
     definitions="""
 (function_item name: (identifier) @name) @def.function

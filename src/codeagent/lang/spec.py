@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codeagent.lang.layout import Layout
 
 # Kinds whose members are methods (a function inside one is a method), and kinds that only
 # qualify their members' names (a function inside a namespace stays a function).
@@ -43,18 +46,52 @@ TYPE_KINDS = frozenset(
     }
 )
 SCOPE_KINDS = frozenset({"namespace", "mod", "package"})
+# Who reads a language's structure: a tree-sitter grammar and the queries below, or Python's
+# own ``ast`` (:mod:`codeagent.pysyntax`, exact, no grammar to install).
+TREE_SITTER = "tree-sitter"
+PYTHON_AST = "python-ast"
+
+
+def suffix_of(path: str) -> str:
+    """A path's extension, lower case, with its dot (``""`` when it has none)."""
+    name = path.rpartition("/")[2]
+    return "." + name.rpartition(".")[2].lower() if "." in name else ""
 
 
 @dataclass(frozen=True, eq=False)
 class LanguageSpec:
     """One language: ``grammar`` returns the tree-sitter language capsule for a file
-    extension (TypeScript has two grammars), from the wheel ``package``."""
+    extension (TypeScript has two grammars), from the wheel ``package``; a language read by
+    ``ast`` (``structure`` :data:`PYTHON_AST`) has neither."""
 
-    package: str
     name: str
     extensions: tuple[str, ...]
-    grammar: Callable[[str], object]
-    definitions: str
+    package: str = ""
+    grammar: Callable[[str], object] | None = None
+    definitions: str = ""
+    structure: str = TREE_SITTER
+    # A test file's name in the language's own convention (``_test.go``, ``FooTest.java``):
+    # a regular expression searched in the file name (codeagent.rank.lang_paths).
+    test_names: str = ""
+    # Suffixes of dialects that follow the language's file conventions but that its reader
+    # cannot parse (Cython's ``.pyx``): named by the file-kind rules, never parsed.
+    dialects: tuple[str, ...] = ()
+    # The repository files an import loads: ``import_files(importer, module, name, layout)``
+    # with ``layout`` the files of the importer's ``family`` (codeagent.symbols.file_imports);
+    # None: the symbol graph follows the language's imports by module name (Python).
+    import_files: Callable[[str, str, str | None, Layout], list[str]] | None = None
+    # Languages whose files import one another share a family (C and C++; JS and TS); "" is
+    # the language's own name.
+    family: str = ""
+    # The files a module written by its name may be, one list per rule, tried in turn (Python:
+    # ``pkg/models`` or ``pkg.models`` is ``pkg/models.py`` or ``pkg/models/__init__.py``).
+    module_paths: Callable[[str], list[list[str]]] | None = None
+    # A definition kind that groups files for imports (C#'s ``namespace``: ``using App.Models``
+    # loads every file declaring something in it).
+    import_scope: str = ""
+    # Methods of the language's built-in types: a call of one (``d.get()``) is far more often
+    # of that than of a repository's own ``get`` (codeagent.repomap's reference weights).
+    builtin_methods: frozenset[str] = frozenset()
     imports: str = ""
     calls: str = ""
     # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).

@@ -5,7 +5,13 @@ signatures; imports and calls as JavaScript's."""
 
 from __future__ import annotations
 
-from codeagent.lang.javascript import CALLS, COMMON_DEFINITIONS, IMPORTS
+from codeagent.lang.javascript import (
+    CALLS,
+    COMMON_DEFINITIONS,
+    IMPORTS,
+    TEST_NAMES,
+    import_files,
+)
 from codeagent.lang.spec import LanguageSpec
 from codeagent.lang.ts_calls import read
 
@@ -25,6 +31,9 @@ SPEC = LanguageSpec(
     name="typescript",
     members_in_body=True,
     extensions=(".ts", ".tsx", ".mts", ".cts"),
+    import_files=import_files,
+    family="js",
+    test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS
     + f"""

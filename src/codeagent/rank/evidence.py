@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def definers(chunks: Iterable[Chunk], ids: dict[str, int], graph: SymbolGraph | 
     use_graph = USE_GRAPH and found.graph is not None
     for chunk in chunks:
         fid = ids[chunk.path]
-        python = chunk.path.endswith((".py", ".pyi"))
+        python = chunk.path.endswith(suffixes_read_by(PYTHON_AST))
         if chunk.symbol and chunk.symbol[0] != "<" and not (python and use_graph):
             for name in chunk.symbol.split("."):
                 found.add(name, fid, 1.0)

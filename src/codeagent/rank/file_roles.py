@@ -21,20 +21,34 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from codeagent import lang
 from codeagent.rank.lang_paths import MORE_CODE_SUFFIXES, is_other_language, other_language_kind
 
 if TYPE_CHECKING:
     from codeagent.records import Chunk
 
-CODE_SUFFIXES = frozenset((
+_CODE_SUFFIXES = frozenset((
     ".py", ".pyi", ".pyx", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
     ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".m", ".sh",
     ".lua", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".sql",
     *MORE_CODE_SUFFIXES,
 ))  # fmt: skip
+
+
+def code_suffixes() -> frozenset[str]:
+    """The suffixes of source files: the common languages' and every spec's extensions."""
+    return _code_suffixes(lang.all_specs())
+
+
+@cache
+def _code_suffixes(specs: tuple[lang.LanguageSpec, ...]) -> frozenset[str]:
+    return _CODE_SUFFIXES | {ext for spec in specs for ext in spec.extensions}
+
+
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
 DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
 JUNK_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "extern", "node_modules"})
@@ -74,13 +88,15 @@ def path_kind(path: str) -> str:
         or "locale" in dirs
     ):
         return "junk"
-    if is_other_language(path, CODE_SUFFIXES):
+    code = code_suffixes()
+    if is_other_language(path, code):
         kind = other_language_kind(path)
         if kind is not None:
             return kind
+    spec = lang.spec_for(path)
     if (
         name.startswith("test_")
-        or name.endswith(("_test.py", "_tests.py"))
+        or (spec is not None and spec.test_names and re.search(spec.test_names, pure.name))
         or any(d in TEST_DIRS for d in dirs)
     ):
         return "tests"
@@ -88,7 +104,7 @@ def path_kind(path: str) -> str:
         return "config"
     if any(d in DOC_DIRS for d in dirs):
         return "docs"
-    if suffix in CODE_SUFFIXES:
+    if suffix in code:
         return "code"
     if suffix in CONFIG_SUFFIXES or name.startswith("."):
         return "config"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.rank import evidence, file_roles
 from codeagent.rank.evidence import Definers
 from codeagent.rank.file_roles import KINDS, path_kind
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 def module_names(path: str) -> list[str]:
     """Dotted module names of a Python file, longest first (``src.flask.app``, ``flask.app``, …)."""
     pure = PurePosixPath(path)
-    if pure.suffix not in {".py", ".pyi"}:
+    if pure.suffix not in suffixes_read_by(PYTHON_AST):
         return []
     parts = list(pure.with_suffix("").parts)
     if parts and parts[-1] == "__init__":

@@ -1,15 +1,15 @@
 """The file-kind conventions of the other language families (Go, JavaScript/TypeScript, Rust,
 Java and the like), for :func:`codeagent.rank.file_roles.path_kind`.
 
-Python's rule is :func:`~codeagent.rank.file_roles.path_kind`'s own and never reaches this
-module (a ``.py``, ``.pyi`` or ``.pyx`` path keeps the kind it always had). For the other
-source files, their families' own names:
+The rule of a language read by ``ast`` (Python, and its dialects: Cython's ``.pyx``) is
+:func:`~codeagent.rank.file_roles.path_kind`'s own and never reaches this module. For the
+other source files, their families' own names:
 
-- **tests**: Go's ``x_test.go``; JavaScript's ``x.test.ts``, ``x.spec.js``, tsd's
-  ``x.test-d.ts``, ``test.js``, ``__tests__/``, ``__mocks__/``, ``e2e/``, ``cypress/``;
-  Java's ``FooTest.java``, ``FooTests.java``, ``FooIT.java``, ``FooTestCase.java``; Ruby's
-  ``x_spec.rb``; Rust's ``tests.rs``; C's ``x_unittest.cc``; test data (``testdata/``,
-  ``fixtures/``); fuzz targets (``fuzz/``);
+- **tests**: each language's test file names, from its spec (``LanguageSpec.test_names``:
+  Go's ``x_test.go``, JavaScript's ``x.test.ts``, Java's ``FooTest.java``, Ruby's
+  ``x_spec.rb``, Rust's ``tests.rs``, C's ``x_unittest.cc``; Kotlin's and Scala's, which have
+  no spec, are written here); ``__tests__/``, ``__mocks__/``, ``e2e/``, ``cypress/``; test
+  data (``testdata/``, ``fixtures/``); fuzz targets (``fuzz/``);
 - **docs**: benchmarks (Rust's ``benches/``, Java's ``jmh/``, ``x.bench.ts``), ``_examples/``
   and ``samples/``;
 - **junk**: built or generated copies (``dist/``, ``build/``, ``target/``, ``deno_dist/``,
@@ -25,9 +25,11 @@ not import (``eval`` reads the product, never the other way).
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import PurePosixPath
 
-PYTHON_SUFFIXES = frozenset({".py", ".pyi", ".pyx"})
+from codeagent import lang
+
 # source suffixes of these families beyond path_kind's first list (CommonJS and ES modules,
 # C++ and Kotlin script spellings)
 MORE_CODE_SUFFIXES = frozenset({".cjs", ".mts", ".cts", ".cxx", ".hh", ".hxx", ".kts"})
@@ -37,11 +39,8 @@ TEST_DIRS = frozenset({
 DOC_DIRS = frozenset({"benches", "bench", "benchmark", "jmh", "_examples", "sample", "samples"})
 BUILT_DIRS = frozenset({"dist", "build", "target"})
 BUILT_DIR_ENDS = ("_dist", "-dist")
-_TEST_NAME = re.compile(
-    r"(_test\.go|\.(test|spec)(-d)?\.[mc]?[jt]sx?|(^|[-_.])(tests?|spec)\.[mc]?[jt]sx?|"
-    r"(^|_)tests?\.rs|"
-    r"[a-z0-9](Tests?|IT|TestCase)\.(java|kt|scala|cs)|_(spec|test)\.rb|_unittest\.\w+)$"
-)
+# the test names of languages without a spec (Kotlin, Scala: JUnit's names, as Java's)
+_MORE_TEST_NAMES = r"[a-z0-9](Tests?|IT|TestCase)\.(kt|scala)$"
 _BENCH_NAME = re.compile(r"\.bench\.\w+$")
 _TYPINGS = re.compile(r"\.d\.[mc]?ts$", re.IGNORECASE)
 _TOOL_CONFIG = re.compile(
@@ -49,11 +48,32 @@ _TOOL_CONFIG = re.compile(
 )
 
 
+@cache
+def _ast_read(specs: tuple[lang.LanguageSpec, ...]) -> frozenset[str]:
+    return frozenset(
+        ext
+        for spec in specs
+        if spec.structure == lang.PYTHON_AST
+        for ext in (*spec.extensions, *spec.dialects)
+    )
+
+
+@cache
+def _test_name(specs: tuple[lang.LanguageSpec, ...]) -> re.Pattern[str]:
+    names = [spec.test_names for spec in specs if spec.test_names]
+    return re.compile("|".join(f"(?:{n})" for n in [*names, _MORE_TEST_NAMES]))
+
+
+def test_name() -> re.Pattern[str]:
+    """A test file's name in any language's convention (every spec's ``test_names``)."""
+    return _test_name(lang.all_specs())
+
+
 def is_other_language(path: str, code_suffixes: frozenset[str]) -> bool:
-    """Whether ``path`` is a source file (a suffix of ``code_suffixes``) of a language other
-    than Python."""
+    """Whether ``path`` is a source file (a suffix of ``code_suffixes``) of a language not
+    read by ``ast``."""
     suffix = PurePosixPath(path).suffix.lower()
-    return suffix in code_suffixes and suffix not in PYTHON_SUFFIXES
+    return suffix in code_suffixes and suffix not in _ast_read(lang.all_specs())
 
 
 def other_language_kind(path: str) -> str | None:
@@ -64,7 +84,7 @@ def other_language_kind(path: str) -> str | None:
     dirs = [part.lower() for part in pure.parts[:-1]]
     if any(d in BUILT_DIRS or d.endswith(BUILT_DIR_ENDS) for d in dirs):
         return "junk"
-    if _TEST_NAME.search(name) or any(d in TEST_DIRS for d in dirs):
+    if test_name().search(name) or any(d in TEST_DIRS for d in dirs):
         return "tests"
     if _BENCH_NAME.search(name) or any(d in DOC_DIRS for d in dirs):
         return "docs"

@@ -25,6 +25,8 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
+from codeagent.lang import PYTHON_AST, suffixes_read_by
+
 TOP = 5  # the places a bug report's answer is read from
 HELD_KINDS = frozenset({"config", "junk"})
 
@@ -57,7 +59,7 @@ def held_back(path: str, kind: str, vendored: bool) -> bool:
     module, ``extern/configobj/configobj.py``, is about code)."""
     if kind == "config":
         return True
-    if PurePosixPath(path).suffix.lower() in {".py", ".pyi"}:
+    if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
         return False
     return kind in HELD_KINDS or vendored
 

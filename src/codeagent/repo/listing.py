@@ -22,8 +22,6 @@ from codeagent.repo.git import git_paths, git_toplevel
 
 log = logging.getLogger(__name__)
 
-PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
-
 # Junk directories skipped outside git, and for untracked files inside it (tracked ones stay).
 JUNK_DIRS = frozenset(
     {

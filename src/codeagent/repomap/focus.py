@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codeagent.errors import ConfigError
-from codeagent.rank.file_roles import CODE_SUFFIXES
+from codeagent.rank.file_roles import code_suffixes
 from codeagent.repomap.base import DEFAULT_KINDS, rows_named
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 TOP_FILES = 10  # a question's best files that the map is personalised towards
 BEST_CHUNKS = 2  # per top file: the chunks whose definitions are shown first
 # A word ending so names a file (``x.py``, ``README.md``), not a dotted code name.
-FILE_SUFFIXES = CODE_SUFFIXES | {".md", ".rst", ".txt", ".toml", ".cfg", ".ini", ".json", ".yml"}
+TEXT_SUFFIXES = frozenset({".md", ".rst", ".txt", ".toml", ".cfg", ".ini", ".json", ".yml"})
 _PATHLIKE = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]*)*$")
 
 
@@ -60,7 +60,8 @@ def _path_matches(base: MapBase, text: str) -> list[int] | None:
     ends = [i for p, i in index.items() if p.endswith("/" + written)]
     if ends:
         return ends
-    if "/" in written or PurePosixPath(written).suffix.lower() in FILE_SUFFIXES:
+    suffix = PurePosixPath(written).suffix.lower()
+    if "/" in written or suffix in TEXT_SUFFIXES or suffix in code_suffixes():
         raise ConfigError(
             f"focus {written}: no file or folder of the index with definitions has that path"
         )

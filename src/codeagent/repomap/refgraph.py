@@ -24,8 +24,10 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from codeagent import lang
 from codeagent.symbols.file_imports import family
 from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS
 from codeagent.symbols.types import Definition
@@ -40,11 +42,14 @@ IMPORT_WEIGHT = 1.0
 BASE_WEIGHT = 2.0
 MANY_DEFINERS = 5
 MAX_DEFINERS = 10  # a name defined in more files than this says nothing about any of them
-# Methods of Python's built-in types: ``d.get()``, ``s.encode()`` are calls of those far more
-# often than of a repository's ``get``.
-BUILTIN_METHODS = frozenset(
-    name for kind in (dict, list, str, bytes, set, tuple, int, float) for name in dir(kind)
-)
+
+
+@cache
+def _builtin_methods(specs: tuple[lang.LanguageSpec, ...], language: str) -> frozenset[str]:
+    """The methods of the built-in types of the languages of one family (their specs'
+    ``builtin_methods``: Python's ``d.get()``, ``s.encode()``)."""
+    found = [spec.builtin_methods for spec in specs if (spec.family or spec.name) == language]
+    return frozenset().union(*found)
 
 
 @dataclass
@@ -125,7 +130,7 @@ def name_weight(name: str, definers: int, language: str = "python") -> float:
     if name.startswith("__") and name.endswith("__"):
         return 0.0
     weight = 1.0 / definers
-    if language == "python" and name in BUILTIN_METHODS:
+    if name in _builtin_methods(lang.all_specs(), language):
         weight *= 0.1
     if name.startswith("_"):
         weight *= 0.1

@@ -8,8 +8,9 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+from codeagent.lang.layout import Layout
 from codeagent.lang.spec import TYPE_KINDS
-from codeagent.symbols.file_imports import Layout, family
+from codeagent.symbols.file_imports import family
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.pathtext import path_pattern
 from codeagent.rank.file_roles import path_kind
 from codeagent.tokens import QUESTION_STOPWORDS
@@ -33,7 +34,9 @@ def file_mentions(question: str) -> list[str]:
     """Names in the question that could name a Python file, most explicit first."""
     found: list[str] = [m.group(1) for m in _PATH_TOKEN.finditer(question)]
     found += [
-        m.group(1) for m in _DOTTED.finditer(question) if not m.group(1).endswith((".py", ".pyi"))
+        m.group(1)
+        for m in _DOTTED.finditer(question)
+        if not m.group(1).endswith(suffixes_read_by(PYTHON_AST))
     ]
     for m in _MODULE_WORD.finditer(question):
         name = m.group(1) or m.group(2)
@@ -49,7 +52,9 @@ def file_mentions(question: str) -> list[str]:
 
 def named_files(question: str) -> list[str]:
     """The mentions written as a file (``x.py``, ``pkg/x``), not as a module name."""
-    return [m for m in file_mentions(question) if m.endswith((".py", ".pyi")) or "/" in m]
+    return [
+        m for m in file_mentions(question) if m.endswith(suffixes_read_by(PYTHON_AST)) or "/" in m
+    ]
 
 
 def is_side_file(path: str) -> bool:
@@ -128,7 +133,7 @@ def _find_file(mentions: list[str], root: Path) -> tuple[str | None, list[str], 
     for name in mentions:
         rel, why = resolve_python_file(root, name)
         if rel is None:
-            if name.endswith((".py", ".pyi")) or "/" in name:
+            if name.endswith(suffixes_read_by(PYTHON_AST)) or "/" in name:
                 failures.append(why)
             continue
         resolved.setdefault(rel, []).append(name)

@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from codeagent.repo.listing import PYTHON_SUFFIXES, list_files
+from codeagent.lang import PYTHON_AST, specs, suffixes_read_by
+from codeagent.repo.listing import list_files
 from codeagent.tools.ast_tool.errors import (
     AmbiguousFileError,
     FileNotFoundInRepoError,
@@ -78,11 +79,10 @@ def _patterns(name: str) -> list[list[str]]:
     """Suffix patterns to try, one list per rule, in order."""
     norm = posixpath.normpath(name.strip().replace("\\", "/"))
     rules = [[norm]]
-    if not norm.endswith(PYTHON_SUFFIXES):
-        rules.append([norm + ".py", norm + "/__init__.py"])
-        if "/" not in norm and "." in norm:
-            dotted = norm.replace(".", "/")
-            rules.append([dotted + ".py", dotted + "/__init__.py"])
+    if not norm.endswith(suffixes_read_by(PYTHON_AST)):
+        for spec in specs():
+            if spec.structure == PYTHON_AST and spec.module_paths is not None:
+                rules += spec.module_paths(norm)
     return rules
 
 
@@ -125,8 +125,8 @@ def _check_file(base: Path, rel: str) -> None:
         raise NotAFileError(f"{rel} is a directory, not a file", path=rel)
     if not resolved.is_file():
         raise NotAFileError(f"{rel} is not a regular file", path=rel)
-    if not rel.endswith(PYTHON_SUFFIXES):
-        suffixes = ", ".join(PYTHON_SUFFIXES)
+    if not rel.endswith(suffixes_read_by(PYTHON_AST)):
+        suffixes = ", ".join(suffixes_read_by(PYTHON_AST))
         raise NotPythonError(f"{rel} is not a Python file ({suffixes})", path=rel)
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.tokens import QUESTION_STOPWORDS, STOPWORDS
 from codeagent.tools.ast_tool.mentions import (
     file_candidates,
@@ -187,7 +188,7 @@ def _symbol(
             sym, match
         ):
             return False
-        if lower.endswith((".py", ".pyi")):
+        if lower.endswith(suffixes_read_by(PYTHON_AST)):
             return False
         return not strict or _looks_like_code(match)
 

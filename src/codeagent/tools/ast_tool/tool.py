@@ -6,9 +6,10 @@ from pydantic import BaseModel, Field
 
 from codeagent.display import safe_name
 from codeagent.errors import one_line
+from codeagent.lang import language_for
 from codeagent.result import Source
 from codeagent.tools.ast_tool.candidates import CandidatesResult
-from codeagent.tools.ast_tool.errors import AstToolError, InvalidQueryError
+from codeagent.tools.ast_tool.errors import AstToolError, InvalidQueryError, NotPythonError
 from codeagent.tools.ast_tool.mentions import file_candidates, resolve_python_file
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, OPERATION_HELP
@@ -140,21 +141,43 @@ def _clean_symbol(symbol: str | None) -> str | None:
 
 
 class StructureArgs(BaseModel):
-    path: str = Field(description="A Python file, relative to the repository root.")
+    path: str = Field(description="A source file, relative to the repository root.")
 
 
 def _file_structure(args: StructureArgs, ctx: ToolContext) -> str:
-    """The outline, read from the file as it is on disk now (not from the index)."""
+    """The outline of a Python file, read from the file as it is on disk now (not from the
+    index); of a file of the other languages, from the index's symbol graph."""
     try:
         return run_ast_query(ctx.repo_root, args.path, "outline").render()
+    except NotPythonError as exc:
+        if exc.path and language_for(exc.path) is not None:
+            return _graph_outline(exc.path, ctx)
+        raise AstToolError(f"cannot outline {args.path}: {one_line(exc)}") from None
     except AstToolError as exc:  # a missing or unreadable file: an error, not an outline
         raise AstToolError(f"cannot outline {args.path}: {one_line(exc)}") from None
 
 
+def _graph_outline(path: str, ctx: ToolContext) -> str:
+    from codeagent.tools.symbol_tool.names import SymbolToolError
+    from codeagent.tools.symbol_tool.query import run_symbol_query
+    from codeagent.tools.symbol_tool.result import SymbolArgs
+
+    graph = ctx.symbols
+    try:
+        if graph is None:
+            raise SymbolToolError("the index carries no symbol graph")
+        asked = SymbolArgs(operation="outline", name=path)
+        return run_symbol_query(graph, asked, ctx.repo_root).render(long=True)
+    except SymbolToolError as exc:
+        raise AstToolError(f"cannot outline {path}: {one_line(exc)}") from None
+
+
 FILE_STRUCTURE = McpTool(
     name="file_structure",
-    description="Outline one Python file: its imports, classes with methods, functions and "
-    "constants, with line numbers, read from its syntax tree (exact).",
+    description="Outline one source file with line numbers: a Python file's imports, classes "
+    "with methods, functions and constants, read from its syntax tree (exact); a file of "
+    "another language the index structures (Go, Rust, Java, TypeScript, ...): its types, "
+    "functions and methods.",
     args_model=StructureArgs,
     answer=_file_structure,
     reads_files=True,

@@ -14,7 +14,7 @@ from codeagent.tools.symbol_tool.result import SymbolArgs
 
 
 def _file_token() -> re.Pattern[str]:
-    return file_token(sorted({e.lstrip(".") for s in lang.specs() for e in s.extensions}))
+    return file_token(sorted({e.lstrip(".") for e in lang.suffixes_read_by(lang.TREE_SITTER)}))
 
 
 # "which files import src/context.ts?" (the named file's importers, not its own imports)
