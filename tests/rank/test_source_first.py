@@ -1,10 +1,13 @@
-"""A bug report ranks source code: configuration, CI, packaging, issue templates and vendored
-assets stay out of the first five files unless the question names them or asks about them.
+"""A bug report ranks source code: tests, configuration, CI, packaging, issue templates and
+vendored assets stay out of the first five files unless the question names them or asks about
+them.
 
 Each case is a fresh ``codeagent ask --json`` process on a real git repository built here,
 whose configuration files share more words with the bug report than most of its code does
-(as ``tox.ini`` and an issue template do in a real repository). Which files are configuration
-is written down here by hand, from their paths, not asked of the code under test.
+(as ``tox.ini`` and an issue template do in a real repository), and whose test module repeats
+the report's words and calls more often than the code does (a report's snippet is written the
+way a test is). Which files are configuration or tests is written down here by hand, from their
+paths, not asked of the code under test.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ HELD = {
     ".github/ISSUE_TEMPLATE/bug_report.md",
     "static/jquery-3.5.1.js",
     "CHANGELOG.md",
+    "tests/test_cart.py",
 }
 
 FILES = {
@@ -51,6 +55,13 @@ FILES = {
     + "".join(f"function cart{i}(coupon, discount, total) {{ return items; }}\n" for i in range(6)),
     "CHANGELOG.md": "".join(
         f"- fixed the cart total with a coupon discount ({i})\n" for i in range(6)
+    ),
+    "tests/test_cart.py": "from shop.cart import Cart\nfrom shop.coupons import Coupon\n\n"
+    + "".join(
+        f"def test_coupon_discount_cart_total_{i}():\n"
+        "    cart = Cart()  # apply the coupon discount, read the cart total of the items\n"
+        "    cart.apply_coupon(Coupon(discount=1))\n    assert cart.total() == 0\n\n"
+        for i in range(6)
     ),
     "src/shop/__init__.py": "",
     "src/shop/cart.py": "class Cart:\n"
@@ -117,6 +128,28 @@ def test_a_bug_report_gets_source_files_in_its_first_five(shop: Path) -> None:
     assert len(files) >= 5
 
 
+SHORT_REPORT = """The cart total is wrong after apply_coupon. A test that shows it:
+
+```python
+cart = Cart()
+cart.apply_coupon(Coupon(discount=1))
+assert cart.total() == 0
+```
+"""
+
+
+def test_a_short_report_with_a_snippet_gets_the_source_first(shop: Path) -> None:
+    """Under sixty words, and it says "test": a report all the same (it pastes code)."""
+    files = _ranked_files(shop, SHORT_REPORT)
+    assert files[0] == "src/shop/cart.py", files
+    assert "tests/test_cart.py" not in files[:5], files
+
+
+def test_a_question_about_the_tests_still_finds_them(shop: Path) -> None:
+    files = _ranked_files(shop, "which tests cover the coupon discount of the cart total?")
+    assert "tests/test_cart.py" in files[:5], files
+
+
 def test_a_question_about_the_build_still_finds_its_configuration(shop: Path) -> None:
     files = _ranked_files(shop, "why does tox fail on the coupon discount environment?")
     assert "tox.ini" in files[:5], files
@@ -167,6 +200,8 @@ def test_held_files_move_right_after_the_first_five_others() -> None:
         ("src/pkg/_vendor/six.py", "junk", True, False),  # vendored Python is code
         ("astropy/extern/ply/cpp.py", "junk", False, False),
         ("src/pkg/core.py", "code", False, False),
+        ("tests/test_core.py", "tests", False, True),
+        ("src/pkg/tests/conftest.py", "tests", False, True),
     ],
 )
 def test_what_is_held_back(path: str, kind: str, vendored: bool, expected: bool) -> None:

@@ -106,8 +106,8 @@ class QueryAnalysis:
     paths: tuple[str, ...]  # file paths as written: ``flask/app.py``
     frames: tuple[Frame, ...]  # traceback frames, outermost first
     issue_like: bool  # a long report: mentions of tests and docs are in passing
-    wants_tests: bool  # a short question about tests
-    wants_docs: bool  # a short question about the documentation
+    wants_tests: bool  # a short question about tests (not a report: no snippet, no traceback)
+    wants_docs: bool  # a short question about the documentation (the same)
 
 
 def looks_like_code(name: str) -> bool:
@@ -165,6 +165,9 @@ def analyze(question: str) -> QueryAnalysis:
         if frame.function and not frame.function.startswith("<"):
             add(frame.function)
     issue_like = words > ISSUE_WORDS
+    # a question that pastes code or a traceback reports a bug, however short: its "a test
+    # that shows it" or "the docs say" is said in passing, as in a long report
+    asks = not issue_like and not frames and _FENCE.search(question) is None
     return QueryAnalysis(
         identifiers=tuple(names),
         weak=tuple(w for w in weak if w not in names),
@@ -172,8 +175,8 @@ def analyze(question: str) -> QueryAnalysis:
         paths=tuple(paths),
         frames=frames,
         issue_like=issue_like,
-        wants_tests=not issue_like and _TESTS.search(question) is not None,
-        wants_docs=not issue_like and _DOCS.search(question) is not None,
+        wants_tests=asks and _TESTS.search(question) is not None,
+        wants_docs=asks and _DOCS.search(question) is not None,
     )
 
 

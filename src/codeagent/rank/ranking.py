@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
 
 USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
-SOURCE_FIRST = True  # build files and assets leave the first places (codeagent.rank.source_first)
+SOURCE_FIRST = True  # tests, build files and assets leave the first places (rank.source_first)
 
 
 @dataclass
@@ -74,9 +74,9 @@ def _source_first(
     question: str,
     analysis: QueryAnalysis,
 ) -> list[int]:
-    """``order`` with configuration, CI, packaging and vendored assets out of the first places
-    (:mod:`codeagent.rank.source_first`); the shown scores of the files moved are lowered to
-    the score of the file they now follow, so scores still fall down the list."""
+    """``order`` with tests, configuration, CI, packaging and vendored assets out of the first
+    places (:mod:`codeagent.rank.source_first`); the shown scores of the files moved are lowered
+    to the score of the file they now follow, so scores still fall down the list."""
     from codeagent.rank import source_first as rule
     from codeagent.rank.file_roles import KINDS
 
