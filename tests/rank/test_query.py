@@ -83,6 +83,7 @@ def test_what_a_question_is_about() -> None:
 def test_a_short_report_that_pastes_code_or_a_traceback_asks_about_neither() -> None:
     snippet = "The total is wrong. A test that shows it:\n```python\nassert total(2) == 4\n```"
     assert not analyze(snippet).issue_like  # short, yet a report
+    assert analyze(snippet).reports
     assert not analyze(snippet).wants_tests
     trace = (
         "The docs example fails:\nTraceback (most recent call last):\n"
@@ -91,6 +92,7 @@ def test_a_short_report_that_pastes_code_or_a_traceback_asks_about_neither() -> 
     assert analyze(trace).frames
     assert not analyze(trace).wants_docs
     assert analyze("Which tests cover `total`?").wants_tests  # backticks are not a snippet
+    assert not analyze("How is the total computed?").reports
 
 
 def test_looks_like_code() -> None:

@@ -26,6 +26,7 @@ REPORT = """Applying a coupon discount to the cart gives the wrong total
 When I apply a coupon discount to a cart with two items, the cart total is wrong: the
 discount is applied to every item twice. Steps: create a cart, add two items, apply the
 coupon discount, read the cart total. Expected the discounted cart total, got less.
+It happens with every coupon I tried, on a fresh cart too.
 """
 
 WORDS = "coupon discount cart total items apply"
@@ -122,6 +123,7 @@ def shop(git_repo) -> Path:
 
 
 def test_a_bug_report_gets_source_files_in_its_first_five(shop: Path) -> None:
+    assert len(REPORT.split()) > 60  # a report by its length (codeagent.rank.query)
     files = _ranked_files(shop, REPORT)
     assert files[0] == "src/shop/cart.py"
     assert not HELD & set(files[:5]), files[:5]
@@ -206,3 +208,15 @@ def test_held_files_move_right_after_the_first_five_others() -> None:
 )
 def test_what_is_held_back(path: str, kind: str, vendored: bool, expected: bool) -> None:
     assert held_back(path, kind, vendored) is expected
+
+
+def test_tests_are_held_back_for_a_report_only() -> None:
+    """A how-question may be answered by a test; a bug report's fix is in the code."""
+    assert held_back("tests/test_core.py", "tests", False, report=True)
+    assert not held_back("tests/test_core.py", "tests", False, report=False)
+    assert held_back("tox.ini", "config", False, report=False)
+
+
+def test_a_how_question_keeps_a_test_module_that_answers_it(shop: Path) -> None:
+    files = _ranked_files(shop, "how is apply_coupon used on a Cart with a Coupon discount?")
+    assert "tests/test_cart.py" in files[:5], files

@@ -106,6 +106,7 @@ class QueryAnalysis:
     paths: tuple[str, ...]  # file paths as written: ``flask/app.py``
     frames: tuple[Frame, ...]  # traceback frames, outermost first
     issue_like: bool  # a long report: mentions of tests and docs are in passing
+    reports: bool  # a bug report: a long question, or one that pastes code or a traceback
     wants_tests: bool  # a short question about tests (not a report: no snippet, no traceback)
     wants_docs: bool  # a short question about the documentation (the same)
 
@@ -167,7 +168,7 @@ def analyze(question: str) -> QueryAnalysis:
     issue_like = words > ISSUE_WORDS
     # a question that pastes code or a traceback reports a bug, however short: its "a test
     # that shows it" or "the docs say" is said in passing, as in a long report
-    asks = not issue_like and not frames and _FENCE.search(question) is None
+    reports = issue_like or bool(frames) or _FENCE.search(question) is not None
     return QueryAnalysis(
         identifiers=tuple(names),
         weak=tuple(w for w in weak if w not in names),
@@ -175,8 +176,9 @@ def analyze(question: str) -> QueryAnalysis:
         paths=tuple(paths),
         frames=frames,
         issue_like=issue_like,
-        wants_tests=asks and _TESTS.search(question) is not None,
-        wants_docs=asks and _DOCS.search(question) is not None,
+        reports=reports,
+        wants_tests=not reports and _TESTS.search(question) is not None,
+        wants_docs=not reports and _DOCS.search(question) is not None,
     )
 
 

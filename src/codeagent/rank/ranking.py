@@ -85,7 +85,8 @@ def _source_first(
 
     def held(f: int) -> bool:
         path = table.paths[f]
-        if not rule.held_back(path, KINDS[int(table.kind_ids[f])], bool(table.vendored[f])):
+        kind = KINDS[int(table.kind_ids[f])]
+        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports):
             return False
         return not rule.names_file(path, question, analysis.paths)
 

@@ -7,15 +7,19 @@ bug report), with vendored assets (a bundled ``jquery-3.5.1.js`` holds every DOM
 its tests (a report's snippet is written the way a test is: the same imports, the same calls).
 The learned ranker sees the file kind as one column among many and still let them into the top
 five: on issue-shaped items a test file came first for one question in five, and the fix is in
-the code. So, after the ranking: test files, configuration, CI, packaging, issue templates,
-changelogs and catalogs (:func:`codeagent.rank.file_roles.path_kind` ``tests``, ``config`` and
-``junk``) and vendored or generated files (a bundled script, a minified asset) give their
-places among the first :data:`TOP` to the next source files, unless
+the code.
+
+So, after the ranking: configuration, CI, packaging, issue templates, changelogs and catalogs
+(:func:`codeagent.rank.file_roles.path_kind` ``config`` and ``junk``), vendored or generated
+files (a bundled script, a minified asset) and, for a bug report
+(:attr:`codeagent.rank.query.QueryAnalysis.reports`: a long question, or one that pastes code
+or a traceback), test files give their places among the first :data:`TOP` to the next source
+files, unless
 
 - the question asks about configuration, CI or packaging (:func:`asks_about_build`:
   "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …"), or, a
-  short one, about the tests (:attr:`codeagent.rank.query.QueryAnalysis.wants_tests`:
-  "where is the retry logic tested?"; the ranking then leaves every file where it is), or
+  short one, about the tests or the docs (``wants_tests``, ``wants_docs``: "which tests cover
+  the retry logic?"; the ranking then leaves every file where it is), or
 - the question names the file (its path, or its name: ``tox.ini``, ``test_sessions.py``).
 
 They keep their order among themselves and come right after the first :data:`TOP` files. A
@@ -34,7 +38,7 @@ from codeagent.lang import PYTHON_AST, suffixes_read_by
 
 TOP = 5  # the places a bug report's answer is read from
 HELD_KINDS = frozenset({"config", "junk"})
-ALWAYS_HELD = frozenset({"config", "tests"})  # Python or not
+ALWAYS_HELD = frozenset({"config"})  # Python or not
 
 _BUILD_WORDS = re.compile(
     r"\b(?:tox|nox|ci|continuous integration|github actions?|gh actions?|"
@@ -58,12 +62,14 @@ def asks_about_build(question: str) -> bool:
     return _BUILD_WORDS.search(strip_noise(question)) is not None
 
 
-def held_back(path: str, kind: str, vendored: bool) -> bool:
-    """Whether ``path`` gives its place in the first :data:`TOP` to source code: tests and
-    build configuration always (``setup.py`` and ``noxfile.py`` included); changelogs, catalogs
-    and vendored or minified files unless they are Python (a question about a bundled Python
-    module, ``extern/configobj/configobj.py``, is about code)."""
-    if kind in ALWAYS_HELD:
+def held_back(path: str, kind: str, vendored: bool, report: bool = True) -> bool:
+    """Whether ``path`` gives its place in the first :data:`TOP` to source code: build
+    configuration always (``setup.py`` and ``noxfile.py`` included); tests for a bug
+    ``report`` (a how-question may be answered by a test: measured, holding tests back from
+    how-questions lost recall@5 on SWE-QA); changelogs, catalogs and vendored or minified files
+    unless they are Python (a question about a bundled Python module,
+    ``extern/configobj/configobj.py``, is about code)."""
+    if kind in ALWAYS_HELD or (report and kind == "tests"):
         return True
     if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
         return False
