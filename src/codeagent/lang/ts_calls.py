@@ -17,6 +17,7 @@ from codeagent.lang.ts_receivers import (
     body_scope,
     fields,
     parameters,
+    pattern_names,
     text,
 )
 
@@ -166,6 +167,8 @@ def _exports(node: Node, rows: list[list[str]]) -> None:
         if name is not None:
             rows.append(["default", text(name), ""])
         return
+    for name in _declared_names(value) if value is not None else ():
+        rows.append([name, name, ""])  # export function f, export const a, ...
     for part in node.named_children:
         if part.type == "export_clause":
             for each in part.named_children:
@@ -176,3 +179,21 @@ def _exports(node: Node, rows: list[list[str]]) -> None:
             rows.append([text(part.named_children[-1]), "*", spec])
     if "*" in kinds and spec:
         rows.append(["*", "*", spec])
+
+
+def _declared_names(node: Node) -> list[str]:
+    """The names an exported declaration declares (``export declare function f``: ``f``;
+    ``export const a = 1, {b} = x``: ``a``, ``b``)."""
+    if node.type == "ambient_declaration":
+        return [n for part in node.named_children for n in _declared_names(part)]
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        scope: Scope = {}
+        for each in node.named_children:
+            name = each.child_by_field_name("name") if each.type == "variable_declarator" else None
+            if name is not None and name.type == "identifier":
+                scope[text(name)] = None
+            elif name is not None:
+                pattern_names(name, scope)
+        return list(scope)
+    name = node.child_by_field_name("name")
+    return [text(name)] if name is not None and name.type != "string" else []

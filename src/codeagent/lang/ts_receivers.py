@@ -20,7 +20,8 @@ counts for the whole function: a simplification).
 
 Also read: the import bindings ``[local, spec, export]`` and the module's exports
 ``[exported, local, spec]`` (``export {a as b} from './x'``: ``[b, a, ./x]``; ``export *
-from './x'``: ``[*, *, ./x]``; ``export default Foo``: ``[default, Foo, ""]``).
+from './x'``: ``[*, *, ./x]``; ``export default Foo``: ``[default, Foo, ""]``; ``export
+function f``: ``[f, f, ""]``).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _constructed(value: Node | None) -> str | None:
     return None
 
 
-def _pattern_names(pattern: Node, scope: Scope) -> None:
+def pattern_names(pattern: Node, scope: Scope) -> None:
     """Every name a destructuring pattern declares, unknown."""
     stack = [pattern]
     while stack:
@@ -87,7 +88,7 @@ def _declare(node: Node, scope: Scope) -> None:
         if name is None:
             return
         if name.type != "identifier":
-            _pattern_names(name, scope)
+            pattern_names(name, scope)
         elif value is not None and value.type in ("arrow_function", "function_expression",
                                                   "generator_function"):  # fmt: skip
             scope[text(name)] = _at(name)
@@ -102,7 +103,7 @@ def _declare(node: Node, scope: Scope) -> None:
     elif kind in ("for_in_statement", "catch_clause"):
         left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
         if left is not None:
-            _pattern_names(left, scope)
+            pattern_names(left, scope)
 
 
 def body_scope(body: Node, scope: Scope) -> Scope:
@@ -130,7 +131,7 @@ def parameters(function: Node, scope: Scope) -> Scope:
             typed = _type_of(param.child_by_field_name("type"))
             scope[text(pattern)] = f":{typed}" if typed else None
         else:
-            _pattern_names(pattern, scope)
+            pattern_names(pattern, scope)
     return scope
 
 
