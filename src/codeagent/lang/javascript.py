@@ -5,7 +5,7 @@ function); ``import``/``require``; calls and ``new``."""
 from __future__ import annotations
 
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import read
+from codeagent.lang.ts_calls import JS_SCOPES, read
 
 
 def _grammar(suffix: str) -> object:
@@ -63,6 +63,6 @@ SPEC = LanguageSpec(
   value: {FUNCTION_VALUE}) @def.method
 """,
     imports=IMPORTS,
-    calls=CALLS,
+    calls=CALLS + JS_SCOPES,
     receivers=read,
 )

@@ -31,9 +31,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration",
-                       "function_expression", "function", "generator_function",
-                       "arrow_function", "method_definition"})  # fmt: skip
 CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 Scope = dict[str, str | None]  # name -> a target (or ":T", an instance of type T), None: unknown
@@ -80,7 +77,7 @@ def pattern_names(pattern: Node, scope: Scope) -> None:
             stack.extend(node.named_children)
 
 
-def _declare(node: Node, scope: Scope) -> None:
+def declare(node: Node, scope: Scope) -> None:
     """One declaration found in a function (or the module) body."""
     kind = node.type
     if kind == "variable_declarator":
@@ -104,18 +101,6 @@ def _declare(node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
         if left is not None:
             pattern_names(left, scope)
-
-
-def body_scope(body: Node, scope: Scope) -> Scope:
-    """The declarations of a function's body or the module (nested functions and classes
-    aside, whose own names count)."""
-    stack = list(reversed(body.named_children))
-    while stack:
-        node = stack.pop()
-        _declare(node, scope)
-        if node.type not in FUNCTIONS and node.type not in CLASSES:
-            stack.extend(reversed(node.named_children))
-    return scope
 
 
 def parameters(function: Node, scope: Scope) -> Scope:

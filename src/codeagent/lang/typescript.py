@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from codeagent.lang.javascript import CALLS, COMMON_DEFINITIONS, FUNCTION_VALUE, IMPORTS
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import read
+from codeagent.lang.ts_calls import TS_SCOPES, read
 
 
 def _grammar(suffix: str) -> object:
@@ -47,6 +47,6 @@ SPEC = LanguageSpec(
     # and a module augmentation (``declare module '../..' { ... }``) of the file it names
     imports=IMPORTS
     + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
-    calls=CALLS,
+    calls=CALLS + TS_SCOPES,
     receivers=read,
 )
