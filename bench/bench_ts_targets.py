@@ -5,7 +5,8 @@
 Reads every tracked ``.ts``/``.tsx``/``.js`` file of REPO once (not timed), then times
 ``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
 language layer's share of an index build) ``--runs`` times with the receiver walk
-(:mod:`codeagent.lang.ts_calls`) and ``--runs`` times without it, interleaved, and prints the
+(:mod:`codeagent.lang.ts_calls`) and ``--runs`` times without it (and without the call
+query's patterns for it), interleaved, and prints the
 medians in seconds and the difference. Then, on a graph of those records, the first ``who
 calls NAME`` (resolution happens then, for that name's sites only) of common names, in
 milliseconds. Run it under the heavy-job lock.
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import typescript
+from codeagent.lang import javascript, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
@@ -38,7 +39,8 @@ def main() -> None:
         ["git", "ls-files", "*.ts", "*.tsx"], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
     texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in listed}
-    plain = dataclasses.replace(typescript.SPEC, receivers=None)
+    # without: the call query's own patterns only (no receiver walk, no scope captures)
+    plain = dataclasses.replace(typescript.SPEC, receivers=None, calls=javascript.CALLS)
     from codeagent.lang.extract import parse
 
     def run(spec: lang.LanguageSpec) -> tuple[float, dict]:

@@ -43,6 +43,10 @@ for (const rel of input) {
                node.initializer && FUNCTION_VALUES.has(node.initializer.kind) &&
                (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) {
       out(node.name, "callable");
+    } else if (kind === "PropertyDeclaration" && node.initializer &&
+               FUNCTION_VALUES.has(node.initializer.kind) &&
+               (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) {
+      out(node.name, "callable");  // a class field whose value is a function
     } else if (kind === "BinaryExpression" && node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
                FUNCTION_VALUES.has(node.right.kind)) {
       const left = node.left;

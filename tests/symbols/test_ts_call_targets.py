@@ -59,6 +59,29 @@ FILES = {
         "  return 1;\n"
         "}\n"
     ),
+    "src/server.ts": (
+        "export class Server {\n"
+        "  fetch = (r: string): string => this.route(r);"
+        " // @this-field-arrow route src/server.ts:Server.route\n"
+        "  route = function (r: string): string {\n"
+        "    return r;\n"
+        "  };\n"
+        "}\n"
+        "export function serve(): void {\n"
+        "  const s = new Server();\n"
+        "  s.fetch('/'); // @field-arrow fetch src/server.ts:Server.fetch\n"
+        "}\n"
+    ),
+    "src/util.ts": "export function proto(x: number): number {\n  return x;\n}\n",
+    "src/internal.ts": "export * from './traps';\nexport * from './util';\n",
+    "src/traps.ts": (
+        "import {proto} from './internal';\n"
+        "export const traps = {\n"
+        "  proto(s: number): number {\n"
+        "    return proto(s); // @star-exports-only proto src/util.ts:proto\n"
+        "  },\n"
+        "};\n"
+    ),
     "src/index.ts": (
         "export {Client as HttpClient, helper} from './client';\nexport * from './base';\n"
     ),

@@ -43,8 +43,9 @@ log = logging.getLogger(__name__)
 # error), so entries built before are built again; "4": a file with a parse error keeps line
 # windows only around the error, its definitions clear of it are chunked as definitions; "5": a
 # comment that trails code on its line (``}  // namespace detail``) is not the doc comment of
-# the definition below it, which no longer starts on that line.
-CHUNKER_VERSION = "5" if lang.available() else "1"
+# the definition below it, which no longer starts on that line; "6": a TypeScript/JavaScript
+# class field whose value is a function (``fetch = (req) => ...``) is a method.
+CHUNKER_VERSION = "6" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

@@ -1,5 +1,6 @@
 """JavaScript: functions (declarations, and function or arrow values bound to a name),
-classes (the class they extend as base), methods; ``import``/``require``; calls and ``new``."""
+classes (the class they extend as base), methods (and a class field whose value is a
+function); ``import``/``require``; calls and ``new``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import posixpath
 
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import read
+from codeagent.lang.ts_calls import JS_SCOPES, read
 
 
 def _grammar(suffix: str) -> object:
@@ -86,11 +87,13 @@ SPEC = LanguageSpec(
     test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=COMMON_DEFINITIONS
-    + """
+    + f"""
 (class_declaration name: (identifier) @name (class_heritage (_) @base)?) @def.class
 (class name: (identifier) @name (class_heritage (_) @base)?) @def.class
+(field_definition property: [(property_identifier) (private_property_identifier)] @name
+  value: {FUNCTION_VALUE}) @def.method
 """,
     imports=IMPORTS,
-    calls=CALLS,
+    calls=CALLS + JS_SCOPES,
     receivers=read,
 )

@@ -116,5 +116,6 @@ class LanguageSpec:
     # its own file, so that two types of one name in two files keep their own.
     members_in_body: bool = False
     # Reads what each call's receiver names (keyed by the call node's byte span), the import
-    # bindings and the exports (TypeScript, JavaScript: codeagent.lang.ts_calls.read).
-    receivers: Callable[[Any], Any] | None = None
+    # bindings and the exports, from the root and the matches of ``calls`` (whose patterns
+    # may capture more than calls for it; TypeScript, JavaScript: codeagent.lang.ts_calls.read).
+    receivers: Callable[[Any, Any], Any] | None = None

@@ -1,35 +1,57 @@
-"""The walk that writes each TypeScript/JavaScript call's target (the forms and the receivers
-followed: :mod:`codeagent.lang.ts_receivers`), and the file's import bindings and exports.
+"""Each TypeScript/JavaScript call's target (the forms and the receivers followed:
+:mod:`codeagent.lang.ts_receivers`), and the file's import bindings and exports
+(:mod:`codeagent.lang.ts_exports`).
 
-    found = read(tree.root_node)
+    found = read(tree.root_node, QueryCursor(calls_query).matches(tree.root_node))
     found.targets[(call.start_byte, call.end_byte)]   # "./client Client.send", "K@3.f", ...
+
+No node is visited in Python beyond what the language's call query captures (the calls, and
+the functions, classes and declarations :func:`scopes_query` adds to it) and the top level's
+imports and exports: a name at a call is looked up among the file's declarations of that name
+(the innermost function holding the call that declares it wins), ``this`` is the class of the
+innermost method (arrow functions keep it), a class's typed fields are read when a call asks.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from codeagent.lang.ts_receivers import (
-    CLASSES,
-    FUNCTIONS,
-    Scope,
-    body_scope,
-    fields,
-    parameters,
-    text,
-)
+from codeagent.lang.ts_exports import exports, imports
+from codeagent.lang.ts_receivers import Scope, declare, fields, parameters, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_CALLS = frozenset({"call_expression", "new_expression"})
+
+def scopes_query(classes: str) -> str:
+    """Patterns added to the language's call query: the nodes the receiver walk reads (the
+    functions, classes and declarations; the calls are the query's own), so that one pass of
+    the query in C finds them all and no node is visited in Python."""
+    return f"""
+[(function_declaration) (generator_function_declaration) (function_expression)
+ (generator_function) (arrow_function) (method_definition)] @fn
+[{classes}] @cls
+[(variable_declarator) (for_in_statement) (catch_clause)] @decl
+"""
 
 
-@dataclass
+JS_SCOPES = scopes_query("(class_declaration) (class)")
+TS_SCOPES = scopes_query("(class_declaration) (abstract_class_declaration) (class)")
+
+
 class _Class:
-    ref: str  # NAME@LINE
-    fields: dict[str, str]
+    def __init__(self, ref: str, node: Node) -> None:
+        self.ref = ref  # NAME@LINE
+        self._node = node
+        self._fields: dict[str, str] | None = None
+
+    @property
+    def fields(self) -> dict[str, str]:  # read when a call asks (this.x.f())
+        if self._fields is None:
+            self._fields = fields(self._node)
+        return self._fields
 
 
 @dataclass
@@ -39,67 +61,156 @@ class Found:
     exports: list[list[str]] = field(default_factory=list)  # [exported, local, spec]
 
 
-def read(root: Node) -> Found:
+class _Nest:
+    """Spans sorted by start (the outer first), and the innermost one holding a span."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        self.nodes = nodes
+        self.starts = [n.start_byte for n in nodes]
+        self.ends = [n.end_byte for n in nodes]
+        self.parents: list[int] = []
+        stack: list[int] = []
+        for i, end in enumerate(self.ends):
+            while stack and self.ends[stack[-1]] < end:
+                stack.pop()
+            self.parents.append(stack[-1] if stack else -1)
+            stack.append(i)
+
+    def inner(self, start: int, end: int) -> int:
+        i = bisect_right(self.starts, start) - 1
+        while i >= 0 and self.ends[i] < end:
+            i = self.parents[i]
+        return i
+
+
+class _Names:
+    """Every name declared in the file, with the function that declares it (-1: the module):
+    a name at a place is the declaration of the innermost function holding the place (its
+    parameters, then its body's declarations, the later winning; the module's imports last)."""
+
+    def __init__(self, functions: _Nest) -> None:
+        self.functions = functions
+        self.by_name: dict[str, list[tuple[int, int, int, int, str | None]]] = {}
+        self.starts: dict[str, list[int]] = {}
+
+    def add(self, scope: Scope, owner: int, rank: int) -> None:
+        start = self.functions.starts[owner] if owner >= 0 else -1
+        for name, value in scope.items():
+            rows = self.by_name.setdefault(name, [])
+            rows.append((start, rank, len(rows), owner, value))
+
+    def done(self) -> None:
+        """Sorted by where their function starts (then rank, then order): a lookup walks back
+        from the place to the first function that holds it."""
+        for name, rows in self.by_name.items():
+            rows.sort()
+            self.starts[name] = [row[0] for row in rows]
+
+    def at(self, name: str, start: int, end: int) -> str | None:
+        rows = self.by_name.get(name)
+        if rows is None:
+            return None
+        ends = self.functions.ends
+        for i in range(bisect_right(self.starts[name], start) - 1, -1, -1):
+            owner = rows[i][3]
+            if owner < 0 or ends[owner] >= end:
+                return rows[i][4]
+        return None
+
+
+def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
+    """The targets of the calls, the bindings and the exports, from the call query's
+    ``matches`` (its ``@call`` captures and :func:`scopes_query`'s)."""
     found = Found()
-    module: Scope = {}
     for node in root.named_children:
         if node.type == "import_statement":
-            _imports(node, module, found.bindings)
+            imports(node, found.bindings)
         elif node.type == "export_statement":
-            _exports(node, found.exports)
-    body_scope(root, module)
-    for local, spec, export in found.bindings:
-        module[local] = f"{spec} {export}"
-    stack: list[tuple[Node, tuple[Scope, ...], _Class | None]] = [(root, (module,), None)]
-    while stack:
-        node, scopes, cls = stack.pop()
-        kind = node.type
-        if kind in FUNCTIONS and node is not root:
-            scope = parameters(node, {})
-            body = node.child_by_field_name("body")
-            if body is not None and body.type == "statement_block":
-                body_scope(body, scope)
-            scopes = (scope, *scopes)
-            if kind == "method_definition":
-                parent = node.parent
-                cls = cls if parent is not None and parent.type == "class_body" else None
-            elif kind != "arrow_function":
-                cls = None
-        elif kind in CLASSES:
-            name = node.child_by_field_name("name")
-            ref = f"{text(name)}@{name.start_point[0] + 1}" if name is not None else ""
-            cls = _Class(ref, fields(node)) if ref else None
-        elif kind in _CALLS:
-            target = _target(node, scopes, cls)
-            if target:
-                found.targets[(node.start_byte, node.end_byte)] = target
-        stack.extend((child, scopes, cls) for child in node.named_children)
+            exports(node, found.exports)
+    calls: list[tuple[Node, Node]] = []  # the call, its called name
+    functions: list[Node] = []
+    classes: list[Node] = []
+    decls: list[Node] = []
+    for _, captures in matches:
+        if "call" in captures:
+            calls.append((captures["call"][0], captures["name"][0]))
+        elif "fn" in captures:
+            functions.append(captures["fn"][0])
+        elif "cls" in captures:
+            classes.append(captures["cls"][0])
+        elif "decl" in captures:
+            decls.append(captures["decl"][0])
+    nest = _Nest(functions)
+    names = _Names(nest)
+    names.add({local: f"{spec} {export}" for local, spec, export in found.bindings}, -1, 3)
+    for i, node in enumerate(nest.nodes):
+        names.add(parameters(node, {}), i, 0)
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            names.add(_declared(node), nest.parents[i], 1)
+    for node in decls:
+        names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
+    frames: dict[int, _Class | None] = {}  # by node id: what ``this`` is there
+    for node in classes:
+        name = node.child_by_field_name("name")
+        ref = f"{text(name)}@{name.start_point[0] + 1}" if name is not None else ""
+        frames[node.id] = _Class(ref, node) if ref else None
+        if node.type != "class":
+            names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
+    for node in functions:
+        if node.type == "method_definition":
+            parent = node.parent
+            body = parent.type == "class_body" if parent is not None else False
+            holder = parent.parent if body and parent is not None else None
+            frames[node.id] = frames.get(holder.id) if holder else None
+        elif node.type != "arrow_function":
+            frames[node.id] = None
+    names.done()
+    this = _Nest([n for n in [*functions, *classes] if n.id in frames])
+    for call, name in calls:
+        start, end = call.start_byte, call.end_byte
+        i = this.inner(start, end)
+        cls = frames[this.nodes[i].id] if i >= 0 else None
+        target = _target(name, _At(names, start, end), cls)
+        if target:
+            found.targets[(start, end)] = target
     return found
 
 
-def _lookup(name: str, scopes: tuple[Scope, ...]) -> str | None:
-    for scope in scopes:
-        if name in scope:
-            return scope[name]
-    return None
+def _declared(node: Node) -> Scope:
+    scope: Scope = {}
+    declare(node, scope)
+    return scope
 
 
-def _named(written: str, scopes: tuple[Scope, ...]) -> str | None:
+@dataclass
+class _At:
+    """The names as a place in the file sees them."""
+
+    names: _Names
+    start: int
+    end: int
+
+    def get(self, name: str) -> str | None:
+        return self.names.at(name, self.start, self.end)
+
+
+def _named(written: str, scopes: _At) -> str | None:
     """What a name as written (``C``, ``ns.C``) refers to: a target, or ``:T`` for an instance
     of ``T``; None when it is not known."""
     head, dot, rest = written.partition(".")
-    bound = _lookup(head, scopes)
+    bound = scopes.get(head)
     if bound is None or (dot and bound.startswith(":")):
         return None
     return f"{bound}.{rest}" if dot else bound
 
 
-def _type(written: str, scopes: tuple[Scope, ...]) -> str | None:
+def _type(written: str, scopes: _At) -> str | None:
     bound = _named(written, scopes)
     return bound if bound is not None and not bound.startswith(":") else None
 
 
-def _receiver(obj: Node, scopes: tuple[Scope, ...], cls: _Class | None) -> str | None:
+def _receiver(obj: Node, scopes: _At, cls: _Class | None) -> str | None:
     """What an attribute is looked up on: a class, a module, an instance of a class."""
     kind = obj.type
     if kind == "this":
@@ -122,57 +233,13 @@ def _receiver(obj: Node, scopes: tuple[Scope, ...], cls: _Class | None) -> str |
     return None
 
 
-def _target(call: Node, scopes: tuple[Scope, ...], cls: _Class | None) -> str | None:
-    func = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
-    if func is None:
-        return None
-    if func.type == "identifier":
-        return _type(text(func), scopes)
-    if func.type != "member_expression":
-        return None
-    obj, prop = func.child_by_field_name("object"), func.child_by_field_name("property")
-    if obj is None or prop is None or prop.type != "property_identifier":
-        return None
-    receiver = _receiver(obj, scopes, cls)
-    return f"{receiver}.{text(prop)}" if receiver else None
-
-
-def _source(node: Node) -> str:
-    source = node.child_by_field_name("source")
-    return text(source).strip("\"'`") if source is not None else ""
-
-
-def _imports(node: Node, scope: Scope, rows: list[list[str]]) -> None:
-    spec = _source(node)
-    clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-    for part in clause.named_children if clause is not None and spec else ():
-        if part.type == "identifier":
-            rows.append([text(part), spec, "default"])
-        elif part.type == "namespace_import" and part.named_children:
-            rows.append([text(part.named_children[-1]), spec, "*"])
-        elif part.type == "named_imports":
-            for each in part.named_children:
-                name, alias = each.child_by_field_name("name"), each.child_by_field_name("alias")
-                if name is not None:
-                    rows.append([text(alias or name), spec, text(name)])
-
-
-def _exports(node: Node, rows: list[list[str]]) -> None:
-    spec = _source(node)
-    kinds = {c.type for c in node.children}
-    value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
-    if "default" in kinds and value is not None:
-        name = value.child_by_field_name("name") if value.type != "identifier" else value
-        if name is not None:
-            rows.append(["default", text(name), ""])
-        return
-    for part in node.named_children:
-        if part.type == "export_clause":
-            for each in part.named_children:
-                name, alias = each.child_by_field_name("name"), each.child_by_field_name("alias")
-                if name is not None:
-                    rows.append([text(alias or name), text(name), spec])
-        elif part.type == "namespace_export" and part.named_children:
-            rows.append([text(part.named_children[-1]), "*", spec])
-    if "*" in kinds and spec:
-        rows.append(["*", "*", spec])
+def _target(name: Node, scopes: _At, cls: _Class | None) -> str | None:
+    """The target of a call whose called name is ``name``: the callee itself (``f()``) or the
+    property of a member expression (``x.f()``), as the call query captures it."""
+    if name.type == "identifier":
+        bound = scopes.get(text(name))
+        return bound if bound is not None and not bound.startswith(":") else None
+    func = name.parent
+    obj = func.child_by_field_name("object") if func is not None else None
+    receiver = _receiver(obj, scopes, cls) if obj is not None else None
+    return f"{receiver}.{text(name)}" if receiver else None

@@ -20,7 +20,8 @@ counts for the whole function: a simplification).
 
 Also read: the import bindings ``[local, spec, export]`` and the module's exports
 ``[exported, local, spec]`` (``export {a as b} from './x'``: ``[b, a, ./x]``; ``export *
-from './x'``: ``[*, *, ./x]``; ``export default Foo``: ``[default, Foo, ""]``).
+from './x'``: ``[*, *, ./x]``; ``export default Foo``: ``[default, Foo, ""]``; ``export
+function f``: ``[f, f, ""]``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration",
-                       "function_expression", "function", "generator_function",
-                       "arrow_function", "method_definition"})  # fmt: skip
 CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 Scope = dict[str, str | None]  # name -> a target (or ":T", an instance of type T), None: unknown
@@ -65,7 +63,7 @@ def _constructed(value: Node | None) -> str | None:
     return None
 
 
-def _pattern_names(pattern: Node, scope: Scope) -> None:
+def pattern_names(pattern: Node, scope: Scope) -> None:
     """Every name a destructuring pattern declares, unknown."""
     stack = [pattern]
     while stack:
@@ -79,7 +77,7 @@ def _pattern_names(pattern: Node, scope: Scope) -> None:
             stack.extend(node.named_children)
 
 
-def _declare(node: Node, scope: Scope) -> None:
+def declare(node: Node, scope: Scope) -> None:
     """One declaration found in a function (or the module) body."""
     kind = node.type
     if kind == "variable_declarator":
@@ -87,7 +85,7 @@ def _declare(node: Node, scope: Scope) -> None:
         if name is None:
             return
         if name.type != "identifier":
-            _pattern_names(name, scope)
+            pattern_names(name, scope)
         elif value is not None and value.type in ("arrow_function", "function_expression",
                                                   "generator_function"):  # fmt: skip
             scope[text(name)] = _at(name)
@@ -102,19 +100,7 @@ def _declare(node: Node, scope: Scope) -> None:
     elif kind in ("for_in_statement", "catch_clause"):
         left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
         if left is not None:
-            _pattern_names(left, scope)
-
-
-def body_scope(body: Node, scope: Scope) -> Scope:
-    """The declarations of a function's body or the module (nested functions and classes
-    aside, whose own names count)."""
-    stack = list(reversed(body.named_children))
-    while stack:
-        node = stack.pop()
-        _declare(node, scope)
-        if node.type not in FUNCTIONS and node.type not in CLASSES:
-            stack.extend(reversed(node.named_children))
-    return scope
+            pattern_names(left, scope)
 
 
 def parameters(function: Node, scope: Scope) -> Scope:
@@ -130,7 +116,7 @@ def parameters(function: Node, scope: Scope) -> Scope:
             typed = _type_of(param.child_by_field_name("type"))
             scope[text(pattern)] = f":{typed}" if typed else None
         else:
-            _pattern_names(pattern, scope)
+            pattern_names(pattern, scope)
     return scope
 
 

@@ -1,19 +1,22 @@
 """TypeScript (``.ts``, and ``.tsx`` with its JSX grammar): JavaScript's definitions plus
 interfaces (extended interfaces as bases), classes with ``extends`` and ``implements``
 bases, abstract classes, enums, type aliases, namespaces, declared functions, method
-signatures; imports and calls as JavaScript's."""
+signatures, a class field whose value is a function (``fetch = (req) => ...``: a method, as
+the compiler's declarations list a property so initialised); imports and calls as
+JavaScript's."""
 
 from __future__ import annotations
 
 from codeagent.lang.javascript import (
     CALLS,
     COMMON_DEFINITIONS,
+    FUNCTION_VALUE,
     IMPORTS,
     TEST_NAMES,
     import_files,
 )
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import read
+from codeagent.lang.ts_calls import TS_SCOPES, read
 
 
 def _grammar(suffix: str) -> object:
@@ -48,10 +51,12 @@ SPEC = LanguageSpec(
 (function_signature name: (_) @name) @def.function
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @name
+  value: {FUNCTION_VALUE}) @def.method
 """,
     # and a module augmentation (``declare module '../..' { ... }``) of the file it names
     imports=IMPORTS
     + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
-    calls=CALLS,
+    calls=CALLS + TS_SCOPES,
     receivers=read,
 )

@@ -53,8 +53,10 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 2: call sites grouped by name; 3: a module's literal __all__ ("a"); 4: other languages ("l");
 # 5: call sites kept in each file's record (grouped by name at first use), one record per file;
 # 6: each Python call site's target as the file names it (symbols.receivers); 7: TypeScript's
-# and JavaScript's too (lang.ts_calls), with their import bindings ("b") and exports ("e")
-FORMAT = 7
+# and JavaScript's too (lang.ts_calls), with their import bindings ("b") and exports ("e");
+# 8: "e" names exported declarations (``export function f``), a class field whose value is a
+# function is a method
+FORMAT = 8
 log = logging.getLogger(__name__)
 
 

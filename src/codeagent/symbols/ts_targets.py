@@ -61,7 +61,7 @@ def _declared(graph: SymbolHierarchy, path: str, head: str) -> Definition | None
 
 
 def _export(
-    graph: SymbolHierarchy, importer: str, spec: str, name: str, hops: int
+    graph: SymbolHierarchy, importer: str, spec: str, name: str, hops: int, star: bool = False
 ) -> Definition | None:
     """Export ``name`` (``*``: the module itself) of what ``spec`` loads from ``importer``."""
     if hops > MAX_HOPS or not spec.startswith("."):
@@ -72,10 +72,16 @@ def _export(
         return None
     if name == "*":
         return graph._by_full.get(found[0])
-    return _exported(graph, found[0], name, hops + 1)
+    return _exported(graph, found[0], name, hops + 1, star)
 
 
-def _exported(graph: SymbolHierarchy, path: str, name: str, hops: int) -> Definition | None:
+def _exported(
+    graph: SymbolHierarchy, path: str, name: str, hops: int, star: bool = False
+) -> Definition | None:
+    """Export ``name`` of the file at ``path``: as its exports name it, else (``star`` off:
+    imported by name, which the compiler checks) a declaration of its top level; through
+    ``export * from`` only what the file exports (a same-named object literal's method of a
+    file re-exported by ``*`` is not the name)."""
     exports = graph.files[path].get("e", ())
     for exported, local, spec in exports:
         if exported == name:
@@ -84,10 +90,10 @@ def _exported(graph: SymbolHierarchy, path: str, name: str, hops: int) -> Defini
             )
     if name == "default":
         return None
-    found = _top(graph, path, name, hops)
+    found = None if star else _top(graph, path, name, hops)
     for exported, _local, spec in exports if found is None else ():
         if exported == "*":
-            found = _export(graph, path, spec, name, hops)
+            found = _export(graph, path, spec, name, hops, star=True)
             if found is not None:
                 break
     return found
