@@ -108,7 +108,8 @@ def test_the_models_context_says_the_sources_are_labelled_and_keeps_the_code(
     assert "from the repository" in plain.splitlines()[0]  # the title this step rewrites
     title = context.splitlines()[0]
     assert "from the served repositories (each `repo:path:lines`)" in title
-    assert "### api:src/x.py:1-2" in context and "### web:src/x.py:5-6" in context
+    assert "### api:src/x.py:1-2" in context
+    assert "### web:src/x.py:5-6" in context
     assert "# read from the repository" in context  # the code's own words stay as written
 
 
@@ -172,9 +173,7 @@ def test_an_answer_across_two_repositories_without_a_model(
     events = list(AllRepos(backends).ask_stream("retry_call", threading.Event()))
     result = events[-1].to_json()["result"]
     assert seen == ["retry_call|1"]
-    assert [(s["repo"], s["path"]) for s in result["sources"]] == [
-        ("billing", "billing/retry.py")
-    ]
+    assert [(s["repo"], s["path"]) for s in result["sources"]] == [("billing", "billing/retry.py")]
     assert "billing:billing/retry.py:1-2" in result["answer"]
     assert set(result["states"]) == {"billing"}
     assert result["timings"]["retrieve"] > 0

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -32,7 +33,10 @@ PORT = 8765  # the port the wrapped transports report
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
-    """What the guard protects: says it was reached, with the request's method."""
+    """What the guard protects: says it was reached, with the request's method (a body is
+    read through, as a route does)."""
+    body = await Request(scope, receive).body()
+    assert body == (b"{}" if scope["method"] == "POST" else b"")
     await JSONResponse({"reached": scope["method"]})(scope, receive, send)
 
 
@@ -57,22 +61,24 @@ def guarded(bound: str = "127.0.0.1", **transport: Any) -> ASGIApp:
     return Transport(RequestGuard(application, policy), **transport)
 
 
-SERVERS = {
-    "tcp": guarded(),
-    "tls": guarded(scheme="https"),  # behind TLS: the page's own origin is https://Host
-    "no-scheme": guarded(drop=("scheme",)),  # ASGI: a missing scheme is "http"
-    "wildcard": guarded("0.0.0.0", server=("10.1.2.3", PORT)),  # reached on one address
-    "unix": guarded(server=None),  # uvicorn on a Unix socket reports no server
-    "unix-path": guarded(server=("/run/codeagent.sock", None)),  # others: (path, None)
-}
+def servers() -> dict[str, ASGIApp]:
+    """Made inside the fixture, so a mutation run sees the guard made in a test."""
+    return {
+        "tcp": guarded(),
+        "tls": guarded(scheme="https"),  # behind TLS: the page's own origin is https://Host
+        "no-scheme": guarded(drop=("scheme",)),  # ASGI: a missing scheme is "http"
+        "wildcard": guarded("0.0.0.0", server=("10.1.2.3", PORT)),  # reached on one address
+        "unix": guarded(server=None),  # uvicorn on a Unix socket reports no server
+        "unix-path": guarded(server=("/run/codeagent.sock", None)),  # others: (path, None)
+    }
 
 
 @pytest.fixture(scope="module")
 def urls() -> Iterator[dict[str, str]]:
-    """Each of ``SERVERS`` on uvicorn in a thread, on an ephemeral loopback port."""
+    """Each of ``servers()`` on uvicorn in a thread, on an ephemeral loopback port."""
     running: list[tuple[uvicorn.Server, threading.Thread]] = []
     urls = {}
-    for name, app in SERVERS.items():
+    for name, app in servers().items():
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
@@ -175,9 +181,7 @@ def test_a_wildcard_bind_answers_for_the_address_a_request_came_in_on(
 
 
 @pytest.mark.parametrize("transport", ["unix", "unix-path"])
-def test_on_a_unix_socket_there_is_no_port_to_compare(
-    urls: dict[str, str], transport: str
-) -> None:
+def test_on_a_unix_socket_there_is_no_port_to_compare(urls: dict[str, str], transport: str) -> None:
     url = urls[transport]
     assert_reached(request(url, Host="localhost"))
     assert_reached(request(url, Host="localhost:9999"))

@@ -92,7 +92,11 @@ def test_every_key_is_read_back_under_the_query_cap(
 
 def test_aliases_leftovers_and_their_collections_are_dropped(client: Any) -> None:
     alias, other = "codeagent_a", "codeagent_b"
-    for name in (f"{alias}{mc.GENERATION}1", f"{alias}{mc.GENERATION}2", f"{other}{mc.GENERATION}1"):
+    for name in (
+        f"{alias}{mc.GENERATION}1",
+        f"{alias}{mc.GENERATION}2",
+        f"{other}{mc.GENERATION}1",
+    ):
         mc.create_collection(client, name, 2)
     client.create_alias(f"{alias}{mc.GENERATION}2", alias)
     client.create_alias(f"{other}{mc.GENERATION}1", other)
@@ -125,7 +129,8 @@ def test_a_pymilvus_error_is_one_line(client: Any) -> None:
         client.describe_collection("no_such_collection")
     line = mc.reason(raised.value)
     assert line == raised.value.message.strip().splitlines()[0]
-    assert "no_such_collection" in line and "\n" not in line
+    assert "no_such_collection" in line
+    assert "\n" not in line
     assert mc.reason(ValueError("first\nsecond")) == "first"
     assert mc.reason(ValueError()) == "ValueError"  # no words: the error's kind
     locked = pymilvus.MilvusException(message="Open local milvus failed")
