@@ -156,3 +156,21 @@ def test_a_damaged_entry_file_does_not_stop_the_others_being_dropped(
     )
     assert mc.drop_repository(tmp_path, "milvus.json") == []
     assert alias not in client.list_aliases()["aliases"]
+
+
+def test_a_milvus_that_fails_to_drop_is_one_line_per_milvus(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uri = next(iter(mc._clients))
+    for n, alias in enumerate(("codeagent_x", "codeagent_y")):
+        (tmp_path / str(n)).mkdir()
+        entry = json.dumps({"uri": uri, "alias": alias})
+        (tmp_path / str(n) / "milvus.json").write_text(entry, encoding="utf-8")
+
+    def refused(_client: Any, alias: str) -> int:
+        raise pymilvus.MilvusException(message=f"cannot drop {alias}\nat line 2")
+
+    monkeypatch.setattr(mc, "drop_alias", refused)
+    assert mc.drop_repository(tmp_path, "milvus.json") == [
+        f"left 2 Milvus alias(es) of {tmp_path.name} at {uri}: cannot drop codeagent_x"
+    ]
