@@ -26,13 +26,17 @@ def kept(root: Path, **kwargs: int) -> list[str]:
 def test_the_size_cap_keeps_a_file_of_exactly_the_cap(tmp_path: Path) -> None:
     # Lines of 100 bytes: nothing minified, only the size decides.
     line = "x" * 99 + "\n"
-    write_files(tmp_path, {"at_cap.txt": line * (CAP // 100), "over_cap.txt": line * 10_001})
+    at_cap, over = line * (CAP // 100), line * (CAP // 100) + "\n"  # CAP and CAP + 1 bytes
+    write_files(tmp_path, {"at_cap.txt": at_cap, "over_cap.txt": over})
     found = discover(tmp_path)  # the default cap
     assert [f.path for f in found.files] == ["at_cap.txt"]
     assert found.files[0].size == CAP
     assert found.skipped == {"too_large": 1}
-    small = discover(tmp_path, max_bytes=100 * 10_001)
-    assert [f.path for f in small.files] == ["at_cap.txt", "over_cap.txt"]
+    wider = discover(tmp_path, max_bytes=CAP + 1)
+    assert [(f.path, f.size) for f in wider.files] == [
+        ("at_cap.txt", CAP),
+        ("over_cap.txt", CAP + 1),
+    ]
 
 
 def test_a_one_byte_file_is_kept_and_an_empty_one_is_not(tmp_path: Path) -> None:
