@@ -7,7 +7,9 @@ repositories built in the test."""
 
 from __future__ import annotations
 
+import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +109,9 @@ def test_the_models_context_says_the_sources_are_labelled_and_keeps_the_code(
     plain = hits_context([hit("api:src/x.py", 1, 2), hit("web:src/x.py", 5, 6)])
     assert "from the repository" in plain.splitlines()[0]  # the title this step rewrites
     title = context.splitlines()[0]
-    assert "from the served repositories (each `repo:path:lines`)" in title
+    assert title == plain.splitlines()[0].replace(
+        "from the repository", "from the served repositories (each `repo:path:lines`)"
+    )
     assert "### api:src/x.py:1-2" in context
     assert "### web:src/x.py:5-6" in context
     assert "# read from the repository" in context  # the code's own words stay as written
@@ -169,11 +173,19 @@ def test_an_answer_across_two_repositories_without_a_model(
         seen.append(f"{question}|{k}")
         return real(scored, question, k)
 
+    gone = git_repo({"gone/x.py": "def retry_call_too():\n    return 1\n"})
+    backends["gone"] = RepoBackend(ServedRepo("gone", gone), settings, None)
+    shutil.rmtree(gone)  # served, then its folder removed: not searched, and said so
     monkeypatch.setattr(across_mod, "merged_hits", merged)
-    events = list(AllRepos(backends).ask_stream("retry_call", threading.Event()))
-    result = events[-1].to_json()["result"]
+    began = time.perf_counter()
+    events = [e.to_json() for e in AllRepos(backends).ask_stream("retry_call", threading.Event())]
+    took = time.perf_counter() - began
+    result = events[-1]["result"]
+    notices = [e for e in events if e.get("type") == "notice"]
+    assert [(e["kind"], e["text"].split(":")[0]) for e in notices] == [("index", "gone")]
+    assert notices[0]["text"] in result["notices"]
     assert seen == ["retry_call|1"]
     assert [(s["repo"], s["path"]) for s in result["sources"]] == [("billing", "billing/retry.py")]
     assert "billing:billing/retry.py:1-2" in result["answer"]
     assert set(result["states"]) == {"billing"}
-    assert result["timings"]["retrieve"] > 0
+    assert 0 < result["timings"]["retrieve"] < took
