@@ -162,3 +162,71 @@ def test_a_cancelled_run_embeds_nothing(tmp_path: Path) -> None:
             cache.embed(embedder, ["x"])
         assert len(cache) == 0
     assert [name for name, _ in embedder.calls] == ["prepare", "estimate"]
+
+
+class Wide(Recording):
+    """An embedder answering float64 rows (numpy's default), as some models do."""
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return super().embed_documents(texts).astype(np.float64)
+
+
+def test_vectors_are_stored_and_given_as_float32_whatever_the_embedder_answers(
+    tmp_path: Path,
+) -> None:
+    texts = [f"text {n}" for n in range(65)]
+    embedder = Wide()
+    with EmbedCache(tmp_path / "emb") as cache:
+        first = cache.embed(embedder, texts)  # the default batch: 64
+        assert [len(call[1]) for call in embedder.calls if call[0] == "embed"] == [64, 1]
+        again = cache.embed(embedder, texts)
+    assert first.vectors.dtype == np.float32
+    assert again.vectors.dtype == np.float32
+    assert (again.embedded, again.reused) == (0, 65)  # stored as 4-byte floats, read back
+    np.testing.assert_array_equal(first.vectors, again.vectors)
+
+
+def test_two_embedders_of_one_dimension_do_not_share_vectors(tmp_path: Path) -> None:
+    one, other = Recording(8), Recording(8)
+    other.id = "other:8"
+    with EmbedCache(tmp_path / "emb") as cache:
+        cache.embed(one, ["same text"])
+        result = cache.embed(other, ["same text"])
+    assert (result.embedded, result.reused) == (1, 0)
+
+
+def test_a_set_aside_database_without_sidecars_and_the_new_one_persists(tmp_path: Path) -> None:
+    directory = tmp_path / "emb"
+    directory.mkdir()
+    (directory / "cache.db").write_bytes(NOISE)  # no -wal, no -shm beside it
+    with EmbedCache(directory) as cache:
+        assert "was damaged (file is not a database)" in cache.notices[0]
+        cache.set_many({"k": b"v"})
+    with EmbedCache(directory) as cache:  # the new database is in the folder, not elsewhere
+        assert cache.get_many(["k"]) == {"k": b"v"}
+
+
+def test_a_failing_write_or_clear_is_one_error_naming_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import diskcache
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    expected = (
+        f"cannot write the embedding cache under CODEAGENT_HOME ({tmp_path}):"
+        " its disk is full; free some space"
+    )
+    with EmbedCache(tmp_path / "emb", home=tmp_path) as cache:
+        monkeypatch.setattr(diskcache.Cache, "set", full)
+        with pytest.raises(CacheWriteError) as raised:
+            cache.set_many({"k": b"v"})
+        assert str(raised.value) == expected
+        monkeypatch.setattr(diskcache.Cache, "clear", full)
+        with pytest.raises(CacheWriteError) as raised:
+            cache.clear()
+        assert str(raised.value) == expected
+    with pytest.raises(CacheWriteError) as raised:
+        clear_embeddings(tmp_path / "emb", home=tmp_path)
+    assert str(raised.value) == expected
