@@ -148,3 +148,22 @@ def test_a_snapshot_of_an_index_without_a_state_says_an_empty_one() -> None:
 
     assert Snapshot(SimpleNamespace(state=None), None, 1).state == ""  # type: ignore[arg-type]
     assert Snapshot(SimpleNamespace(state="abc"), None, 2).state == "abc"  # type: ignore[arg-type]
+
+
+def test_the_notice_names_files_changed_by_a_commit(git_repo: Any) -> None:
+    """A commit since the served state: the files come from the diff between the two HEAD
+    commits in the served repository (git's own answer)."""
+    from types import SimpleNamespace
+
+    from codeagent.index.freshness import Snapshot, catching_up_notice
+    from conftest import git
+
+    root = git_repo({"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    served = Snapshot(SimpleNamespace(state="f" * 64), Prober(root).probe(), 1)  # type: ignore[arg-type]
+    (root / "b.py").write_text("y = 2\n")
+    git(root, "commit", "-qam", "edit b")
+    now = Prober(root).probe()
+    assert catching_up_notice(root, served, now, None) == (
+        "answering from the state before 1 changed file (b.py) (state ffffffffffff);"
+        " the index is catching up"
+    )
