@@ -105,3 +105,65 @@ def test_the_catching_up_notice_names_what_changed(git_repo: Any) -> None:
         "answering from the state before the repository's last changes (state 0123456789ab);"
         " the index is catching up"
     )
+
+
+def test_each_question_after_a_probe_gets_its_own(git_repo: Any) -> None:
+    root = git_repo({"a.py": "x = 1\n"})
+    check = SharedCheck(root)
+    first = check.get()
+    (root / "a.py").write_text("x = 2\n")
+    second = check.get()
+    assert first is not None
+    assert second is not None
+    assert second.key == Prober(root).probe().key  # the second saw the edit
+    assert first.key != second.key
+    assert check.probes == 2
+
+
+def test_a_repository_that_cannot_be_looked_at_gives_none_and_is_tried_again(
+    git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe that fails (here: git cannot be run) gives None, not an error; the next
+    question probes again and gets the state once it can."""
+    root = git_repo({"a.py": "x = 1\n"})
+    check = SharedCheck(root)
+    real = Prober.probe
+
+    def failing(self: Prober) -> Probe:
+        raise OSError("git: No such file or directory")
+
+    monkeypatch.setattr(Prober, "probe", failing)
+    assert check.get() is None
+    monkeypatch.setattr(Prober, "probe", real)
+    got = check.get()
+    assert got is not None
+    assert got.key == Prober(root).probe().key
+    assert check.probes == 2
+
+
+def test_a_snapshot_of_an_index_without_a_state_says_an_empty_one() -> None:
+    from types import SimpleNamespace
+
+    from codeagent.index.freshness import Snapshot
+
+    assert Snapshot(SimpleNamespace(state=None), None, 1).state == ""  # type: ignore[arg-type]
+    assert Snapshot(SimpleNamespace(state="abc"), None, 2).state == "abc"  # type: ignore[arg-type]
+
+
+def test_the_notice_names_files_changed_by_a_commit(git_repo: Any) -> None:
+    """A commit since the served state: the files come from the diff between the two HEAD
+    commits in the served repository (git's own answer)."""
+    from types import SimpleNamespace
+
+    from codeagent.index.freshness import Snapshot, catching_up_notice
+    from conftest import git
+
+    root = git_repo({"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    served = Snapshot(SimpleNamespace(state="f" * 64), Prober(root).probe(), 1)  # type: ignore[arg-type]
+    (root / "b.py").write_text("y = 2\n")
+    git(root, "commit", "-qam", "edit b")
+    now = Prober(root).probe()
+    assert catching_up_notice(root, served, now, None) == (
+        "answering from the state before 1 changed file (b.py) (state ffffffffffff);"
+        " the index is catching up"
+    )

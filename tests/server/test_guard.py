@@ -19,7 +19,7 @@ from codeagent.server.guard import (
 
 PORT = 8765
 LOCAL = ("127.0.0.1", PORT)
-POLICY = make_policy("127.0.0.1", ["code.example.com", "proxy.example:8443"], [])
+ALLOWED_HOSTS = ["code.example.com", "proxy.example:8443"]
 
 
 @pytest.mark.parametrize(
@@ -27,6 +27,7 @@ POLICY = make_policy("127.0.0.1", ["code.example.com", "proxy.example:8443"], []
     [
         ("127.0.0.1:8765", ("127.0.0.1", 8765)),
         ("LOCALHOST", ("localhost", None)),
+        ("CODE.EXAMPLE.COM:8765", ("code.example.com", 8765)),
         ("[::1]:80", ("::1", 80)),
         ("[::1]", ("::1", None)),
         ("localhost.:8765", ("localhost", 8765)),
@@ -42,6 +43,8 @@ POLICY = make_policy("127.0.0.1", ["code.example.com", "proxy.example:8443"], []
         ("127.0.0.1/x", None),
         ("[::1", None),
         ("[::1]x", None),
+        ("[::1]]", None),
+        ("[::1]:80]", None),
         ("", None),
         (":8765", None),
     ],
@@ -80,7 +83,9 @@ def test_split_host(value: str, want: object) -> None:
     ],
 )
 def test_host_allowed(host: str | None, local: tuple[str, int] | None, allowed: bool) -> None:
-    assert host_allowed(host, POLICY, local) is allowed
+    # The policy is made inside the test (not at import), so a mutation run sees it made.
+    policy = make_policy("127.0.0.1", ALLOWED_HOSTS, [])
+    assert host_allowed(host, policy, local) is allowed
 
 
 def test_the_bound_address_is_a_name() -> None:
@@ -89,6 +94,10 @@ def test_the_bound_address_is_a_name() -> None:
     assert not host_allowed("10.1.2.4:8765", policy, LOCAL)
     v6 = make_policy("fd00::7")
     assert host_allowed("[fd00::7]:8765", v6, LOCAL)
+    # Written as in a URL (RFC 3986 IP-literal), or with the root's trailing dot: the same.
+    assert make_policy("[FD00::7]") == v6
+    assert make_policy("Code.Internal.") == make_policy("code.internal")
+    assert "code.internal" in make_policy("Code.Internal.").names
 
 
 @pytest.mark.parametrize(
@@ -141,6 +150,7 @@ def test_origin_allowed(origin: str | None, host: str, scheme: str, allowed: boo
     [
         ("POST", "application/json", True),
         ("POST", "Application/JSON; charset=utf-8", True),
+        ("POST", "application/json; charset=utf-8; profile=x", True),
         ("POST", "text/plain", False),
         ("POST", "text/plain;charset=UTF-8", False),
         ("POST", "application/x-www-form-urlencoded", False),
@@ -161,8 +171,16 @@ def test_content_type(method: str, content_type: str | None, allowed: bool) -> N
     [(["evil example"], []), (["::1"], []), (["a:0"], []), ([], ["evil.example"]), ([], ["null"])],
 )
 def test_bad_allowed_values_are_config_errors(hosts: list[str], origins: list[str]) -> None:
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError) as raised:
         make_policy("127.0.0.1", hosts, origins)
+    (value,) = [*hosts, *origins]
+    assert repr(value) in str(raised.value)  # the one line names the value it refuses
+
+
+def test_allowed_hosts_with_and_without_a_port() -> None:
+    policy = make_policy("127.0.0.1", ["Code.Example.com", "proxy.example:8443"])
+    assert policy.names == {"127.0.0.1", "localhost", "::1", "code.example.com"}
+    assert policy.name_ports == {("proxy.example", 8443)}
 
 
 @pytest.mark.parametrize(
