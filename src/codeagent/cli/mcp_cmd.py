@@ -30,11 +30,18 @@ def mcp_command(repos: tuple[str, ...], llm: str | None, embed: str | None) -> N
       {"command": "codeagent", "args": ["mcp", "--repo", "/path/to/project"]}
     """
     from codeagent.config import Settings
-    from codeagent.server.mcp import build_mcp
-    from codeagent.server.run import make_backends
+    from codeagent.server.mcp_stdio import serve_stdio
 
     settings = Settings.load(llm=llm, embed=embed)
-    backends = make_backends(list(repos) or ["."], settings)
-    for backend in backends.values():
-        backend.start_background_index()
-    build_mcp(backends, max_question_chars=settings.max_question_chars).run("stdio")
+
+    def served() -> object:
+        """The repositories, their index building (loaded while the client is greeted)."""
+        from codeagent.server.mcp_tools import Served
+        from codeagent.server.run import make_backends
+
+        backends = make_backends(list(repos) or ["."], settings)
+        for backend in backends.values():
+            backend.start_background_index()
+        return Served(backends, settings.max_question_chars)
+
+    serve_stdio(served)  # type: ignore[arg-type]

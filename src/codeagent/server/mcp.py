@@ -1,5 +1,6 @@
-"""The MCP server (official ``mcp`` SDK): the same tools over stdio (``codeagent mcp``) and over
-Streamable HTTP at ``/mcp`` of ``codeagent serve``.
+"""The MCP server of the official ``mcp`` SDK: Streamable HTTP at ``/mcp`` of ``codeagent serve``
+(``codeagent mcp`` serves the same tools over stdio without the SDK: ``server/mcp_stdio.py``;
+both read them from ``server/mcp_tools.py``).
 
 The tools besides ``list_repositories`` and ``ask`` come from the tool registry: each
 registered tool declares what MCP lists for it (:class:`~codeagent.tools.base.McpTool`: its
@@ -18,82 +19,48 @@ sanitizing, as HTTP's ``413``.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import Field, ValidationError
 
 from codeagent import __version__
 from codeagent.errors import CodeAgentError, one_line
-from codeagent.server import tools
 from codeagent.server.backend import RepoBackend
-from codeagent.server.everywhere import AllRepos
-from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy, check_length
-from codeagent.server.repos import RequestError, pick
+from codeagent.server.limits import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Admission, Busy
+from codeagent.server.mcp_tools import CallRefused, McpEntry, Served, instructions, mcp_entries
 
 if TYPE_CHECKING:
-    from codeagent.tools.base import McpTool
     from codeagent.tools.registry import Registry
 
-INSTRUCTIONS = (
-    "Answers questions about the source code of the repositories listed by list_repositories. "
-    "Use ask for an explained answer with cited lines; each other tool says what it finds: {}."
-)
 
-RepoArg = Annotated[
-    str | None,
-    Field(
-        description="Repository id from list_repositories; omit when only one is served"
-        " (ask and the searches: omitted, every served repository is searched)."
-    ),
-]
-# call(repo, work on one repository, (what, text) held to the size cap, work on every one)
-Call = Callable[..., Awaitable[str]]
+def _sdk_tool(
+    entry: McpEntry, served: Served, admission: Admission | None
+) -> Callable[..., Awaitable[str]]:
+    """The SDK's tool function of ``entry``: its signature, the work in a worker thread
+    holding a slot, a refusal as the SDK's ``ToolError`` (the client sees an error result)."""
+    from mcp.server.mcpserver.exceptions import ToolError
 
-
-def _generated(spec: McpTool, call: Call) -> Callable[..., Awaitable[str]]:
-    """The MCP tool function of ``spec``: its arguments (from its args model) and ``repo``."""
+    busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
 
     async def run(**values: Any) -> str:
-        from mcp.server.mcpserver.exceptions import ToolError
-
-        repo = values.pop("repo", None)
         try:
-            args = spec.args_model.model_validate(
-                {k: v for k, v in values.items() if v is not None}
-            )
-        except ValidationError as exc:
-            raise ToolError(f"{spec.name}: {one_line(exc)}") from None
-        checked = None
-        if spec.checked is not None:
-            value = getattr(args, spec.checked)
-            text = "\n".join(value) if isinstance(value, list) else str(value or "")
-            checked = (spec.checked, text)
-        everywhere = spec.everywhere
-        across = None
-        if everywhere is not None:
-            across = lambda all_: everywhere(args, tools.searcher(all_))  # noqa: E731
-        return await call(repo, lambda b: tools.answer(b, spec, args), checked, across)
+            job = entry.plan(served, values)
+            if entry.light:
+                return job()
+            slot = admission.slot() if admission is not None else nullcontext()
+            async with slot:
+                # A cancelled call still waits for its thread: the slot is held until the
+                # work has stopped.
+                return await anyio.to_thread.run_sync(job)
+        except Busy:
+            raise ToolError(busy) from None
+        except CodeAgentError as exc:  # CallRefused, RequestError, a tool that cannot answer
+            raise ToolError(str(exc) if isinstance(exc, CallRefused) else one_line(exc)) from None
 
-    params = [
-        inspect.Parameter(
-            name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=inspect.Parameter.empty if info.is_required() else info.default,
-            annotation=Annotated[
-                (info.annotation, *info.metadata, Field(description=info.description or name))
-            ],
-        )
-        for name, info in spec.args_model.model_fields.items()
-    ]
-    params.append(
-        inspect.Parameter("repo", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=RepoArg)
-    )
-    run.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
-    run.__name__ = spec.name
+    run.__signature__ = entry.signature  # type: ignore[attr-defined]
+    run.__name__ = entry.name
     return run
 
 
@@ -106,69 +73,16 @@ def build_mcp(
 ) -> Any:
     """The MCP server over ``backends``, with the tools of ``registry`` (the default one when
     none is given, as the served workspaces answer with); ``admission``: the HTTP server's cap
-    on concurrent work, shared (``None``: no cap, as over stdio, where one client calls at a
-    time)."""
+    on concurrent work, shared (``None``: no cap)."""
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
 
-    from codeagent.tools.registry import default_registry
-
-    specs = (registry if registry is not None else default_registry()).mcp_tools()
-    instructions = INSTRUCTIONS.format(", ".join(spec.name for spec in specs))
-    server = MCPServer("codeagent", instructions=instructions, version=__version__)
-    served = {k: b.repo for k, b in backends.items()}
-    busy = f"{BUSY_MESSAGE}: try again in {RETRY_AFTER_SECONDS} s"
-
-    everywhere = AllRepos(backends)
-
-    async def call(
-        repo: str | None,
-        work: Callable[[RepoBackend], str],
-        text: tuple[str, str] | None = None,
-        across: Callable[[AllRepos], str] | None = None,
-    ) -> str:
-        """Run ``work`` on the named repository in a worker thread, holding a slot;
-        ``text``: (what, the question or query) to check against the size cap first;
-        ``across``: the work when no repository is named and several are served."""
-        try:
-            if text is not None:
-                check_length(text[1], max_question_chars, text[0])
-            if across is not None and not repo and len(backends) > 1:
-                run: Callable[[], str] = lambda: across(everywhere)  # noqa: E731
-            else:
-                backend = backends[pick(served, repo).id]
-                run = lambda: work(backend)  # noqa: E731
-            slot = admission.slot() if admission is not None else nullcontext()
-            async with slot:
-                # A cancelled call still waits for its thread: the slot is held until the
-                # work has stopped.
-                return await anyio.to_thread.run_sync(run)
-        except Busy:
-            raise ToolError(busy) from None
-        except (RequestError, CodeAgentError) as exc:
-            raise ToolError(one_line(exc)) from None  # the client sees an error result
-
-    @server.tool()
-    async def list_repositories() -> str:
-        """List the repositories this server can answer about: one `id  root` per line."""
-        return "\n".join(f"{b.repo.id}  {b.repo.root}" for b in backends.values())
-
-    @server.tool()
-    async def ask(
-        question: Annotated[str, Field(description="A question about the code, in plain words.")],
-        repo: RepoArg = None,
-    ) -> str:
-        """Answer a question about a repository's code, citing `path:start-end` line ranges.
-
-        Exact for structural questions about one Python file (e.g. "list the methods of
-        Session in sessions.py"); otherwise answered from a search of the whole repository.
-        """
-        asked = ("question", question)
-        return await call(repo, lambda b: tools.ask(b, question), asked, tools.ask_all(question))
-
-    for spec in specs:  # each registered tool's own, as it declares them
-        server.add_tool(_generated(spec, call), name=spec.name, description=spec.description)
-
+    entries = mcp_entries(registry)
+    server = MCPServer("codeagent", instructions=instructions(entries), version=__version__)
+    served = Served(backends, max_question_chars)
+    served.everywhere()  # the agent is imported before the first question comes
+    for entry in entries:
+        tool = _sdk_tool(entry, served, admission)
+        server.add_tool(tool, name=entry.name, description=entry.description)
     return server
 
 
