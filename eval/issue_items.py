@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 from typing import Any
 
-from mine_commits import clean_message, commits, is_example
-from tune_pairs import QUERY_CHARS, Blobs, _changed, _defs, _touching, pseudo_issue
+from tune_pairs import QUERY_CHARS, Blobs, _defs, _touching, pseudo_issue, qualifying
 
 from codeagent.eval.sources import is_source
 
@@ -49,21 +47,10 @@ def _test_function(blobs: Blobs, sha: str, changed: dict[str, Any]) -> str | Non
 
 def repo_items(mirror: Path, repo: str, history: int, cap: int, seed: int) -> list[dict[str, Any]]:
     blobs = Blobs(mirror)
-    rows = commits(mirror)[:history]
-    random.Random(f"{seed}:{repo}").shuffle(rows)
     found: list[dict[str, Any]] = []
-    for row in rows:
+    for message, sha, parent, changed in qualifying(mirror, repo, history, seed):
         if len(found) >= cap:
             break
-        message = clean_message(str(row["message"]))
-        changes = row["changes"]
-        assert isinstance(changes, list)
-        if not row["parent"] or not is_example(
-            message.partition("\n")[0], message, str(row["author"]), changes
-        ):
-            continue
-        sha, parent = str(row["sha"]), str(row["parent"])
-        changed = _changed(mirror, parent, sha)
         spans: dict[str, list[str]] = {}
         for path, (old, _new) in sorted(changed.items()):
             if is_source(path, "python"):

@@ -32,6 +32,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,16 +116,15 @@ def pseudo_issue(message: str) -> str:
     return re.sub(r"[ \t]+", " ", _PATHISH.sub(" ", message)).strip()
 
 
-def commit_pairs(
-    mirror: Path, repo: str, history: int, cap: int, seed: int
-) -> list[dict[str, Any]]:
-    blobs = Blobs(mirror)
-    found: list[dict[str, Any]] = []
+def qualifying(
+    mirror: Path, repo: str, history: int, seed: int
+) -> Iterator[tuple[str, str, str, dict[str, tuple[set[int], set[int]]]]]:
+    """The commits that qualify as :mod:`mine_commits` says, drawn without reading them (the
+    first ``history`` shuffled by ``random.Random(f"{seed}:{repo}")``): each as (cleaned
+    message, sha, parent, per changed file the lines :func:`_changed` gives)."""
     rows = commits(mirror)[:history]
     random.Random(f"{seed}:{repo}").shuffle(rows)
     for row in rows:
-        if len(found) >= cap:
-            break
         message = clean_message(str(row["message"]))
         changes = row["changes"]
         assert isinstance(changes, list)
@@ -133,7 +133,17 @@ def commit_pairs(
         ):
             continue
         sha, parent = str(row["sha"]), str(row["parent"])
-        changed = _changed(mirror, parent, sha)
+        yield message, sha, parent, _changed(mirror, parent, sha)
+
+
+def commit_pairs(
+    mirror: Path, repo: str, history: int, cap: int, seed: int
+) -> list[dict[str, Any]]:
+    blobs = Blobs(mirror)
+    found: list[dict[str, Any]] = []
+    for message, sha, parent, changed in qualifying(mirror, repo, history, seed):
+        if len(found) >= cap:
+            break
         query = pseudo_issue(message)[:QUERY_CHARS]
         for path, (old, _new) in changed.items():
             if not is_source(path, "python"):
