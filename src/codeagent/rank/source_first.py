@@ -38,7 +38,6 @@ from codeagent.lang import PYTHON_AST, suffixes_read_by
 
 TOP = 5  # the places a bug report's answer is read from
 HELD_KINDS = frozenset({"config", "junk"})
-ALWAYS_HELD = frozenset({"config"})  # Python or not
 
 _BUILD_WORDS = re.compile(
     r"\b(?:tox|nox|ci|continuous integration|github actions?|gh actions?|"
@@ -69,7 +68,7 @@ def held_back(path: str, kind: str, vendored: bool, report: bool = True) -> bool
     how-questions lost recall@5 on SWE-QA); changelogs, catalogs and vendored or minified files
     unless they are Python (a question about a bundled Python module,
     ``extern/configobj/configobj.py``, is about code)."""
-    if kind in ALWAYS_HELD or (report and kind == "tests"):
+    if kind == "config" or (report and kind == "tests"):
         return True
     if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
         return False
