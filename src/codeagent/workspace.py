@@ -99,10 +99,13 @@ class Workspace:
         self.notices: list[str] = []  # said once when the workspace was opened
         # ``index``: another index behind the same seam (the server's stand-in while it builds).
         # ``background``: a first index that would take long to embed is answered first, the
-        # rest built by a detached process (codeagent.index.answer_first).
-        self._index = index or LazyIndex(
-            self.repo_root, settings, store=store, progress=progress, background=background
-        )
+        # rest built by a detached process (codeagent.index.answer_first), and the index is
+        # kept current from question to question as a served one is (codeagent.index.kept).
+        if index is None and store is None and background:
+            from codeagent.index.kept import KeptIndex
+
+            index = KeptIndex(self.repo_root, settings, progress=progress)
+        self._index = index or LazyIndex(self.repo_root, settings, store=store, progress=progress)
         self._graph: Any = None
         self._graph_lock = threading.Lock()
 
@@ -181,7 +184,7 @@ class Workspace:
         if not cleaned:
             raise CodeAgentError("the question is empty")
         index = index or self._index
-        index.refresh()  # an index answered first: the full one once it is ready
+        index.refresh()  # a kept index: the current state's, or the last one with a notice
         settings = self.settings
         if k is not None and k != settings.k:
             settings = settings.model_copy(update={"k": k})  # k: checked by whoever sent it

@@ -188,6 +188,23 @@ def notice(coverage: float, build: background.Build) -> str:
     )
 
 
+def said_again(settings: Settings, stats: IndexStats) -> str | None:
+    """What each answer from an index answered first (``stats``) says again, or None once the
+    background build has cached the full index (then it is opened: a cache hit)."""
+    # the build first: one that ends between the two looks has left its entry
+    build = background.find(settings, stats.repo_id, stats.state_hash)
+    if Path(stats.cache_path).is_dir():
+        return None
+    coverage = stats.dense_coverage or 0.0
+    if build is not None:
+        return notice(coverage, build)
+    log_file = background.log_path(settings, stats.repo_id, stats.state_hash)
+    return (
+        f"{DENSE_NOTICE}{percent(coverage)} of chunks; the background index stopped before it"
+        f" finished (log {log_file}): `codeagent index` builds it"
+    )
+
+
 def answer_first(
     root: Path, chunked: Chunked, embedder: Embedder, settings: Settings, stats: IndexStats
 ) -> IndexStore | None:

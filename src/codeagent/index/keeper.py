@@ -1,4 +1,5 @@
-"""The index of one served repository, kept current: what each question is answered from.
+"""The index of one repository, kept current: what each question is answered from (``serve``,
+``watch``, and a workspace's index answered first: :mod:`codeagent.index.kept`).
 
 Every question is answered from the repository's current state: it starts with a cheap
 check of the repository (:mod:`codeagent.index.freshness`); when the repository changed, an
@@ -11,7 +12,9 @@ the index is usually current before a question comes.
 While the first dense (semantic) index is being built in the background, questions are
 answered from an index built in memory in seconds (:class:`~codeagent.index.building.
 BuildingIndex`), with a notice saying how much dense search covers; the full index takes over
-as soon as it is ready.
+as soon as it is ready. An index answered first by ``codeagent ask`` (the full one built by a
+detached process, :mod:`codeagent.index.answer_first`) is replaced by the full one once that
+process has cached it; until then each answer says again what dense search covers.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.config import Settings
+from codeagent.index.answer_first import said_again
 from codeagent.index.building import BuildingIndex
-from codeagent.index.freshness import SharedCheck, catching_up_notice
+from codeagent.index.freshness import SharedCheck, Snapshot, catching_up_notice
 from codeagent.index.lazy import LazyIndex
 from codeagent.index.updates import Build, Updater
 
@@ -77,15 +81,17 @@ class IndexKeeper:
     def pin(self) -> Pinned:
         """The index a question that arrives now is answered from: the current state's (after
         an update of at most ``settings.update_wait`` s), or the last one with a notice."""
-        probe = self.check.get()
-        served = self.updater.snapshot
-        if served is None:
+        if self.updater.snapshot is None:  # the first index: nothing to compare a probe with
             if self.dense_first and self.updater.running:
                 return Pinned(self._building_index())  # it adds its own notice when used
             return Pinned(self.updater.update_now(force=False).index)
+        probe = self.check.get()
+        served = self.updater.snapshot
+        if served is None:  # dropped meanwhile: opened again through the cache
+            return Pinned(self.updater.update_now(force=False).index)
         self._building = None  # the stand-in is no longer needed once an index is served
         if probe is None or (served.probe is not None and probe.key == served.probe.key):
-            return Pinned(served.index)  # current (or the repository cannot be looked at)
+            return self._finished(served)  # current (or the repository cannot be looked at)
         if probe.key != self.updater.failed_key:  # a failed state is not retried per question
             wanted = self.updater.request()
             if self.updater.wait(wanted, self.settings.update_wait):
@@ -95,6 +101,18 @@ class IndexKeeper:
             served = self.updater.snapshot or served
         notice = catching_up_notice(self.root, served, probe, self.updater.error)
         return Pinned(served.index, [notice])
+
+    def _finished(self, served: Snapshot) -> Pinned:
+        """``served``; for an index answered first (:mod:`codeagent.index.answer_first`), the
+        full index of its state once the background build has cached it, and until then the
+        line saying again what dense search covers."""
+        stats = served.index.stats
+        if stats is None or stats.dense_coverage is None:
+            return Pinned(served.index)
+        said = said_again(self.settings, stats)
+        if said is None:
+            return Pinned(self.updater.update_now(force=False, reload=True).index)
+        return Pinned(served.index, [said])
 
     def served(self) -> Pinned | None:
         """The index served now, without looking at the repository (None when none is)."""

@@ -54,6 +54,7 @@ class Updater:
         self.built_state: str | None = None  # the state of the last index made (kept if closed)
         self._build = build
         self._check = check
+        self.on_damage: Callable[[Exception], None] = self._damaged  # an entry found damaged
         self._cond = threading.Condition()
         self._build_lock = threading.Lock()
         self._started = 0
@@ -96,13 +97,15 @@ class Updater:
         with self._cond:
             return self._cond.wait_for(lambda: self._finished >= wanted, timeout)
 
-    def update_now(self, *, force: bool) -> Snapshot:
-        """Update in this thread (after any running build); a failure raises."""
+    def update_now(self, *, force: bool, reload: bool = False) -> Snapshot:
+        """Update in this thread (after any running build); a failure raises. ``reload``: go
+        through the build path even when the probe agrees with the served index's (its cache
+        entry was finished by another process since)."""
         with self._cond:
             self._started += 1
             number = self._started
         try:
-            snapshot = self._update(number, force=force, quiet=False)
+            snapshot = self._update(number, force=force, quiet=False, reload=reload)
             assert snapshot is not None  # not quiet: a failure raised
             return snapshot
         finally:
@@ -147,7 +150,9 @@ class Updater:
         """What the background check of an entry opened on its seal found."""
         log.warning("%s; it is rebuilt when the index is next opened", exc)
 
-    def _update(self, number: int, *, force: bool, quiet: bool) -> Snapshot | None:
+    def _update(
+        self, number: int, *, force: bool, quiet: bool, reload: bool = False
+    ) -> Snapshot | None:
         """Index the repository's state now (``quiet``: a failure is logged, not raised)."""
         probe = self._check.get()  # taken after the request: it sees what the asker saw
         if self.snapshot is not None and not force:
@@ -155,7 +160,7 @@ class Updater:
         with self._build_lock:
             current = self.snapshot
             if (
-                not force
+                not (force or reload)
                 and current is not None
                 and probe is not None
                 and current.probe is not None
@@ -179,14 +184,14 @@ class Updater:
                 if quiet:
                     return current
                 raise
-            store.check_later(self._damaged)  # opened on its seal: hashed behind the answers
+            store.check_later(self.on_damage)  # opened on its seal: hashed behind the answers
             index = LazyIndex(self.root, self.settings, store=store, stats=stats)
             after = self._check.get()
             if probe is not None and (after is None or after.key != probe.key):
                 probe = None  # changed while it was read: the next question updates again
             self.snapshot = Snapshot(index, probe, number)
             self.built_state = stats.state_hash or None
-            if current is not None:
+            if current is not None and not reload:  # a reload is the same state
                 self.updates += 1
             self.error = self.failed_key = None
             log.info(
