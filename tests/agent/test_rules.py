@@ -162,20 +162,14 @@ def test_an_ambiguous_file_name_asks_which_one(git_repo) -> None:
     assert "Which one do you mean?" in result.render()
 
 
-def test_a_non_python_file_is_not_an_ast_target(git_repo) -> None:
-    # A language of the layer (codeagent.lang) is outlined from the symbol graph; a file of
-    # any other language is searched.
+def test_a_file_of_another_language_is_the_file_tools_or_searched(git_repo) -> None:
+    # A language of the layer (codeagent.lang) goes to the file AST tool, answered from the
+    # symbol graph; a file of any other language is searched.
     root = git_repo({"app/util.js": "function f() {}\n", "app/util.lua": "x = 1\n"})
     decision = route_by_rules("list the functions in app/util.js", root)
     assert (decision.tool, decision.args) == (
-        "symbols",
-        {
-            "operation": "outline",
-            "name": "app/util.js",
-            "transitive": False,
-            "file": "",
-            "listing": "functions",
-        },
+        "ast",
+        {"file": "app/util.js", "operation": "functions", "symbol": None},
     )
     assert route_by_rules("list the functions in app/util.lua", root).tool == "rag"
 
@@ -213,25 +207,22 @@ def test_a_question_word_written_as_a_name_is_the_name(
 ) -> None:
     root = git_repo(NAMED_LIKE_WORDS)
     decision = route_by_rules(question.format(f=path), root)
-    if path.endswith(".py"):  # the file AST tool
-        assert decision.tool == "ast"
-        assert (decision.args["operation"], decision.args["symbol"]) == (
-            ("methods", symbol) if symbol else ("classes", None)
-        )
-    else:  # the symbol graph, for the type defined in that file
-        assert decision.tool == "symbols"
-        got = (decision.args["operation"], decision.args["name"], decision.args["file"])
-        assert got == (("methods", symbol, path) if symbol else ("outline", path, ""))
+    # the file AST tool in both languages; no class named: Python's classes with their
+    # methods, another language's methods listed by type (from the symbol graph)
+    assert (decision.tool, decision.args["file"]) == ("ast", path)
+    listing = "classes" if path.endswith(".py") else "methods"
+    assert (decision.args["operation"], decision.args["symbol"]) == (
+        ("methods", symbol) if symbol else (listing, None)
+    )
 
 
 def test_a_capitalised_placeholder_is_a_type_name(git_repo) -> None:
     root = git_repo({"web/t.ts": "export class Thing {\n  run() {}\n}\n"})
     decision = route_by_rules("list the methods of Thing in web/t.ts", root)
-    assert (decision.tool, decision.args["operation"], decision.args["name"]) == (
-        "symbols",
+    assert (decision.tool, decision.args["operation"], decision.args["symbol"]) == (
+        "ast",
         "methods",
         "Thing",
     )
-    assert route_by_rules("list the methods of thing in web/t.ts", root).args["operation"] == (
-        "outline"
-    )
+    placeholder = route_by_rules("list the methods of thing in web/t.ts", root).args
+    assert (placeholder["operation"], placeholder["symbol"]) == ("methods", None)

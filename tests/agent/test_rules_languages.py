@@ -1,6 +1,7 @@
 """The rule router on questions about a repository in five languages: the symbol graph answers
-structural questions in every language of the layer (a named TypeScript, Go, Rust or Java file
-included); Python files stay with the file AST tool; how/why questions and files of other
+repository-wide structural questions in every language of the layer; a question about one
+named file goes to the file AST tool whatever its language (a TypeScript, Go, Rust or Java
+file as a Python file), the same file operations; how/why questions and files of other
 languages are searched."""
 
 from __future__ import annotations
@@ -30,15 +31,17 @@ ROUTES = [
     ("where is Router defined?", "symbols", "definition", "Router"),
     ("list the methods of UserService", "symbols", "methods", "UserService"),
     ("who calls parseConfig?", "symbols", "callers", "parseConfig"),
-    ("what does web/src/server.ts import?", "symbols", "imports", "web/src/server.ts"),
-    ("what does server.ts import?", "symbols", "imports", "web/src/server.ts"),
+    ("what does web/src/server.ts import?", "ast", "imports", "web/src/server.ts"),
+    ("what does server.ts import?", "ast", "imports", "web/src/server.ts"),
+    ("which files import web/src/server.ts?", "symbols", "importers", "web/src/server.ts"),
     ("which classes implement Handler?", "symbols", "subclasses", "Handler"),
     ("implementations of the Shape interface", "symbols", "subclasses", "Shape"),
     ("what implements the Speak trait?", "symbols", "subclasses", "Speak"),
-    ("outline of geo/shapes/circle.go", "symbols", "outline", "geo/shapes/circle.go"),
-    ("list the functions in pets/src/lib.rs", "symbols", "outline", "pets/src/lib.rs"),
-    (f"which classes are in {JAVA}?", "symbols", "outline", JAVA),
-    ("methods of UserRepo in UserRepo.java", "symbols", "methods", "UserRepo"),
+    ("outline of geo/shapes/circle.go", "ast", "outline", "geo/shapes/circle.go"),
+    ("list the functions in pets/src/lib.rs", "ast", "functions", "pets/src/lib.rs"),
+    (f"which classes are in {JAVA}?", "ast", "classes", JAVA),
+    ("list the methods in pets/src/lib.rs", "ast", "methods", "pets/src/lib.rs"),
+    ("methods of UserRepo in UserRepo.java", "ast", "methods", JAVA),
     ("list the functions in tools/report.py", "ast", "functions", "tools/report.py"),
     # the kind words of these languages name the type ("the X struct", "the X interface")
     ("where is the Circle struct defined?", "symbols", "definition", "Circle"),
@@ -74,4 +77,5 @@ def test_answers_cite_path_and_lines(repo: Path, tmp_path: Path) -> None:
     }
     assert all(path == "pets/src/lib.rs" and end > start for path, start, end in cited)
     outline = workspace.ask("outline of geo/shapes/circle.go")
+    assert outline.route.tool == "ast"
     assert "geo/shapes/circle.go:5-7  method Circle.Area" in outline.answer

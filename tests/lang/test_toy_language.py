@@ -173,8 +173,8 @@ def test_its_definitions_are_in_the_symbol_graph_and_answer_questions(repo: Path
     assert where.fallback is None
     assert [s.location for s in where.sources] == ["geo/shapes.toy:11-13"]
 
-    listed = ws.ask("list the functions in geo/shapes.toy")
-    assert listed.route.tool == "symbols"
+    listed = ws.ask("list the functions in geo/shapes.toy")  # one file: the file tool's
+    assert listed.route.tool == "ast"
     assert listed.fallback is None
     assert "Area" in listed.answer
     assert "Perimeter" in listed.answer

@@ -209,11 +209,11 @@ def test_a_file_named_chooses_among_types_of_one_name(
     assert both.ambiguous
     assert sorted(i.path for i in both.items) == ["jsx/b.ts", "web/a.ts"]
 
-    # Through the agent, the question naming the file.
+    # Through the agent, the question naming the file (the file tool's, from this graph).
     agent = Workspace(root, Settings(home=tmp_path / "home", llm="none", embed="none"))
     result = agent.ask("list the methods of Context in jsx/b.ts")
     assert result.fallback is None
-    assert (result.route.tool, result.route.args["file"]) == ("symbols", "jsx/b.ts")
+    assert (result.route.tool, result.route.args["file"]) == ("ast", "jsx/b.ts")
     assert [(s.path, s.start_line) for s in result.sources] == [("jsx/b.ts", 3)]
 
 

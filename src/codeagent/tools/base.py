@@ -91,6 +91,8 @@ class McpTool:
     # The answer over every served repository when none is named (None: one must be named
     # when several are served).
     everywhere: Callable[[Any, SearchEverywhere], str] | None = None
+    # The structural operation it answers (a row of codeagent.tools.operations), if one.
+    operation: str | None = None
 
 
 def rendered(tool: Tool, args: BaseModel, ctx: ToolContext) -> str:

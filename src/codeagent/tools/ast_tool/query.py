@@ -7,7 +7,7 @@ from pathlib import Path
 from codeagent.tools.ast_tool.analyze import analyze
 from codeagent.tools.ast_tool.errors import InvalidQueryError
 from codeagent.tools.ast_tool.models import OPERATIONS, Operation
-from codeagent.tools.ast_tool.operations import TABLE
+from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, TABLE
 from codeagent.tools.ast_tool.ops import Query
 from codeagent.tools.ast_tool.resolve import relative_path
 from codeagent.tools.ast_tool.result import AstResult
@@ -26,7 +26,7 @@ def run_ast_query(
         known = ", ".join(OPERATIONS)
         raise InvalidQueryError(f"unknown AST operation {operation!r}; known: {known}")
     symbol = symbol.strip() if symbol else None
-    if spec.needs_symbol and not symbol:
+    if operation in NEEDS_SYMBOL and not symbol:
         raise InvalidQueryError(f"the {operation!r} operation needs a symbol name")
     rel = relative_path(root, file)
     with gc_paused():

@@ -5,6 +5,7 @@ AST tool's questions; the rule router maps those when the question names no file
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from codeagent.tools.ast_tool.rules import first_name
 from codeagent.tools.structural import PLACEHOLDERS
@@ -65,3 +66,14 @@ def match_symbol_question(text: str) -> SymbolArgs | None:
             transitive = operation == "subclasses" and bool(_TRANSITIVE.search(text))
             return SymbolArgs(operation=operation, name=name, transitive=transitive)
     return None
+
+
+def match_file_importers(question: str, root: Path) -> SymbolArgs | None:
+    """ "which files import src/context.ts?": the importers of one named file of another
+    language than Python (a question about the rest of the repository, not that file)."""
+    from codeagent.tools.ast_tool.lang_files import asks_for_importers, named_lang_file
+
+    named = named_lang_file(question, root)
+    if named is None or not asks_for_importers(named[1]):
+        return None
+    return SymbolArgs(operation="importers", name=named[0])

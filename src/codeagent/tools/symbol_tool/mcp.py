@@ -66,6 +66,7 @@ FIND_DEFINITION = McpTool(
     "`path:start-end  qualified.name  [kind]`, one line per definition.",
     args_model=DefinitionArgs,
     answer=_definitions,
+    operation="definition",
 )
 FIND_REFERENCES = McpTool(
     name="find_references",
@@ -75,4 +76,5 @@ FIND_REFERENCES = McpTool(
     "not be tied to a type (`resolved: false`), then the importing files.",
     args_model=ReferencesArgs,
     answer=_references,
+    operation="callers",
 )

@@ -10,6 +10,7 @@ from codeagent.display import safe_name
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import Definition, Import
+from codeagent.tools.operations import OPERATIONS
 from codeagent.tools.symbol_tool.callers import callers_result, line_text
 from codeagent.tools.symbol_tool.names import (
     SymbolToolError,
@@ -92,7 +93,9 @@ def _outline(q: Asked) -> SymbolResult:
     )
 
 
-# The symbol operations, one row each: the function that answers it (the if-chain this was).
+# The symbol graph's operations, one row each: the function that answers it. Which question
+# each answers (a file operation about another language's file, or one that names no file)
+# is the one table's (codeagent.tools.operations).
 ANSWERS: dict[SymbolOperation, Callable[[Asked], SymbolResult]] = {
     "definition": lambda q: _definition(q.graph, q.name, q.root, q.file),
     "callers": lambda q: callers_result(q.graph, q.name, q.root),
@@ -102,8 +105,9 @@ ANSWERS: dict[SymbolOperation, Callable[[Asked], SymbolResult]] = {
     "methods": lambda q: _methods(q.graph, q.name, q.file),
     "outline": _outline,
 }
-if tuple(ANSWERS) != SYMBOL_OPERATIONS:  # pragma: no cover - a row missing or out of order
-    raise RuntimeError("the symbol operation table and SymbolOperation differ")
+if tuple(ANSWERS) != SYMBOL_OPERATIONS or set(ANSWERS) != {o.graph for o in OPERATIONS if o.graph}:
+    # pragma: no cover - a row missing or out of order
+    raise RuntimeError("the symbol operation table, SymbolOperation and the one table differ")
 
 
 def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = "") -> SymbolResult:

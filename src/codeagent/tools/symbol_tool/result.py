@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from codeagent.display import location, safe_name
+from codeagent.tools.base import ModelToolResult
 
 SymbolOperation = Literal[
     "definition", "callers", "subclasses", "importers", "imports", "methods", "outline"
@@ -193,6 +194,12 @@ class SymbolResult(BaseModel):
         if item.doc and self.operation == "definition" and not self.ambiguous:
             text += f"\n  {item.doc}"
         return text
+
+
+class SymbolToolResult(ModelToolResult):
+    """A :class:`SymbolResult` as a tool result (``names()`` is what eval scores)."""
+
+    result: SymbolResult
 
 
 def _span(item: SymbolItem) -> str:

@@ -9,25 +9,15 @@ from codeagent.tools.base import (
     BaseTool,
     Declined,
     McpTool,
-    ModelToolResult,
     RouteExample,
     ToolContext,
 )
+from codeagent.tools.operations import WIDE
 from codeagent.tools.structural import is_placeholder
-from codeagent.tools.symbol_tool.lang_files import match_lang_file
-from codeagent.tools.symbol_tool.match import match_symbol_question
+from codeagent.tools.symbol_tool.match import match_file_importers, match_symbol_question
 from codeagent.tools.symbol_tool.names import SymbolToolError
 from codeagent.tools.symbol_tool.query import run_symbol_query
-from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolResult
-
-# File operations that, with no file named, the symbol graph answers for the whole repository.
-_WIDE = {"definition": "definition", "calls": "callers", "methods": "methods"}
-
-
-class SymbolToolResult(ModelToolResult):
-    """A :class:`SymbolResult` as a tool result (``names()`` is what eval scores)."""
-
-    result: SymbolResult
+from codeagent.tools.symbol_tool.result import SymbolArgs, SymbolToolResult
 
 
 class SymbolTool(BaseTool):
@@ -36,8 +26,9 @@ class SymbolTool(BaseTool):
         "Repository-wide structural questions that name no file: where a class, function or "
         "method is defined (X, Class.method or a dotted path), who calls X or where X is used "
         "(by name), subclasses of a class, which modules import X, what a module imports, and "
-        "the methods of a class including inherited ones; and the outline or imports of one "
-        "named file in another language than Python (TypeScript, Go, Rust, Java, ...)."
+        "the methods of a class including inherited ones. A question about one named file "
+        "(its outline, imports, classes, a class's methods there) is the file tool's, in "
+        "every language; which files import a named file is this tool's."
     )
     args_model = SymbolArgs
     structural = True
@@ -56,13 +47,16 @@ class SymbolTool(BaseTool):
     )
 
     def match(self, question: str, ctx: ToolContext) -> BaseModel | Declined | None:
+        from codeagent.tools.ast_tool.lang_files import match_lang_file
         from codeagent.tools.ast_tool.mentions import find_file
         from codeagent.tools.ast_tool.rules import asks_how_or_why, structural_without_file
 
         if asks_how_or_why(question):
             return None
-        if (in_file := match_lang_file(question, ctx.repo_root)) is not None:
-            return in_file  # one named file of another language than Python
+        if (importers := match_file_importers(question, ctx.repo_root)) is not None:
+            return importers  # which files import one named file of another language
+        if match_lang_file(question, ctx.repo_root) is not None:
+            return None  # one named file, of any language: the file AST tool's
         wide = match_symbol_question(question)
         if wide is not None:
             if wide.operation == "imports" and find_file(question, ctx.repo_root)[0]:
@@ -72,7 +66,7 @@ class SymbolTool(BaseTool):
         if found is None:
             return None
         operation, symbol = found
-        return SymbolArgs.model_validate({"operation": _WIDE[operation], "name": symbol})
+        return SymbolArgs.model_validate({"operation": WIDE[operation], "name": symbol})
 
     def check(self, args: BaseModel, ctx: ToolContext) -> SymbolArgs:
         """A name that names something (not "something", "it", "these")."""
