@@ -263,7 +263,7 @@ def test_judge_scores_are_recorded(repos: dict[str, Path]) -> None:
 
 
 def test_ast_names_are_rebuilt_from_the_tool_result_dump(tmp_path: Path) -> None:
-    from codeagent.eval.runner import ast_names
+    from codeagent.eval.record import ast_names
     from codeagent.tools.ast_tool import run_ast_query
 
     (tmp_path / "m.py").write_text("class A:\n    pass\n\nclass B(A):\n    pass\n", "utf-8")

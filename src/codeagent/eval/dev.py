@@ -11,7 +11,7 @@ a checkout cache (:mod:`codeagent.eval.mirrors`), indexed once with the product'
 - ``baseline``: :class:`codeagent.eval.baseline.BaselineRanker` over the same chunks (the
   source files of the repository's language family, ``splits.language_of``).
 
-One record per (question, ranker), scored by :func:`codeagent.eval.runner.score`. A
+One record per (question, ranker), scored by :func:`codeagent.eval.record.score`. A
 repository without a mirror, or a commit its mirror lacks, is skipped and counted, never
 scored; any other failure marks its questions as errored and the run goes on.
 """
@@ -29,16 +29,14 @@ from codeagent.config import Settings
 from codeagent.errors import CloneError, EvalError
 from codeagent.eval import functions, metrics
 from codeagent.eval.mirrors import checkout_commit, commit_time, find_mirror, resolve_commit
+from codeagent.eval.record import blank_record, error_text, score
 from codeagent.eval.repos import repo_key
 from codeagent.eval.runner import (
     MIN_RANKED_FILES,
     IndexBuilder,
-    _blank_record,
-    _error_text,
     default_index_builder,
     default_ranker,
     group_items,
-    score,
 )
 from codeagent.eval.suite import SuiteItem
 from codeagent.progress import NullProgress, ProgressReporter
@@ -188,7 +186,7 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
             rankers = _rankers(run, store, repo)
         except Exception as exc:  # a repository that cannot be used fails its questions only
             log.warning("repository %s at %s failed: %s", repo, full, exc)
-            info["error"] = _error_text(exc)
+            info["error"] = error_text(exc)
             run.groups.append(info)
             for item in group:
                 for name in run.rankers:
@@ -228,7 +226,7 @@ def _oldest_first(
 
 
 def _record(item: SuiteItem, ranker: str) -> dict[str, Any]:
-    record = _blank_record(item)
+    record = blank_record(item)
     record["ranker"] = ranker
     return record
 
@@ -248,7 +246,7 @@ def _ranked(
         record["route"] = default_registry().default  # a ranking: the search route
     except Exception as exc:  # one failed search is recorded, never fatal
         log.warning("ranking %s with %s failed: %s", item.id, ranker, exc)
-        record["error"], record["route"] = _error_text(exc), "error"
+        record["error"], record["route"] = error_text(exc), "error"
     record["timings"] = {"retrieve": time.perf_counter() - started}
     record["cited_chunks"] = [list(chunk) for chunk in chunks]
     record["gold_functions"] = [list(span) for span in gold or []]

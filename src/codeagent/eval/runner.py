@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from codeagent.config import Settings
 from codeagent.eval import metrics
+from codeagent.eval.record import Session, ask_one, blank_record, error_text, score
 from codeagent.eval.repos import Resolver, checkout
 from codeagent.eval.suite import SuiteItem
 from codeagent.progress import NullProgress, ProgressReporter
@@ -24,11 +25,6 @@ from codeagent.repo.listing import list_files
 log = logging.getLogger(__name__)
 
 MIN_RANKED_FILES = 10  # hit@10 needs ten ranked files
-QUESTION_CHARS = 300  # how much of a long question a record keeps
-
-
-class Session(Protocol):
-    def ask(self, question: str) -> Any: ...
 
 
 SessionFactory = Callable[..., Session]  # (root, settings, *, store, progress) -> Session
@@ -85,121 +81,6 @@ def group_items(items: Sequence[SuiteItem]) -> dict[tuple[str, str | None], list
     return groups
 
 
-def ast_names(result: Any, tool_result: Any) -> list[str] | None:
-    """The exact names an AST answer gave, or ``None`` when no AST result was produced.
-
-    Taken from the result object when it carries one with ``names()``, else rebuilt from the
-    ``tool_result`` dump (an ``AstResult`` round-trips through ``model_dump``).
-    """
-    for attr in ("ast_result", "tool_result"):
-        value = getattr(result, attr, None)
-        if value is not None and callable(getattr(value, "names", None)):
-            return sorted(set(value.names()))
-    if isinstance(tool_result, dict):
-        from pydantic import ValidationError
-
-        from codeagent.tools.ast_tool.result import AstResult
-
-        try:
-            return sorted(set(AstResult.model_validate(tool_result).names()))
-        except ValidationError:  # another tool's result
-            return None
-    return None
-
-
-def _blank_record(item: SuiteItem) -> dict[str, Any]:
-    question = item.question
-    if len(question) > QUESTION_CHARS:
-        question = question[:QUESTION_CHARS] + "…"
-    return {
-        "id": item.id,
-        "suite": item.suite,
-        "question": question,
-        "repo": item.repo,
-        "commit": item.commit,
-        "expected_route": item.expected_route,
-        "route": None,
-        "decided_by": None,
-        "operation": None,
-        "fallback": None,
-        "error": None,
-        "expected_files": [],
-        "unresolved_files": [],
-        "cited_files": [],
-        "ranked_files": [],
-        "ranked_from_agent": 0,
-        "answer": None,
-        "ast_names": None,
-        "scores": {},
-        "timings": {},
-        "judge": None,
-    }
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
-
-
-def score(item: SuiteItem, record: dict[str, Any], existing: Sequence[str]) -> None:
-    """Fill ``record['scores']`` (and the resolved expected / cited files) in place."""
-    expected, unresolved = metrics.resolve_paths(item.expected_files, existing)
-    record["expected_files"], record["unresolved_files"] = expected, unresolved
-    cited: list[str] = []
-    if item.reference_answer:
-        cited, _ = metrics.resolve_paths(metrics.extract_py_paths(item.reference_answer), existing)
-    record["cited_files"] = cited
-    if record["error"] is not None:
-        return
-    ranked = record["ranked_files"]
-    scores: dict[str, float] = {}
-    if expected and item.reads_index:
-        scores.update(metrics.file_scores(ranked, expected))
-        # As the published localization baselines rank: Python files only.
-        code = [path for path in ranked if path.endswith(".py")]
-        scores.update(
-            {f"py_hit@{k}": metrics.hit_at_k(code, expected, k) for k in metrics.K_VALUES}
-        )
-    if cited:
-        for k in metrics.K_VALUES:
-            scores[f"cited_recall@{k}"] = metrics.recall_at_k(ranked, cited, k)
-    if item.expected_symbols is not None:
-        got = record["ast_names"] or []
-        scores.update(metrics.set_scores(got, item.expected_symbols))
-    if item.answer_must_contain:
-        answer = (record["answer"] or "").lower()
-        found = [s for s in item.answer_must_contain if s.lower() in answer]
-        scores["contains"] = len(found) / len(item.answer_must_contain)
-    record["scores"] = scores
-
-
-def ask_one(session: Session, item: SuiteItem, record: dict[str, Any]) -> Any:
-    """Ask ``item`` and copy what the agent did into ``record``; errors are recorded."""
-    started = time.perf_counter()
-    try:
-        result = session.ask(item.question)
-        data = result.to_json()
-    except Exception as exc:  # any failure of one question is recorded, never fatal
-        log.warning("question %s failed: %s", item.id, exc)
-        log.debug("question %s traceback", item.id, exc_info=True)
-        record["error"] = _error_text(exc)
-        record["route"] = "error"
-        record["timings"] = {"total": time.perf_counter() - started}
-        return None
-    route = data.get("route") or {}
-    record["route"] = route.get("tool")
-    record["decided_by"] = route.get("decided_by")
-    record["operation"] = route.get("operation")
-    fallback = data.get("fallback")
-    record["fallback"] = fallback.get("reason", "fallback") if isinstance(fallback, dict) else None
-    record["ranked_files"] = metrics.dedupe(s["path"] for s in data.get("sources") or [])
-    record["answer"] = data.get("answer")
-    record["ast_names"] = ast_names(result, data.get("tool_result"))
-    # A stage the question skipped reports 0 (or nothing): keep only the stages that ran.
-    record["timings"] = {k: v for k, v in (data.get("timings") or {}).items() if v}
-    return result
-
-
 def _key(item: SuiteItem) -> str:
     return f"{item.suite}\0{item.id}"
 
@@ -241,7 +122,7 @@ def run_items(items: Sequence[SuiteItem], run: EvalRun) -> list[dict[str, Any]]:
     factory = run.session_factory or default_session_factory()
     records: dict[str, dict[str, Any]] = {}
     for key, group in group_items(items).items():
-        blanks = {_key(item): _blank_record(item) for item in group}
+        blanks = {_key(item): blank_record(item) for item in group}
         try:
             root, store = _prepare(run, key, group)
             existing = list_files(root).paths
@@ -251,7 +132,7 @@ def run_items(items: Sequence[SuiteItem], run: EvalRun) -> list[dict[str, Any]]:
             log.debug("repository %s traceback", key[0], exc_info=True)
             for item in group:
                 record = blanks[_key(item)]
-                record["error"], record["route"] = _error_text(exc), "error"
+                record["error"], record["route"] = error_text(exc), "error"
                 score(item, record, [])
                 records[_key(item)] = record
             continue
@@ -296,4 +177,4 @@ def _judge(judge: Judge, item: SuiteItem, record: dict[str, Any]) -> dict[str, A
     try:
         return judge(item, record["answer"] or "")
     except Exception as exc:  # a judge failure is recorded beside the answer
-        return {"error": _error_text(exc)}
+        return {"error": error_text(exc)}
