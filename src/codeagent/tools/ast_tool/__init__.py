@@ -1,4 +1,6 @@
-"""Exact structural answers about one Python file of a repository, from Python's ``ast``.
+"""Structural answers about one named file of a repository: a Python file's exact, from
+Python's ``ast``; a file of another language the layer reads, from the symbol graph
+(``lang_files.py``, by the one table of structural operations, ``tools/operations.py``).
 
     run_ast_query(root, "requests.models", "methods", "Session").render()
 
