@@ -62,6 +62,7 @@ def test_an_issue_mentioning_tests_in_passing_still_gets_code_first(
     order = [h.path for h in retrieve(store, HEADER_ISSUE, 4)]
     assert order[0] == "pkg/header.py"
     assert retrieve(store, "which tests cover parse_header?", 1)[0].path == "tests/test_header.py"
+    assert retrieve(store, "where is parse_header tested?", 1)[0].path == "tests/test_header.py"
 
 
 def test_the_first_ranker_puts_a_test_above_a_changelog_for_an_issue(
