@@ -88,7 +88,7 @@ def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_s
     for repo in group["candidates"]:
         assert repo.lower() not in others | benches | outside | first
     assert split_of("Pylons/pyramid") == sealed
-    assert split_of("jupyter/nbconvert") == dev
+    assert split_of("locustio/locust") == dev
 
 
 @pytest.mark.parametrize(
