@@ -80,9 +80,8 @@ def main() -> None:
             )  # fmt: skip
         started = time.perf_counter()
         done = subprocess.run(
-            [command, "ask", item.question, "--json",
-             "--llm", "none",
-             "-k", "10", "--no-server", "--embed", args.embed],
+            [command, "ask", "--json", "--llm", "none", "-k", "10", "--no-server",
+             "--embed", args.embed, "--", item.question],  # a question may begin with "-"
             cwd=root, capture_output=True, text=True, check=False,
         )  # fmt: skip
         walls.append(time.perf_counter() - started)
