@@ -1,6 +1,7 @@
 """Ask each question of a suite as a user would: a fresh ``codeagent ask --json`` process per
 question (the ``codeagent`` command beside this Python), in a clone checked out at the
-question's commit; score the files of its sources.
+question's commit; score the files of its sources, and its cited chunks against the functions
+the change edits (``expected_spans``, read at the commit: :mod:`codeagent.eval.functions`).
 
     PYTHONPATH=src python eval/ask_e2e.py SUITE.jsonl --mirrors DIR [--embed none|local] \
         [--max-commits N] [--seed 0] [--split sealed] [--index-first] [--out FILE.json]
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 def main() -> None:
     from codeagent.config import Settings
-    from codeagent.eval import metrics
+    from codeagent.eval import functions, metrics
     from codeagent.eval.baseline import BaselineRanker
     from codeagent.eval.mirrors import checkout_commit, commit_time, find_mirror
     from codeagent.eval.repos import repo_key
@@ -79,34 +80,48 @@ def main() -> None:
             )  # fmt: skip
         started = time.perf_counter()
         done = subprocess.run(
-            [command, "ask", item.question, "--json",
-             "--llm", "none",
-             "-k", "10", "--no-server", "--embed", args.embed],
+            [command, "ask", "--json", "--llm", "none", "-k", "10", "--no-server",
+             "--embed", args.embed, "--", item.question],  # a question may begin with "-"
             cwd=root, capture_output=True, text=True, check=False,
         )  # fmt: skip
         walls.append(time.perf_counter() - started)
         try:
             data = json.loads(done.stdout)
-            ranked = metrics.dedupe(s["path"] for s in data.get("sources") or [])
+            sources = data.get("sources") or []
+            ranked = metrics.dedupe(s["path"] for s in sources)
+            cited = [(s["path"], s["start_line"], s["end_line"]) for s in sources]
             route = (data.get("route") or {}).get("tool")
-        except json.JSONDecodeError:
-            ranked, route = [], f"error: {done.stderr.strip()[-200:]}"
+        except (json.JSONDecodeError, KeyError, TypeError):
+            ranked, cited, route = [], [], f"error: {done.stderr.strip()[-200:]}"
         store, _ = load_or_build(root, Settings.load(llm="none", embed="none"))
-        baseline = BaselineRanker(store.chunks).rank(item.question, depth=20)
-        for name, files in (("product", ranked), ("baseline", baseline)):
+        plain = BaselineRanker(store.chunks)
+        baseline = plain.rank(item.question, depth=20)
+        gold = functions.gold_functions(root, item.expected_spans)
+        for name, files, chunks in (
+            ("product", ranked, cited),
+            ("baseline", baseline, plain.rank_chunks(item.question, depth=10)),
+        ):
             for k in (1, 5, 10):
                 scores[repo][f"{name} Acc@{k}"].append(metrics.hit_at_k(files, expected, k))
+            for key, value in functions.function_scores(chunks, gold).items():
+                scores[repo][f"{name} {key}"].append(value)
         records.append({"id": item.id, "route": route, "ranked": ranked, "expected": expected,
+                        "cited": cited, "gold_functions": gold,
                         "baseline": baseline, "seconds": walls[-1]})  # fmt: skip
         print(f"{item.id}: {route} {walls[-1]:.1f}s", file=sys.stderr, flush=True)
     keys = [f"{n} Acc@{k}" for n in ("product", "baseline") for k in (1, 5, 10)]
+    keys += [f"{n} fn_hit@{k}" for n in ("product", "baseline") for k in (1, 5)]
+
+    def cell(values: list[float]) -> str:  # function level: items with a gold function only
+        return f"{100 * statistics.mean(values):.1f}" if values else "-"
+
     print("| repository | n | " + " | ".join(keys) + " |")
     print("|---" * (len(keys) + 2) + "|")
     for repo in sorted(scores):
-        cells = " | ".join(f"{100 * statistics.mean(scores[repo][k]):.1f}" for k in keys)
+        cells = " | ".join(cell(scores[repo][k]) for k in keys)
         print(f"| {repo} | {len(scores[repo][keys[0]])} | {cells} |")
     means = " | ".join(
-        f"{100 * statistics.mean(statistics.mean(scores[r][k]) for r in scores):.1f}" for k in keys
+        cell([statistics.mean(scores[r][k]) for r in scores if scores[r][k]]) for k in keys
     )
     print(
         f"| **mean over repositories** | {sum(len(scores[r][keys[0]]) for r in scores)} | {means} |"

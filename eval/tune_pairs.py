@@ -65,8 +65,9 @@ class Blobs:
         assert self.proc.stdout
         self.proc.stdin.write(f"{commit}:{path}\n".encode())
         self.proc.stdin.flush()
-        header = self.proc.stdout.readline().split()
-        if len(header) < 3 or header[1] == b"missing":
+        line = self.proc.stdout.readline()
+        header = line.split()  # "<oid> <type> <size>" or "<object> missing" (spaces in a path)
+        if line.rstrip().endswith(b" missing") or len(header) != 3:
             return None
         data = self.proc.stdout.read(int(header[2]))
         self.proc.stdout.read(1)

@@ -63,6 +63,34 @@ def test_the_sealed_issue_group_is_drawn_as_written_and_apart_from_every_other_s
     assert split_of("pytest-dev/pluggy") == ISSUES_SEALED
 
 
+def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_split() -> None:
+    """The larger repositories' group: sorted candidates shuffled with its seed, the first
+    three that were not replaced sealed, the next three for development; none on another side,
+    in a benchmark, kept for the check from outside or among the first group's candidates."""
+    import json
+    import random
+
+    from codeagent.eval.splits import CORPUS, ISSUES_LARGE, ISSUES_LARGE_SPLITS
+
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    group = corpus[ISSUES_LARGE]
+    order = sorted(group["candidates"])
+    random.Random(group["seed"]).shuffle(order)
+    kept = [r for r in order if r not in group["replaced"]]
+    assert (group["sealed"], group["dev"]) == (kept[:3], kept[3:6])
+    sealed, dev = ISSUES_LARGE_SPLITS
+    assert {r.lower() for r in repos_of(sealed)} == SPLITS[sealed] == {r.lower() for r in kept[:3]}
+    assert {r.lower() for r in repos_of(dev)} == SPLITS[dev]
+    others = set().union(*(v for k, v in SPLITS.items() if k not in ISSUES_LARGE_SPLITS))
+    benches = {r.lower() for v in corpus["bench"].values() for r in v}
+    outside = {r.lower() for r in corpus["excluded"]["repos"]}
+    first = {r.lower() for r in corpus["issues_sealed"]["candidates"]}
+    for repo in group["candidates"]:
+        assert repo.lower() not in others | benches | outside | first
+    assert split_of("Pylons/pyramid") == sealed
+    assert split_of("locustio/locust") == dev
+
+
 @pytest.mark.parametrize(
     ("repo", "split"),
     [

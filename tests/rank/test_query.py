@@ -72,6 +72,9 @@ def test_what_a_question_is_about() -> None:
     assert analyze("Which tests cover the retry logic?").wants_tests
     assert analyze("How does the test function for backoff check the delay?").wants_tests
     assert not analyze("How is the retry delay computed?").wants_tests
+    assert analyze("Where is parse_header tested?").wants_tests
+    report = "I tested parse_header with a header. " * 15 + "It fails on commas."
+    assert not analyze(report).wants_tests
     assert analyze("Where in the documentation is the config described?").wants_docs
     issue = "The parser fails on commas. " * 15 + "The tests and docs do not cover it."
     found = analyze(issue)

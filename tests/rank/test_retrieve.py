@@ -62,6 +62,7 @@ def test_an_issue_mentioning_tests_in_passing_still_gets_code_first(
     order = [h.path for h in retrieve(store, HEADER_ISSUE, 4)]
     assert order[0] == "pkg/header.py"
     assert retrieve(store, "which tests cover parse_header?", 1)[0].path == "tests/test_header.py"
+    assert retrieve(store, "where is parse_header tested?", 1)[0].path == "tests/test_header.py"
 
 
 def test_the_first_ranker_puts_a_test_above_a_changelog_for_an_issue(
@@ -90,3 +91,27 @@ def test_neighbouring_chunks_of_a_file_become_one_window(git_repo: GitRepoFactor
     (top,) = retrieve(store, "retry budget", 1)
     assert (top.path, top.start_line, top.end_line) == ("pkg/budget.py", 1, 64)
     assert set(top.symbol.split(", ")) == {"retry_budget_a", "retry_budget_b"}
+
+
+def test_second_chunks_fill_the_first_five_windows_then_each_file_shows_one(
+    git_repo: GitRepoFactory,
+) -> None:
+    """Ten files, each with two matching functions far apart: the first five windows are the
+    two best files' two chunks and the third's best; past them one window a file, so ten
+    windows name eight files (two chunks a file everywhere would name five)."""
+    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
+    files = {}
+    for n in range(10):
+        hits = "retry budget " * (10 - n)
+        files[f"pkg/mod{n}.py"] = (
+            f"def retry_budget_first_{n}(total):\n    # {hits}\n    return total\n\n\n"
+            f"def filler_{n}(value):\n{filler}    return value\n\n\n"
+            f"def retry_budget_second_{n}(total):\n    # {hits}\n    return total\n"
+        )
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    shown = retrieve(store, "retry budget", 10)
+    paths = [h.path for h in shown]
+    assert len(shown) == 10
+    assert paths[:5] == ["pkg/mod0.py", "pkg/mod0.py", "pkg/mod1.py", "pkg/mod1.py", "pkg/mod2.py"]
+    assert len(set(paths)) == 8
+    assert all("filler" not in h.symbol for h in shown)

@@ -46,6 +46,9 @@ def _load_corpus() -> dict[str, Any]:
 LANG_SPLITS = ("langs", "langs2", "langs_fit", "langs3", "langs4")
 # sealed for issue-shaped items (eval/issue_items.py): run once, reported as it comes out
 ISSUES_SEALED = "issues_sealed"
+# the larger repositories' issue-shaped group: its sealed three and its development three
+ISSUES_LARGE = "issues_large"
+ISSUES_LARGE_SPLITS = ("issues_large_sealed", "issues_large_dev")
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -72,6 +75,9 @@ def _load_splits() -> dict[str, frozenset[str]]:
     splits[ISSUES_SEALED] = frozenset(
         r.lower() for r in corpus.get(ISSUES_SEALED, {}).get("repos", ())
     )
+    large = corpus.get(ISSUES_LARGE, {})
+    for split in ISSUES_LARGE_SPLITS:
+        splits[split] = frozenset(r.lower() for r in large.get(split.rsplit("_", 1)[1], ()))
     return splits
 
 
@@ -80,7 +86,9 @@ SPLITS = _load_splits()
 FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
 LANGS = SPLITS["langs"]
 # dev: fit and choose
-SPLIT_CHOICES = ("fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED)
+SPLIT_CHOICES = (
+    "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS
+)  # fmt: skip
 
 
 def language_of(repo: str) -> str:
@@ -98,10 +106,12 @@ def repos_of(split: str) -> list[str]:
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
     if split == ISSUES_SEALED:
         return list(corpus.get(split, {}).get("repos", []))
+    if split in ISSUES_LARGE_SPLITS:
+        return list(corpus.get(ISSUES_LARGE, {}).get(split.rsplit("_", 1)[1], []))
     if split not in ("fit", "choose", "sealed"):
         raise EvalError(
             f"unknown split {split!r}: choose from fit, choose, sealed, "
-            f"{', '.join(LANG_SPLITS)}, {ISSUES_SEALED}"
+            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS))}"
         )
     return list(corpus[split])
 

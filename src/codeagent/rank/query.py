@@ -37,7 +37,7 @@ _PATH = re.compile(
 )
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2,}[a-z]")
 _TESTS = re.compile(
-    r"\b(tests?|testing|test (suite|case|class|function|method|file)s?|pytest|unittest|"
+    r"\b(tests?|tested|testing|test (suite|case|class|function|method|file)s?|pytest|unittest|"
     r"fixtures?|conftest)\b",
     re.IGNORECASE,
 )

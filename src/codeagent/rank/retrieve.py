@@ -6,7 +6,8 @@ Files are ranked by :func:`codeagent.rank.ranking.rank_files` (BM25 and dense ev
 the whole index, the code names, paths and traceback frames of the question, a prior over
 file kinds); inside each of the best files its best chunk is shown, and its second best when
 that scores nearly as well. Neighbouring or overlapping chunks of one file are merged into one
-window.
+window. Second chunks are shown among the first :data:`SECOND_WITHIN` windows only (the code to
+read); past them each further file shows its best chunk, so a larger ``k`` names more files.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 PER_FILE = 2
 SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
+SECOND_WITHIN = 5  # ... and when it falls among the first this many windows
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
@@ -63,7 +65,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     ranking = rank_files(store, question, analyze(question))
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
-        ids = ranking.chunks_of(path)[:PER_FILE]
+        per_file = PER_FILE if len(merged) + PER_FILE <= SECOND_WITHIN else 1
+        ids = ranking.chunks_of(path)[:per_file]
         best = float(ranking.chunk_scores[ids[0]])
         for n, i in enumerate(ids):
             if n and float(ranking.chunk_scores[i]) < SECOND_CHUNK * best:
