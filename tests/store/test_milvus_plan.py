@@ -42,7 +42,14 @@ class Server:
     def get_collection_stats(self, name: str) -> dict[str, Any]:
         return {"row_count": len(self.keys)}
 
-    def query(self, name: str, *, filter: str, output_fields: list[str], limit: int) -> Any:
+    def query(
+        self,
+        name: str,
+        *,
+        filter: str,
+        output_fields: list[str] | None = None,
+        limit: int | None = None,
+    ) -> Any:
         self.calls.append(("query", {"filter": filter, "limit": limit}))
         self._fields(output_fields)
         if filter == 'key != ""':
