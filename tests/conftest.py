@@ -7,6 +7,9 @@ Two layers keep the user's home out of it:
   so a module- or session-scoped fixture that builds an index never reaches ``~``;
 - the autouse ``env_setup`` then gives each test a home of its own.
 
+The toolchains a test runs (rustc, cargo, npm, go) get their homes in the run's folder too:
+by default each writes into the user's home.
+
 At the end of the run the controller compares ``~/.codeagent`` and the ``CODEAGENT_HOME`` of
 the calling environment with what they held at the start, and fails the run if either changed.
 """
@@ -34,6 +37,25 @@ _CALLER_SNAPSHOT: dict[str, tuple[int, int]] = {}
 _RUN_HOME_KEY = "_CODEAGENT_TEST_RUN_HOME"
 # Cache folders of dependencies, pointed into the run's folder too.
 _DEPENDENCY_CACHES = ("XDG_CACHE_HOME", "HF_HOME")
+# Homes of the toolchains a test runs, which default to the user's home: cargo (~/.cargo),
+# npm (its cache and a log of every run: ~/.npm), go (~/go; its build cache is under
+# XDG_CACHE_HOME) and rustup (~/.rustup, which its rustc shim creates even in a home without
+# a toolchain). All point into the run's folder; rustup's gets a link to the caller's
+# toolchains (read, never written) and a copy of its settings, so the Rust compiler runs.
+_TOOL_HOMES = ("CARGO_HOME", "npm_config_cache", "GOPATH")
+
+
+def _isolate_tools(run_home: Path) -> None:
+    for name in _TOOL_HOMES:
+        os.environ[name] = str(run_home / "tools" / name.lower())
+    caller = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    rustup = run_home / "tools" / "rustup_home"
+    rustup.mkdir(parents=True)
+    if (caller / "toolchains").is_dir():
+        (rustup / "toolchains").symlink_to((caller / "toolchains").absolute())
+    if (caller / "settings.toml").is_file():  # a copy: rustup may write its settings
+        shutil.copyfile(caller / "settings.toml", rustup / "settings.toml")
+    os.environ["RUSTUP_HOME"] = str(rustup)
 
 
 def _snapshot(roots: list[Path]) -> dict[str, tuple[int, int]]:
@@ -70,6 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _CALLER_SNAPSHOT.update(_snapshot(homes))
         # One folder for the whole run, inherited by the xdist workers through the environment.
         os.environ[_RUN_HOME_KEY] = tempfile.mkdtemp(prefix="codeagent-tests-")
+        _isolate_tools(Path(os.environ[_RUN_HOME_KEY]))  # (the workers inherit it)
     run_home = Path(os.environ[_RUN_HOME_KEY])
     worker = getattr(config, "workerinput", {}).get("workerid", "main")
     for name in [n for n in os.environ if n.startswith("CODEAGENT_")]:

@@ -1,4 +1,5 @@
-"""The test suite leaves the user's home alone: module-scoped fixtures included.
+"""The test suite leaves the user's home alone: module-scoped fixtures and the toolchains
+tests run (rustc, cargo, npm, go) included.
 
 Each test runs pytest in a fresh process over a small test file that sits beside a copy of the
 suite's own ``conftest.py``, with ``HOME`` pointed at a folder of this test and no
@@ -44,6 +45,32 @@ def test_writes_into_home():
 """
 
 
+# Tools a test may run, each writing into the user's home by default: the rustup shim creates
+# ~/.rustup (even for `rustc --version` in a home without a toolchain), cargo ~/.cargo, npm
+# ~/.npm (a log of every run), go ~/go and its caches.
+TOOL_HOMES = ("RUSTUP_HOME", "CARGO_HOME", "npm_config_cache", "GOPATH", "GOCACHE", "GOMODCACHE")
+TOOLS = [
+    ["rustc", "--version"],
+    ["cargo", "--version"],
+    ["npm", "config", "get", "cache"],
+    ["go", "env", "GOPATH"],
+]
+
+RUNS_TOOLS = f"""
+import shutil
+import subprocess
+
+import pytest
+
+
+@pytest.mark.parametrize("command", {TOOLS!r})
+def test_runs_a_tool(command):
+    if shutil.which(command[0]) is None:
+        pytest.skip("not installed")
+    subprocess.run(command, capture_output=True, timeout=60, check=False)
+"""
+
+
 def _run_suite(tmp_path: Path, source: str, *, caller_home: Path | None = None) -> tuple[int, str]:
     suite = tmp_path / "suite"
     suite.mkdir()
@@ -51,7 +78,8 @@ def _run_suite(tmp_path: Path, source: str, *, caller_home: Path | None = None) 
     (suite / "test_sample.py").write_text(source, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("CODEAGENT_")}
     env["HOME"] = str(tmp_path / "user")
-    for name in ("XDG_CACHE_HOME", "HF_HOME"):
+    # as a user's shell has them: unset (each tool then picks its home's default)
+    for name in ("XDG_CACHE_HOME", "HF_HOME", *TOOL_HOMES):
         env.pop(name, None)
     if caller_home is not None:
         env["CODEAGENT_HOME"] = str(caller_home)
@@ -78,11 +106,18 @@ def _run_suite(tmp_path: Path, source: str, *, caller_home: Path | None = None) 
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def test_module_scoped_fixture_builds_outside_the_users_home(tmp_path: Path) -> None:
-    (tmp_path / "user").mkdir()
-    rc, out = _run_suite(tmp_path, MODULE_FIXTURE)
+def test_module_scoped_fixture_and_toolchains_write_nothing_into_the_users_home(
+    tmp_path: Path,
+) -> None:
+    """A module-scoped fixture builds outside the user's home, and what rustc, cargo, npm and
+    go write in a home of their own goes to the run's folder (those installed: rustc and
+    cargo through the rustup shim here)."""
+    user = tmp_path / "user"
+    user.mkdir()
+    rc, out = _run_suite(tmp_path, MODULE_FIXTURE + RUNS_TOOLS)
     assert rc == 0, out
-    assert not (tmp_path / "user" / ".codeagent").exists(), out
+    assert "passed" in out
+    assert sorted(str(p.relative_to(user)) for p in user.rglob("*")) == [], out
 
 
 def test_module_scoped_fixture_leaves_the_callers_codeagent_home_alone(tmp_path: Path) -> None:

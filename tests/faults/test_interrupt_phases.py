@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from codeagent.embed.embedders import local_available
 from codeagent.embed.onnx_export import model_name
@@ -140,11 +141,27 @@ def index_again(args: list[str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An exported model (float and int8), made once for the module's cases."""
+    """An exported model (float and int8), made once for the module's cases: once for the
+    whole run when the suite's conftest gave it a folder (the xdist workers share it; each
+    export costs a worker about ten seconds of CPU), else once per process."""
     if not local_available():
         pytest.skip("the local embedder is not installed")
-    home = tmp_path_factory.mktemp("models_home")
-    root = tmp_path_factory.mktemp("models_repo")
+    run_home = os.environ.get("_CODEAGENT_TEST_RUN_HOME")
+    if run_home is None:
+        return _export(tmp_path_factory.mktemp("models"))
+    shared = Path(run_home) / "shared" / "interrupt_models"
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(f"{shared}.lock"):  # the first worker exports, the others wait for it
+        if not (shared / "done").is_file():
+            shutil.rmtree(shared, ignore_errors=True)
+            _export(shared)
+            (shared / "done").write_text("", encoding="utf-8")
+    return shared / "home" / "models"
+
+
+def _export(folder: Path) -> Path:
+    home, root = folder / "home", folder / "repo"
+    root.mkdir(parents=True)
     (root / "a.py").write_text("x = 1\n", encoding="utf-8")
     env = {**os.environ, "CODEAGENT_HOME": str(home), "CODEAGENT_AUTO_SERVER": "false"}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")

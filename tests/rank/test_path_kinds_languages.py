@@ -9,6 +9,7 @@ standard library and of the installed packages: a tree nobody wrote for this tes
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import sysconfig
@@ -157,19 +158,20 @@ def _python_rule(path: str) -> str:
 def _python_paths() -> list[str]:
     found: set[str] = set()
     roots = {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]}
-    for root in map(Path, roots):
-        for file in root.rglob("*"):
-            if file.suffix.lower() in {".py", ".pyi", ".pyx"}:
-                found.add(file.relative_to(root).as_posix())
+    for root in roots:  # os.walk: the same files as Path.rglob, in about a third of the time
+        for folder, _dirs, files in os.walk(root):
+            for name in files:
+                if os.path.splitext(name)[1].lower() in {".py", ".pyi", ".pyx"}:
+                    found.add(Path(folder, name).relative_to(root).as_posix())
     return sorted(found)
 
 
 def test_python_kinds_are_unchanged_on_real_trees() -> None:
     paths = _python_paths()
     assert len(paths) > 1000, sys.prefix  # the standard library alone has more
-    kinds = {_python_rule(p) for p in paths}
-    assert {"code", "tests", "docs", "config"} <= kinds  # the tree exercises the rule
-    changed = [(p, _python_rule(p), path_kind(p)) for p in paths if path_kind(p) != _python_rule(p)]
+    rules = {p: _python_rule(p) for p in paths}
+    assert {"code", "tests", "docs", "config"} <= set(rules.values())  # the tree exercises it
+    changed = [(p, rules[p], kind) for p in paths if (kind := path_kind(p)) != rules[p]]
     assert changed == []
 
 
