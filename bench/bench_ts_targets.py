@@ -2,14 +2,15 @@
 
     PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5]
 
-Reads every tracked ``.ts``/``.tsx``/``.js`` file of REPO once (not timed), then times
+Reads every tracked ``.ts``/``.tsx`` file of REPO once (not timed), then times
 ``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
 language layer's share of an index build) ``--runs`` times with the receiver walk
 (:mod:`codeagent.lang.ts_calls`) and ``--runs`` times without it (and without the call
-query's patterns for it), interleaved, and prints the
-medians in seconds and the difference. Then, on a graph of those records, the first ``who
-calls NAME`` (resolution happens then, for that name's sites only) of common names, in
-milliseconds. Run it under the heavy-job lock.
+query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
+the difference, and the median of the runs' paired CPU ratios (with / without, run by run:
+what a drift of the machine's speed changes least). Then, on a graph of those records, the
+first ``who calls NAME`` (resolution happens then, for that name's sites only) of common
+names, in milliseconds. Run it under the heavy-job lock.
 """
 
 from __future__ import annotations
@@ -43,22 +44,29 @@ def main() -> None:
     plain = dataclasses.replace(typescript.SPEC, receivers=None, calls=javascript.CALLS)
     from codeagent.lang.extract import parse
 
-    def run(spec: lang.LanguageSpec) -> tuple[float, dict]:
-        start = time.perf_counter()
+    def run(spec: lang.LanguageSpec) -> tuple[float, float, dict]:
+        start, cpu = time.perf_counter(), time.process_time()
         records = {}
         for path, text in texts.items():
             records[path] = parse(spec, path, text).record(path)
-        return time.perf_counter() - start, records
+        return time.perf_counter() - start, time.process_time() - cpu, records
 
     run(typescript.SPEC)
     run(plain)  # grammars and queries loaded for both
     with_t, without = [], []
     for _ in range(args.runs):
-        seconds, records = run(typescript.SPEC)
-        with_t.append(seconds)
-        without.append(run(plain)[0])
-    a, b = statistics.median(with_t), statistics.median(without)
-    print(f"{len(texts)} files: with targets {a:.3f} s, without {b:.3f} s: {a / b - 1:+.1%}")
+        seconds, cpu, records = run(typescript.SPEC)
+        with_t.append((seconds, cpu))
+        without.append(run(plain)[:2])
+    for i, what in enumerate(("wall", "CPU")):
+        a, b = statistics.median(t[i] for t in with_t), statistics.median(t[i] for t in without)
+        print(f"{len(texts)} files, {what}: with targets {a:.3f} s, without {b:.3f} s:", end=" ")
+        print(f"{a / b - 1:+.1%}")
+    ratios = sorted(w[1] / wo[1] - 1 for w, wo in zip(with_t, without, strict=True))
+    print(
+        f"paired CPU: median {statistics.median(ratios):+.1%}"
+        f" (min {ratios[0]:+.1%}, max {ratios[-1]:+.1%}, {len(ratios)} pairs)"
+    )
     for rec in records.values():
         rec["c"] = pack_calls(rec["c"])
     graph = SymbolGraph(records)

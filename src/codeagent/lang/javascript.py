@@ -8,7 +8,7 @@ import posixpath
 
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import JS_SCOPES, read
+from codeagent.lang.ts_calls import JS_CALLS, read
 
 
 def _grammar(suffix: str) -> object:
@@ -94,6 +94,6 @@ SPEC = LanguageSpec(
   value: {FUNCTION_VALUE}) @def.method
 """,
     imports=IMPORTS,
-    calls=CALLS + JS_SCOPES,
+    calls=JS_CALLS,
     receivers=read,
 )

@@ -19,17 +19,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codeagent.lang.ts_exports import exports, imports
-from codeagent.lang.ts_receivers import Scope, declare, fields, parameters, text
+from codeagent.lang.ts_receivers import CLASSES, Scope, declare, fields, parameters, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 
 def scopes_query(classes: str) -> str:
-    """Patterns added to the language's call query: the nodes the receiver walk reads (the
-    functions, classes and declarations; the calls are the query's own), so that one pass of
-    the query in C finds them all and no node is visited in Python."""
+    """The language's call query with the receiver walk's captures: a member call's object
+    (``@obj``), and the nodes the walk reads (the functions, classes and declarations), so
+    that one pass of the query in C finds them all and no node is visited in Python."""
     return f"""
+(call_expression function: [(identifier) @name
+  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
+(new_expression constructor: [(identifier) @name
+  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
 [(function_declaration) (generator_function_declaration) (function_expression)
  (generator_function) (arrow_function) (method_definition)] @fn
 [{classes}] @cls
@@ -37,8 +41,8 @@ def scopes_query(classes: str) -> str:
 """
 
 
-JS_SCOPES = scopes_query("(class_declaration) (class)")
-TS_SCOPES = scopes_query("(class_declaration) (abstract_class_declaration) (class)")
+JS_CALLS = scopes_query("(class_declaration) (class)")
+TS_CALLS = scopes_query("(class_declaration) (abstract_class_declaration) (class)")
 
 
 class _Class:
@@ -121,25 +125,25 @@ class _Names:
 
 def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
     """The targets of the calls, the bindings and the exports, from the call query's
-    ``matches`` (its ``@call`` captures and :func:`scopes_query`'s)."""
+    ``matches`` (:func:`scopes_query`'s captures)."""
     found = Found()
     for node in root.named_children:
         if node.type == "import_statement":
             imports(node, found.bindings)
         elif node.type == "export_statement":
             exports(node, found.exports)
-    calls: list[tuple[Node, Node]] = []  # the call, its called name
+    calls: list[dict[str, list[Node]]] = []
     functions: list[Node] = []
     classes: list[Node] = []
     decls: list[Node] = []
     for _, captures in matches:
         if "call" in captures:
-            calls.append((captures["call"][0], captures["name"][0]))
+            calls.append(captures)
         elif "fn" in captures:
             functions.append(captures["fn"][0])
         elif "cls" in captures:
             classes.append(captures["cls"][0])
-        elif "decl" in captures:
+        else:
             decls.append(captures["decl"][0])
     nest = _Nest(functions)
     names = _Names(nest)
@@ -150,31 +154,57 @@ def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
             names.add(_declared(node), nest.parents[i], 1)
     for node in decls:
         names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
-    frames: dict[int, _Class | None] = {}  # by node id: what ``this`` is there
     for node in classes:
-        name = node.child_by_field_name("name")
-        ref = f"{text(name)}@{name.start_point[0] + 1}" if name is not None else ""
-        frames[node.id] = _Class(ref, node) if ref else None
         if node.type != "class":
             names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
-    for node in functions:
-        if node.type == "method_definition":
-            parent = node.parent
-            body = parent.type == "class_body" if parent is not None else False
-            holder = parent.parent if body and parent is not None else None
-            frames[node.id] = frames.get(holder.id) if holder else None
-        elif node.type != "arrow_function":
-            frames[node.id] = None
     names.done()
-    this = _Nest([n for n in [*functions, *classes] if n.id in frames])
-    for call, name in calls:
+    this = _This(functions, classes)
+    targets = found.targets
+    for captures in calls:
+        call = captures["call"][0]
         start, end = call.start_byte, call.end_byte
-        i = this.inner(start, end)
-        cls = frames[this.nodes[i].id] if i >= 0 else None
-        target = _target(name, _At(names, start, end), cls)
+        obj = captures.get("obj")
+        if obj is None:  # f()
+            bound = names.at(text(captures["name"][0]), start, end)
+            target = bound if bound is not None and not bound.startswith(":") else None
+        else:  # x.f()
+            receiver = _receiver(obj[0], names, start, end, this)
+            target = f"{receiver}.{text(captures['name'][0])}" if receiver else None
         if target:
-            found.targets[(start, end)] = target
+            targets[(start, end)] = target
     return found
+
+
+class _This:
+    """What ``this`` is at a place: the class of the innermost method (arrow functions keep
+    it; another function has none), read only when a call on ``this`` or ``super`` asks."""
+
+    def __init__(self, functions: list[Node], classes: list[Node]) -> None:
+        self._nodes = [*functions, *classes]
+        self._nest: _Nest | None = None
+        self._frames: dict[int, _Class | None] = {}
+
+    def at(self, start: int, end: int) -> _Class | None:
+        if self._nest is None:
+            self._nest = _Nest([n for n in self._nodes if n.type != "arrow_function"])
+        i = self._nest.inner(start, end)
+        return self._frame(i) if i >= 0 else None
+
+    def _frame(self, i: int) -> _Class | None:
+        if i in self._frames:
+            return self._frames[i]
+        assert self._nest is not None
+        node = self._nest.nodes[i]
+        frame: _Class | None = None
+        if node.type in CLASSES:
+            name = node.child_by_field_name("name")
+            frame = _Class(f"{text(name)}@{name.start_point[0] + 1}", node) if name else None
+        elif node.type == "method_definition":  # a class's (not an object literal's)
+            parent, holder = node.parent, self._nest.parents[i]
+            in_body = parent is not None and parent.type == "class_body"
+            frame = self._frame(holder) if in_body and holder >= 0 else None
+        self._frames[i] = frame
+        return frame
 
 
 def _declared(node: Node) -> Scope:
@@ -183,63 +213,44 @@ def _declared(node: Node) -> Scope:
     return scope
 
 
-@dataclass
-class _At:
-    """The names as a place in the file sees them."""
-
-    names: _Names
-    start: int
-    end: int
-
-    def get(self, name: str) -> str | None:
-        return self.names.at(name, self.start, self.end)
-
-
-def _named(written: str, scopes: _At) -> str | None:
-    """What a name as written (``C``, ``ns.C``) refers to: a target, or ``:T`` for an instance
-    of ``T``; None when it is not known."""
+def _named(written: str, names: _Names, start: int, end: int) -> str | None:
+    """What a name as written (``C``, ``ns.C``) refers to at a place: a target, or ``:T`` for
+    an instance of ``T``; None when it is not known."""
     head, dot, rest = written.partition(".")
-    bound = scopes.get(head)
+    bound = names.at(head, start, end)
     if bound is None or (dot and bound.startswith(":")):
         return None
     return f"{bound}.{rest}" if dot else bound
 
 
-def _type(written: str, scopes: _At) -> str | None:
-    bound = _named(written, scopes)
+def _type(written: str, names: _Names, start: int, end: int) -> str | None:
+    bound = _named(written, names, start, end)
     return bound if bound is not None and not bound.startswith(":") else None
 
 
-def _receiver(obj: Node, scopes: _At, cls: _Class | None) -> str | None:
+def _receiver(obj: Node, names: _Names, start: int, end: int, this: _This) -> str | None:
     """What an attribute is looked up on: a class, a module, an instance of a class."""
     kind = obj.type
+    if kind == "identifier":
+        bound = _named(text(obj), names, start, end)
+        if bound and bound.startswith(":"):
+            return _type(bound[1:], names, start, end)
+        return bound
     if kind == "this":
+        cls = this.at(start, end)
         return cls.ref if cls is not None else None
     if kind == "super":
+        cls = this.at(start, end)
         return f"^{cls.ref}" if cls is not None else None
-    if kind == "identifier":
-        bound = _named(text(obj), scopes)
-        return _type(bound[1:], scopes) if bound and bound.startswith(":") else bound
     if kind == "member_expression":
         inner, prop = obj.child_by_field_name("object"), obj.child_by_field_name("property")
         if inner is None or prop is None:
             return None
         if inner.type == "this":
+            cls = this.at(start, end)
             typed = cls.fields.get(text(prop)) if cls is not None else None
-            return _type(typed, scopes) if typed else None
+            return _type(typed, names, start, end) if typed else None
         if inner.type == "identifier":
-            bound = _named(text(inner), scopes)
+            bound = _named(text(inner), names, start, end)
             return f"{bound}.{text(prop)}" if bound and not bound.startswith(":") else None
     return None
-
-
-def _target(name: Node, scopes: _At, cls: _Class | None) -> str | None:
-    """The target of a call whose called name is ``name``: the callee itself (``f()``) or the
-    property of a member expression (``x.f()``), as the call query captures it."""
-    if name.type == "identifier":
-        bound = scopes.get(text(name))
-        return bound if bound is not None and not bound.startswith(":") else None
-    func = name.parent
-    obj = func.child_by_field_name("object") if func is not None else None
-    receiver = _receiver(obj, scopes, cls) if obj is not None else None
-    return f"{receiver}.{text(name)}" if receiver else None

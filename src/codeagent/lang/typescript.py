@@ -8,7 +8,6 @@ JavaScript's."""
 from __future__ import annotations
 
 from codeagent.lang.javascript import (
-    CALLS,
     COMMON_DEFINITIONS,
     FUNCTION_VALUE,
     IMPORTS,
@@ -16,7 +15,7 @@ from codeagent.lang.javascript import (
     import_files,
 )
 from codeagent.lang.spec import LanguageSpec
-from codeagent.lang.ts_calls import TS_SCOPES, read
+from codeagent.lang.ts_calls import TS_CALLS, read
 
 
 def _grammar(suffix: str) -> object:
@@ -57,6 +56,6 @@ SPEC = LanguageSpec(
     # and a module augmentation (``declare module '../..' { ... }``) of the file it names
     imports=IMPORTS
     + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
-    calls=CALLS + TS_SCOPES,
+    calls=TS_CALLS,
     receivers=read,
 )
