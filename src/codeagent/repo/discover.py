@@ -164,11 +164,24 @@ class _Classifier:
             real = os.path.realpath(abs_path)
         else:
             parent, name = os.path.split(abs_path)
-            real_parent = self._real_dirs.get(parent)
-            if real_parent is None:
-                real_parent = self._real_dirs[parent] = os.path.realpath(parent)
-            real = os.path.join(real_parent, name)
+            real = os.path.join(self._real_dir(parent), name)
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
+
+    def _real_dir(self, path: str) -> str:
+        """``os.path.realpath`` of a directory at or under the root (itself resolved), one
+        ``lstat`` per directory: a directory that is no link resolves to its name joined to
+        its parent's real path."""
+        real = self._real_dirs.get(path)
+        if real is None:
+            parent, name = os.path.split(path)
+            if path == self.root or parent == path or not parent.startswith(self.root):
+                real = os.path.realpath(path)
+            elif os.path.islink(path):
+                real = os.path.realpath(path)
+            else:
+                real = os.path.join(self._real_dir(parent), name)
+            self._real_dirs[path] = real
+        return real
 
     def __call__(self, rel: str) -> tuple[str | None, int, str | None]:
         """``(skip reason or None, size, stamp)``; reason ``missing`` is not counted (deleted
