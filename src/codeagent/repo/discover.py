@@ -174,9 +174,8 @@ class _Classifier:
         real = self._real_dirs.get(path)
         if real is None:
             parent, name = os.path.split(path)
-            if path == self.root or parent == path or not parent.startswith(self.root):
-                real = os.path.realpath(path)
-            elif os.path.islink(path):
+            top = path == self.root or parent == path or not parent.startswith(self.root)
+            if top or os.path.islink(path):
                 real = os.path.realpath(path)
             else:
                 real = os.path.join(self._real_dir(parent), name)
