@@ -148,26 +148,6 @@ class LocalEmbedder:
         self.path_used = "onnx"
         return get_onnx_encoder(onnx_file, model_dir)
 
-    def warm(self) -> None:
-        """Open the ONNX session and the chunks' tokenizer in a background thread, for a build
-        about to embed: their start (0.2-0.4 s, mostly in C, the GIL let go) overlaps the
-        chunking. Nothing when the base model is not exported yet (:meth:`prepare` says so);
-        a failure is left for the call that needs the encoder to raise again."""
-        import threading
-
-        from codeagent.embed.onnx_export import model_path
-
-        if self.base and not model_path(self.models_dir, quantized=QUANTIZED).is_file():
-            return
-
-        def run() -> None:
-            try:
-                self._encoder().tokenizer(DOC_TOKENS)
-            except Exception as exc:  # raised again where the encoder is needed
-                log.debug("warming the local embedder failed: %s", exc)
-
-        threading.Thread(target=run, name="codeagent-embedder-warm", daemon=True).start()
-
     def prepare(self, progress: ProgressReporter) -> None:
         """Export the model now when it is not yet (a first use), as one step ``progress``
         announces with its expected length."""

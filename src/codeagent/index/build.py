@@ -141,8 +141,6 @@ def load_or_build(
                     index_cache.remove_temporaries(repo_dir)
                     earlier = [] if force else index_cache.states(repo_dir)
                     earlier = [e for e in earlier if e.name != entry.name]
-                    if embedder is not None and hasattr(embedder, "warm"):
-                        embedder.warm()  # its start overlaps the chunking
                     store, chunked = _build(
                         discovery, embedder, dense, settings, stats, progress, earlier, chunked
                     )
