@@ -15,6 +15,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.index.reuse import STAMPS
 from codeagent.index.stats import IndexStats
 from codeagent.records import Chunk
 from conftest import GitRepoFactory, write_files
@@ -61,15 +62,17 @@ def build(root: Path, home: Path, workers: int) -> IndexStats:
 
 
 def entry_bytes(stats: IndexStats) -> dict[str, bytes]:
-    """Every file of the entry but the seal; the manifest without its creation time."""
+    """Every file of the entry but the seal and the files' stamps (what the file system said
+    of them, not what was indexed); the manifest without its creation time and the stamps."""
     entry = Path(stats.cache_path)
     out: dict[str, bytes] = {}
     for path in sorted(entry.rglob("*")):
         name = path.relative_to(entry).as_posix()
-        if path.is_file() and name != SEAL:
+        if path.is_file() and name not in (SEAL, STAMPS):
             out[name] = path.read_bytes()
     manifest = json.loads(out[MANIFEST])
     assert isinstance(manifest.pop("created"), float)
+    assert isinstance(manifest["files"].pop(STAMPS), str)
     out[MANIFEST] = json.dumps(manifest, sort_keys=True).encode()
     return out
 

@@ -21,6 +21,7 @@ from codeagent.errors import BackendUnavailableError, EmptyRepoError, IndexBuild
 from codeagent.home import writing
 from codeagent.index.chunked import Chunked, chunk_repo, skips
 from codeagent.index.chunking import CHUNKER_VERSION
+from codeagent.index.reuse import known_stamps, write_stamps
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
@@ -91,7 +92,9 @@ def load_or_build(
 
     started = time.perf_counter()
     stats = IndexStats()
-    discovery = discover(root, max_bytes=settings.max_file_bytes)
+    # the files the last entry saw with the stamp they have now are not sniffed again
+    known = known_stamps(index_cache.states(settings.cache_dir / repo_id(root)))
+    discovery = discover(root, max_bytes=settings.max_file_bytes, known=known)
     stats.repo = str(discovery.root)
     stats.files_indexed = len(discovery.files)
     stats.files_skipped = dict(sorted(discovery.skipped.items()))
@@ -138,12 +141,12 @@ def load_or_build(
                     index_cache.remove_temporaries(repo_dir)
                     earlier = [] if force else index_cache.states(repo_dir)
                     earlier = [e for e in earlier if e.name != entry.name]
-                    store = _build(
+                    store, chunked = _build(
                         discovery, embedder, dense, settings, stats, progress, earlier, chunked
                     )
                     try:
                         with writing(settings.home, "the index"):
-                            _write(store, entry, stats)
+                            _write(store, entry, stats, chunked.stamps or {})
                     except BackendUnavailableError as exc:  # not cached: written next time
                         store.drop_dense(str(exc))
                     else:
@@ -191,10 +194,10 @@ def _build(
     progress: ProgressReporter,
     earlier: list[Path],
     chunked: Chunked | None = None,
-) -> IndexStore:
+) -> tuple[IndexStore, Chunked]:
     """Build the index (``chunked``: the chunks of this state, when already made); files
     unchanged since the first of ``earlier`` (entries of the same repository, most recently
-    used first) keep their chunks and symbols from there."""
+    used first) keep their chunks and symbols from there. Returns it and its chunks."""
     from codeagent.store.store import IndexStore
 
     if chunked is None:
@@ -215,7 +218,7 @@ def _build(
         earlier=chunked.earlier_bm25,
         terms=chunked.terms,
     )
-    return store
+    return store, chunked
 
 
 def _vectors(
@@ -257,8 +260,9 @@ def _vectors(
     return vectors
 
 
-def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
-    """Save into a temporary sibling of ``entry``, then rename it into place."""
+def _write(store: IndexStore, entry: Path, stats: IndexStats, stamps: dict[str, str]) -> None:
+    """Save into a temporary sibling of ``entry`` (with the files' ``stamps``), then rename it
+    into place."""
     t0 = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
     try:
@@ -268,6 +272,7 @@ def _write(store: IndexStore, entry: Path, stats: IndexStats) -> None:
             "embedder_dim": stats.dim,
             "created": time.time(),
         }
+        write_stamps(tmp, stamps)  # listed in the manifest that save writes last
         store.save(tmp, meta=meta)
         if entry.exists():  # --force, or a damaged entry: set the old one aside first
             old = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))

@@ -36,6 +36,7 @@ class Chunked:
     content: Content
     earlier_bm25: Earlier | None = None  # the earlier entry a new BM25 index derives from
     terms: list[list[str] | None] | None = None  # chunks' BM25 terms made by the pool, if any
+    stamps: dict[str, str] | None = None  # path -> stamp of each chunked file that has one
 
     @property
     def chunks(self) -> list[Chunk]:
@@ -82,6 +83,13 @@ def chunk_repo(
         def to_parse() -> Iterator[Item]:
             """Each file read; those unchanged since ``previous`` taken from there."""
             for number, file in enumerate(files):
+                own = previous.unchanged(file.path, file.stamp) if previous is not None else None
+                if own is not None:  # the stamp kept then: the same text, not read again
+                    digests[number] = own.digest
+                    stats.files_reused += 1
+                    results[number] = own
+                    advance(1)
+                    continue
                 try:
                     text = file.read_text()
                 except OSError as exc:
@@ -130,7 +138,12 @@ def chunk_repo(
     stats.seconds["chunk"] = time.perf_counter() - t0
     earlier_bm25 = previous.bm25 if previous is not None else None
     made = terms if any(t is not None for t in terms) else None
-    return Chunked(content, earlier_bm25, made)
+    stamps = {
+        file.path: file.stamp
+        for file, digest in zip(files, digests, strict=True)
+        if digest is not None and file.stamp is not None
+    }
+    return Chunked(content, earlier_bm25, made, stamps)
 
 
 def _check_modules(parts: list[FilePart], discovery: Discovery) -> None:

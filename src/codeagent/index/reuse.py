@@ -17,6 +17,12 @@ even when the entry's seal vouches for them: their bytes go into the new entry, 
 manifest would vouch for any damage they carried), both versions match, and the layout is
 sound (:func:`codeagent.store.fragments.borrow`). Anything else (missing, damaged, older) is
 logged and the build parses every file.
+
+The entry also keeps each chunked file's stamp (``stamps.json``, :mod:`codeagent.repo.stamps`,
+hashed in its manifest like the rest). A file whose stamp now is the one kept there is taken
+over without being read or hashed: its text is the one the digest was made of. Any other file
+(no stamp: new, changed, changed too recently to trust its stamp, a symlink) is read and
+recognised by its digest as before.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import logging
 from pathlib import Path
 
 from codeagent.index.chunking import CHUNKER_VERSION
+from codeagent.repo.discover import SNIFF_RULES
 from codeagent.store.bm25_build import Earlier
 from codeagent.store.entry_files import CHUNKS, CorruptIndexError, read_manifest
 from codeagent.store.fragments import FILES, FilePart, borrow
@@ -34,6 +41,8 @@ from codeagent.store.seal import unsealed
 from codeagent.symbols.graph import SYMBOLS
 
 log = logging.getLogger(__name__)
+
+STAMPS = "stamps.json"
 
 
 def text_digest(text: str) -> str:
@@ -44,14 +53,27 @@ def text_digest(text: str) -> str:
 class Previous:
     """What an earlier entry lends, by path and digest: each file's rows and symbol record."""
 
-    def __init__(self, parts: list[FilePart], bm25: Earlier | None = None) -> None:
+    def __init__(
+        self,
+        parts: list[FilePart],
+        bm25: Earlier | None = None,
+        stamps: dict[str, str] | None = None,
+    ) -> None:
         self._parts = {part.path: part for part in parts}
         self.bm25 = bm25  # the entry, for its BM25 index (checked when it is read)
+        self._stamps = stamps or {}
 
     def part(self, path: str, digest: str) -> FilePart | None:
         """The file's part if it had exactly this text then, else None."""
         part = self._parts.get(path)
         return part if part is not None and part.digest == digest else None
+
+    def unchanged(self, path: str, stamp: str | None) -> FilePart | None:
+        """The file's part if its stamp is the one kept then (unread: the same text), else
+        None."""
+        if stamp is None or self._stamps.get(path) != stamp:
+            return None
+        return self._parts.get(path)
 
     @classmethod
     def load(cls, entry: Path) -> Previous:
@@ -60,16 +82,50 @@ class Previous:
         listed = manifest.get("files") or {}
         data: dict[str, bytes] = {}
         for name in (FILES, CHUNKS, SYMBOLS):
-            data[name] = (entry / name).read_bytes() if name in listed else b""
-            if hashlib.sha256(data[name]).hexdigest() != listed.get(name):
-                raise ValueError(f"{name} is missing or does not match the manifest")
+            data[name] = _checked(entry, name, listed)
         layout = json.loads(data[FILES])
         parts = borrow(
             layout, data[CHUNKS], data[SYMBOLS], manifest.get("chunks"), chunker=CHUNKER_VERSION
         )
         ranges = {p.path: (p.digest, first, p.count) for p, first in _firsts(parts)}
         sealed = unsealed(entry, manifest) is None  # its BM25 files need no hashing
-        return cls(parts, Earlier(entry, manifest, sealed, ranges))
+        stamps = _stamps(_checked(entry, STAMPS, listed)) if STAMPS in listed else {}
+        return cls(parts, Earlier(entry, manifest, sealed, ranges), stamps)
+
+
+def _checked(entry: Path, name: str, listed: dict[str, str]) -> bytes:
+    """The bytes of the entry's file ``name``; ValueError unless the manifest vouches."""
+    data = (entry / name).read_bytes() if name in listed else b""
+    if hashlib.sha256(data).hexdigest() != listed.get(name):
+        raise ValueError(f"{name} is missing or does not match the manifest")
+    return data
+
+
+def _stamps(data: bytes) -> dict[str, str]:
+    """stamps.json's stamps; none when discovery's rules changed since (ValueError: damaged)."""
+    loaded = json.loads(data)
+    stamps = loaded["stamps"]
+    if not isinstance(stamps, dict) or not all(isinstance(v, str) for v in stamps.values()):
+        raise ValueError(f"{STAMPS} is not of this format")
+    return stamps if loaded.get("rules") == SNIFF_RULES else {}
+
+
+def write_stamps(directory: Path, stamps: dict[str, str]) -> None:
+    """Write ``stamps.json`` (path -> stamp of each file chunked with a stamp to trust)."""
+    data = {"rules": SNIFF_RULES, "stamps": stamps}
+    (directory / STAMPS).write_bytes(json.dumps(data, separators=(",", ":")).encode())
+
+
+def known_stamps(entries: list[Path]) -> dict[str, str]:
+    """The stamps the first entry (most recently used first) kept, if its manifest vouches
+    for them (discovery's hint: those files need no sniffing); else none."""
+    for entry in entries[:1]:
+        try:
+            listed = read_manifest(entry).get("files") or {}
+            return _stamps(_checked(entry, STAMPS, listed)) if STAMPS in listed else {}
+        except (CorruptIndexError, OSError, ValueError, TypeError, KeyError) as exc:
+            log.info("not using the stamps of %s: %s", entry, exc)
+    return {}
 
 
 def _firsts(parts: list[FilePart]) -> list[tuple[FilePart, int]]:

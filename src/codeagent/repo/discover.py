@@ -11,6 +11,11 @@ source says). Skip reasons: ``bad_name``, ``symlink_outside``, ``not_regular``, 
 ``lockfile``, ``minified``, ``too_large``, ``empty``, ``binary``, ``generated_docs``,
 ``unreadable``. Deleted-but-tracked files are left out
 uncounted.
+
+Each regular file gets its stamp (:mod:`codeagent.repo.stamps`). A file whose stamp is one
+the caller already ``known`` (an earlier build indexed it with exactly this content) is not
+sniffed again: the sniff looks only at the content, which is the same; its name and size are
+checked as always (the rules of both may differ now, such as the size cap).
 """
 
 from __future__ import annotations
@@ -22,16 +27,19 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from codeagent.errors import RepoNotFoundError
 from codeagent.repo.listing import list_files
+from codeagent.repo.stamps import now_ns, stamp
 
 log = logging.getLogger(__name__)
 
 SNIFF_BYTES = 8192
+SNIFF_RULES = 1  # the sniff's rules (an entry's stamps vouch for files sniffed by these)
 MINIFIED_AVG_LINE = 400  # average characters per line in the sniffed head
 MINIFIED_MIN_BYTES = 2048
 
@@ -78,6 +86,7 @@ class RepoFile:
     path: str  # POSIX, relative to the root
     location: str  # the absolute path
     size: int
+    stamp: str | None = None  # its stamp (codeagent.repo.stamps); None: none to trust
 
     @cached_property
     def abs_path(self) -> Path:
@@ -100,19 +109,24 @@ class Discovery:
     is_git: bool = False
 
 
-def discover(root: Path, *, max_bytes: int = 1_000_000) -> Discovery:
-    """List the indexable files under ``root``; raises RepoNotFoundError if it is no directory."""
+def discover(
+    root: Path, *, max_bytes: int = 1_000_000, known: Mapping[str, str] | None = None
+) -> Discovery:
+    """List the indexable files under ``root``; raises RepoNotFoundError if it is no directory.
+    ``known``: path -> the stamp it had when an earlier build indexed it (not sniffed again)."""
+    since = now_ns()  # before any stat: stamps are judged racy against it
     listing = list_files(_checked_root(root))
     root = listing.root
     skipped: Counter[str] = Counter()
     if listing.bad_names:
         skipped["bad_name"] = listing.bad_names
     files: dict[str, RepoFile] = {}
-    classify = _Classifier(root, max_bytes)
+    classify = _Classifier(root, max_bytes, known or {}, since)
     for rel in listing.paths:
-        reason, size = classify(rel)
+        reason, size, sig = classify(rel)
         if reason is None:
-            files[rel] = RepoFile(path=rel, location=os.path.join(classify.root, rel), size=size)
+            location = os.path.join(classify.root, rel)
+            files[rel] = RepoFile(path=rel, location=location, size=size, stamp=sig)
         elif reason != "missing":
             skipped[reason] += 1
             log.debug("skipped %s: %s", rel, reason)
@@ -137,9 +151,11 @@ def _checked_root(root: Path) -> Path:
 class _Classifier:
     """Decides the skip reason of one candidate; caches resolved directories."""
 
-    def __init__(self, root: Path, max_bytes: int) -> None:
+    def __init__(self, root: Path, max_bytes: int, known: Mapping[str, str], since: int) -> None:
         self.root = str(root)
         self.max_bytes = max_bytes
+        self.known = known
+        self.since = since
         self._real_dirs: dict[str, str] = {}
 
     def _inside(self, abs_path: str, is_link: bool) -> bool:
@@ -148,34 +164,50 @@ class _Classifier:
             real = os.path.realpath(abs_path)
         else:
             parent, name = os.path.split(abs_path)
-            real_parent = self._real_dirs.get(parent)
-            if real_parent is None:
-                real_parent = self._real_dirs[parent] = os.path.realpath(parent)
-            real = os.path.join(real_parent, name)
+            real = os.path.join(self._real_dir(parent), name)
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
 
-    def __call__(self, rel: str) -> tuple[str | None, int]:
-        """``(skip reason or None, size)``; reason ``missing`` is not counted (deleted files)."""
+    def _real_dir(self, path: str) -> str:
+        """``os.path.realpath`` of a directory at or under the root (itself resolved), one
+        ``lstat`` per directory: a directory that is no link resolves to its name joined to
+        its parent's real path."""
+        real = self._real_dirs.get(path)
+        if real is None:
+            parent, name = os.path.split(path)
+            top = path == self.root or parent == path or not parent.startswith(self.root)
+            if top or os.path.islink(path):
+                real = os.path.realpath(path)
+            else:
+                real = os.path.join(self._real_dir(parent), name)
+            self._real_dirs[path] = real
+        return real
+
+    def __call__(self, rel: str) -> tuple[str | None, int, str | None]:
+        """``(skip reason or None, size, stamp)``; reason ``missing`` is not counted (deleted
+        files). A symlink (that stays inside) has no stamp: it is always sniffed and read."""
         abs_path = os.path.join(self.root, rel.rstrip("/"))
         try:
             st = os.lstat(abs_path)
             is_link = stat.S_ISLNK(st.st_mode)
             if not self._inside(abs_path, is_link):
-                return "symlink_outside", 0
+                return "symlink_outside", 0, None
             if is_link:
                 st = os.stat(abs_path)
         except FileNotFoundError:
             # Deleted but still tracked; or a dangling symlink.
-            return ("not_regular" if os.path.islink(abs_path) else "missing"), 0
+            return ("not_regular" if os.path.islink(abs_path) else "missing"), 0, None
         except OSError as exc:
-            return ("not_regular" if exc.errno == errno.ELOOP else "unreadable"), 0
-        return _check_file(abs_path, rel, st, self.max_bytes)
+            return ("not_regular" if exc.errno == errno.ELOOP else "unreadable"), 0, None
+        sig = None if is_link else stamp(st, self.since)
+        sniff = sig is None or self.known.get(rel) != sig
+        return (*_check_file(abs_path, rel, st, self.max_bytes, sniff=sniff), sig)
 
 
 def _check_file(
-    abs_path: str, rel: str, st: os.stat_result, max_bytes: int
+    abs_path: str, rel: str, st: os.stat_result, max_bytes: int, *, sniff: bool = True
 ) -> tuple[str | None, int]:
-    """The skip reason of a file that exists inside the root, from its name, size and head."""
+    """The skip reason of a file that exists inside the root, from its name, size and head
+    (``sniff=False``: its head known to pass, unread)."""
     if not stat.S_ISREG(st.st_mode):
         return "not_regular", 0
     name = rel.rsplit("/", 1)[-1]
@@ -190,6 +222,8 @@ def _check_file(
         return "too_large", st.st_size
     if st.st_size == 0:
         return "empty", 0
+    if not sniff:
+        return None, st.st_size
     try:
         with open(abs_path, "rb") as handle:
             head = handle.read(SNIFF_BYTES)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,10 @@ class Content:
             part.chunks = to_chunks(json.loads(b"[" + part.chunks.tobytes() + b"]"))
         return part.chunks[i - self._firsts[at]]
 
-    @property
+    @cached_property
     def ranges(self) -> Ranges:
+        """Each file's digest, first chunk and chunk count (made once: the same object each
+        time, so that what is worked out from it can be kept, as ``Earlier.moved`` does)."""
         return {
             p.path: (p.digest, first, p.count)
             for p, first in zip(self.parts, self._firsts, strict=True)
