@@ -17,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from background_builds import gate_builds
 from codeagent.config import Settings
-from codeagent.embed.embedders import HashEmbedder
 from codeagent.events import NoticeEvent, ResultEvent
-from codeagent.index import background
-from codeagent.index import build as build_module
 from codeagent.workspace import Workspace
 from conftest import GitRepoFactory
 
@@ -34,38 +32,13 @@ FILES = {
 }
 QUESTION = "how is the discount rate applied to the price?"
 DEADLINE = 120.0
-# Waits for the gate file, then becomes the real `codeagent index` (same pid, same lock).
-GATE = (
-    "import os, sys, time\n"
-    "while not os.path.exists(sys.argv[1]):\n"
-    "    time.sleep(0.05)\n"
-    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])\n"
-)
 NOTICE = re.compile(r"^dense search: 0 % of chunks, building in the background \(pid (\d+), log ")
-
-
-class SlowHash(HashEmbedder):
-    """``hash:16`` (the detached `codeagent index --embed hash:16` builds the same state)
-    with an estimate saying that embedding it takes a minute a chunk."""
-
-    def estimate_seconds(self, texts: list[str]) -> float:
-        return 60.0 * len(texts)
 
 
 @pytest.fixture
 def gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The file whose creation lets the background build run (opened at the end in any
-    case: no process is left waiting)."""
-    gate = tmp_path / "gate"
-    real = background.command
-
-    def gated(root: Path, settings: Settings) -> list[str]:
-        return [sys.executable, "-c", GATE, str(gate), *real(root, settings)[1:]]
-
-    monkeypatch.setattr(background, "command", gated)
-    monkeypatch.setattr(
-        build_module, "make_embedder", lambda spec, settings: SlowHash(int(spec.split(":")[1]))
-    )
+    """The file whose creation lets the background builds run (created at the end in any case)."""
+    gate = gate_builds(tmp_path, monkeypatch)
     yield gate
     gate.touch()
 

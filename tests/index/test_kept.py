@@ -9,19 +9,17 @@ while that process runs. Truth: the file the test wrote, and a fresh discovery's
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from background_builds import wait_until_ended
+from background_builds import SlowHash, gate_builds, wait_until_ended
 from codeagent.config import Settings
 from codeagent.embed.embedders import HashEmbedder
 from codeagent.events import NoticeEvent, ResultEvent
 from codeagent.index import background
-from codeagent.index import build as build_module
 from codeagent.index.build import fingerprint
 from codeagent.index.follow import Follower
 from codeagent.repo.discover import discover
@@ -36,13 +34,6 @@ FILES = {
 }
 ADDED = "shop/refunds.py"
 QUESTION = "where is refund_order defined?"
-# Waits for the gate file, then becomes the real `codeagent index` (same pid, same lock).
-GATE = (
-    "import os, sys, time\n"
-    "while not os.path.exists(sys.argv[1]):\n"
-    "    time.sleep(0.05)\n"
-    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])\n"
-)
 
 
 def add_the_file(root: Path) -> None:
@@ -60,13 +51,6 @@ class Editing(HashEmbedder):
         if not (self.root / ADDED).exists():
             add_the_file(self.root)
         return super().embed_documents(texts)
-
-
-class SlowHash(HashEmbedder):
-    """``hash:16`` with an estimate saying that embedding takes a minute a chunk."""
-
-    def estimate_seconds(self, texts: list[str]) -> float:
-        return 60.0 * len(texts)
 
 
 def answer(workspace: Workspace, **kw: object) -> tuple[list[str], dict[str, object]]:
@@ -92,17 +76,8 @@ def fresh_or_said(root: Path, embedder: HashEmbedder, notices: list[str], result
 
 @pytest.fixture
 def gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The file whose creation lets the detached builds run (opened at the end in any case)."""
-    gate = tmp_path / "gate"
-    real = background.command
-
-    def gated(root: Path, settings: Settings) -> list[str]:
-        return [sys.executable, "-c", GATE, str(gate), *real(root, settings)[1:]]
-
-    monkeypatch.setattr(background, "command", gated)
-    monkeypatch.setattr(
-        build_module, "make_embedder", lambda spec, settings: SlowHash(int(spec.split(":")[1]))
-    )
+    """The file whose creation lets the background builds run (created at the end in any case)."""
+    gate = gate_builds(tmp_path, monkeypatch)
     yield gate
     gate.touch()
 
