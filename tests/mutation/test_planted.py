@@ -79,3 +79,16 @@ def test_the_tests_pass_on_a_copy_without_a_bug(tmp_path: Path) -> None:
     tests = sorted({test for bug in PLANTED.values() for test in bug["tests"]})
     done = run_tests(tests, tmp_path / "src")
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_the_planted_code_is_still_there_once(name: str) -> None:
+    """Fast, in the default suite: each bug's ``old`` text stands exactly once in its file and
+    its test files exist, so a change that moves the planted line is seen at once (the slow
+    test above would otherwise fail only in CI's slow run)."""
+    bug = PLANTED[name]
+    text = (ROOT / bug["file"]).read_text(encoding="utf-8")
+    assert text.count(bug["old"]) == 1, f"{name}: the code to change is not in {bug['file']}"
+    assert bug["old"] != bug["new"]
+    for test in bug["tests"]:
+        assert (ROOT / test.split("::")[0]).is_file(), f"{name}: no test file {test}"
