@@ -142,9 +142,9 @@ class LocalEmbedder:
         if self.base:
             onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
         else:
-            from codeagent.embed.tuned import verified
+            from codeagent.embed.tuned import RECORD, verified
 
-            onnx_file = verified()
+            onnx_file = verified(record=self.models_dir / RECORD)
         self.path_used = "onnx"
         return get_onnx_encoder(onnx_file, model_dir)
 
