@@ -82,9 +82,7 @@ class Previous:
         """The reusable part of ``entry``; ValueError/OSError when it cannot be trusted."""
         manifest = read_manifest(entry)
         listed = manifest.get("files") or {}
-        data: dict[str, bytes] = {}
-        for name in (FILES, CHUNKS, SYMBOLS):
-            data[name] = _checked(entry, name, listed)
+        data = _all_checked(entry, (FILES, CHUNKS, SYMBOLS), listed)
         layout = json.loads(data[FILES])
         parts = borrow(
             layout, data[CHUNKS], data[SYMBOLS], manifest.get("chunks"), chunker=CHUNKER_VERSION
@@ -92,6 +90,16 @@ class Previous:
         ranges = {p.path: (p.digest, first, p.count) for p, first in _firsts(parts)}
         sealed = unsealed(entry, manifest) is None  # its BM25 files need no hashing
         return cls(parts, Earlier(entry, manifest, sealed, ranges), _kept(entry, listed))
+
+
+def _all_checked(entry: Path, names: tuple[str, ...], listed: dict[str, str]) -> dict[str, bytes]:
+    """:func:`_checked` of each name, hashed side by side in threads (hashlib lets go of the
+    GIL while it hashes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(names), thread_name_prefix="codeagent-sha256") as pool:
+        found = pool.map(lambda name: _checked(entry, name, listed), names)
+        return dict(zip(names, found, strict=True))
 
 
 def _checked(entry: Path, name: str, listed: dict[str, str]) -> bytes:
