@@ -76,7 +76,7 @@ def hashes(paths: list[Path]) -> list[str]:
     workers = min(len(paths), os.cpu_count() or 1, 4)
     by_size = sorted(range(len(paths)), key=lambda i: -paths[i].stat().st_size)
     with ThreadPoolExecutor(workers, thread_name_prefix="codeagent-sha256") as pool:
-        found = dict(zip(by_size, pool.map(sha256_file, [paths[i] for i in by_size])))
+        found = dict(zip(by_size, pool.map(sha256_file, [paths[i] for i in by_size]), strict=True))
     return [found[i] for i in range(len(paths))]
 
 
@@ -118,7 +118,8 @@ def write_chunks(directory: Path, chunks: list[Chunk]) -> None:
 def write_manifest(directory: Path, fields: dict[str, Any]) -> dict[str, Any]:
     """Write the manifest last: ``fields`` plus the format and a sha256 of every other file."""
     paths = [p for p in sorted(directory.rglob("*")) if p.is_file() and p.name != MANIFEST]
-    files = dict(zip([p.relative_to(directory).as_posix() for p in paths], hashes(paths)))
+    names = [p.relative_to(directory).as_posix() for p in paths]
+    files = dict(zip(names, hashes(paths), strict=True))
     manifest = {"format": FORMAT, **fields, "files": files, "complete": True}
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return manifest
