@@ -83,7 +83,8 @@ def test_the_tuned_vectors_are_the_shipped_graphs_run_directly(tmp_path: Path) -
     embedder = LocalEmbedder(models_dir=tmp_path / "models")
     # one text a job: int8 activations are scaled per run, so a batch's padding moves them
     got = np.stack([embedder.embed_documents([text])[0] for text in TEXTS])
-    assert not (tmp_path / "models").exists() or not any((tmp_path / "models").glob("*.onnx"))
+    exported = (tmp_path / "models").glob("*.onnx")  # the tuned graph's optimized copy aside
+    assert not [p for p in exported if not p.name.startswith("minilm-issues-")]
 
     # the same graph run by hand: the weights package's tokenizer, 128 tokens, one text a run
     tokenizer = Tokenizer.from_file(

@@ -69,7 +69,7 @@ def verified(path: Path = FILE, expected: str = SHA256, record: Path | None = No
         if key in _CHECKED:
             return path
         now = stamp(stat, since)
-        if record is not None and now is not None and _recorded(record, path, now) == expected:
+        if record is not None and now is not None and recorded(record, path, now) == expected:
             _CHECKED.add(key)
             return path
         found = sha256_of(path)
@@ -80,11 +80,11 @@ def verified(path: Path = FILE, expected: str = SHA256, record: Path | None = No
             )
         _CHECKED.add(key)
         if record is not None and now is not None:
-            _remember(record, path, now, found)
+            remember(record, path, now, found)
     return path
 
 
-def _records(record: Path) -> dict[str, dict[str, object]]:
+def records(record: Path) -> dict[str, dict[str, object]]:
     try:
         loaded = json.loads(record.read_bytes())
     except (OSError, ValueError):
@@ -92,9 +92,9 @@ def _records(record: Path) -> dict[str, dict[str, object]]:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def _recorded(record: Path, path: Path, now: str) -> str | None:
+def recorded(record: Path, path: Path, now: str) -> str | None:
     """The sha256 ``record`` holds for ``path`` with the stamp ``now``, if recent enough."""
-    entry = _records(record).get(str(path))
+    entry = records(record).get(str(path))
     if not isinstance(entry, dict) or entry.get("stamp") != now:
         return None
     checked = entry.get("checked")
@@ -104,15 +104,15 @@ def _recorded(record: Path, path: Path, now: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _remember(record: Path, path: Path, now: str, found: str) -> None:
+def remember(record: Path, path: Path, now: str, found: str) -> None:
     """Record that ``path``, with the stamp ``now`` (taken before it was hashed), hashed to
     ``found``; nothing when the folder cannot be written (every process then hashes)."""
-    records = _records(record)
-    records[str(path)] = {"stamp": now, "sha256": found, "checked": time.time()}
+    known = records(record)
+    known[str(path)] = {"stamp": now, "sha256": found, "checked": time.time()}
     partial = record.with_name(f".{record.name}.{os.getpid()}.partial")
     try:
         make_private_dir(record.parent)
-        partial.write_text(json.dumps(records), encoding="utf-8")
+        partial.write_text(json.dumps(known), encoding="utf-8")
         os.replace(partial, record)
     except OSError:
         with contextlib.suppress(OSError):
