@@ -129,7 +129,7 @@ def _walk(forest: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...] | None:
     if len(left) and (np.any(level < 0) or np.any(level > depths[tree_of])):
         return None
     steps = int(depths.max(initial=0))
-    return np.where(leaf, 0, feature), threshold, kids.ravel(), roots, np.int64(steps)
+    return np.where(leaf, 0, feature), threshold, kids.ravel(), roots, np.asarray(steps)
 
 
 def _standardised(values: np.ndarray) -> np.ndarray:
