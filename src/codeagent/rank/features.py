@@ -117,7 +117,11 @@ def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> n
         idf = bm25.idf(len(docs))
         total += idf
         if 0 < len(docs) <= limit:
-            files = np.unique(table.chunk_file[docs])
+            owners = table.chunk_file[docs]  # docs ascend: with files' chunks adjacent, so do these
+            if table.starts is not None:
+                files = owners[np.flatnonzero(np.diff(owners, prepend=-1))]
+            else:
+                files = np.unique(owners)
             share[files] += idf
     return share / total if total > 0 else share
 

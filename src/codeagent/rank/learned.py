@@ -63,6 +63,9 @@ class Model:
             z = (x - self.params["mean"]) / self.params["scale"]
             return np.asarray(z @ self.params["weights"] + self.params["bias"])
         feature, threshold, left, right, value, roots, depths = self.params["forest"]
+        walk = self.params.get("walk")
+        if walk is not None:  # every leaf its own child: one gather a step (see _walk)
+            return _walked(x, walk, value, len(roots), float(self.params.get("base", 0.0)))
         # every tree at once: node[t, r] is where row r stands in tree t (the trees' nodes are
         # numbered one after another, so one array each holds them all); a tree stops after
         # its own depth, as it did walked alone
@@ -78,6 +81,55 @@ class Model:
         for leaves in value[node]:  # tree by tree: the order the sum was always taken in
             out += leaves
         return out
+
+
+def _walked(
+    x: np.ndarray, walk: tuple[np.ndarray, ...], value: np.ndarray, trees: int, base: float
+) -> np.ndarray:
+    """The forest's scores of the rows ``x``, every tree at once, as :meth:`Model._score`
+    walks them: each leaf is its own left and right child, so ``steps`` (the deepest tree's
+    depth, no tree deeper than it says) moves every row to its leaf, where it stays; a row goes
+    right unless ``x <= threshold`` (NaN goes right, as before)."""
+    import numpy as np
+
+    feature, threshold, kids, roots, steps = walk
+    n = len(x)
+    column_major = np.ascontiguousarray(x.T).ravel()  # row r, column c at c * n + r
+    node = np.repeat(roots, n)  # tree by tree, row by row
+    rows = np.tile(np.arange(n, dtype=np.int64), trees)
+    for _ in range(int(steps)):
+        right = ~(column_major.take(feature.take(node) * n + rows) <= threshold.take(node))
+        node = kids.take(2 * node + right)
+    out = np.full(n, base)
+    for leaves in value.take(node).reshape(trees, n):  # tree by tree, the same sum order
+        out += leaves
+    return out
+
+
+def _walk(forest: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...] | None:
+    """:func:`_walked`'s arrays of a forest (leaves their own children, a leaf's feature 0;
+    each node's children side by side in ``kids``, left then right), or None when a tree goes
+    deeper than its stated depth (a walk stopped by it then ends on an inner node)."""
+    import numpy as np
+
+    feature, threshold, left, right, _value, roots, depths = forest
+    leaf = left < 0
+    nodes = np.arange(len(left), dtype=np.int64)
+    kids = np.stack([np.where(leaf, nodes, left), np.where(leaf, nodes, right)], axis=1)
+    level = np.full(len(left), -1, dtype=np.int64)  # each node's depth in its tree
+    level[roots] = 0
+    stack = [int(r) for r in roots]
+    while stack:
+        at = stack.pop()
+        if not leaf[at]:
+            for child in (int(left[at]), int(right[at])):
+                level[child] = level[at] + 1
+                stack.append(child)
+    tree_of = np.searchsorted(roots, nodes, side="right") - 1
+    if len(left) and (np.any(level < 0) or np.any(level > depths[tree_of])):
+        return None
+    steps = int(depths.max(initial=0))
+    return np.where(leaf, 0, feature), threshold, kids.ravel(), roots, np.asarray(steps)
 
 
 def _standardised(values: np.ndarray) -> np.ndarray:
@@ -110,7 +162,8 @@ def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
                 )
             ]  # fmt: skip
             trees.append((*arrays, int(tree["depth"])))
-        params = {"forest": _forest(trees), "base": float(spec.get("base", 0.0))}
+        forest = _forest(trees)
+        params = {"forest": forest, "walk": _walk(forest), "base": float(spec.get("base", 0.0))}
     else:
         raise ValueError(f"unknown model kind {kind!r}")
     if spec.get("blend_stage1"):
