@@ -2,8 +2,8 @@
 :mod:`codeagent.lang.ts_receivers`), and the file's import bindings and exports
 (:mod:`codeagent.lang.ts_exports`).
 
-    found = read(tree.root_node, QueryCursor(calls_query).matches(tree.root_node))
-    found.targets[(call.start_byte, call.end_byte)]   # "./client Client.send", "K@3.f", ...
+    found = read(tree.root_node, QueryCursor(calls_query).matches(tree.root_node), spans)
+    found.calls   # [[line, name, scope], [line, name, scope, "./client Client.send"], ...]
 
 No node is visited in Python beyond what the language's call query captures (the calls, and
 the functions, classes and declarations :func:`scopes_query` adds to it) and the top level's
@@ -16,10 +16,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.ts_exports import exports, imports
-from codeagent.lang.ts_receivers import CLASSES, Scope, declare, fields, parameters, text
+from codeagent.lang.ts_receivers import (
+    CLASSES,
+    Scope,
+    Text,
+    declare,
+    fields,
+    parameters,
+    reader,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -31,9 +40,9 @@ def scopes_query(classes: str) -> str:
     that one pass of the query in C finds them all and no node is visited in Python."""
     return f"""
 (call_expression function: [(identifier) @name
-  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
+  (member_expression object: (_) @obj property: (property_identifier) @name)])
 (new_expression constructor: [(identifier) @name
-  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
+  (member_expression object: (_) @obj property: (property_identifier) @name)])
 [(function_declaration) (generator_function_declaration) (function_expression)
  (generator_function) (arrow_function) (method_definition)] @fn
 [{classes}] @cls
@@ -46,33 +55,35 @@ TS_CALLS = scopes_query("(class_declaration) (abstract_class_declaration) (class
 
 
 class _Class:
-    def __init__(self, ref: str, node: Node) -> None:
+    def __init__(self, ref: str, node: Node, text: Text) -> None:
         self.ref = ref  # NAME@LINE
         self._node = node
+        self._text = text
         self._fields: dict[str, str] | None = None
 
     @property
     def fields(self) -> dict[str, str]:  # read when a call asks (this.x.f())
         if self._fields is None:
-            self._fields = fields(self._node)
+            self._fields = fields(self._node, self._text)
         return self._fields
 
 
 @dataclass
 class Found:
-    targets: dict[tuple[int, int], str] = field(default_factory=dict)
+    calls: list[list[Any]] = field(default_factory=list)  # [line, name, scope, target?]
     bindings: list[list[str]] = field(default_factory=list)  # [local, spec, export]
     exports: list[list[str]] = field(default_factory=list)  # [exported, local, spec]
 
 
 class _Nest:
-    """Spans sorted by start (the outer first), and the innermost one holding a span."""
+    """Spans ``(start, end, item)`` sorted by start (the outer first), and the innermost one
+    holding a span."""
 
-    def __init__(self, nodes: list[Node]) -> None:
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-        self.nodes = nodes
-        self.starts = [n.start_byte for n in nodes]
-        self.ends = [n.end_byte for n in nodes]
+    def __init__(self, spans: list[tuple[int, int, Any]]) -> None:
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        self.items = [s[2] for s in spans]
+        self.starts = [s[0] for s in spans]
+        self.ends = [s[1] for s in spans]
         self.parents: list[int] = []
         stack: list[int] = []
         for i, end in enumerate(self.ends):
@@ -123,9 +134,13 @@ class _Names:
         return None
 
 
-def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
-    """The targets of the calls, the bindings and the exports, from the call query's
-    ``matches`` (:func:`scopes_query`'s captures)."""
+def read(
+    root: Node, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows (with their targets), the bindings and the exports, from the call query's
+    ``matches`` (:func:`scopes_query`'s captures) and the definitions' byte ``spans``
+    ``(start, end, row)`` (a call's scope: the innermost one holding it, as
+    :func:`codeagent.lang.references.calls_of` finds it)."""
     found = Found()
     for node in root.named_children:
         if node.type == "import_statement":
@@ -137,7 +152,7 @@ def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
     classes: list[Node] = []
     decls: list[Node] = []
     for _, captures in matches:
-        if "call" in captures:
+        if "name" in captures:
             calls.append(captures)
         elif "fn" in captures:
             functions.append(captures["fn"][0])
@@ -145,48 +160,85 @@ def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
             classes.append(captures["cls"][0])
         else:
             decls.append(captures["decl"][0])
-    nest = _Nest(functions)
+    if calls:
+        found.calls = _calls(calls, functions, classes, decls, found.bindings, spans, root)
+    return found
+
+
+def _names(
+    functions: list[Node], classes: list[Node], decls: list[Node], bindings: list[list[str]],
+    text: Text,
+) -> _Names:  # fmt: skip
+    nest = _Nest([(*node.byte_range, node) for node in functions])
     names = _Names(nest)
-    names.add({local: f"{spec} {export}" for local, spec, export in found.bindings}, -1, 3)
-    for i, node in enumerate(nest.nodes):
-        names.add(parameters(node, {}), i, 0)
+    names.add({local: f"{spec} {export}" for local, spec, export in bindings}, -1, 3)
+    for i, node in enumerate(nest.items):
+        names.add(parameters(node, {}, text), i, 0)
         if node.type in ("function_declaration", "generator_function_declaration"):
-            names.add(_declared(node), nest.parents[i], 1)
+            names.add(_declared(node, text), nest.parents[i], 1)
     for node in decls:
-        names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
+        names.add(_declared(node, text), nest.inner(*node.byte_range), 1)
     for node in classes:
         if node.type != "class":
-            names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
+            names.add(_declared(node, text), nest.inner(*node.byte_range), 1)
     names.done()
-    this = _This(functions, classes)
-    targets = found.targets
+    return names
+
+
+def _calls(
+    calls: list[dict[str, list[Node]]], functions: list[Node], classes: list[Node],
+    decls: list[Node], bindings: list[list[str]], spans: list[tuple[int, int, int]], root: Node,
+) -> list[list[Any]]:  # fmt: skip
+    """``[line, name, scope]`` of each call, and its target when its receiver names one. A
+    call is placed by its called name's span: what holds the name holds the call."""
+    text = reader(root.text or b"")
+    names = _names(functions, classes, decls, bindings, text)
+    this = _This(functions, classes, text)
+    scopes = _Nest(list(spans))  # the definitions
+    starts, ends, parents, scope_rows = scopes.starts, scopes.ends, scopes.parents, scopes.items
+    declared = names.by_name
+    rows: list[list[Any]] = []
+    seen: set[tuple[int, int]] = set()
     for captures in calls:
-        call = captures["call"][0]
-        start, end = call.start_byte, call.end_byte
+        node = captures["name"][0]
+        span = node.byte_range
+        if span in seen:
+            continue
+        seen.add(span)
+        start, end = span
+        name = text(node)
         obj = captures.get("obj")
+        target = None
         if obj is None:  # f()
-            bound = names.at(text(captures["name"][0]), start, end)
-            target = bound if bound is not None and not bound.startswith(":") else None
+            if name in declared:
+                bound = names.at(name, start, end)
+                target = bound if bound is not None and not bound.startswith(":") else None
         else:  # x.f()
             receiver = _receiver(obj[0], names, start, end, this)
-            target = f"{receiver}.{text(captures['name'][0])}" if receiver else None
-        if target:
-            targets[(start, end)] = target
-    return found
+            target = f"{receiver}.{name}" if receiver else None
+        i = bisect_right(starts, start) - 1  # the innermost definition holding the call
+        while i >= 0 and ends[i] < end:
+            i = parents[i]
+        row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
+        rows.append([*row, target] if target else row)
+    rows.sort(key=itemgetter(0, 1))
+    return rows
 
 
 class _This:
     """What ``this`` is at a place: the class of the innermost method (arrow functions keep
     it; another function has none), read only when a call on ``this`` or ``super`` asks."""
 
-    def __init__(self, functions: list[Node], classes: list[Node]) -> None:
+    def __init__(self, functions: list[Node], classes: list[Node], text: Text) -> None:
         self._nodes = [*functions, *classes]
         self._nest: _Nest | None = None
         self._frames: dict[int, _Class | None] = {}
+        self.text = text
 
     def at(self, start: int, end: int) -> _Class | None:
         if self._nest is None:
-            self._nest = _Nest([n for n in self._nodes if n.type != "arrow_function"])
+            kept = [n for n in self._nodes if n.type != "arrow_function"]
+            self._nest = _Nest([(*n.byte_range, n) for n in kept])
         i = self._nest.inner(start, end)
         return self._frame(i) if i >= 0 else None
 
@@ -194,11 +246,12 @@ class _This:
         if i in self._frames:
             return self._frames[i]
         assert self._nest is not None
-        node = self._nest.nodes[i]
+        node = self._nest.items[i]
         frame: _Class | None = None
         if node.type in CLASSES:
             name = node.child_by_field_name("name")
-            frame = _Class(f"{text(name)}@{name.start_point[0] + 1}", node) if name else None
+            text = self.text
+            frame = _Class(f"{text(name)}@{name.start_point[0] + 1}", node, text) if name else None
         elif node.type == "method_definition":  # a class's (not an object literal's)
             parent, holder = node.parent, self._nest.parents[i]
             in_body = parent is not None and parent.type == "class_body"
@@ -207,9 +260,9 @@ class _This:
         return frame
 
 
-def _declared(node: Node) -> Scope:
+def _declared(node: Node, text: Text) -> Scope:
     scope: Scope = {}
-    declare(node, scope)
+    declare(node, scope, text)
     return scope
 
 
@@ -230,7 +283,7 @@ def _type(written: str, names: _Names, start: int, end: int) -> str | None:
 
 def _receiver(obj: Node, names: _Names, start: int, end: int, this: _This) -> str | None:
     """What an attribute is looked up on: a class, a module, an instance of a class."""
-    kind = obj.type
+    kind, text = obj.type, this.text
     if kind == "identifier":
         bound = _named(text(obj), names, start, end)
         if bound and bound.startswith(":"):

@@ -26,6 +26,7 @@ function f``: ``[f, f, ""]``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -34,17 +35,41 @@ if TYPE_CHECKING:
 CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 Scope = dict[str, str | None]  # name -> a target (or ":T", an instance of type T), None: unknown
+Text = Callable[["Node | None"], str]  # a node's text ("" for None)
 
 
 def text(node: Node | None) -> str:
     return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
-def _at(name: Node) -> str:
+def reader(source: bytes) -> Text:
+    """The text of a node of a tree parsed from ``source``: a slice of the source by the node's
+    byte range (of the source decoded once when it is ASCII), a third of ``Node.text``'s cost."""
+    if source.isascii():
+        whole = source.decode("ascii")
+
+        def ascii_text(node: Node | None) -> str:
+            if node is None:
+                return ""
+            start, end = node.byte_range
+            return whole[start:end]
+
+        return ascii_text
+
+    def utf8_text(node: Node | None) -> str:
+        if node is None:
+            return ""
+        start, end = node.byte_range
+        return source[start:end].decode("utf-8", "replace")
+
+    return utf8_text
+
+
+def _at(name: Node, text: Text) -> str:
     return f"{text(name)}@{name.start_point[0] + 1}"
 
 
-def _type_of(annotation: Node | None) -> str | None:
+def _type_of(annotation: Node | None, text: Text) -> str | None:
     """The type a ``: T`` annotation names (``T<U>`` is ``T``, ``ns.T`` stays), else None."""
     node = annotation.named_children[0] if annotation and annotation.named_children else None
     if node is not None and node.type == "generic_type":
@@ -54,7 +79,7 @@ def _type_of(annotation: Node | None) -> str | None:
     return None
 
 
-def _constructed(value: Node | None) -> str | None:
+def _constructed(value: Node | None, text: Text) -> str | None:
     """``C`` of ``new C(...)`` (``ns.C`` of ``new ns.C()``), else None."""
     if value is not None and value.type == "new_expression":
         cls = value.child_by_field_name("constructor")
@@ -63,7 +88,7 @@ def _constructed(value: Node | None) -> str | None:
     return None
 
 
-def pattern_names(pattern: Node, scope: Scope) -> None:
+def pattern_names(pattern: Node, scope: Scope, text: Text = text) -> None:
     """Every name a destructuring pattern declares, unknown."""
     stack = [pattern]
     while stack:
@@ -77,7 +102,7 @@ def pattern_names(pattern: Node, scope: Scope) -> None:
             stack.extend(node.named_children)
 
 
-def declare(node: Node, scope: Scope) -> None:
+def declare(node: Node, scope: Scope, text: Text) -> None:
     """One declaration found in a function (or the module) body."""
     kind = node.type
     if kind == "variable_declarator":
@@ -85,25 +110,25 @@ def declare(node: Node, scope: Scope) -> None:
         if name is None:
             return
         if name.type != "identifier":
-            pattern_names(name, scope)
+            pattern_names(name, scope, text)
         elif value is not None and value.type in ("arrow_function", "function_expression",
                                                   "generator_function"):  # fmt: skip
-            scope[text(name)] = _at(name)
+            scope[text(name)] = _at(name, text)
         else:
-            typed = _type_of(node.child_by_field_name("type")) or _constructed(value)
+            typed = _type_of(node.child_by_field_name("type"), text) or _constructed(value, text)
             scope[text(name)] = f":{typed}" if typed else None
     elif kind in ("function_declaration", "generator_function_declaration", "class_declaration",
                   "abstract_class_declaration"):  # fmt: skip
         name = node.child_by_field_name("name")
         if name is not None:
-            scope[text(name)] = _at(name)
+            scope[text(name)] = _at(name, text)
     elif kind in ("for_in_statement", "catch_clause"):
         left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
         if left is not None:
-            pattern_names(left, scope)
+            pattern_names(left, scope, text)
 
 
-def parameters(function: Node, scope: Scope) -> Scope:
+def parameters(function: Node, scope: Scope, text: Text) -> Scope:
     params = function.child_by_field_name("parameters")
     single = function.child_by_field_name("parameter")  # x => ...
     if single is not None:
@@ -113,14 +138,14 @@ def parameters(function: Node, scope: Scope) -> Scope:
         if pattern is None:
             continue
         if pattern.type == "identifier":
-            typed = _type_of(param.child_by_field_name("type"))
+            typed = _type_of(param.child_by_field_name("type"), text)
             scope[text(pattern)] = f":{typed}" if typed else None
         else:
-            pattern_names(pattern, scope)
+            pattern_names(pattern, scope, text)
     return scope
 
 
-def fields(cls: Node) -> dict[str, str]:
+def fields(cls: Node, text: Text) -> dict[str, str]:
     """A class's fields of a known type: declared ``f: T`` (or ``= new T()``), constructor
     parameter properties, ``this.f = new T()`` in its methods."""
     out: dict[str, str] = {}
@@ -130,8 +155,8 @@ def fields(cls: Node) -> dict[str, str]:
         node = stack.pop()
         if node.type == "public_field_definition":
             name = node.child_by_field_name("name")
-            typed = _type_of(node.child_by_field_name("type"))
-            typed = typed or _constructed(node.child_by_field_name("value"))
+            typed = _type_of(node.child_by_field_name("type"), text)
+            typed = typed or _constructed(node.child_by_field_name("value"), text)
             if name is not None and typed:
                 out[text(name)] = typed
         elif node.type in _PARAMETERS and any(
@@ -139,14 +164,14 @@ def fields(cls: Node) -> dict[str, str]:
         ):
             name, typed = (
                 node.child_by_field_name("pattern"),
-                _type_of(node.child_by_field_name("type")),
+                _type_of(node.child_by_field_name("type"), text),
             )
             if name is not None and typed:
                 out[text(name)] = typed
         elif node.type == "assignment_expression":
             left, typed = (
                 node.child_by_field_name("left"),
-                _constructed(node.child_by_field_name("right")),
+                _constructed(node.child_by_field_name("right"), text),
             )
             obj = left.child_by_field_name("object") if left is not None else None
             if typed and left is not None and obj is not None and obj.type == "this":
