@@ -99,7 +99,7 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     call_matches = QueryCursor(call_query).matches(root) if call_query else []
-    found = spec.receivers(root, call_matches, nodes) if spec.receivers is not None else None
+    found = spec.receivers(tree, call_matches, nodes) if spec.receivers is not None else None
     if found is not None:
         calls = found.calls  # with their targets, read in the same pass
     else:

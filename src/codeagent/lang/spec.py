@@ -116,7 +116,7 @@ class LanguageSpec:
     # its own file, so that two types of one name in two files keep their own.
     members_in_body: bool = False
     # Reads the call rows with what each call's receiver names, the import bindings and the
-    # exports, from the root, the matches of ``calls`` (whose patterns may capture more than
+    # exports, from the tree, the matches of ``calls`` (whose patterns may capture more than
     # calls for it) and the definitions' byte spans (TypeScript, JavaScript:
     # codeagent.lang.ts_calls.read); without it the rows are references.calls_of's.
     receivers: Callable[[Any, Any, Any], Any] | None = None

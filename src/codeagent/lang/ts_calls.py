@@ -2,7 +2,7 @@
 :mod:`codeagent.lang.ts_receivers`), and the file's import bindings and exports
 (:mod:`codeagent.lang.ts_exports`).
 
-    found = read(tree.root_node, QueryCursor(calls_query).matches(tree.root_node), spans)
+    found = read(tree, QueryCursor(calls_query).matches(tree.root_node), spans)
     found.calls   # [[line, name, scope], [line, name, scope, "./client Client.send"], ...]
 
 No node is visited in Python beyond what the language's call query captures (the calls, and
@@ -31,7 +31,7 @@ from codeagent.lang.ts_receivers import (
 )
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Language, Node, Tree
 
 
 def scopes_query(classes: str) -> str:
@@ -55,16 +55,17 @@ TS_CALLS = scopes_query("(class_declaration) (abstract_class_declaration) (class
 
 
 class _Class:
-    def __init__(self, ref: str, node: Node, text: Text) -> None:
+    def __init__(self, ref: str, node: Node, text: Text, language: Language) -> None:
         self.ref = ref  # NAME@LINE
         self._node = node
         self._text = text
+        self._language = language
         self._fields: dict[str, str] | None = None
 
     @property
     def fields(self) -> dict[str, str]:  # read when a call asks (this.x.f())
         if self._fields is None:
-            self._fields = fields(self._node, self._text)
+            self._fields = fields(self._node, self._text, self._language)
         return self._fields
 
 
@@ -135,13 +136,13 @@ class _Names:
 
 
 def read(
-    root: Node, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
 ) -> Found:
     """The call rows (with their targets), the bindings and the exports, from the call query's
     ``matches`` (:func:`scopes_query`'s captures) and the definitions' byte ``spans``
     ``(start, end, row)`` (a call's scope: the innermost one holding it, as
     :func:`codeagent.lang.references.calls_of` finds it)."""
-    found = Found()
+    found, root = Found(), tree.root_node
     for node in root.named_children:
         if node.type == "import_statement":
             imports(node, found.bindings)
@@ -161,7 +162,7 @@ def read(
         else:
             decls.append(captures["decl"][0])
     if calls:
-        found.calls = _calls(calls, functions, classes, decls, found.bindings, spans, root)
+        found.calls = _calls(calls, functions, classes, decls, found.bindings, spans, tree)
     return found
 
 
@@ -187,13 +188,13 @@ def _names(
 
 def _calls(
     calls: list[dict[str, list[Node]]], functions: list[Node], classes: list[Node],
-    decls: list[Node], bindings: list[list[str]], spans: list[tuple[int, int, int]], root: Node,
+    decls: list[Node], bindings: list[list[str]], spans: list[tuple[int, int, int]], tree: Tree,
 ) -> list[list[Any]]:  # fmt: skip
     """``[line, name, scope]`` of each call, and its target when its receiver names one. A
     call is placed by its called name's span: what holds the name holds the call."""
-    text = reader(root.text or b"")
+    text = reader(tree.root_node.text or b"")
     names = _names(functions, classes, decls, bindings, text)
-    this = _This(functions, classes, text)
+    this = _This(functions, classes, text, tree.language)
     scopes = _Nest(list(spans))  # the definitions
     starts, ends, parents, scope_rows = scopes.starts, scopes.ends, scopes.parents, scopes.items
     declared = names.by_name
@@ -229,11 +230,14 @@ class _This:
     """What ``this`` is at a place: the class of the innermost method (arrow functions keep
     it; another function has none), read only when a call on ``this`` or ``super`` asks."""
 
-    def __init__(self, functions: list[Node], classes: list[Node], text: Text) -> None:
+    def __init__(
+        self, functions: list[Node], classes: list[Node], text: Text, language: Language
+    ) -> None:
         self._nodes = [*functions, *classes]
         self._nest: _Nest | None = None
         self._frames: dict[int, _Class | None] = {}
         self.text = text
+        self.language = language
 
     def at(self, start: int, end: int) -> _Class | None:
         if self._nest is None:
@@ -251,7 +255,8 @@ class _This:
         if node.type in CLASSES:
             name = node.child_by_field_name("name")
             text = self.text
-            frame = _Class(f"{text(name)}@{name.start_point[0] + 1}", node, text) if name else None
+            ref = f"{text(name)}@{name.start_point[0] + 1}" if name else ""
+            frame = _Class(ref, node, text, self.language) if name else None
         elif node.type == "method_definition":  # a class's (not an object literal's)
             parent, holder = node.parent, self._nest.parents[i]
             in_body = parent is not None and parent.type == "class_body"

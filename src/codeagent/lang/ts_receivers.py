@@ -27,10 +27,11 @@ function f``: ``[f, f, ""]``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Language, Node, Query
 
 CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
@@ -145,37 +146,63 @@ def parameters(function: Node, scope: Scope, text: Text) -> Scope:
     return scope
 
 
-def fields(cls: Node, text: Text) -> dict[str, str]:
+_ASSIGNED = "(assignment_expression left: (_ object: (this)) right: (new_expression)) @assign\n"
+_TS_FIELDS = (
+    _ASSIGNED
+    + """(public_field_definition) @field
+[(required_parameter [(accessibility_modifier) "readonly"])
+ (optional_parameter [(accessibility_modifier) "readonly"])] @param
+[(class_declaration) (abstract_class_declaration) (class)] @cls
+"""
+)
+_JS_FIELDS = _ASSIGNED + "[(class_declaration) (class)] @cls\n"
+
+
+@lru_cache(maxsize=8)
+def _fields_query(language: Language) -> Query:
+    from tree_sitter import Query
+
+    typed = language.id_for_node_kind("public_field_definition", True)
+    return Query(language, _TS_FIELDS if typed else _JS_FIELDS)
+
+
+def fields(cls: Node, text: Text, language: Language) -> dict[str, str]:
     """A class's fields of a known type: declared ``f: T`` (or ``= new T()``), constructor
-    parameter properties, ``this.f = new T()`` in its methods."""
+    parameter properties, ``this.f = new T()`` in its methods (not those of a class inside it;
+    the first declaration wins, then the last assignment)."""
+    from tree_sitter import QueryCursor
+
     out: dict[str, str] = {}
     body = cls.child_by_field_name("body")
-    stack = list(body.named_children) if body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type == "public_field_definition":
+    if body is None:
+        return out
+    found = QueryCursor(_fields_query(language)).captures(body)
+    inner = [n.byte_range for n in found.get("cls", ())]
+    nodes = [*found.get("field", ()), *found.get("param", ()), *found.get("assign", ())]
+    nodes.sort(key=lambda n: (-n.end_byte, n.start_byte))  # the later first, outer before inner
+    for node in nodes:
+        start, end = node.byte_range
+        if any(first <= start and end <= last for first, last in inner):
+            continue
+        kind = node.type
+        if kind == "public_field_definition":
             name = node.child_by_field_name("name")
             typed = _type_of(node.child_by_field_name("type"), text)
             typed = typed or _constructed(node.child_by_field_name("value"), text)
             if name is not None and typed:
                 out[text(name)] = typed
-        elif node.type in _PARAMETERS and any(
-            c.type in ("accessibility_modifier", "readonly") for c in node.children
-        ):
+        elif kind in _PARAMETERS:
             name, typed = (
                 node.child_by_field_name("pattern"),
                 _type_of(node.child_by_field_name("type"), text),
             )
             if name is not None and typed:
                 out[text(name)] = typed
-        elif node.type == "assignment_expression":
+        else:  # this.f = new T()
             left, typed = (
                 node.child_by_field_name("left"),
                 _constructed(node.child_by_field_name("right"), text),
             )
-            obj = left.child_by_field_name("object") if left is not None else None
-            if typed and left is not None and obj is not None and obj.type == "this":
+            if typed and left is not None:
                 out.setdefault(text(left.child_by_field_name("property")), typed)
-        if node.type not in CLASSES:
-            stack.extend(node.named_children)
     return out
