@@ -152,12 +152,12 @@ def read(
     functions: list[Node] = []
     classes: list[Node] = []
     decls: list[Node] = []
-    for _, captures in matches:
-        if "name" in captures:
+    for pattern, captures in matches:  # the patterns of scopes_query, in order
+        if pattern < 2:
             calls.append(captures)
-        elif "fn" in captures:
+        elif pattern == 2:
             functions.append(captures["fn"][0])
-        elif "cls" in captures:
+        elif pattern == 3:
             classes.append(captures["cls"][0])
         else:
             decls.append(captures["decl"][0])
@@ -192,7 +192,9 @@ def _calls(
 ) -> list[list[Any]]:  # fmt: skip
     """``[line, name, scope]`` of each call, and its target when its receiver names one. A
     call is placed by its called name's span: what holds the name holds the call."""
-    text = reader(tree.root_node.text or b"")
+    source = tree.root_node.text or b""
+    whole = source.decode("ascii") if source.isascii() else None  # sliced by byte offsets
+    text = reader(source)
     names = _names(functions, classes, decls, bindings, text)
     this = _This(functions, classes, text, tree.language)
     scopes = _Nest(list(spans))  # the definitions
@@ -207,7 +209,7 @@ def _calls(
             continue
         seen.add(span)
         start, end = span
-        name = text(node)
+        name = whole[start:end] if whole is not None else text(node)
         obj = captures.get("obj")
         target = None
         if obj is None:  # f()

@@ -72,7 +72,9 @@ def _at(name: Node, text: Text) -> str:
 
 def _type_of(annotation: Node | None, text: Text) -> str | None:
     """The type a ``: T`` annotation names (``T<U>`` is ``T``, ``ns.T`` stays), else None."""
-    node = annotation.named_children[0] if annotation and annotation.named_children else None
+    node = None
+    if annotation is not None and annotation.named_child_count:
+        node = annotation.named_child(0)
     if node is not None and node.type == "generic_type":
         node = node.child_by_field_name("name")
     if node is not None and node.type in ("type_identifier", "nested_type_identifier"):
@@ -131,7 +133,7 @@ def declare(node: Node, scope: Scope, text: Text) -> None:
 
 def parameters(function: Node, scope: Scope, text: Text) -> Scope:
     params = function.child_by_field_name("parameters")
-    single = function.child_by_field_name("parameter")  # x => ...
+    single = function.child_by_field_name("parameter") if params is None else None  # x => ...
     if single is not None:
         scope[text(single)] = None
     for param in params.named_children if params is not None else ():
