@@ -89,6 +89,12 @@ FILES = {
         "  }\n"
         "}\n"
     ),
+    "src/intl.ts": (
+        "export function grüßen(): void {}\n"
+        "export function run(): void {\n"
+        "  const ñ = {a: 1}; grüßen(); // @non-ascii-name grüßen src/intl.ts:grüßen\n"
+        "}\n"
+    ),
     "src/util.ts": "export function proto(x: number): number {\n  return x;\n}\n",
     "src/internal.ts": "export * from './traps';\nexport * from './util';\n",
     "src/traps.ts": (

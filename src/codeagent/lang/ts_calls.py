@@ -172,16 +172,17 @@ def _names(
 ) -> _Names:  # fmt: skip
     nest = _Nest([(*node.byte_range, node) for node in functions])
     names = _Names(nest)
-    names.add({local: f"{spec} {export}" for local, spec, export in bindings}, -1, 3)
+    add, inner, parents = names.add, nest.inner, nest.parents
+    add({local: f"{spec} {export}" for local, spec, export in bindings}, -1, 3)
     for i, node in enumerate(nest.items):
-        names.add(parameters(node, {}, text), i, 0)
+        add(parameters(node, {}, text), i, 0)
         if node.type in ("function_declaration", "generator_function_declaration"):
-            names.add(_declared(node, text), nest.parents[i], 1)
+            add(_declared(node, text), parents[i], 1)
     for node in decls:
-        names.add(_declared(node, text), nest.inner(*node.byte_range), 1)
+        add(_declared(node, text), inner(*node.byte_range), 1)
     for node in classes:
         if node.type != "class":
-            names.add(_declared(node, text), nest.inner(*node.byte_range), 1)
+            add(_declared(node, text), inner(*node.byte_range), 1)
     names.done()
     return names
 
@@ -193,7 +194,7 @@ def _calls(
     """``[line, name, scope]`` of each call, and its target when its receiver names one. A
     call is placed by its called name's span: what holds the name holds the call."""
     source = tree.root_node.text or b""
-    whole = source.decode("ascii") if source.isascii() else None  # sliced by byte offsets
+    whole = source.decode("latin-1")  # a character a byte: sliced by byte offsets (reader)
     text = reader(source)
     names = _names(functions, classes, decls, bindings, text)
     this = _This(functions, classes, text, tree.language)
@@ -209,7 +210,9 @@ def _calls(
             continue
         seen.add(span)
         start, end = span
-        name = whole[start:end] if whole is not None else text(node)
+        name = whole[start:end]
+        if not name.isascii():
+            name = source[start:end].decode("utf-8", "replace")
         obj = captures.get("obj")
         target = None
         if obj is None:  # f()
@@ -217,7 +220,15 @@ def _calls(
                 bound = names.at(name, start, end)
                 target = bound if bound is not None and not bound.startswith(":") else None
         else:  # x.f()
-            receiver = _receiver(obj[0], names, start, end, this)
+            head, receiver = obj[0], None
+            if head.type == "identifier":  # the most common: a name, often one declared here
+                written = text(head)
+                if written in declared:
+                    receiver = names.at(written, start, end)
+                    if receiver and receiver.startswith(":"):  # an instance of a type
+                        receiver = _type(receiver[1:], names, start, end)
+            else:
+                receiver = _receiver(head, names, start, end, this)
             target = f"{receiver}.{name}" if receiver else None
         i = bisect_right(starts, start) - 1  # the innermost definition holding the call
         while i >= 0 and ends[i] < end:
@@ -289,13 +300,9 @@ def _type(written: str, names: _Names, start: int, end: int) -> str | None:
 
 
 def _receiver(obj: Node, names: _Names, start: int, end: int, this: _This) -> str | None:
-    """What an attribute is looked up on: a class, a module, an instance of a class."""
+    """What an attribute is looked up on (other than a name, which :func:`_calls` reads): a
+    class, a module, an instance of a class."""
     kind, text = obj.type, this.text
-    if kind == "identifier":
-        bound = _named(text(obj), names, start, end)
-        if bound and bound.startswith(":"):
-            return _type(bound[1:], names, start, end)
-        return bound
     if kind == "this":
         cls = this.at(start, end)
         return cls.ref if cls is not None else None

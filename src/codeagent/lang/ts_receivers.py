@@ -44,26 +44,19 @@ def text(node: Node | None) -> str:
 
 
 def reader(source: bytes) -> Text:
-    """The text of a node of a tree parsed from ``source``: a slice of the source by the node's
-    byte range (of the source decoded once when it is ASCII), a third of ``Node.text``'s cost."""
-    if source.isascii():
-        whole = source.decode("ascii")
+    """The text of a node of a tree parsed from ``source``: a slice by the node's byte range of
+    the source decoded once as Latin-1 (a character a byte), decoded again as UTF-8 only
+    where the slice is not ASCII; a third of ``Node.text``'s cost."""
+    whole = source.decode("latin-1")
 
-        def ascii_text(node: Node | None) -> str:
-            if node is None:
-                return ""
-            start, end = node.byte_range
-            return whole[start:end]
-
-        return ascii_text
-
-    def utf8_text(node: Node | None) -> str:
+    def sliced(node: Node | None) -> str:
         if node is None:
             return ""
         start, end = node.byte_range
-        return source[start:end].decode("utf-8", "replace")
+        piece = whole[start:end]
+        return piece if piece.isascii() else source[start:end].decode("utf-8", "replace")
 
-    return utf8_text
+    return sliced
 
 
 def _at(name: Node, text: Text) -> str:
@@ -114,12 +107,14 @@ def declare(node: Node, scope: Scope, text: Text) -> None:
             return
         if name.type != "identifier":
             pattern_names(name, scope, text)
-        elif value is not None and value.type in ("arrow_function", "function_expression",
-                                                  "generator_function"):  # fmt: skip
-            scope[text(name)] = _at(name, text)
+            return
+        written = text(name)
+        if value is not None and value.type in ("arrow_function", "function_expression",
+                                                "generator_function"):  # fmt: skip
+            scope[written] = f"{written}@{name.start_point[0] + 1}"
         else:
             typed = _type_of(node.child_by_field_name("type"), text) or _constructed(value, text)
-            scope[text(name)] = f":{typed}" if typed else None
+            scope[written] = f":{typed}" if typed else None
     elif kind in ("function_declaration", "generator_function_declaration", "class_declaration",
                   "abstract_class_declaration"):  # fmt: skip
         name = node.child_by_field_name("name")
