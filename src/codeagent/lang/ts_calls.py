@@ -116,19 +116,16 @@ class _Names:
             rows = self.by_name.setdefault(name, [])
             rows.append((start, rank, len(rows), owner, value))
 
-    def done(self) -> None:
-        """Sorted by where their function starts (then rank, then order): a lookup walks back
-        from the place to the first function that holds it."""
-        for name, rows in self.by_name.items():
-            rows.sort()
-            self.starts[name] = [row[0] for row in rows]
-
     def at(self, name: str, start: int, end: int) -> str | None:
         rows = self.by_name.get(name)
         if rows is None:
             return None
+        starts = self.starts.get(name)
+        if starts is None:  # a name's rows sorted when first asked for (most never are)
+            rows.sort()  # by where their function starts, then rank, then order: a lookup
+            starts = self.starts[name] = [row[0] for row in rows]  # walks back from the place
         ends = self.functions.ends
-        for i in range(bisect_right(self.starts[name], start) - 1, -1, -1):
+        for i in range(bisect_right(starts, start) - 1, -1, -1):
             owner = rows[i][3]
             if owner < 0 or ends[owner] >= end:
                 return rows[i][4]
@@ -183,7 +180,6 @@ def _names(
     for node in classes:
         if node.type != "class":
             add(_declared(node, text), inner(*node.byte_range), 1)
-    names.done()
     return names
 
 
