@@ -1,6 +1,6 @@
 """The symbol-graph phase with and without call-target resolution, in-process.
 
-    PYTHONPATH=src python bench/bench_call_targets.py REPO [--runs 5]
+    PYTHONPATH=src python bench/bench_call_targets.py REPO [--runs 5] [--without]
 
 Parses every tracked Python file of REPO once (not timed), then times
 ``SymbolGraph.build(trees, root)`` (each file's structure, definitions, imports and call
@@ -10,6 +10,10 @@ Then, on a fresh graph from the same records, the first ``who calls NAME`` of co
 names (resolution happens then, for that name's sites only) in milliseconds. Run it with
 PYTHONPATH at the sources before and after the change, paired (farm-bench --vs), under the
 heavy-job lock.
+
+``--without``: each run is paired with one without the receivers (no binding nodes gathered
+in the call walk, no target read: every site by name), interleaved, and the median of the
+runs' paired CPU ratios is printed: what resolution adds to the phase.
 """
 
 from __future__ import annotations
@@ -21,16 +25,39 @@ import subprocess
 import time
 from pathlib import Path
 
+from codeagent.symbols import extract
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
 
 NAMES = ("send", "get", "run", "close")
 
 
+class _NoTargets:
+    """Every site by name (in place of :class:`codeagent.symbols.receivers.CallTargets`)."""
+
+    def __init__(self, *_: object) -> None:
+        pass
+
+    def of(self, *_: object) -> None:
+        return None
+
+
+def _build_without(trees: dict[str, ast.Module], root: Path) -> float:
+    kept = extract.CallTargets, extract.BINDING_NODES
+    extract.CallTargets, extract.BINDING_NODES = _NoTargets, ()  # type: ignore[misc,assignment]
+    try:
+        started = time.process_time()
+        SymbolGraph.build(trees, root)
+        return time.process_time() - started
+    finally:
+        extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("repo", type=Path)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--without", action="store_true", help="pair each run with one by name")
     args = parser.parse_args()
     root = args.repo.resolve()
     listed = subprocess.run(
@@ -42,18 +69,29 @@ def main() -> None:
             trees[path] = ast.parse((root / path).read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
-    times, cpu = [], []
+    times, cpu, without = [], [], []
     graph = None
+    if args.without:  # both ways once first, not timed
+        SymbolGraph.build(trees, root)
+        _build_without(trees, root)
     for _ in range(args.runs):
         started, started_cpu = time.perf_counter(), time.process_time()
         graph = SymbolGraph.build(trees, root)
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
+        if args.without:
+            without.append(_build_without(trees, root))
     assert graph is not None
     print(
         f"graph_build_s median {statistics.median(times):.3f} min {min(times):.3f}; "
         f"cpu median {statistics.median(cpu):.3f} min {min(cpu):.3f} ({len(trees)} files)"
     )
+    if without:
+        ratios = sorted(a / b - 1 for a, b in zip(cpu, without, strict=True))
+        print(
+            f"without targets: cpu median {statistics.median(without):.3f}; paired CPU: median "
+            f"{statistics.median(ratios):+.1%} (min {ratios[0]:+.1%}, max {ratios[-1]:+.1%})"
+        )
     fresh = SymbolGraph(graph.records())
     for name in NAMES:
         started = time.perf_counter()

@@ -72,6 +72,29 @@ FILES = {
         "  s.fetch('/'); // @field-arrow fetch src/server.ts:Server.fetch\n"
         "}\n"
     ),
+    "src/pool.ts": (
+        "import {Base} from './base';\n"
+        "import Transport from './transport';\n"
+        "\n"
+        "export class Pool {\n"
+        "  make(): object {\n"
+        "    return class {\n"
+        "      conn = new Base();\n"
+        "    };\n"
+        "  }\n"
+        "  conn: Transport = new Transport();\n"
+        "  go(): void {\n"
+        "    this.conn.send('z');"
+        " // @outer-field-not-inner-class send src/transport.ts:Transport.send\n"
+        "  }\n"
+        "}\n"
+    ),
+    "src/intl.ts": (
+        "export function grüßen(): void {}\n"
+        "export function run(): void {\n"
+        "  const ñ = {a: 1}; grüßen(); // @non-ascii-name grüßen src/intl.ts:grüßen\n"
+        "}\n"
+    ),
     "src/util.ts": "export function proto(x: number): number {\n  return x;\n}\n",
     "src/internal.ts": "export * from './traps';\nexport * from './util';\n",
     "src/traps.ts": (

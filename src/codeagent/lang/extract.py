@@ -99,9 +99,11 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     call_matches = QueryCursor(call_query).matches(root) if call_query else []
-    found = spec.receivers(root, call_matches) if spec.receivers is not None else None
-    targets = found.targets if found is not None else None
-    calls = calls_of(call_matches, nodes, targets) if call_query else []
+    found = spec.receivers(tree, call_matches, nodes) if spec.receivers is not None else None
+    if found is not None:
+        calls = found.calls  # with their targets, read in the same pass
+    else:
+        calls = calls_of(call_matches, nodes) if call_query else []
     errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
     spans = error_lines(root, spec.macro_blocks) if errors else ()
     if found is None:

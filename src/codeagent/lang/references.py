@@ -74,12 +74,10 @@ def imports_of(
 
 
 def calls_of(
-    matches: list[tuple[int, dict[str, list[Node]]]],
-    spans: list[tuple[int, int, int]],
-    targets: dict[tuple[int, int], str] | None = None,
+    matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
 ) -> list[list[Any]]:
-    """``[line, name, scope]`` of each call, and its target when ``targets`` (by the call's
-    byte span) has one."""
+    """``[line, name, scope]`` of each call (TypeScript's and JavaScript's rows, with their
+    targets, are written by :func:`codeagent.lang.ts_calls.read`)."""
     # Definitions nest: sorted by start, each one's parent is the nearest earlier span that
     # holds it, so the innermost definition holding a call is found by bisection then a walk
     # up through the parents.
@@ -102,8 +100,6 @@ def calls_of(
         i = bisect_right(starts, call.start_byte) - 1
         while i >= 0 and ordered[i][1] < call.end_byte:
             i = parents[i]
-        row = [name.start_point[0] + 1, node_text(name), ordered[i][2] if i >= 0 else -1]
-        target = targets.get((call.start_byte, call.end_byte)) if targets else None
-        rows.append([*row, target] if target else row)
+        rows.append([name.start_point[0] + 1, node_text(name), ordered[i][2] if i >= 0 else -1])
     rows.sort(key=lambda r: (r[0], r[1]))
     return rows

@@ -115,7 +115,8 @@ class LanguageSpec:
     # definition, partial or reopened type in another file): a type's methods are those of
     # its own file, so that two types of one name in two files keep their own.
     members_in_body: bool = False
-    # Reads what each call's receiver names (keyed by the call node's byte span), the import
-    # bindings and the exports, from the root and the matches of ``calls`` (whose patterns
-    # may capture more than calls for it; TypeScript, JavaScript: codeagent.lang.ts_calls.read).
-    receivers: Callable[[Any, Any], Any] | None = None
+    # Reads the call rows with what each call's receiver names, the import bindings and the
+    # exports, from the tree, the matches of ``calls`` (whose patterns may capture more than
+    # calls for it) and the definitions' byte spans (TypeScript, JavaScript:
+    # codeagent.lang.ts_calls.read); without it the rows are references.calls_of's.
+    receivers: Callable[[Any, Any, Any], Any] | None = None

@@ -2,8 +2,8 @@
 :mod:`codeagent.lang.ts_receivers`), and the file's import bindings and exports
 (:mod:`codeagent.lang.ts_exports`).
 
-    found = read(tree.root_node, QueryCursor(calls_query).matches(tree.root_node))
-    found.targets[(call.start_byte, call.end_byte)]   # "./client Client.send", "K@3.f", ...
+    found = read(tree, QueryCursor(calls_query).matches(tree.root_node), spans)
+    found.calls   # [[line, name, scope], [line, name, scope, "./client Client.send"], ...]
 
 No node is visited in Python beyond what the language's call query captures (the calls, and
 the functions, classes and declarations :func:`scopes_query` adds to it) and the top level's
@@ -16,13 +16,22 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.ts_exports import exports, imports
-from codeagent.lang.ts_receivers import CLASSES, Scope, declare, fields, parameters, text
+from codeagent.lang.ts_receivers import (
+    CLASSES,
+    Scope,
+    Text,
+    declare,
+    fields,
+    parameters,
+    reader,
+)
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Language, Node, Tree
 
 
 def scopes_query(classes: str) -> str:
@@ -31,9 +40,9 @@ def scopes_query(classes: str) -> str:
     that one pass of the query in C finds them all and no node is visited in Python."""
     return f"""
 (call_expression function: [(identifier) @name
-  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
+  (member_expression object: (_) @obj property: (property_identifier) @name)])
 (new_expression constructor: [(identifier) @name
-  (member_expression object: (_) @obj property: (property_identifier) @name)]) @call
+  (member_expression object: (_) @obj property: (property_identifier) @name)])
 [(function_declaration) (generator_function_declaration) (function_expression)
  (generator_function) (arrow_function) (method_definition)] @fn
 [{classes}] @cls
@@ -46,33 +55,36 @@ TS_CALLS = scopes_query("(class_declaration) (abstract_class_declaration) (class
 
 
 class _Class:
-    def __init__(self, ref: str, node: Node) -> None:
+    def __init__(self, ref: str, node: Node, text: Text, language: Language) -> None:
         self.ref = ref  # NAME@LINE
         self._node = node
+        self._text = text
+        self._language = language
         self._fields: dict[str, str] | None = None
 
     @property
     def fields(self) -> dict[str, str]:  # read when a call asks (this.x.f())
         if self._fields is None:
-            self._fields = fields(self._node)
+            self._fields = fields(self._node, self._text, self._language)
         return self._fields
 
 
 @dataclass
 class Found:
-    targets: dict[tuple[int, int], str] = field(default_factory=dict)
+    calls: list[list[Any]] = field(default_factory=list)  # [line, name, scope, target?]
     bindings: list[list[str]] = field(default_factory=list)  # [local, spec, export]
     exports: list[list[str]] = field(default_factory=list)  # [exported, local, spec]
 
 
 class _Nest:
-    """Spans sorted by start (the outer first), and the innermost one holding a span."""
+    """Spans ``(start, end, item)`` sorted by start (the outer first), and the innermost one
+    holding a span."""
 
-    def __init__(self, nodes: list[Node]) -> None:
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-        self.nodes = nodes
-        self.starts = [n.start_byte for n in nodes]
-        self.ends = [n.end_byte for n in nodes]
+    def __init__(self, spans: list[tuple[int, int, Any]]) -> None:
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        self.items = [s[2] for s in spans]
+        self.starts = [s[0] for s in spans]
+        self.ends = [s[1] for s in spans]
         self.parents: list[int] = []
         stack: list[int] = []
         for i, end in enumerate(self.ends):
@@ -104,29 +116,30 @@ class _Names:
             rows = self.by_name.setdefault(name, [])
             rows.append((start, rank, len(rows), owner, value))
 
-    def done(self) -> None:
-        """Sorted by where their function starts (then rank, then order): a lookup walks back
-        from the place to the first function that holds it."""
-        for name, rows in self.by_name.items():
-            rows.sort()
-            self.starts[name] = [row[0] for row in rows]
-
     def at(self, name: str, start: int, end: int) -> str | None:
         rows = self.by_name.get(name)
         if rows is None:
             return None
+        starts = self.starts.get(name)
+        if starts is None:  # a name's rows sorted when first asked for (most never are)
+            rows.sort()  # by where their function starts, then rank, then order: a lookup
+            starts = self.starts[name] = [row[0] for row in rows]  # walks back from the place
         ends = self.functions.ends
-        for i in range(bisect_right(self.starts[name], start) - 1, -1, -1):
+        for i in range(bisect_right(starts, start) - 1, -1, -1):
             owner = rows[i][3]
             if owner < 0 or ends[owner] >= end:
                 return rows[i][4]
         return None
 
 
-def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
-    """The targets of the calls, the bindings and the exports, from the call query's
-    ``matches`` (:func:`scopes_query`'s captures)."""
-    found = Found()
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows (with their targets), the bindings and the exports, from the call query's
+    ``matches`` (:func:`scopes_query`'s captures) and the definitions' byte ``spans``
+    ``(start, end, row)`` (a call's scope: the innermost one holding it, as
+    :func:`codeagent.lang.references.calls_of` finds it)."""
+    found, root = Found(), tree.root_node
     for node in root.named_children:
         if node.type == "import_statement":
             imports(node, found.bindings)
@@ -136,57 +149,109 @@ def read(root: Node, matches: list[tuple[int, dict[str, list[Node]]]]) -> Found:
     functions: list[Node] = []
     classes: list[Node] = []
     decls: list[Node] = []
-    for _, captures in matches:
-        if "call" in captures:
+    for pattern, captures in matches:  # the patterns of scopes_query, in order
+        if pattern < 2:
             calls.append(captures)
-        elif "fn" in captures:
+        elif pattern == 2:
             functions.append(captures["fn"][0])
-        elif "cls" in captures:
+        elif pattern == 3:
             classes.append(captures["cls"][0])
         else:
             decls.append(captures["decl"][0])
-    nest = _Nest(functions)
+    if calls:
+        found.calls = _calls(calls, functions, classes, decls, found.bindings, spans, tree)
+    return found
+
+
+def _names(
+    functions: list[Node], classes: list[Node], decls: list[Node], bindings: list[list[str]],
+    text: Text,
+) -> _Names:  # fmt: skip
+    nest = _Nest([(*node.byte_range, node) for node in functions])
     names = _Names(nest)
-    names.add({local: f"{spec} {export}" for local, spec, export in found.bindings}, -1, 3)
-    for i, node in enumerate(nest.nodes):
-        names.add(parameters(node, {}), i, 0)
+    add, inner, parents = names.add, nest.inner, nest.parents
+    add({local: f"{spec} {export}" for local, spec, export in bindings}, -1, 3)
+    for i, node in enumerate(nest.items):
+        add(parameters(node, {}, text), i, 0)
         if node.type in ("function_declaration", "generator_function_declaration"):
-            names.add(_declared(node), nest.parents[i], 1)
+            add(_declared(node, text), parents[i], 1)
     for node in decls:
-        names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
+        add(_declared(node, text), inner(*node.byte_range), 1)
     for node in classes:
         if node.type != "class":
-            names.add(_declared(node), nest.inner(node.start_byte, node.end_byte), 1)
-    names.done()
-    this = _This(functions, classes)
-    targets = found.targets
+            add(_declared(node, text), inner(*node.byte_range), 1)
+    return names
+
+
+def _calls(
+    calls: list[dict[str, list[Node]]], functions: list[Node], classes: list[Node],
+    decls: list[Node], bindings: list[list[str]], spans: list[tuple[int, int, int]], tree: Tree,
+) -> list[list[Any]]:  # fmt: skip
+    """``[line, name, scope]`` of each call, and its target when its receiver names one. A
+    call is placed by its called name's span: what holds the name holds the call."""
+    source = tree.root_node.text or b""
+    whole = source.decode("latin-1")  # a character a byte: sliced by byte offsets (reader)
+    text = reader(source)
+    names = _names(functions, classes, decls, bindings, text)
+    this = _This(functions, classes, text, tree.language)
+    scopes = _Nest(list(spans))  # the definitions
+    starts, ends, parents, scope_rows = scopes.starts, scopes.ends, scopes.parents, scopes.items
+    declared = names.by_name
+    rows: list[list[Any]] = []
+    seen: set[tuple[int, int]] = set()
     for captures in calls:
-        call = captures["call"][0]
-        start, end = call.start_byte, call.end_byte
+        node = captures["name"][0]
+        span = node.byte_range
+        if span in seen:
+            continue
+        seen.add(span)
+        start, end = span
+        name = whole[start:end]
+        if not name.isascii():
+            name = source[start:end].decode("utf-8", "replace")
         obj = captures.get("obj")
+        target = None
         if obj is None:  # f()
-            bound = names.at(text(captures["name"][0]), start, end)
-            target = bound if bound is not None and not bound.startswith(":") else None
+            if name in declared:
+                bound = names.at(name, start, end)
+                target = bound if bound is not None and not bound.startswith(":") else None
         else:  # x.f()
-            receiver = _receiver(obj[0], names, start, end, this)
-            target = f"{receiver}.{text(captures['name'][0])}" if receiver else None
-        if target:
-            targets[(start, end)] = target
-    return found
+            head, receiver = obj[0], None
+            if head.type == "identifier":  # the most common: a name, often one declared here
+                written = text(head)
+                if written in declared:
+                    receiver = names.at(written, start, end)
+                    if receiver and receiver.startswith(":"):  # an instance of a type
+                        receiver = _type(receiver[1:], names, start, end)
+            else:
+                receiver = _receiver(head, names, start, end, this)
+            target = f"{receiver}.{name}" if receiver else None
+        i = bisect_right(starts, start) - 1  # the innermost definition holding the call
+        while i >= 0 and ends[i] < end:
+            i = parents[i]
+        row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
+        rows.append([*row, target] if target else row)
+    rows.sort(key=itemgetter(0, 1))
+    return rows
 
 
 class _This:
     """What ``this`` is at a place: the class of the innermost method (arrow functions keep
     it; another function has none), read only when a call on ``this`` or ``super`` asks."""
 
-    def __init__(self, functions: list[Node], classes: list[Node]) -> None:
+    def __init__(
+        self, functions: list[Node], classes: list[Node], text: Text, language: Language
+    ) -> None:
         self._nodes = [*functions, *classes]
         self._nest: _Nest | None = None
         self._frames: dict[int, _Class | None] = {}
+        self.text = text
+        self.language = language
 
     def at(self, start: int, end: int) -> _Class | None:
         if self._nest is None:
-            self._nest = _Nest([n for n in self._nodes if n.type != "arrow_function"])
+            kept = [n for n in self._nodes if n.type != "arrow_function"]
+            self._nest = _Nest([(*n.byte_range, n) for n in kept])
         i = self._nest.inner(start, end)
         return self._frame(i) if i >= 0 else None
 
@@ -194,11 +259,13 @@ class _This:
         if i in self._frames:
             return self._frames[i]
         assert self._nest is not None
-        node = self._nest.nodes[i]
+        node = self._nest.items[i]
         frame: _Class | None = None
         if node.type in CLASSES:
             name = node.child_by_field_name("name")
-            frame = _Class(f"{text(name)}@{name.start_point[0] + 1}", node) if name else None
+            text = self.text
+            ref = f"{text(name)}@{name.start_point[0] + 1}" if name else ""
+            frame = _Class(ref, node, text, self.language) if name else None
         elif node.type == "method_definition":  # a class's (not an object literal's)
             parent, holder = node.parent, self._nest.parents[i]
             in_body = parent is not None and parent.type == "class_body"
@@ -207,9 +274,9 @@ class _This:
         return frame
 
 
-def _declared(node: Node) -> Scope:
+def _declared(node: Node, text: Text) -> Scope:
     scope: Scope = {}
-    declare(node, scope)
+    declare(node, scope, text)
     return scope
 
 
@@ -229,13 +296,9 @@ def _type(written: str, names: _Names, start: int, end: int) -> str | None:
 
 
 def _receiver(obj: Node, names: _Names, start: int, end: int, this: _This) -> str | None:
-    """What an attribute is looked up on: a class, a module, an instance of a class."""
-    kind = obj.type
-    if kind == "identifier":
-        bound = _named(text(obj), names, start, end)
-        if bound and bound.startswith(":"):
-            return _type(bound[1:], names, start, end)
-        return bound
+    """What an attribute is looked up on (other than a name, which :func:`_calls` reads): a
+    class, a module, an instance of a class."""
+    kind, text = obj.type, this.text
     if kind == "this":
         cls = this.at(start, end)
         return cls.ref if cls is not None else None

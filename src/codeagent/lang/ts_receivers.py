@@ -26,27 +26,48 @@ function f``: ``[f, f, ""]``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Language, Node, Query
 
 CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 Scope = dict[str, str | None]  # name -> a target (or ":T", an instance of type T), None: unknown
+Text = Callable[["Node | None"], str]  # a node's text ("" for None)
 
 
 def text(node: Node | None) -> str:
     return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
-def _at(name: Node) -> str:
+def reader(source: bytes) -> Text:
+    """The text of a node of a tree parsed from ``source``: a slice by the node's byte range of
+    the source decoded once as Latin-1 (a character a byte), decoded again as UTF-8 only
+    where the slice is not ASCII; a third of ``Node.text``'s cost."""
+    whole = source.decode("latin-1")
+
+    def sliced(node: Node | None) -> str:
+        if node is None:
+            return ""
+        start, end = node.byte_range
+        piece = whole[start:end]
+        return piece if piece.isascii() else source[start:end].decode("utf-8", "replace")
+
+    return sliced
+
+
+def _at(name: Node, text: Text) -> str:
     return f"{text(name)}@{name.start_point[0] + 1}"
 
 
-def _type_of(annotation: Node | None) -> str | None:
+def _type_of(annotation: Node | None, text: Text) -> str | None:
     """The type a ``: T`` annotation names (``T<U>`` is ``T``, ``ns.T`` stays), else None."""
-    node = annotation.named_children[0] if annotation and annotation.named_children else None
+    node = None
+    if annotation is not None and annotation.named_child_count:
+        node = annotation.named_child(0)
     if node is not None and node.type == "generic_type":
         node = node.child_by_field_name("name")
     if node is not None and node.type in ("type_identifier", "nested_type_identifier"):
@@ -54,7 +75,7 @@ def _type_of(annotation: Node | None) -> str | None:
     return None
 
 
-def _constructed(value: Node | None) -> str | None:
+def _constructed(value: Node | None, text: Text) -> str | None:
     """``C`` of ``new C(...)`` (``ns.C`` of ``new ns.C()``), else None."""
     if value is not None and value.type == "new_expression":
         cls = value.child_by_field_name("constructor")
@@ -63,7 +84,7 @@ def _constructed(value: Node | None) -> str | None:
     return None
 
 
-def pattern_names(pattern: Node, scope: Scope) -> None:
+def pattern_names(pattern: Node, scope: Scope, text: Text = text) -> None:
     """Every name a destructuring pattern declares, unknown."""
     stack = [pattern]
     while stack:
@@ -77,7 +98,7 @@ def pattern_names(pattern: Node, scope: Scope) -> None:
             stack.extend(node.named_children)
 
 
-def declare(node: Node, scope: Scope) -> None:
+def declare(node: Node, scope: Scope, text: Text) -> None:
     """One declaration found in a function (or the module) body."""
     kind = node.type
     if kind == "variable_declarator":
@@ -85,27 +106,29 @@ def declare(node: Node, scope: Scope) -> None:
         if name is None:
             return
         if name.type != "identifier":
-            pattern_names(name, scope)
-        elif value is not None and value.type in ("arrow_function", "function_expression",
-                                                  "generator_function"):  # fmt: skip
-            scope[text(name)] = _at(name)
+            pattern_names(name, scope, text)
+            return
+        written = text(name)
+        if value is not None and value.type in ("arrow_function", "function_expression",
+                                                "generator_function"):  # fmt: skip
+            scope[written] = f"{written}@{name.start_point[0] + 1}"
         else:
-            typed = _type_of(node.child_by_field_name("type")) or _constructed(value)
-            scope[text(name)] = f":{typed}" if typed else None
+            typed = _type_of(node.child_by_field_name("type"), text) or _constructed(value, text)
+            scope[written] = f":{typed}" if typed else None
     elif kind in ("function_declaration", "generator_function_declaration", "class_declaration",
                   "abstract_class_declaration"):  # fmt: skip
         name = node.child_by_field_name("name")
         if name is not None:
-            scope[text(name)] = _at(name)
+            scope[text(name)] = _at(name, text)
     elif kind in ("for_in_statement", "catch_clause"):
         left = node.child_by_field_name("left") or node.child_by_field_name("parameter")
         if left is not None:
-            pattern_names(left, scope)
+            pattern_names(left, scope, text)
 
 
-def parameters(function: Node, scope: Scope) -> Scope:
+def parameters(function: Node, scope: Scope, text: Text) -> Scope:
     params = function.child_by_field_name("parameters")
-    single = function.child_by_field_name("parameter")  # x => ...
+    single = function.child_by_field_name("parameter") if params is None else None  # x => ...
     if single is not None:
         scope[text(single)] = None
     for param in params.named_children if params is not None else ():
@@ -113,44 +136,70 @@ def parameters(function: Node, scope: Scope) -> Scope:
         if pattern is None:
             continue
         if pattern.type == "identifier":
-            typed = _type_of(param.child_by_field_name("type"))
+            typed = _type_of(param.child_by_field_name("type"), text)
             scope[text(pattern)] = f":{typed}" if typed else None
         else:
-            pattern_names(pattern, scope)
+            pattern_names(pattern, scope, text)
     return scope
 
 
-def fields(cls: Node) -> dict[str, str]:
+_ASSIGNED = "(assignment_expression left: (_ object: (this)) right: (new_expression)) @assign\n"
+_TS_FIELDS = (
+    _ASSIGNED
+    + """(public_field_definition) @field
+[(required_parameter [(accessibility_modifier) "readonly"])
+ (optional_parameter [(accessibility_modifier) "readonly"])] @param
+[(class_declaration) (abstract_class_declaration) (class)] @cls
+"""
+)
+_JS_FIELDS = _ASSIGNED + "[(class_declaration) (class)] @cls\n"
+
+
+@lru_cache(maxsize=8)
+def _fields_query(language: Language) -> Query:
+    from tree_sitter import Query
+
+    typed = language.id_for_node_kind("public_field_definition", True)
+    return Query(language, _TS_FIELDS if typed else _JS_FIELDS)
+
+
+def fields(cls: Node, text: Text, language: Language) -> dict[str, str]:
     """A class's fields of a known type: declared ``f: T`` (or ``= new T()``), constructor
-    parameter properties, ``this.f = new T()`` in its methods."""
+    parameter properties, ``this.f = new T()`` in its methods (not those of a class inside it;
+    the first declaration wins, then the last assignment)."""
+    from tree_sitter import QueryCursor
+
     out: dict[str, str] = {}
     body = cls.child_by_field_name("body")
-    stack = list(body.named_children) if body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type == "public_field_definition":
+    if body is None:
+        return out
+    found = QueryCursor(_fields_query(language)).captures(body)
+    inner = [n.byte_range for n in found.get("cls", ())]
+    nodes = [*found.get("field", ()), *found.get("param", ()), *found.get("assign", ())]
+    nodes.sort(key=lambda n: (-n.end_byte, n.start_byte))  # the later first, outer before inner
+    for node in nodes:
+        start, end = node.byte_range
+        if any(first <= start and end <= last for first, last in inner):
+            continue
+        kind = node.type
+        if kind == "public_field_definition":
             name = node.child_by_field_name("name")
-            typed = _type_of(node.child_by_field_name("type"))
-            typed = typed or _constructed(node.child_by_field_name("value"))
+            typed = _type_of(node.child_by_field_name("type"), text)
+            typed = typed or _constructed(node.child_by_field_name("value"), text)
             if name is not None and typed:
                 out[text(name)] = typed
-        elif node.type in _PARAMETERS and any(
-            c.type in ("accessibility_modifier", "readonly") for c in node.children
-        ):
+        elif kind in _PARAMETERS:
             name, typed = (
                 node.child_by_field_name("pattern"),
-                _type_of(node.child_by_field_name("type")),
+                _type_of(node.child_by_field_name("type"), text),
             )
             if name is not None and typed:
                 out[text(name)] = typed
-        elif node.type == "assignment_expression":
+        else:  # this.f = new T()
             left, typed = (
                 node.child_by_field_name("left"),
-                _constructed(node.child_by_field_name("right")),
+                _constructed(node.child_by_field_name("right"), text),
             )
-            obj = left.child_by_field_name("object") if left is not None else None
-            if typed and left is not None and obj is not None and obj.type == "this":
+            if typed and left is not None:
                 out.setdefault(text(left.child_by_field_name("property")), typed)
-        if node.type not in CLASSES:
-            stack.extend(node.named_children)
     return out
