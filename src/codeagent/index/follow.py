@@ -90,11 +90,13 @@ class Follow:
                 return None
         seconds = time.perf_counter() - started
         after = updater.snapshot
+        if self.watch.stopped:
+            return None  # an update cut short by the stop is not reported
         if updater.error is not None and (after is None or after.generation < wanted):
             # a repository that cannot be indexed now: said, the last index kept
             changed = sorted(p for p in batch if not p.startswith(".git/"))
             return Update(changed, error=updater.error, seconds=seconds)
-        if after is None or self.watch.stopped:
+        if after is None:
             return None
         if before is not None and after.index is before.index:
             log.debug("no indexed change in %s", sorted(batch))
