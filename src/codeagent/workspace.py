@@ -97,14 +97,15 @@ class Workspace:
         self.chat_model = chat_model
         self.registry = registry or default_registry()
         self.notices: list[str] = []  # said once when the workspace was opened
-        # ``index``: another index behind the same seam (the server's stand-in while it builds).
-        # ``background``: a first index that would take long to embed is answered first, the
-        # rest built by a detached process (codeagent.index.answer_first), and the index is
-        # kept current from question to question as a served one is (codeagent.index.kept).
-        if index is None and store is None and background:
+        # ``index``: another index behind the same seam (the server's stand-in while it builds);
+        # ``store``: an index already built, answered from as it is (an eval's). Otherwise the
+        # index is kept current from question to question as a served one is
+        # (codeagent.index.kept). ``background``: a first index that would take long to embed
+        # is answered first, the rest built by a detached process (codeagent.index.answer_first).
+        if index is None and store is None:
             from codeagent.index.kept import KeptIndex
 
-            index = KeptIndex(self.repo_root, settings, progress=progress)
+            index = KeptIndex(self.repo_root, settings, progress=progress, background=background)
         self._index = index or LazyIndex(self.repo_root, settings, store=store, progress=progress)
         self._graph: Any = None
         self._graph_lock = threading.Lock()

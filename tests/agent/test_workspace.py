@@ -207,3 +207,31 @@ def test_notices_say_their_kind(sample_repo: Path, settings: Settings) -> None:
     given = Workspace(sample_repo, settings).ask_stream("hi there", notices=["catching up"])
     first = next(iter(given))
     assert (first.type, first.kind, first.text) == ("notice", "index", "catching up")
+
+
+@pytest.mark.parametrize("embed", ["none", "hash:64"])
+def test_a_workspace_answers_from_the_state_after_an_edit(
+    git_repo: Any, tmp_path: Path, embed: str
+) -> None:
+    """A workspace opened as the library opens it (no background build, as `ask --wait` and
+    `repl --wait` do) keeps its index current: after an edit the next answer comes from the
+    new state and finds the new definition. Truth: the state hash of a fresh discovery and
+    the file the test wrote."""
+    from codeagent.embed.embedders import HashEmbedder
+    from codeagent.index.build import fingerprint
+    from codeagent.repo.discover import discover
+    from codeagent.repo.state import state_hash
+
+    root = git_repo({"shop/cart.py": "def add_to_cart(cart, item):\n    cart.append(item)\n"})
+    settings = Settings(home=tmp_path / "home", llm="none", embed=embed, k=4)
+    workspace = Workspace.open(root, settings)
+    question = "where is refund_order defined?"
+    before = workspace.ask(question)
+    assert before.state is not None
+    assert "shop/refunds.py" not in {s.path for s in before.sources}
+
+    (root / "shop/refunds.py").write_text("def refund_order(order):\n    return order.total\n")
+    after = workspace.ask(question)
+    embedder = HashEmbedder(64) if embed != "none" else None
+    assert after.state == state_hash(discover(root), fingerprint(embedder)) != before.state
+    assert "shop/refunds.py" in {s.path for s in after.sources}

@@ -8,10 +8,16 @@ Truth: the state hash of a fresh discovery, and the files the test wrote."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from codeagent import cancel
 from codeagent.config import Settings
+from codeagent.embed.embedders import HashEmbedder
 from codeagent.index.follow import Follower
 from codeagent.repo.state import repo_id
 from codeagent.repo.watch import RepoWatch
@@ -83,3 +89,51 @@ def test_a_commit_is_an_update_and_a_failure_is_said_and_survived(git_repo: Any)
     assert back is not None
     assert back.stats is not None
     assert back.stats.state_hash == state_of(root)
+
+
+class Held(HashEmbedder):
+    """``hash:16`` that, once ``held`` is set, waits in its next batch until the update's
+    cancel token is cancelled (then the batch raises, as a real embedder's check does)."""
+
+    def __init__(self) -> None:
+        super().__init__(16)
+        self.held = False
+        self.started = threading.Event()
+        self.saw_cancel = False
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if self.held:
+            self.started.set()
+            deadline = time.monotonic() + 30
+            while not cancel.current().cancelled and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.saw_cancel = cancel.current().cancelled
+            cancel.check()
+        return super().embed_documents(texts)
+
+
+def test_stopping_cancels_the_update_under_way(git_repo: Any) -> None:
+    """Ctrl-C in `codeagent watch` stops the follower: the update running in the keeper's
+    thread is cancelled at its next check, and the loop returns without a report."""
+    root = git_repo(FILES)
+    settings = Settings.load(embed="hash:16")
+    embedder = Held()
+    follow = Follower(root, settings, RepoWatch(root, ignore=[settings.home]), embedder)
+    follow.first()
+    embedder.held = True
+    (root / "a.py").write_text("def a():\n    return 3\n")
+    got: list[object] = []
+    thread = threading.Thread(target=lambda: got.append(follow.on_batch({"a.py"})))
+    thread.start()
+    assert embedder.started.wait(30), "the update never reached the embedder"
+    follow.stop()
+    thread.join(30)
+    assert not thread.is_alive()
+    assert got == [None]
+    assert embedder.saw_cancel
+    updater = follow.keeper.updater
+    deadline = time.monotonic() + 30
+    while updater.error is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert updater.error == "interrupted"
+    assert follow.updates == 0

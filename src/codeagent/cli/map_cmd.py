@@ -71,7 +71,6 @@ def command(
     from codeagent.cli.common import Progress
     from codeagent.config import Settings
     from codeagent.index.kept import KeptIndex
-    from codeagent.index.lazy import LazyIndex
     from codeagent.repo.remote import resolve_repo
     from codeagent.repomap import map_of
 
@@ -79,11 +78,7 @@ def command(
     root = resolve_repo(repo, settings)
     # A first index that would take long to embed: mapped at once from the symbols, the
     # dense part built behind (as `codeagent ask` does); --wait waits for it.
-    index = (
-        KeptIndex(root, settings, progress=Progress())
-        if not wait
-        else LazyIndex(root, settings, progress=Progress())
-    )
+    index = KeptIndex(root, settings, progress=Progress(), background=not wait)
     with cancellable():
         index.get()
     for line in index.take_notices():

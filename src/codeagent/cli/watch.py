@@ -19,9 +19,8 @@ from codeagent.display import plural, safe_name
 if TYPE_CHECKING:
     from codeagent.cancel import CancelToken
     from codeagent.config import Settings
-    from codeagent.index.follow import Update
+    from codeagent.index.follow import Follower, Update
     from codeagent.index.stats import IndexStats
-    from codeagent.repo.watch import RepoWatch
 
 NAMED = 3  # changed files a line names before it says "…"
 
@@ -78,7 +77,7 @@ def command(repo: str, embed: str | None, dense: str | None, max_file_bytes: int
     name = safe_name(root.name)
     notice(f"watching {name} for changes (Ctrl-C stops)")
     token = CancelToken()
-    with stopping(watch, token), cancellable(token):
+    with stopping(follower, token), cancellable(token):
         for update in follower.follow():
             if watch.stopped:
                 break
@@ -103,14 +102,14 @@ def local_root(spec: str, settings: Settings) -> Path:
 
 
 @contextmanager
-def stopping(watch: RepoWatch, token: CancelToken) -> Iterator[None]:
+def stopping(follower: Follower, token: CancelToken) -> Iterator[None]:
     """Ctrl-C (SIGINT) or SIGTERM stops the watch (and an update under way, at its next
     check); a second one interrupts at once."""
 
     def on_signal(_signum: int, _frame: FrameType | None) -> None:
-        if watch.stopped:
+        if follower.watch.stopped:
             raise KeyboardInterrupt
-        watch.stop()
+        follower.stop()
         token.cancel()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}

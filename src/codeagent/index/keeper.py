@@ -6,8 +6,8 @@ check of the repository (:mod:`codeagent.index.freshness`); when the repository 
 index update is asked for (:mod:`codeagent.index.updates`) and waited for up to
 ``settings.update_wait`` seconds; past that the question is answered from the last state with
 a notice naming what is out of date. Every answer carries the state hash of the index it came
-from. Between questions, file-system events ask for updates too (the server's watching), so
-the index is usually current before a question comes.
+from. Between questions, file-system events ask for updates too (:mod:`codeagent.index.follow`,
+the loop ``watch`` and ``serve`` share), so the index is usually current before a question comes.
 
 While the first dense (semantic) index is being built in the background, questions are
 answered from an index built in memory in seconds (:class:`~codeagent.index.building.

@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codeagent.cancel import CancelToken, cancellable
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError, one_line
 from codeagent.index.freshness import SharedCheck, Snapshot
@@ -55,6 +56,8 @@ class Updater:
         self._build = build
         self._check = check
         self.on_damage: Callable[[Exception], None] = self._damaged  # an entry found damaged
+        self.says_failures = True  # False: whoever asked says them (`codeagent watch` does)
+        self._cancel = CancelToken()  # the background updates'
         self._cond = threading.Condition()
         self._build_lock = threading.Lock()
         self._started = 0
@@ -97,6 +100,11 @@ class Updater:
         with self._cond:
             return self._cond.wait_for(lambda: self._finished >= wanted, timeout)
 
+    def stop(self) -> None:
+        """Cancel the background update under way (at its next check) and every later one:
+        nobody follows the repository any more (safe from a signal handler)."""
+        self._cancel.cancel()
+
     def update_now(self, *, force: bool, reload: bool = False) -> Snapshot:
         """Update in this thread (after any running build); a failure raises. ``reload``: go
         through the build path even when the probe agrees with the served index's (its cache
@@ -112,6 +120,10 @@ class Updater:
             self._finish(number)
 
     def _run(self) -> None:
+        with cancellable(self._cancel):
+            self._serve_requests()
+
+    def _serve_requests(self) -> None:
         while True:
             with self._cond:
                 if not self._pending:
@@ -175,7 +187,7 @@ class Updater:
                 self.error = one_line(exc)
                 self.failed_key = probe.key if probe is not None else None
                 if isinstance(exc, CodeAgentError):  # said by the caller unless in the background
-                    (log.warning if quiet else log.info)(
+                    (log.warning if quiet and self.says_failures else log.info)(
                         "indexing %s failed: %s", self.name, self.error
                     )
                 else:  # a bug: logged in full

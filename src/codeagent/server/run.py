@@ -161,7 +161,7 @@ def serve(options: ServeOptions, settings: Settings, announce: bool = True) -> N
     address.exit_after_idle = options.exit_after_idle or None
     stopping: list[Callable[[], None]] = []  # set once uvicorn's server exists
 
-    from codeagent.index.watching import Watching
+    from codeagent.index.follow import Watching
 
     watched = backends.values() if options.watch and not options.lazy else []
     watching = Watching([b.keeper for b in watched], ignore=settings.own_dirs)
