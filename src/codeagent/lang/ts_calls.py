@@ -14,7 +14,6 @@ innermost method (arrow functions keep it), a class's typed fields are read when
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -135,13 +134,11 @@ def _calls(
 ) -> list[list[Any]]:  # fmt: skip
     """``[line, name, scope]`` of each call, and its target when its receiver names one. A
     call is placed by its called name's span: what holds the name holds the call."""
-    source = tree.root_node.text or b""
-    whole = source.decode("latin-1")  # a character a byte: sliced by byte offsets (reader)
-    text = reader(source)
+    text = reader(tree.root_node.text or b"")  # names sliced from the source by byte range
     names = _names(functions, classes, decls, bindings, text)
     this = _This(functions, classes, text, tree.language)
     scopes = _Nest(list(spans))  # the definitions
-    starts, ends, parents, scope_rows = scopes.starts, scopes.ends, scopes.parents, scopes.items
+    inner, scope_rows = scopes.inner, scopes.items
     declared = names.by_name
     rows: list[list[Any]] = []
     seen: set[tuple[int, int]] = set()
@@ -152,9 +149,7 @@ def _calls(
             continue
         seen.add(span)
         start, end = span
-        name = whole[start:end]
-        if not name.isascii():
-            name = source[start:end].decode("utf-8", "replace")
+        name = text(node)
         obj = captures.get("obj")
         target = None
         if obj is None:  # f()
@@ -172,9 +167,7 @@ def _calls(
             else:
                 receiver = _receiver(head, names, start, end, this)
             target = f"{receiver}.{name}" if receiver else None
-        i = bisect_right(starts, start) - 1  # the innermost definition holding the call
-        while i >= 0 and ends[i] < end:
-            i = parents[i]
+        i = inner(start, end)  # the innermost definition holding the call
         row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
         rows.append([*row, target] if target else row)
     rows.sort(key=itemgetter(0, 1))
