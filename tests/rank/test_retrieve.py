@@ -115,3 +115,26 @@ def test_second_chunks_fill_the_first_five_windows_then_each_file_shows_one(
     assert paths[:5] == ["pkg/mod0.py", "pkg/mod0.py", "pkg/mod1.py", "pkg/mod1.py", "pkg/mod2.py"]
     assert len(set(paths)) == 8
     assert all("filler" not in h.symbol for h in shown)
+
+
+def test_the_first_file_shows_up_to_three_windows_within_the_first_five(
+    git_repo: GitRepoFactory,
+) -> None:
+    """Files with three matching functions far apart: the first file shows three windows, the
+    second two; past the first five windows one window a file."""
+    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
+    files = {}
+    for n in range(8):
+        hits = "retry budget " * (10 - n)
+        files[f"pkg/mod{n}.py"] = "\n\n".join(
+            f"def retry_budget_{part}_{n}(total):\n    # {hits}\n    return total\n\n\n"
+            f"def filler_{part}_{n}(value):\n{filler}    return value\n"
+            for part in ("first", "second", "third")
+        )
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    shown = retrieve(store, "retry budget", 10)
+    paths = [h.path for h in shown]
+    assert paths[:5] == ["pkg/mod0.py"] * 3 + ["pkg/mod1.py"] * 2
+    assert paths[5:] == [f"pkg/mod{n}.py" for n in range(2, 7)]
+    assert len({h.symbol for h in shown[:3]}) == 3
+    assert all("filler" not in h.symbol for h in shown)
