@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from codeagent.repo.discover import discover
-from codeagent.repo.state import repo_id, state_hash
+from codeagent.repo.state import GitState, git_state, repo_id, state_hash
 from conftest import GitRepoFactory, git
 
 FP = "chunker=1;embed=hash:64"
@@ -124,3 +125,42 @@ def test_size_cap_change_changes_hash(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("a = 1\n" * 100)
     fp = "same"
     assert state_hash(discover(tmp_path), fp) != state_hash(discover(tmp_path, max_bytes=10), fp)
+
+
+def test_git_state_read_ahead_is_what_git_says_and_hashes_the_same(repo: Path) -> None:
+    """A build asks git in a thread (git_state) and hands the answer to state_hash: the head,
+    the diff and the untracked paths are git's own, and the hash equals the one asked inline."""
+    (repo / "app.py").write_text("def f():\n    return 2\n")
+    (repo / "new.py").write_text("Y = 2\n")
+    found = discover(repo)
+    ahead = git_state(found)
+    assert isinstance(ahead, GitState)
+    assert ahead.head == git(repo, "rev-parse", "HEAD").strip()
+    args = ["git", "diff", "HEAD", "--binary", "--no-renames", "--full-index"]
+    raw = subprocess.run(args, cwd=repo, capture_output=True, check=True)
+    assert ahead.diff == hashlib.sha256(raw.stdout).hexdigest()
+    assert ahead.untracked == set(git(repo, "ls-files", "-o", "--exclude-standard").split())
+    assert state_hash(found, FP, ahead) == state_hash(found, FP)
+    stale = GitState(ahead.head, ahead.diff, frozenset())  # the new file's content left out
+    assert state_hash(found, FP, stale) != state_hash(found, FP)
+    assert state_hash(found, FP, None) != state_hash(found, FP)  # None: the files themselves
+
+
+def test_an_index_build_keys_its_entry_by_the_state_git_reports_after_an_edit(
+    repo: Path, tmp_path: Path
+) -> None:
+    from codeagent.config import Settings
+    from codeagent.index.build import fingerprint, load_or_build
+
+    settings = Settings(home=tmp_path / "home", embed="none")
+    fp = fingerprint(None)
+    _, before = load_or_build(repo, settings, embedder=None)
+    assert before.state_hash == state_hash(discover(repo), fp)
+    (repo / "lib" / "util.py").write_text("X = 2\n")
+    (repo / "extra.py").write_text("Z = 3\n")
+    _, after = load_or_build(repo, settings, embedder=None)
+    assert after.state_hash != before.state_hash
+    assert after.state_hash == state_hash(discover(repo), fp)
+    (repo / "extra.py").write_text("Z = 4\n")  # an untracked file's content alone
+    _, again = load_or_build(repo, settings, embedder=None)
+    assert again.state_hash not in {before.state_hash, after.state_hash}

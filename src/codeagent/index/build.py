@@ -25,7 +25,7 @@ from codeagent.index.reuse import known_stamps, write_stamps
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
-from codeagent.repo.state import repo_id, state_hash
+from codeagent.repo.state import git_state, repo_id, state_hash
 from codeagent.store import cache as index_cache
 from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
@@ -101,6 +101,11 @@ def load_or_build(
     stats.languages = languages_of(f.path for f in discovery.files)
     if not discovery.files:
         raise EmptyRepoError(f"no indexable files in {discovery.root}{skips(discovery.skipped)}")
+    from concurrent.futures import ThreadPoolExecutor
+
+    asker = ThreadPoolExecutor(1, thread_name_prefix="git-state")  # git works while we go on
+    git = asker.submit(git_state, discovery)
+    asker.shutdown(wait=False)
     if embedder is _DEFAULT:
         embedder = make_embedder(settings.embed, settings)
         if embedder is None and settings.embed.strip() == "auto":
@@ -109,7 +114,7 @@ def load_or_build(
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
     stats.repo_id = repo_id(discovery.root)
-    stats.state_hash = state_hash(discovery, fingerprint(embedder, dense.backend))
+    stats.state_hash = state_hash(discovery, fingerprint(embedder, dense.backend), git.result())
     repo_dir = settings.cache_dir / stats.repo_id
     entry = repo_dir / stats.state_hash
     stats.cache_path = str(entry)

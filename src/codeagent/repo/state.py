@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.errors import GitError
@@ -31,23 +32,47 @@ def repo_id(root: Path) -> str:
     return f"{name[:48]}-{digest[:12]}"
 
 
-def state_hash(discovery: Discovery, fingerprint: str) -> str:
-    """A sha256 hex digest that changes whenever the indexed content or fingerprint does."""
-    h = hashlib.sha256()
-    _feed(h, "codeagent-state-1", fingerprint)
-    _feed(h, "paths", *(f.path for f in discovery.files))
+@dataclass(frozen=True)
+class GitState:
+    """What git says of a work tree's state: HEAD, the diff against it hashed, the untracked
+    paths. Read apart from :func:`state_hash` so that a build can ask git while it does other
+    work (:func:`git_state` in a thread); the hash is the same either way."""
+
+    head: str
+    diff: str
+    untracked: frozenset[str]
+
+
+def git_state(discovery: Discovery) -> GitState | None:
+    """The git side of the state; None outside git, before the first commit or when git cannot
+    produce the diff (the files themselves are hashed then)."""
     head = _git_head(discovery.root) if discovery.is_git else None
     diff = _git_diff_digest(discovery.root) if head is not None else None
     if head is None or diff is None:
+        return None
+    return GitState(head, diff, frozenset(untracked_files(discovery.root)))
+
+
+_ASK = object()
+
+
+def state_hash(discovery: Discovery, fingerprint: str, git: object = _ASK) -> str:
+    """A sha256 hex digest that changes whenever the indexed content or fingerprint does.
+
+    ``git`` is :func:`git_state` of the same discovery when the caller already asked for it."""
+    h = hashlib.sha256()
+    _feed(h, "codeagent-state-1", fingerprint)
+    _feed(h, "paths", *(f.path for f in discovery.files))
+    known = git_state(discovery) if git is _ASK else git
+    if not isinstance(known, GitState):
         _feed(h, "files")
         for file in discovery.files:
             _feed(h, file.path, _file_digest(file.abs_path))
         return h.hexdigest()
-    _feed(h, "git", head, diff)
-    untracked = untracked_files(discovery.root)
+    _feed(h, "git", known.head, known.diff)
     _feed(h, "untracked")
     for file in discovery.files:
-        if file.path in untracked:
+        if file.path in known.untracked:
             _feed(h, file.path, _file_digest(file.abs_path))
     return h.hexdigest()
 
