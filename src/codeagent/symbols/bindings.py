@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from keyword import iskeyword
 
 from codeagent.pysyntax import Structure
 
@@ -38,16 +39,34 @@ def dotted(node: ast.expr) -> str | None:
     return None
 
 
+def expression(text: str) -> ast.expr | None:
+    """``text`` parsed as an expression, or None. A dotted name, or one called without
+    arguments (most bindings and annotations: ``Client``, ``mod.Client``, ``Client()``), is
+    built as its nodes without the parser (the same nodes; ASCII only, as the parser
+    normalizes other names)."""
+    called = text.endswith("()")
+    parts = (text[:-2] if called else text).split(".")
+    if text.isascii() and all(p.isidentifier() and not iskeyword(p) for p in parts):
+        expr: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
+        for part in parts[1:]:
+            expr = ast.Attribute(value=expr, attr=part, ctx=ast.Load())
+        return ast.Call(func=expr, args=[], keywords=[]) if called else expr
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+
+
 def annotation_type(node: ast.expr | None) -> str | None:
     """The class an annotation names: ``T``, ``mod.T``, ``Optional[T]``, ``T | None``,
     ``Union[T, None]``, ``Annotated[T, ...]``, ``"T"``; None for anything else (``list[T]``)."""
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value.strip(), mode="eval").body
-        except SyntaxError:
+        parsed = expression(node.value.strip())
+        if parsed is None:
             return None
+        node = parsed
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         sides = [s for s in (node.left, node.right) if not _is_none(s)]
         return annotation_type(sides[0]) if len(sides) == 1 else None

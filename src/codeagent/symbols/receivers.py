@@ -40,6 +40,7 @@ from codeagent.symbols.bindings import (
     Types,
     attribute_bindings,
     dotted,
+    expression,
     scope_bindings,
 )
 
@@ -168,9 +169,8 @@ class CallTargets:
         if key in self._memo:
             return self._memo[key]
         self._memo[key] = None  # a binding that leads back to itself says nothing
-        try:
-            expr = ast.parse(text, mode="eval").body
-        except SyntaxError:
+        expr = expression(text)
+        if expr is None:
             return None
         found = self._object(expr, scope)
         self._memo[key] = found
