@@ -1,7 +1,7 @@
 """A tool added through the registry alone (this module and one ``register_tool`` line in
 its fixture): the rule router and the LLM router choose it, the graph runs it, its failure
 falls back to search, the CLI renders it and says its fallback, MCP lists and runs it, and an
-eval suite may expect it."""
+eval suite may expect it and an eval run routes to it and scores it."""
 
 from __future__ import annotations
 
@@ -311,3 +311,22 @@ def test_two_mcp_tools_of_one_name_are_refused() -> None:
         "search_code",
         "repository_map",
     ]
+
+
+def test_an_eval_run_routes_to_the_toy_tool_and_scores_it(
+    sample_repo: Path, tmp_path: Path, lines_tool: None
+) -> None:
+    from click.testing import CliRunner
+
+    from codeagent.cli.main import cli
+
+    suite = tmp_path / "lines.jsonl"
+    line = {"id": "1", "question": "how many lines in shop/payments.py?", "source": "test"}
+    suite.write_text(json.dumps({**line, "repo": str(sample_repo), "expected_route": "lines"}))
+    out = tmp_path / "out"
+    args = [str(suite), "--llm", "none", "--embed", "none", "--out", str(out)]
+    result = CliRunner().invoke(cli, ["eval", *args])
+    assert result.exit_code == 0, result.output
+    [question] = json.loads((out / "report.json").read_text(encoding="utf-8"))["questions"]
+    assert question["route"] == "lines"
+    assert question["answer"] == f"shop/payments.py has {len(PAYMENTS.splitlines())} lines."
