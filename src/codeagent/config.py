@@ -26,11 +26,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from codeagent.config_fields import DEFAULT_OLLAMA_HOST, FIELDS, Setting, checked
+from codeagent.config_fields import FIELDS, Setting, checked
 from codeagent.errors import ConfigError
 from codeagent.paths import default_home
-
-__all__ = ["DEFAULT_OLLAMA_HOST", "FIELDS", "ConfigError", "Settings", "environment"]
 
 ENV_PREFIX = "CODEAGENT_"
 
