@@ -1,7 +1,7 @@
 """A tool added through the registry alone (this module and one ``register_tool`` line in
 its fixture): the rule router and the LLM router choose it, the graph runs it, its failure
-falls back to search, the CLI renders it and says its fallback, MCP lists and runs it, and an
-eval suite may expect it and an eval run routes to it and scores it."""
+falls back to search, the CLI renders it and says its fallback, the HTTP server answers with
+it, MCP lists and runs it, and an eval run scores its route and answer."""
 
 from __future__ import annotations
 
@@ -271,6 +271,35 @@ def test_an_eval_suite_may_expect_the_toy_tool_only_once_registered(tmp_path: Pa
         unregister()
 
 
+def test_an_eval_run_scores_the_toy_tools_route_and_answer(
+    sample_repo: Path, tmp_path: Path, lines_tool: None
+) -> None:
+    """``codeagent eval`` on a suite that expects the toy tool: the route is counted right,
+    and its answer fact is found in the answer."""
+    from cli.clirun import run
+
+    count = len(PAYMENTS.splitlines())
+    item = {
+        "id": "lines-1",
+        "question": "how many lines in shop/payments.py?",
+        "repo": str(sample_repo),
+        "expected_route": "lines",
+        "answer_must_contain": [f"{count} lines"],
+        "source": "written for this test",
+    }
+    suite = tmp_path / "lines.jsonl"
+    suite.write_text(json.dumps(item) + "\n")
+    out = tmp_path / "out"
+    done = run("eval", str(suite), "--llm", "none", "--embed", "none", "--out", str(out))
+    assert done.code == 0, done.err
+    report = json.loads((out / "report.json").read_text())
+    overall, [scored] = report["overall"], report["questions"]
+    assert (scored["route"], scored["fallback"], scored["error"]) == ("lines", None, None)
+    assert scored["answer"] == f"shop/payments.py has {count} lines."
+    assert overall["routing"] == {"accuracy": 1.0, "confusion": {"lines": {"lines": 1}}, "n": 1}
+    assert overall["answer_contains"] == {"mean": 1.0, "n": 1}
+
+
 def test_the_route_line_comes_from_the_tools_declarations() -> None:
     """What a front end says: the answering tool's ``announce`` with the route's reason; after
     a fallback, the failed tool and why, then what answers instead."""
@@ -313,20 +342,31 @@ def test_two_mcp_tools_of_one_name_are_refused() -> None:
     ]
 
 
-def test_an_eval_run_routes_to_the_toy_tool_and_scores_it(
-    sample_repo: Path, tmp_path: Path, lines_tool: None
+def test_the_http_server_answers_with_the_toy_tool(
+    sample_repo: Path, settings: Settings, lines_tool: None
 ) -> None:
-    from click.testing import CliRunner
+    """``POST /v1/ask`` on the app the server runs: the toy tool answers, the route names it,
+    and its failure falls back to search and says so in a notice."""
+    from starlette.testclient import TestClient
 
-    from codeagent.cli.main import cli
+    from codeagent.server.app import ServerConfig, create_app
+    from codeagent.server.backend import RepoBackend
+    from codeagent.server.repos import ServedRepo
 
-    suite = tmp_path / "lines.jsonl"
-    line = {"id": "1", "question": "how many lines in shop/payments.py?", "source": "test"}
-    suite.write_text(json.dumps({**line, "repo": str(sample_repo), "expected_route": "lines"}))
-    out = tmp_path / "out"
-    args = [str(suite), "--llm", "none", "--embed", "none", "--out", str(out)]
-    result = CliRunner().invoke(cli, ["eval", *args])
-    assert result.exit_code == 0, result.output
-    [question] = json.loads((out / "report.json").read_text(encoding="utf-8"))["questions"]
-    assert question["route"] == "lines"
-    assert question["answer"] == f"shop/payments.py has {len(PAYMENTS.splitlines())} lines."
+    backend = RepoBackend(ServedRepo("shop", sample_repo), settings, None)
+    app = create_app(ServerConfig(backends={"shop": backend}, token="t0ken"))
+    with TestClient(app, base_url="http://127.0.0.1") as http:
+        auth = {"Authorization": "Bearer t0ken"}
+        asked = [
+            http.post("/v1/ask", json={"question": q}, headers=auth)
+            for q in ("how many lines in shop/payments.py?", "how many lines in shop/ghost.py?")
+        ]
+    assert [response.status_code for response in asked] == [200, 200], asked[0].text
+    ok, failed = (response.json() for response in asked)
+    assert ok["route"]["tool"] == "lines"
+    assert ok["answer"] == f"shop/payments.py has {len(PAYMENTS.splitlines())} lines."
+    assert ok["tool_result"] == {"path": "shop/payments.py", "lines": len(PAYMENTS.splitlines())}
+    assert ok["fallback"] is None
+    reason = "no file 'shop/ghost.py' in the repository"
+    assert failed["fallback"] == {"from": "lines", "to": RagTool.name, "reason": reason}
+    assert failed["sources"]  # searched instead
