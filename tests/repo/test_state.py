@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.repo.discover import discover
-from codeagent.repo.state import GitState, git_state, repo_id, state_hash
+from codeagent.repo.state import GitState, git_state, repo_id, state_hash, state_hash_of
 from conftest import GitRepoFactory, git
 
 FP = "chunker=1;embed=hash:64"
@@ -128,7 +128,7 @@ def test_size_cap_change_changes_hash(tmp_path: Path) -> None:
 
 
 def test_git_state_read_ahead_is_what_git_says_and_hashes_the_same(repo: Path) -> None:
-    """A build asks git in a thread (git_state) and hands the answer to state_hash: the head,
+    """A build asks git in a thread (git_state) and hands the answer to state_hash_of: the head,
     the diff and the untracked paths are git's own, and the hash equals the one asked inline."""
     (repo / "app.py").write_text("def f():\n    return 2\n")
     (repo / "new.py").write_text("Y = 2\n")
@@ -140,10 +140,10 @@ def test_git_state_read_ahead_is_what_git_says_and_hashes_the_same(repo: Path) -
     raw = subprocess.run(args, cwd=repo, capture_output=True, check=True)
     assert ahead.diff == hashlib.sha256(raw.stdout).hexdigest()
     assert ahead.untracked == set(git(repo, "ls-files", "-o", "--exclude-standard").split())
-    assert state_hash(found, FP, ahead) == state_hash(found, FP)
+    assert state_hash_of(found, FP, ahead) == state_hash(found, FP)
     stale = GitState(ahead.head, ahead.diff, frozenset())  # the new file's content left out
-    assert state_hash(found, FP, stale) != state_hash(found, FP)
-    assert state_hash(found, FP, None) != state_hash(found, FP)  # None: the files themselves
+    assert state_hash_of(found, FP, stale) != state_hash(found, FP)
+    assert state_hash_of(found, FP, None) != state_hash(found, FP)  # None: the files themselves
 
 
 def test_an_index_build_keys_its_entry_by_the_state_git_reports_after_an_edit(

@@ -25,7 +25,7 @@ from codeagent.index.reuse import known_stamps, write_stamps
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
 from codeagent.repo.discover import Discovery, discover
-from codeagent.repo.state import git_state, repo_id, state_hash
+from codeagent.repo.state import git_state, repo_id, state_hash, state_hash_of
 from codeagent.store import cache as index_cache
 from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
@@ -114,7 +114,7 @@ def load_or_build(
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
     stats.repo_id = repo_id(discovery.root)
-    stats.state_hash = state_hash(discovery, fingerprint(embedder, dense.backend), git.result())
+    stats.state_hash = state_hash_of(discovery, fingerprint(embedder, dense.backend), git.result())
     repo_dir = settings.cache_dir / stats.repo_id
     entry = repo_dir / stats.state_hash
     stats.cache_path = str(entry)

@@ -53,26 +53,26 @@ def git_state(discovery: Discovery) -> GitState | None:
     return GitState(head, diff, frozenset(untracked_files(discovery.root)))
 
 
-_ASK = object()
+def state_hash(discovery: Discovery, fingerprint: str) -> str:
+    """A sha256 hex digest that changes whenever the indexed content or fingerprint does."""
+    return state_hash_of(discovery, fingerprint, git_state(discovery))
 
 
-def state_hash(discovery: Discovery, fingerprint: str, git: object = _ASK) -> str:
-    """A sha256 hex digest that changes whenever the indexed content or fingerprint does.
-
-    ``git`` is :func:`git_state` of the same discovery when the caller already asked for it."""
+def state_hash_of(discovery: Discovery, fingerprint: str, git: GitState | None) -> str:
+    """:func:`state_hash` from git's side of the state already read (:func:`git_state` of the
+    same discovery; None: the files themselves are hashed)."""
     h = hashlib.sha256()
     _feed(h, "codeagent-state-1", fingerprint)
     _feed(h, "paths", *(f.path for f in discovery.files))
-    known = git_state(discovery) if git is _ASK else git
-    if not isinstance(known, GitState):
+    if git is None:
         _feed(h, "files")
         for file in discovery.files:
             _feed(h, file.path, _file_digest(file.abs_path))
         return h.hexdigest()
-    _feed(h, "git", known.head, known.diff)
+    _feed(h, "git", git.head, git.diff)
     _feed(h, "untracked")
     for file in discovery.files:
-        if file.path in known.untracked:
+        if file.path in git.untracked:
             _feed(h, file.path, _file_digest(file.abs_path))
     return h.hexdigest()
 
