@@ -1,7 +1,8 @@
 """Members of a type whose reading is easy to get wrong, against universal-ctags: C#'s
 destructors (``~Parser``), operator overloads (``operator +``) and conversion operators
 (``operator int``), whose names the grammar splits; C++'s ``= default`` and ``= delete``
-members, which are declarations (the grammar reads them as function definitions). The
+members, which are declarations (the grammar reads them as function definitions); the
+methods of two types of one name (in their own file, or for Go in their own package). The
 sources are written here; ctags' definitions of them are the truth (``make install-system``
 installs ctags; CI fails rather than skips without it)."""
 
@@ -160,3 +161,29 @@ def test_types_of_one_name_keep_their_own_methods(git_repo: GitRepoFactory) -> N
         mine = {d.start_line for d, _ in graph.methods(cls.full_name, inherited=False)}
         assert {d.path for d, _ in graph.methods(cls.full_name, inherited=False)} == {path}
         assert mine == truth, path
+
+
+# Go: a type's methods are declared by receiver in any file of its package (its folder), and
+# in no other: ctags scopes each to PACKAGE.Type.
+SAME_NAME_GO = {
+    "a/server.go": "package a\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n",
+    "a/stop.go": "package a\n\nfunc (s Server) Stop() {}\n",
+    "b/server.go": "package b\n\ntype Server struct{}\n\nfunc (s *Server) Serve() {}\n",
+}
+
+
+def test_a_go_types_methods_are_those_of_its_package(git_repo: GitRepoFactory) -> None:
+    root = git_repo(SAME_NAME_GO)
+    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
+    graph = store.symbols
+    tags = load_script("compare_ctags").ctags_tags(root, "go", sorted(SAME_NAME_GO))
+    for package in ("a", "b"):
+        truth = {
+            (t["path"], int(t["line"]))
+            for t in tags
+            if t.get("kind") == "func" and t.get("scope") == f"{package}.Server"
+        }
+        (cls,) = [d for d in graph.definitions("Server") if d.path == f"{package}/server.go"]
+        mine = {(d.path, d.start_line) for d, _ in graph.methods(cls.full_name, inherited=False)}
+        assert mine == truth, package
+    assert len(truth) == 1  # b's Server has its one method, not a's two

@@ -60,3 +60,29 @@ def test_pagerank_is_networkx_pagerank() -> None:
         ),
     ):
         assert mine == pytest.approx([theirs[i] for i in range(6)], abs=1e-8)
+
+
+# The same two calls in Python and in TypeScript: ``get`` is a method of Python's dict (a call
+# of it is more often of that than of the repository's own ``get``), ``fetch`` is not.
+CALLS = {
+    "store/cache.py": "class Cache:\n    def get(self, key):\n        return key\n\n"
+    "    def fetch(self, key):\n        return key\n",
+    "app.py": "def main(c):\n    c.get(1)\n    c.fetch(1)\n",
+    "web/cache.ts": "export class Cache {\n  get(k: string): string { return k; }\n"
+    "  fetch(k: string): string { return k; }\n}\n",
+    "web/app.ts": "export function main(c: any) {\n  c.get('a');\n  c.fetch('a');\n}\n",
+}
+
+
+def test_a_call_of_a_python_builtin_method_says_less_about_its_definer(git_repo) -> None:
+    assert "get" in dir(dict)
+    assert "fetch" not in dir(dict)
+    store, _state, _entry = index(git_repo(CALLS))
+    paths = sorted(store.symbols.files)
+    found = reference_edges(store.symbols)
+    weight = {
+        (paths[s], found.names[n]): w
+        for s, n, w in zip(found.src, found.name, found.weight, strict=True)
+    }
+    assert weight[("app.py", "get")] == pytest.approx(weight[("app.py", "fetch")] / 10)
+    assert weight[("web/app.ts", "get")] == pytest.approx(weight[("web/app.ts", "fetch")])

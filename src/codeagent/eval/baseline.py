@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from codeagent.eval.sources import is_source, rule_for
+from codeagent.eval.sources import DEFAULT_FAMILY, is_source, rule_for
 from codeagent.records import Chunk
 
 
 def is_source_py(path: str) -> bool:
     """Whether ``path`` is a ``.py`` file outside tests, docs and examples."""
-    return is_source(path, "python")
+    return is_source(path, DEFAULT_FAMILY)
 
 
 def _tokenize(texts: list[str], *, ids: bool = True) -> Any:
@@ -34,7 +34,7 @@ class BaselineRanker:
     """Files ranked by their best BM25 chunk; built once per checkout, over the source files
     of ``language`` (a family of :data:`codeagent.eval.sources.RULES`)."""
 
-    def __init__(self, chunks: Iterable[Chunk], language: str = "python") -> None:
+    def __init__(self, chunks: Iterable[Chunk], language: str = DEFAULT_FAMILY) -> None:
         import bm25s
 
         rule_for(language)  # an unknown language: EvalError before any work

@@ -104,6 +104,9 @@ RULES: dict[str, SourceRule] = {
     "php": SourceRule((".php",), _COMMON_SKIP, re.compile(r"Test\.php$")),
 }
 LANGUAGES = tuple(RULES)
+# The family of every repository the corpus files under no other (the mined ones) and of every
+# figure from before the other families.
+DEFAULT_FAMILY = "python"
 
 
 def rule_for(language: str) -> SourceRule:

@@ -30,6 +30,7 @@ from typing import Any
 
 from codeagent.errors import EvalError
 from codeagent.eval.repos import repo_key
+from codeagent.eval.sources import DEFAULT_FAMILY
 from codeagent.eval.suite import SuiteItem
 
 CORPUS = Path(__file__).with_name("corpus.json")
@@ -93,8 +94,8 @@ SPLIT_CHOICES = (
 
 def language_of(repo: str) -> str:
     """The language family of ``repo`` (URL or ``owner/name``): its ``langs`` family in
-    ``corpus.json``, ``python`` for any other repository."""
-    return LANGUAGES.get(repo_key(repo), "python")
+    ``corpus.json``, :data:`~codeagent.eval.sources.DEFAULT_FAMILY` for any other repository."""
+    return LANGUAGES.get(repo_key(repo), DEFAULT_FAMILY)
 
 
 def repos_of(split: str) -> list[str]:

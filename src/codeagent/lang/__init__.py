@@ -56,6 +56,7 @@ __all__ = [
     "available",
     "language_for",
     "language_name",
+    "languages_where",
     "members_in_body",
     "parse_file",
     "spec_for",
@@ -85,7 +86,14 @@ def specs() -> tuple[LanguageSpec, ...]:
 def members_in_body() -> frozenset[str]:
     """Names of the languages whose types declare their methods in their body only
     (:attr:`LanguageSpec.members_in_body`), grammar installed or not."""
-    return _in_body(all_specs())
+    return languages_where("members_in_body")
+
+
+def languages_where(field: str) -> frozenset[str]:
+    """Names of the languages whose spec sets ``field`` (a flag or a reader of
+    :class:`LanguageSpec`: ``members_in_folder``, ``receivers``, ...), grammar installed or
+    not: what the code asks of a language, never its name."""
+    return _where(all_specs(), field)
 
 
 def suffixes_read_by(structure: str) -> tuple[str, ...]:
@@ -123,8 +131,8 @@ def _installed(found: tuple[LanguageSpec, ...]) -> tuple[LanguageSpec, ...]:
 
 
 @cache
-def _in_body(found: tuple[LanguageSpec, ...]) -> frozenset[str]:
-    return frozenset(spec.name for spec in found if spec.members_in_body)
+def _where(found: tuple[LanguageSpec, ...], field: str) -> frozenset[str]:
+    return frozenset(spec.name for spec in found if getattr(spec, field))
 
 
 @cache

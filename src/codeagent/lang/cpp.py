@@ -15,6 +15,7 @@ from codeagent.lang.c import (
     function_patterns,
     import_files,
 )
+from codeagent.lang.c import SPEC as C
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -31,7 +32,7 @@ SPEC = LanguageSpec(
     name="cpp",
     extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
     import_files=import_files,
-    family="c",
+    family=C.family,  # a C++ file includes C's headers and C++'s alike
     test_names=TEST_NAMES,
     grammar=_grammar,
     definitions=function_patterns(_NAME, references=True)

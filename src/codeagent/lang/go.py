@@ -29,6 +29,10 @@ SPEC = LanguageSpec(
     package="tree_sitter_go",
     name="go",
     extensions=(".go",),
+    # methods are declared by receiver anywhere in the type's package (its folder), and a type
+    # implements every interface whose methods it has
+    members_in_folder=True,
+    implicit_interfaces=True,
     import_files=import_files,
     test_names=r"_test\.go$",
     grammar=_grammar,

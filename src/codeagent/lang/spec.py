@@ -81,7 +81,8 @@ class LanguageSpec:
     # None: the symbol graph follows the language's imports by module name (Python).
     import_files: Callable[[str, str, str | None, Layout], list[str]] | None = None
     # Languages whose files import one another share a family (C and C++; JS and TS); "" is
-    # the language's own name.
+    # the language's own name. A family named after a language is read from that language's
+    # spec (C++: C's), so that the name is written in its module only.
     family: str = ""
     # The files a module written by its name may be, one list per rule, tried in turn (Python:
     # ``pkg/models`` or ``pkg.models`` is ``pkg/models.py`` or ``pkg/models/__init__.py``).
@@ -115,8 +116,16 @@ class LanguageSpec:
     # definition, partial or reopened type in another file): a type's methods are those of
     # its own file, so that two types of one name in two files keep their own.
     members_in_body: bool = False
+    # A type's methods are declared outside its body, for it by receiver, anywhere in its
+    # package, which is its folder (Go): a type's methods are those of its own folder.
+    members_in_folder: bool = False
+    # A type implements an interface by having its methods, without naming it (Go): an
+    # interface's implementations are the types of the language with all its methods.
+    implicit_interfaces: bool = False
     # Reads the call rows with what each call's receiver names, the import bindings and the
     # exports, from the tree, the matches of ``calls`` (whose patterns may capture more than
     # calls for it) and the definitions' byte spans (TypeScript, JavaScript:
-    # codeagent.lang.ts_calls.read); without it the rows are references.calls_of's.
+    # codeagent.lang.ts_calls.read); without it the rows are references.calls_of's. The
+    # targets it writes are ts_calls' forms, which the symbol graph follows across files
+    # (codeagent.symbols.ts_targets); the other languages' calls stay by name.
     receivers: Callable[[Any, Any, Any], Any] | None = None

@@ -122,11 +122,20 @@ class Edges:
 
 
 def _language(rec: dict[str, Any]) -> str:
-    return family(rec.get("l") or "python")
+    """The language family of a symbol-graph record: its ``l``'s; a record without one is the
+    graph's own, read by Python's ``ast``."""
+    language = rec.get("l")
+    return family(language) if language else _ast_family(lang.all_specs())
 
 
-def name_weight(name: str, definers: int, language: str = "python") -> float:
-    """How much a call of ``name`` says about each of its ``definers`` files."""
+@cache
+def _ast_family(specs: tuple[lang.LanguageSpec, ...]) -> str:
+    return next(spec.family or spec.name for spec in specs if spec.structure == lang.PYTHON_AST)
+
+
+def name_weight(name: str, definers: int, language: str) -> float:
+    """How much a call of ``name`` says about each of its ``definers`` files (``language``:
+    the family of the calling file)."""
     if name.startswith("__") and name.endswith("__"):
         return 0.0
     weight = 1.0 / definers

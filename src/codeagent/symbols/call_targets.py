@@ -23,6 +23,7 @@ import ast
 import builtins
 from typing import TYPE_CHECKING
 
+from codeagent.lang import languages_where
 from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.ts_targets import ts_target
 from codeagent.symbols.types import Definition
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from codeagent.symbols.hierarchy import SymbolHierarchy
 
 _BUILTINS = frozenset(dir(builtins))
-_JS = frozenset({"typescript", "javascript"})  # the others' calls stay by name
 _SELF = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
 Target = tuple[str, bool]  # full name, whether it is outside the repository
 
@@ -48,7 +48,10 @@ def target_of(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
 def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
-        return ts_target(graph, path, written) if rec and rec["l"] in _JS else None
+        # the languages whose receivers are read (TypeScript, JavaScript); the others' calls
+        # stay by name
+        followed = rec is not None and rec["l"] in languages_where("receivers")
+        return ts_target(graph, path, written) if followed else None
     first, *after = written.split("().")  # make().send: send of what make() returns
     found = _path(graph, path, rec["m"], first)
     for attr in after:

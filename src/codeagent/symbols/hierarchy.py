@@ -1,5 +1,5 @@
 """Who derives from whom: the bases of a class resolved to full names, the subclasses of
-each, the methods of a type of another language, Go's implicit interfaces, and the method
+each, the methods of a type of another language, implicit interfaces (Go's), and the method
 resolution order (C3 for Python, breadth first for the other languages).
 
 The second layer of the symbol graph, over :class:`~codeagent.symbols.tables.SymbolTables`
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cached_property
 
-from codeagent.lang import members_in_body
+from codeagent.lang import languages_where, members_in_body
 from codeagent.symbols.mro import breadth_first, c3_order
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.symbols.types import Definition
@@ -25,11 +25,12 @@ class SymbolHierarchy(SymbolTables):
     def _children(self) -> dict[str, list[Definition]]:
         """Resolved base name -> the classes that list it as a base."""
         index: dict[str, list[Definition]] = defaultdict(list)
+        implicit = languages_where("implicit_interfaces")
         for d in self._defs:
             for base in self.resolved_bases(d):
                 index[base].append(d)
-            if d.kind == "interface" and self.files[d.path].get("l") == "go":
-                for impl in self.go_implementations(d):
+            if d.kind == "interface" and self.files[d.path].get("l") in implicit:
+                for impl in self.implicit_implementations(d):
                     if impl not in index[d.full_name]:
                         index[d.full_name].append(impl)
         return index
@@ -117,7 +118,7 @@ class SymbolHierarchy(SymbolTables):
         receiver (Go: in its package's directory)."""
         language = self.files[cls.path]["l"]
         found = self._lang_members.get((language, cls.qualname), [])
-        if language == "go":
+        if language in languages_where("members_in_folder"):
             folder = cls.path.rpartition("/")[0]
             found = [d for d in found if d.path.rpartition("/")[0] == folder]
         elif language in members_in_body():  # a same-named type of another file has its own
@@ -125,23 +126,26 @@ class SymbolHierarchy(SymbolTables):
         return sorted(found, key=lambda d: (d.path != cls.path, d.path, d.start_line))
 
     @cached_property
-    def _go_method_index(self) -> dict[str, set[str]]:
-        """Go: method name -> full names of the (non-interface) types that have it."""
-        index: dict[str, set[str]] = defaultdict(set)
+    def _implicit_method_index(self) -> dict[tuple[str, str], set[str]]:
+        """(language, method name) -> full names of the (non-interface) types that have it, in
+        the languages whose interfaces are implemented implicitly (Go)."""
+        index: dict[tuple[str, str], set[str]] = defaultdict(set)
+        implicit = languages_where("implicit_interfaces")
         for (language, _), types in self._lang_types.items():
-            for d in types if language == "go" else ():
+            for d in types if language in implicit else ():
                 if d.kind != "interface":
                     for m in self.members(d):
-                        index[m.name].add(d.full_name)
+                        index[(language, m.name)].add(d.full_name)
         return index
 
-    def go_implementations(self, iface: Definition) -> list[Definition]:
-        """Go types with every method of the interface ``iface`` (implicit implementation)."""
+    def implicit_implementations(self, iface: Definition) -> list[Definition]:
+        """The types with every method of the interface ``iface``, in its language (implicit
+        implementation: Go's)."""
         wanted = {d.name for d in self.members(iface)}
         if not wanted:
             return []
-        index = self._go_method_index
-        names = set.intersection(*(index.get(name, set()) for name in wanted))
+        index, language = self._implicit_method_index, self.files[iface.path]["l"]
+        names = set.intersection(*(index.get((language, name), set()) for name in wanted))
         return sorted((self._by_full[n] for n in names), key=lambda d: (d.path, d.start_line))
 
     # -- method resolution order --------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+from codeagent.lang import languages_where
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import TYPE_KINDS
 from codeagent.symbols.file_imports import family
@@ -64,8 +65,11 @@ class SymbolTables:
 
     @cached_property
     def js_layout(self) -> Layout:
-        """The JavaScript/TypeScript files, for their import specifiers (file_imports)."""
-        return Layout(p for p, rec in self.files.items() if family(rec.get("l", "")) == "js")
+        """The files of the family of the languages whose call targets are followed
+        (``LanguageSpec.receivers``: JavaScript and TypeScript), for their import specifiers
+        (file_imports)."""
+        followed = {family(language) for language in languages_where("receivers")}
+        return Layout(p for p, rec in self.files.items() if family(rec.get("l", "")) in followed)
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""

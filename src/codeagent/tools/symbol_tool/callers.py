@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codeagent.lang import languages_where
 from codeagent.symbols.call_targets import inherited
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
@@ -20,8 +21,6 @@ from codeagent.tools.symbol_tool.result import (
     SymbolItem,
     SymbolResult,
 )
-
-_FOLLOWED = ("typescript", "javascript")  # their receivers are followed as Python's are
 
 
 def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolResult:
@@ -109,11 +108,12 @@ def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     """How call sites were found, in the words of the languages they are in: Python's note
     for Python files (unchanged), the language layer's for the others, both when both."""
     languages = [graph.files.get(c.path, {}).get("l", "") for c in sites]
-    other = [lang for lang in languages if lang not in ("", *_FOLLOWED)]
+    followed = languages_where("receivers")  # followed as Python's are (TypeScript, JavaScript)
+    other = [lang for lang in languages if lang and lang not in followed]
     notes = []
     if "" in languages:
         notes.append(BY_NAME_NOTE.format(n=name))
-    if any(lang in _FOLLOWED for lang in languages):
+    if any(lang in followed for lang in languages):
         note = JS_BY_NAME_NOTE.format(n=name)
         notes.append(f"In TypeScript and JavaScript: {note[0].lower()}{note[1:]}"
                      if notes else note)  # fmt: skip
