@@ -1,7 +1,7 @@
 """What a call is a call *of*, as far as one Python file says: the callee as a dotted name in
 the file's own namespace, or nothing (the call stays "by name").
 
-    targets = CallTargets(structure)
+    targets = CallTargets(structure, bound)  # bound: its binding nodes by scope
     targets.of(call_node, scope)   # "Client.send", "^Client.close", "outer.inner", or None
 
 The name is written for the symbol graph, which resolves it across files
@@ -31,46 +31,53 @@ call, ``global``) leaves its calls by name (:mod:`codeagent.symbols.bindings`).
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from codeagent.pysyntax import Structure
+from codeagent.symbols.attributes import attribute_bindings
 from codeagent.symbols.bindings import (
     FUNCTIONS,
     IMPORTED,
     UNKNOWN,
+    Bindings,
+    Entry,
     Types,
-    attribute_bindings,
     dotted,
     expression,
+    kinds,
     scope_bindings,
 )
 
 _NONE: dict[str, str] = {}
+_MISSING = object()
+# A scope's names: a definition's qualified name, or the name's bindings there.
+Names = dict[str, "str | list[Entry]"]
 
 
 class CallTargets:
     """The call targets of one file (each scope's bindings are read once, on first use)."""
 
-    def __init__(self, structure: Structure, bound: list[tuple[ast.AST, int | None]]) -> None:
-        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) with their scopes."""
+    def __init__(self, structure: Structure, bound: dict[int | None, list[ast.AST]]) -> None:
+        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) by scope, in order."""
         self.structure = structure
-        self._nodes: dict[int | None, list[ast.AST]] = {}
-        for node, scope in bound:
-            self._nodes.setdefault(scope, []).append(node)
-        self._locals: dict[int | None, Types] = {}
+        self._nodes = bound
+        self._locals: dict[int | None, Bindings] = {}
+        self._scopes: dict[int | None, Names] = {}
         self._attrs: dict[int, Types] = {}
         self._defs: dict[int | None, dict[str, str]] | None = None
         self._memo: dict[tuple[str, int | None], str | None] = {}
-        self._names: dict[tuple[str, int | None], str | None] = {}
-        self._typed: dict[tuple[str, int | None], str | None] = {}
+        # per scope, name -> what it is there (memos of _find_name and _find_typed)
+        self._names: dict[int | None, dict[str, str | None]] = {}
+        self._typed: dict[int | None, dict[str, str | None]] = {}
         self._selves: dict[tuple[str, int | None], bool] = {}
         self._chains: dict[int | None, list[int | None]] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
         func = call.func
-        if isinstance(func, ast.Name):
+        if type(func) is ast.Name:
             return self._name(func.id, scope)
-        if not isinstance(func, ast.Attribute):
+        if type(func) is not ast.Attribute:
             return None
         owner = self._object(func.value, scope)
         return f"{owner}.{func.attr}" if owner else None
@@ -80,23 +87,29 @@ class CallTargets:
     def _name(self, name: str, scope: int | None) -> str | None:
         """The definition or import ``name`` refers to where ``scope`` reads it (the name the
         module binds, or a qualified name), or None for a variable."""
-        key = (name, scope)
-        if key not in self._names:
-            self._names[key] = self._find_name(name, scope)
-        return self._names[key]
+        memo = self._names.get(scope)
+        if memo is None:
+            memo = self._names[scope] = {}
+        found = memo.get(name, _MISSING)
+        if found is _MISSING:
+            found = memo[name] = self._find_name(name, scope)
+        return found  # type: ignore[return-value]
 
     def _find_name(self, name: str, scope: int | None, typed: bool = False) -> str | None:
         """The innermost visible definition, import or binding of ``name``; a variable is
         None, or with ``typed`` the one object its bindings say (:meth:`_one`)."""
         for index in self._visible(scope):
-            defs = self._own_defs(index)
-            if name in defs:
-                return defs[name]
-            bound = self._bindings(index).get(name)
-            if bound is not None:
-                if bound == {IMPORTED}:
-                    return _imported(name, index)
-                return self._one(bound, index) if typed else None
+            names = self._scopes.get(index)
+            if names is None:
+                names = self._scope_names(index)
+            found = names.get(name)
+            if found is None:
+                continue
+            if type(found) is str:  # a definition
+                return found
+            if found.count(IMPORTED) == len(found):
+                return _imported(name, index)
+            return self._one(found, index) if typed else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
     def _visible(self, scope: int | None) -> list[int | None]:
@@ -118,17 +131,20 @@ class CallTargets:
 
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
-        if isinstance(node, ast.Name):
-            return self._typed_name(node.id, scope)
-        if isinstance(node, ast.Call):
+        kind = type(node)
+        if kind is ast.Name:
+            return self._typed_name(node.id, scope)  # type: ignore[attr-defined]
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
             if _is_super(node):
                 cls = self._method_class(scope)
                 return f"^{cls}" if cls is not None else None
             callee = self.of(node, scope)  # T(...).f(): T's f; make().f(): what make returns
             return f"{callee}()" if callee else None
-        if isinstance(node, ast.Attribute):
+        if kind is ast.Attribute:
+            assert isinstance(node, ast.Attribute)
             base = node.value
-            if isinstance(base, ast.Name) and self._is_self(base.id, scope):
+            if type(base) is ast.Name and self._is_self(base.id, scope):
                 owner_class = self._class_of(scope)
                 if owner_class is None:
                     return None
@@ -141,20 +157,26 @@ class CallTargets:
 
     def _typed_name(self, name: str, scope: int | None) -> str | None:
         """A name read as an object: its type when its bindings say one, else what it names."""
-        key = (name, scope)
-        if key not in self._typed:
-            self._typed[key] = self._find_typed(name, scope)
-        return self._typed[key]
+        memo = self._typed.get(scope)
+        if memo is None:
+            memo = self._typed[scope] = {}
+        found = memo.get(name, _MISSING)
+        if found is _MISSING:
+            found = memo[name] = self._find_typed(name, scope)
+        return found  # type: ignore[return-value]
 
     def _find_typed(self, name: str, scope: int | None) -> str | None:
         if self._is_self(name, scope):
             return self._method_class(scope)
         return self._find_name(name, scope, typed=True)
 
-    def _one(self, types: set[str] | None, scope: int | None) -> str | None:
+    def _one(self, bound: Iterable[Entry] | None, scope: int | None) -> str | None:
         """The one object a name's bindings say (each read where it was written), as the graph
         reads it: ``Client`` (an instance of it), ``make()`` (what ``make`` returns)."""
-        if not types or UNKNOWN in types or IMPORTED in types:
+        if not bound:
+            return None
+        types = kinds(bound)
+        if UNKNOWN in types or IMPORTED in types:
             return None
         found = {self._written(t, scope) for t in types}
         return found.pop() if len(found) == 1 else None
@@ -210,8 +232,8 @@ class CallTargets:
             return False
         for index in self._visible(scope):
             if index == method:  # a parameter without annotation, not assigned a type
-                return self._bindings(method).get(name, set()) <= {UNKNOWN}
-            if name in self._bindings(index) or name in self._own_defs(index):
+                return kinds(self._bindings(method).get(name, ())) <= {UNKNOWN}
+            if name in self._scope_names(index):  # a binding or a definition
                 return False
         return False
 
@@ -233,11 +255,18 @@ class CallTargets:
                 self._defs.setdefault(site.parent, {}).setdefault(site.node.name, site.qualname)
         return self._defs.get(scope, _NONE)
 
-    def _bindings(self, scope: int | None) -> Types:
+    def _bindings(self, scope: int | None) -> Bindings:
         found = self._locals.get(scope)
         if found is None:
             nodes = self._nodes.get(scope, [])
             found = self._locals[scope] = scope_bindings(self.structure, scope, nodes)
+        return found
+
+    def _scope_names(self, scope: int | None) -> Names:
+        """The names of a scope: its bindings, and its definitions over them."""
+        found = self._scopes.get(scope)
+        if found is None:
+            found = self._scopes[scope] = {**self._bindings(scope), **self._own_defs(scope)}
         return found
 
     def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
