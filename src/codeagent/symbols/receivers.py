@@ -69,13 +69,18 @@ class CallTargets:
         # per scope, name -> what it is there (memos of _find_name and _find_typed)
         self._names: dict[int | None, dict[str, str | None]] = {}
         self._typed: dict[int | None, dict[str, str | None]] = {}
-        self._selves: dict[tuple[str, int | None], bool] = {}
+        self._selves: dict[int | None, str | None] = {}  # scope -> the name of self there
         self._chains: dict[int | None, list[int | None]] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
         func = call.func
         if type(func) is ast.Name:
+            memo = self._names.get(scope)  # self._name, inline: the most common call
+            if memo is not None:
+                found = memo.get(func.id, _MISSING)
+                if found is not _MISSING:
+                    return found  # type: ignore[return-value]
             return self._name(func.id, scope)
         if type(func) is not ast.Attribute:
             return None
@@ -98,7 +103,7 @@ class CallTargets:
     def _find_name(self, name: str, scope: int | None, typed: bool = False) -> str | None:
         """The innermost visible definition, import or binding of ``name``; a variable is
         None, or with ``typed`` the one object its bindings say (:meth:`_one`)."""
-        for index in self._visible(scope):
+        for index in self._chains.get(scope) or self._visible(scope):
             names = self._scopes.get(index)
             if names is None:
                 names = self._scope_names(index)
@@ -162,13 +167,11 @@ class CallTargets:
             memo = self._typed[scope] = {}
         found = memo.get(name, _MISSING)
         if found is _MISSING:
-            found = memo[name] = self._find_typed(name, scope)
+            if self._is_self(name, scope):
+                found = memo[name] = self._method_class(scope)
+            else:
+                found = memo[name] = self._find_name(name, scope, typed=True)
         return found  # type: ignore[return-value]
-
-    def _find_typed(self, name: str, scope: int | None) -> str | None:
-        if self._is_self(name, scope):
-            return self._method_class(scope)
-        return self._find_name(name, scope, typed=True)
 
     def _one(self, bound: Iterable[Entry] | None, scope: int | None) -> str | None:
         """The one object a name's bindings say (each read where it was written), as the graph
@@ -214,28 +217,30 @@ class CallTargets:
     def _is_self(self, name: str, scope: int | None) -> bool:
         """Whether ``name`` is the first parameter of the method around ``scope`` (``self``,
         ``cls`` in a classmethod), not rebound on the way."""
-        key = (name, scope)
-        if key not in self._selves:
-            self._selves[key] = self._find_self(name, scope)
-        return self._selves[key]
+        found = self._selves.get(scope, _MISSING)
+        if found is _MISSING:
+            found = self._selves[scope] = self._find_self(scope)
+        return name == found
 
-    def _find_self(self, name: str, scope: int | None) -> bool:
+    def _find_self(self, scope: int | None) -> str | None:
+        """The name ``self`` has in ``scope`` (the method's first parameter), if it has one."""
         method = self._method(scope)
         if method is None:
-            return False
+            return None
         node = self.structure.defs[method].node
         assert isinstance(node, FUNCTIONS)
         if any(dotted(d) == "staticmethod" for d in node.decorator_list):
-            return False
+            return None
         params = [*node.args.posonlyargs, *node.args.args]
-        if not params or params[0].arg != name:
-            return False
+        if not params:
+            return None
+        name = params[0].arg
         for index in self._visible(scope):
             if index == method:  # a parameter without annotation, not assigned a type
-                return kinds(self._bindings(method).get(name, ())) <= {UNKNOWN}
+                return name if kinds(self._bindings(method).get(name, ())) <= {UNKNOWN} else None
             if name in self._scope_names(index):  # a binding or a definition
-                return False
-        return False
+                return None
+        return None
 
     def _class_of(self, scope: int | None) -> int | None:
         method = self._method(scope)
