@@ -72,6 +72,8 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         value = node.value
         for target in targets:
+            if type(target) is ast.Name:  # the common case: binds no attribute
+                continue
             if _is_self_attr(target, me):
                 assert isinstance(target, ast.Attribute)
                 if isinstance(node, ast.AnnAssign):
@@ -91,6 +93,8 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
                         _add(found, element.attr, UNKNOWN)
     elif isinstance(node, ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
         target = node.optional_vars if isinstance(node, ast.withitem) else node.target  # type: ignore[assignment]
+        if type(target) is ast.Name:
+            return
         for element in ast.walk(target) if target is not None else ():
             if _is_self_attr(element, me):
                 assert isinstance(element, ast.Attribute)

@@ -66,6 +66,7 @@ class CallTargets:
         self._attrs: dict[int, Types] = {}
         self._defs: dict[int | None, dict[str, str]] | None = None
         self._memo: dict[tuple[str, int | None], str | None] = {}
+        self._exprs: dict[str, ast.expr | None] = {}  # a binding's text read back
         # per scope, name -> what it is there (memos of _find_name and _find_typed)
         self._names: dict[int | None, dict[str, str | None]] = {}
         self._typed: dict[int | None, dict[str, str | None]] = {}
@@ -194,7 +195,10 @@ class CallTargets:
         if key in self._memo:
             return self._memo[key]
         self._memo[key] = None  # a binding that leads back to itself says nothing
-        expr = expression(text)
+        if text in self._exprs:
+            expr = self._exprs[text]
+        else:
+            expr = self._exprs[text] = expression(text)
         if expr is None:
             return None
         found = self._object(expr, scope)
