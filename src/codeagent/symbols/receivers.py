@@ -20,7 +20,8 @@ code says, no inference:
   ``T | None``, ``"T"``), or every assignment of ``x`` in its scope is ``T(...)`` (``None``
   aside): ``T.f``; the same for a module-level ``x``;
 - ``self.x.f()`` where the class annotates ``x: T`` or its methods only assign
-  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``;
+  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``
+  (:mod:`codeagent.symbols.attributes`);
 - ``T(...).f()``: ``T.f``; ``mod.f()``, ``mod.sub.f()``, ``Class.f()``: as written, when the
   first name is bound in the module (an import, a definition).
 
@@ -34,44 +35,34 @@ import ast
 from collections.abc import Iterable
 
 from codeagent.pysyntax import Structure
-from codeagent.symbols.attributes import attribute_bindings
 from codeagent.symbols.bindings import (
     FUNCTIONS,
     IMPORTED,
     UNKNOWN,
-    Bindings,
     Entry,
-    Types,
     dotted,
     expression,
     kinds,
-    scope_bindings,
 )
+from codeagent.symbols.scopes import FileScopes
 
-_NONE: dict[str, str] = {}
 _MISSING = object()
-# A scope's names: a definition's qualified name, or the name's bindings there.
-Names = dict[str, "str | list[Entry]"]
 
 
 class CallTargets:
-    """The call targets of one file (each scope's bindings are read once, on first use)."""
+    """The call targets of one file (its scopes read once each, on first use:
+    :class:`~codeagent.symbols.scopes.FileScopes`)."""
 
     def __init__(self, structure: Structure, bound: dict[int | None, list[ast.AST]]) -> None:
         """``bound``: the file's binding nodes (:data:`BINDING_NODES`) by scope, in order."""
         self.structure = structure
-        self._nodes = bound
-        self._locals: dict[int | None, Bindings] = {}
-        self._scopes: dict[int | None, Names] = {}
-        self._attrs: dict[int, Types] = {}
-        self._defs: dict[int | None, dict[str, str]] | None = None
+        self.scopes = FileScopes(structure, bound)
         self._memo: dict[tuple[str, int | None], str | None] = {}
         self._exprs: dict[str, ast.expr | None] = {}  # a binding's text read back
         # per scope, name -> what it is there (memos of _find_name and _find_typed)
         self._names: dict[int | None, dict[str, str | None]] = {}
         self._typed: dict[int | None, dict[str, str | None]] = {}
         self._selves: dict[int | None, str | None] = {}  # scope -> the name of self there
-        self._chains: dict[int | None, list[int | None]] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
@@ -104,10 +95,11 @@ class CallTargets:
     def _find_name(self, name: str, scope: int | None, typed: bool = False) -> str | None:
         """The innermost visible definition, import or binding of ``name``; a variable is
         None, or with ``typed`` the one object its bindings say (:meth:`_one`)."""
-        for index in self._chains.get(scope) or self._visible(scope):
-            names = self._scopes.get(index)
+        scopes = self.scopes
+        for index in scopes.chains.get(scope) or scopes.visible(scope):
+            names = scopes.named.get(index)
             if names is None:
-                names = self._scope_names(index)
+                names = scopes.names(index)
             found = names.get(name)
             if found is None:
                 continue
@@ -117,23 +109,6 @@ class CallTargets:
                 return _imported(name, index)
             return self._one(found, index) if typed else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
-
-    def _visible(self, scope: int | None) -> list[int | None]:
-        """The scopes whose names code in ``scope`` sees: itself, the functions around it
-        (class bodies are skipped, as Python skips them), the module."""
-        found = self._chains.get(scope)
-        if found is None:
-            found = []
-            first, index = True, scope
-            while index is not None:
-                site = self.structure.defs[index]
-                if first or not isinstance(site.node, ast.ClassDef):
-                    found.append(index)
-                first = False
-                index = site.parent
-            found.append(None)
-            self._chains[scope] = found
-        return found
 
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
@@ -154,7 +129,7 @@ class CallTargets:
                 owner_class = self._class_of(scope)
                 if owner_class is None:
                     return None
-                return self._one(self._attr_types(owner_class).get(node.attr), owner_class)
+                return self._one(self.scopes.attributes(owner_class).get(node.attr), owner_class)
             owner = self._object(base, scope)
             if not owner or (owner.startswith("^") and "(" not in owner):
                 return None  # super().x.f(): an attribute of the base class object
@@ -239,10 +214,11 @@ class CallTargets:
         if not params:
             return None
         name = params[0].arg
-        for index in self._visible(scope):
+        for index in self.scopes.visible(scope):
             if index == method:  # a parameter without annotation, not assigned a type
-                return name if kinds(self._bindings(method).get(name, ())) <= {UNKNOWN} else None
-            if name in self._scope_names(index):  # a binding or a definition
+                bound = self.scopes.bindings(method).get(name, ())
+                return name if kinds(bound) <= {UNKNOWN} else None
+            if name in self.scopes.names(index):  # a binding or a definition
                 return None
         return None
 
@@ -253,39 +229,6 @@ class CallTargets:
     def _method_class(self, scope: int | None) -> str | None:
         cls = self._class_of(scope)
         return self.structure.defs[cls].qualname if cls is not None else None
-
-    # -- bindings (read once per scope) ---------------------------------------------------------
-
-    def _own_defs(self, scope: int | None) -> dict[str, str]:
-        """Names defined by ``def``/``class`` in a scope -> their qualified names."""
-        if self._defs is None:
-            self._defs = {}
-            for site in self.structure.defs:
-                self._defs.setdefault(site.parent, {}).setdefault(site.node.name, site.qualname)
-        return self._defs.get(scope, _NONE)
-
-    def _bindings(self, scope: int | None) -> Bindings:
-        found = self._locals.get(scope)
-        if found is None:
-            nodes = self._nodes.get(scope, [])
-            found = self._locals[scope] = scope_bindings(self.structure, scope, nodes)
-        return found
-
-    def _scope_names(self, scope: int | None) -> Names:
-        """The names of a scope: its bindings, and its definitions over them."""
-        found = self._scopes.get(scope)
-        if found is None:
-            found = self._scopes[scope] = {**self._bindings(scope), **self._own_defs(scope)}
-        return found
-
-    def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
-        return self._nodes.get(scope, [])
-
-    def _attr_types(self, cls: int) -> Types:
-        found = self._attrs.get(cls)
-        if found is None:
-            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
-        return found
 
 
 def _imported(name: str, scope: int | None) -> str:
