@@ -26,7 +26,7 @@ def calls(
     lines: list[int] | None = None,
     imports: bool = False,
     also: tuple[type[ast.AST], ...] = (),
-    found_also: list[tuple[ast.AST, int | None]] | None = None,
+    found_also: dict[int | None, list[ast.AST]] | None = None,
 ) -> list[Site]:
     """Every call of the file with its scope (the index of its definition in
     ``structure.defs``; None for the module's own).
@@ -35,8 +35,8 @@ def calls(
     read (the lines that mention a name, when only calls of that name are wanted).
     ``imports``: the ``from ... import`` statements come too, where they stand among the calls
     (an alias is known from its import on).
-    ``also``: node types (exact types) gathered, with their scope, into ``found_also`` in the
-    same walk (what binds names, for :mod:`codeagent.symbols.receivers`).
+    ``also``: node types (exact types) gathered by their scope into ``found_also`` in the
+    same walk, in source order (what binds names, for :mod:`codeagent.symbols.receivers`).
     """
     keep = _spanning(lines) if lines is not None else None
     found: list[Site] = []
@@ -55,7 +55,11 @@ def calls(
         if isinstance(node, ast.Call) or (imports and isinstance(node, ast.ImportFrom)):
             found.append((node, scope))
         if gather and type(node) in gather:
-            found_also.append((node, scope))  # type: ignore[union-attr]
+            gathered = found_also.get(scope)  # type: ignore[union-attr]
+            if gathered is None:
+                found_also[scope] = [node]  # type: ignore[index]
+            else:
+                gathered.append(node)
         for field in node._fields:  # ast.iter_child_nodes, inline: the walk is the cost
             child = getattr(node, field, None)
             if isinstance(child, list):

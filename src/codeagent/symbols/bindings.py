@@ -10,21 +10,21 @@ import says "what the import binds" (:data:`IMPORTED`); anything else (a loop va
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from keyword import iskeyword
+from typing import Any
 
 from codeagent.pysyntax import Structure
 
 UNKNOWN = ""  # a binding that says nothing of the type
 IMPORTED = "="  # bound by an import: the graph resolves the name itself
 Types = dict[str, set[str]]  # name -> what its bindings say
+# What one binding says, read only when a lookup asks for the type (:func:`kind_of`): the
+# text, or the node that says it: ``x = T(...)`` (its call), a parameter ``x: T`` (its
+# ``arg``), ``x: T = v`` (the statement).
+Entry = str | ast.Call | ast.arg | ast.AnnAssign
+Bindings = dict[str, list[Entry]]  # name -> its bindings in the scope
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-# The nodes that bind names (or, for self.x, attributes) in the scope they run in.
-BINDING_NODES = (
-    ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith,
-    ast.NamedExpr, ast.comprehension, ast.ExceptHandler, ast.Global, ast.Nonlocal, ast.Import,
-    ast.ImportFrom, ast.MatchAs, ast.MatchStar, ast.Delete,
-)  # fmt: skip
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -105,155 +105,146 @@ def entered(item: ast.withitem, is_async: bool) -> str:
     return f"{value}.{method}()" if value else UNKNOWN
 
 
-def scope_bindings(structure: Structure, scope: int | None, nodes: list[ast.AST]) -> Types:
+def kind_of(entry: Entry) -> str:
+    """What one binding says of the type (UNKNOWN, IMPORTED, ``T``, ``T()``, ...)."""
+    if type(entry) is str:
+        return entry
+    if type(entry) is ast.Call:
+        return value_type(entry) or UNKNOWN
+    if type(entry) is ast.arg:
+        return annotation_type(entry.annotation) or UNKNOWN
+    assert isinstance(entry, ast.AnnAssign)
+    return annotation_type(entry.annotation) or assigned(entry.value) or UNKNOWN
+
+
+def kinds(entries: Iterable[Entry]) -> set[str]:
+    """What a name's bindings say, each read (:func:`kind_of`)."""
+    return {kind_of(entry) for entry in entries}
+
+
+def scope_bindings(structure: Structure, scope: int | None, nodes: list[ast.AST]) -> Bindings:
     """Every name the scope binds (its parameters included), ``def``/``class`` aside;
     ``nodes``: the scope's binding nodes (:data:`BINDING_NODES`, as ``pysyntax.calls`` finds
-    them in its walk)."""
-    found: Types = {}
+    them in its walk). A binding's type is read when asked (:func:`kinds`)."""
+    found: Bindings = {}
     if scope is not None:
         node = structure.defs[scope].node
         if isinstance(node, FUNCTIONS):
             args = node.args
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-                _add(found, arg.arg, annotation_type(arg.annotation) or UNKNOWN)
+                _add(found, arg.arg, arg if arg.annotation is not None else UNKNOWN)
             for rest in (args.vararg, args.kwarg):
                 if rest is not None:
                     _add(found, rest.arg, UNKNOWN)
+    binders = _BINDERS
     for bound in nodes:
-        _bind(bound, found)
+        binders[type(bound)](bound, found)
     return found
 
 
-def attribute_bindings(
-    structure: Structure, cls: int, nodes: Callable[[int | None], list[ast.AST]]
-) -> Types:
-    """``self.x`` of class ``cls``: what its body (``x: T``, ``x = T()``) and its methods
-    (``self.x = T(...)``, ``self.x: T``, ``self.x = p`` with ``p: T``) bind ``x`` to;
-    ``nodes``: a scope's binding nodes."""
-    found: Types = {}
-    for stmt in nodes(cls):
-        if isinstance(stmt, ast.AnnAssign | ast.Assign):
-            own: Types = {}
-            _bind(stmt, own)
-            for name, types in own.items():
-                found.setdefault(name, set()).update(_written_in(cls, t) for t in types)
-    for site in structure.members(cls):
-        node = site.node
-        index = structure.scope_of[id(node)]
-        if not isinstance(node, FUNCTIONS) or not (node.args.posonlyargs or node.args.args):
-            continue
-        if any(dotted(d) in ("staticmethod", "classmethod") for d in node.decorator_list):
-            continue
-        params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-        me = params[0].arg
-        typed = {a.arg: annotation_type(a.annotation) for a in params[1:]}
-        assigned: Types = {}
-        for sub in nodes(index):
-            _self_attribute(sub, me, typed, assigned)
-        for name, types in assigned.items():
-            found.setdefault(name, set()).update(_written_in(index, t) for t in types)
-    return found
+def bind(node: ast.AST, found: Bindings) -> None:
+    """Add the bindings one node (of :data:`BINDING_NODES`) makes to ``found``."""
+    _BINDERS[type(node)](node, found)
 
 
-def _written_in(scope: int, kind: str) -> str:
-    """A type as read in scope ``scope`` (``3|Client``), UNKNOWN as it is."""
-    return f"{scope}|{kind}" if kind not in (UNKNOWN, IMPORTED) else kind
-
-
-def _self_attribute(node: ast.AST, me: str, typed: dict[str, str | None], found: Types) -> None:
-    """One statement's binding of ``me.x``, if it is one."""
-    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        value = node.value
-        for target in targets:
-            if _is_self_attr(target, me):
-                assert isinstance(target, ast.Attribute)
-                if isinstance(node, ast.AnnAssign):
-                    kind = annotation_type(node.annotation) or _value(value)
-                elif isinstance(node, ast.AugAssign):
-                    kind = UNKNOWN
-                elif isinstance(value, ast.Name) and typed.get(value.id):
-                    kind = typed[value.id] or UNKNOWN
-                else:
-                    kind = _value(value)
-                if kind is not None:
-                    _add(found, target.attr, kind)
-            elif isinstance(target, ast.Tuple | ast.List):
-                for element in ast.walk(target):
-                    if _is_self_attr(element, me):
-                        assert isinstance(element, ast.Attribute)
-                        _add(found, element.attr, UNKNOWN)
-    elif isinstance(node, ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
-        target = node.optional_vars if isinstance(node, ast.withitem) else node.target  # type: ignore[assignment]
-        for element in ast.walk(target) if target is not None else ():
-            if _is_self_attr(element, me):
-                assert isinstance(element, ast.Attribute)
-                _add(found, element.attr, UNKNOWN)
-
-
-def _is_self_attr(node: ast.AST, me: str) -> bool:
-    return (
-        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me
-    )
-
-
-def _value(value: ast.expr | None) -> str | None:
+def assigned(value: ast.expr | None) -> str | None:
     """What an assigned value says: a constructor's type, nothing (None), or UNKNOWN."""
     if _is_none(value) if value is not None else True:
         return None
     return value_type(value) or UNKNOWN
 
 
-def _add(found: Types, name: str, kind: str) -> None:
-    found.setdefault(name, set()).add(kind)
+def _add(found: Bindings, name: str, entry: Entry) -> None:
+    entries = found.get(name)
+    if entries is None:
+        found[name] = [entry]
+    else:
+        entries.append(entry)
 
 
 def _names(target: ast.AST) -> list[str]:
-    if isinstance(target, ast.Name):
+    """Every name in an assignment's target (a subscript's or attribute's names too)."""
+    if type(target) is ast.Name:
         return [target.id]
+    if type(target) is ast.Tuple or type(target) is ast.List:
+        return [name for element in target.elts for name in _names(element)]
+    if type(target) is ast.Starred:
+        return _names(target.value)
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
-def _bind(node: ast.AST, found: Types) -> None:
-    """The bindings one node of a scope makes."""
-    if isinstance(node, ast.Assign):
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                kind = _value(node.value)
-                if kind is not None:
-                    _add(found, target.id, kind)
-            elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
-                for name in _names(target):
-                    _add(found, name, UNKNOWN)
-    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        kind = annotation_type(node.annotation) or _value(node.value)
-        _add(found, node.target.id, kind or UNKNOWN)
-    elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
-        for name in _names(node.target):
-            _add(found, name, UNKNOWN)
-    elif isinstance(node, ast.NamedExpr):
-        _add(found, node.target.id, UNKNOWN)
-    elif isinstance(node, ast.With | ast.AsyncWith):
-        for item in node.items:
-            var = item.optional_vars
-            if isinstance(var, ast.Name):
-                _add(found, var.id, entered(item, isinstance(node, ast.AsyncWith)))
-            elif var is not None:
-                for name in _names(var):
-                    _add(found, name, UNKNOWN)
-    elif isinstance(node, ast.ExceptHandler) and node.name:
-        _add(found, node.name, UNKNOWN)
-    elif isinstance(node, ast.Global | ast.Nonlocal):
-        for name in node.names:
-            _add(found, name, UNKNOWN)
-    elif isinstance(node, ast.Import | ast.ImportFrom):
-        for alias in node.names:
-            bound = alias.asname or alias.name.split(".")[0]
-            if bound != "*":
-                _add(found, bound, IMPORTED)
-    elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-        _add(found, node.name, UNKNOWN)
-    elif isinstance(node, ast.Delete):
-        for target in node.targets:
-            if isinstance(target, ast.Name):
+# -- the bindings one node of a scope makes, by the node's type --------------------------------
+
+
+def _assign(node: ast.Assign, found: Bindings) -> None:
+    value = node.value
+    for target in node.targets:
+        if type(target) is ast.Name:
+            if type(value) is ast.Call:  # its type: the call's (kind_of)
+                _add(found, target.id, value)
+            elif not _is_none(value):  # ``x = None`` says nothing
                 _add(found, target.id, UNKNOWN)
+        elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+            for name in _names(target):
+                _add(found, name, UNKNOWN)
+
+
+def _ann_assign(node: ast.AnnAssign, found: Bindings) -> None:
+    if type(node.target) is ast.Name:
+        _add(found, node.target.id, node)
+
+
+def _target(
+    node: ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension, found: Bindings
+) -> None:
+    for name in _names(node.target):
+        _add(found, name, UNKNOWN)
+
+
+def _named(node: ast.NamedExpr, found: Bindings) -> None:
+    _add(found, node.target.id, UNKNOWN)
+
+
+def _with(node: ast.With | ast.AsyncWith, found: Bindings) -> None:
+    for item in node.items:
+        var = item.optional_vars
+        if isinstance(var, ast.Name):
+            _add(found, var.id, entered(item, isinstance(node, ast.AsyncWith)))
+        elif var is not None:
+            for name in _names(var):
+                _add(found, name, UNKNOWN)
+
+
+def _named_node(node: ast.ExceptHandler | ast.MatchAs | ast.MatchStar, found: Bindings) -> None:
+    if node.name:
+        _add(found, node.name, UNKNOWN)
+
+
+def _declared(node: ast.Global | ast.Nonlocal, found: Bindings) -> None:
+    for name in node.names:
+        _add(found, name, UNKNOWN)
+
+
+def _import(node: ast.Import | ast.ImportFrom, found: Bindings) -> None:
+    for alias in node.names:
+        bound = alias.asname or alias.name.split(".")[0]
+        if bound != "*":
+            _add(found, bound, IMPORTED)
+
+
+def _delete(node: ast.Delete, found: Bindings) -> None:
+    for target in node.targets:
+        if isinstance(target, ast.Name):
+            _add(found, target.id, UNKNOWN)
+
+
+_BINDERS: dict[type[ast.AST], Callable[[Any, Bindings], None]] = {
+    ast.Assign: _assign, ast.AnnAssign: _ann_assign, ast.AugAssign: _target, ast.For: _target,
+    ast.AsyncFor: _target, ast.With: _with, ast.AsyncWith: _with, ast.NamedExpr: _named,
+    ast.comprehension: _target, ast.ExceptHandler: _named_node, ast.Global: _declared,
+    ast.Nonlocal: _declared, ast.Import: _import, ast.ImportFrom: _import,
+    ast.MatchAs: _named_node, ast.MatchStar: _named_node, ast.Delete: _delete,
+}  # fmt: skip
+# The nodes that bind names (or, for self.x, attributes) in the scope they run in (exact
+# types: ``pysyntax.calls`` gathers them in its walk).
+BINDING_NODES = tuple(_BINDERS)

@@ -197,7 +197,7 @@ def _calls(found: Structure) -> list[list[Any]]:
     ``target`` the callee as the file names it (:mod:`codeagent.symbols.receivers`) or ""."""
     rows: list[list[Any]] = []
     aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
-    bound: list[tuple[ast.AST, int | None]] = []
+    bound: dict[int | None, list[ast.AST]] = {}
     sites = calls(found, imports=True, also=BINDING_NODES, found_also=bound)
     targets = CallTargets(found, bound)
     for node, scope in sites:

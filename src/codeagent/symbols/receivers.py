@@ -1,7 +1,7 @@
 """What a call is a call *of*, as far as one Python file says: the callee as a dotted name in
 the file's own namespace, or nothing (the call stays "by name").
 
-    targets = CallTargets(structure)
+    targets = CallTargets(structure, bound)  # bound: its binding nodes by scope
     targets.of(call_node, scope)   # "Client.send", "^Client.close", "outer.inner", or None
 
 The name is written for the symbol graph, which resolves it across files
@@ -20,7 +20,8 @@ code says, no inference:
   ``T | None``, ``"T"``), or every assignment of ``x`` in its scope is ``T(...)`` (``None``
   aside): ``T.f``; the same for a module-level ``x``;
 - ``self.x.f()`` where the class annotates ``x: T`` or its methods only assign
-  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``;
+  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``
+  (:mod:`codeagent.symbols.attributes`);
 - ``T(...).f()``: ``T.f``; ``mod.f()``, ``mod.sub.f()``, ``Class.f()``: as written, when the
   first name is bound in the module (an import, a definition).
 
@@ -31,46 +32,49 @@ call, ``global``) leaves its calls by name (:mod:`codeagent.symbols.bindings`).
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from codeagent.pysyntax import Structure
 from codeagent.symbols.bindings import (
     FUNCTIONS,
     IMPORTED,
     UNKNOWN,
-    Types,
-    attribute_bindings,
+    Entry,
     dotted,
     expression,
-    scope_bindings,
+    kinds,
 )
+from codeagent.symbols.scopes import FileScopes
 
-_NONE: dict[str, str] = {}
+_MISSING = object()
 
 
 class CallTargets:
-    """The call targets of one file (each scope's bindings are read once, on first use)."""
+    """The call targets of one file (its scopes read once each, on first use:
+    :class:`~codeagent.symbols.scopes.FileScopes`)."""
 
-    def __init__(self, structure: Structure, bound: list[tuple[ast.AST, int | None]]) -> None:
-        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) with their scopes."""
+    def __init__(self, structure: Structure, bound: dict[int | None, list[ast.AST]]) -> None:
+        """``bound``: the file's binding nodes (:data:`BINDING_NODES`) by scope, in order."""
         self.structure = structure
-        self._nodes: dict[int | None, list[ast.AST]] = {}
-        for node, scope in bound:
-            self._nodes.setdefault(scope, []).append(node)
-        self._locals: dict[int | None, Types] = {}
-        self._attrs: dict[int, Types] = {}
-        self._defs: dict[int | None, dict[str, str]] | None = None
+        self.scopes = FileScopes(structure, bound)
         self._memo: dict[tuple[str, int | None], str | None] = {}
-        self._names: dict[tuple[str, int | None], str | None] = {}
-        self._typed: dict[tuple[str, int | None], str | None] = {}
-        self._selves: dict[tuple[str, int | None], bool] = {}
-        self._chains: dict[int | None, list[int | None]] = {}
+        self._exprs: dict[str, ast.expr | None] = {}  # a binding's text read back
+        # per scope, name -> what it is there (memos of _find_name and _find_typed)
+        self._names: dict[int | None, dict[str, str | None]] = {}
+        self._typed: dict[int | None, dict[str, str | None]] = {}
+        self._selves: dict[int | None, str | None] = {}  # scope -> the name of self there
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
         func = call.func
-        if isinstance(func, ast.Name):
+        if type(func) is ast.Name:
+            memo = self._names.get(scope)  # self._name, inline: the most common call
+            if memo is not None:
+                found = memo.get(func.id, _MISSING)
+                if found is not _MISSING:
+                    return found  # type: ignore[return-value]
             return self._name(func.id, scope)
-        if not isinstance(func, ast.Attribute):
+        if type(func) is not ast.Attribute:
             return None
         owner = self._object(func.value, scope)
         return f"{owner}.{func.attr}" if owner else None
@@ -80,59 +84,52 @@ class CallTargets:
     def _name(self, name: str, scope: int | None) -> str | None:
         """The definition or import ``name`` refers to where ``scope`` reads it (the name the
         module binds, or a qualified name), or None for a variable."""
-        key = (name, scope)
-        if key not in self._names:
-            self._names[key] = self._find_name(name, scope)
-        return self._names[key]
+        memo = self._names.get(scope)
+        if memo is None:
+            memo = self._names[scope] = {}
+        found = memo.get(name, _MISSING)
+        if found is _MISSING:
+            found = memo[name] = self._find_name(name, scope)
+        return found  # type: ignore[return-value]
 
     def _find_name(self, name: str, scope: int | None, typed: bool = False) -> str | None:
         """The innermost visible definition, import or binding of ``name``; a variable is
         None, or with ``typed`` the one object its bindings say (:meth:`_one`)."""
-        for index in self._visible(scope):
-            defs = self._own_defs(index)
-            if name in defs:
-                return defs[name]
-            bound = self._bindings(index).get(name)
-            if bound is not None:
-                if bound == {IMPORTED}:
-                    return _imported(name, index)
-                return self._one(bound, index) if typed else None
+        scopes = self.scopes
+        for index in scopes.chains.get(scope) or scopes.visible(scope):
+            names = scopes.named.get(index)
+            if names is None:
+                names = scopes.names(index)
+            found = names.get(name)
+            if found is None:
+                continue
+            if type(found) is str:  # a definition
+                return found
+            if found.count(IMPORTED) == len(found):
+                return _imported(name, index)
+            return self._one(found, index) if typed else None
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
-
-    def _visible(self, scope: int | None) -> list[int | None]:
-        """The scopes whose names code in ``scope`` sees: itself, the functions around it
-        (class bodies are skipped, as Python skips them), the module."""
-        found = self._chains.get(scope)
-        if found is None:
-            found = []
-            first, index = True, scope
-            while index is not None:
-                site = self.structure.defs[index]
-                if first or not isinstance(site.node, ast.ClassDef):
-                    found.append(index)
-                first = False
-                index = site.parent
-            found.append(None)
-            self._chains[scope] = found
-        return found
 
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
-        if isinstance(node, ast.Name):
-            return self._typed_name(node.id, scope)
-        if isinstance(node, ast.Call):
+        kind = type(node)
+        if kind is ast.Name:
+            return self._typed_name(node.id, scope)  # type: ignore[attr-defined]
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
             if _is_super(node):
                 cls = self._method_class(scope)
                 return f"^{cls}" if cls is not None else None
             callee = self.of(node, scope)  # T(...).f(): T's f; make().f(): what make returns
             return f"{callee}()" if callee else None
-        if isinstance(node, ast.Attribute):
+        if kind is ast.Attribute:
+            assert isinstance(node, ast.Attribute)
             base = node.value
-            if isinstance(base, ast.Name) and self._is_self(base.id, scope):
+            if type(base) is ast.Name and self._is_self(base.id, scope):
                 owner_class = self._class_of(scope)
                 if owner_class is None:
                     return None
-                return self._one(self._attr_types(owner_class).get(node.attr), owner_class)
+                return self._one(self.scopes.attributes(owner_class).get(node.attr), owner_class)
             owner = self._object(base, scope)
             if not owner or (owner.startswith("^") and "(" not in owner):
                 return None  # super().x.f(): an attribute of the base class object
@@ -141,20 +138,24 @@ class CallTargets:
 
     def _typed_name(self, name: str, scope: int | None) -> str | None:
         """A name read as an object: its type when its bindings say one, else what it names."""
-        key = (name, scope)
-        if key not in self._typed:
-            self._typed[key] = self._find_typed(name, scope)
-        return self._typed[key]
+        memo = self._typed.get(scope)
+        if memo is None:
+            memo = self._typed[scope] = {}
+        found = memo.get(name, _MISSING)
+        if found is _MISSING:
+            if self._is_self(name, scope):
+                found = memo[name] = self._method_class(scope)
+            else:
+                found = memo[name] = self._find_name(name, scope, typed=True)
+        return found  # type: ignore[return-value]
 
-    def _find_typed(self, name: str, scope: int | None) -> str | None:
-        if self._is_self(name, scope):
-            return self._method_class(scope)
-        return self._find_name(name, scope, typed=True)
-
-    def _one(self, types: set[str] | None, scope: int | None) -> str | None:
+    def _one(self, bound: Iterable[Entry] | None, scope: int | None) -> str | None:
         """The one object a name's bindings say (each read where it was written), as the graph
         reads it: ``Client`` (an instance of it), ``make()`` (what ``make`` returns)."""
-        if not types or UNKNOWN in types or IMPORTED in types:
+        if not bound:
+            return None
+        types = kinds(bound)
+        if UNKNOWN in types or IMPORTED in types:
             return None
         found = {self._written(t, scope) for t in types}
         return found.pop() if len(found) == 1 else None
@@ -169,7 +170,10 @@ class CallTargets:
         if key in self._memo:
             return self._memo[key]
         self._memo[key] = None  # a binding that leads back to itself says nothing
-        expr = expression(text)
+        if text in self._exprs:
+            expr = self._exprs[text]
+        else:
+            expr = self._exprs[text] = expression(text)
         if expr is None:
             return None
         found = self._object(expr, scope)
@@ -192,28 +196,31 @@ class CallTargets:
     def _is_self(self, name: str, scope: int | None) -> bool:
         """Whether ``name`` is the first parameter of the method around ``scope`` (``self``,
         ``cls`` in a classmethod), not rebound on the way."""
-        key = (name, scope)
-        if key not in self._selves:
-            self._selves[key] = self._find_self(name, scope)
-        return self._selves[key]
+        found = self._selves.get(scope, _MISSING)
+        if found is _MISSING:
+            found = self._selves[scope] = self._find_self(scope)
+        return name == found
 
-    def _find_self(self, name: str, scope: int | None) -> bool:
+    def _find_self(self, scope: int | None) -> str | None:
+        """The name ``self`` has in ``scope`` (the method's first parameter), if it has one."""
         method = self._method(scope)
         if method is None:
-            return False
+            return None
         node = self.structure.defs[method].node
         assert isinstance(node, FUNCTIONS)
         if any(dotted(d) == "staticmethod" for d in node.decorator_list):
-            return False
+            return None
         params = [*node.args.posonlyargs, *node.args.args]
-        if not params or params[0].arg != name:
-            return False
-        for index in self._visible(scope):
+        if not params:
+            return None
+        name = params[0].arg
+        for index in self.scopes.visible(scope):
             if index == method:  # a parameter without annotation, not assigned a type
-                return self._bindings(method).get(name, set()) <= {UNKNOWN}
-            if name in self._bindings(index) or name in self._own_defs(index):
-                return False
-        return False
+                bound = self.scopes.bindings(method).get(name, ())
+                return name if kinds(bound) <= {UNKNOWN} else None
+            if name in self.scopes.names(index):  # a binding or a definition
+                return None
+        return None
 
     def _class_of(self, scope: int | None) -> int | None:
         method = self._method(scope)
@@ -222,32 +229,6 @@ class CallTargets:
     def _method_class(self, scope: int | None) -> str | None:
         cls = self._class_of(scope)
         return self.structure.defs[cls].qualname if cls is not None else None
-
-    # -- bindings (read once per scope) ---------------------------------------------------------
-
-    def _own_defs(self, scope: int | None) -> dict[str, str]:
-        """Names defined by ``def``/``class`` in a scope -> their qualified names."""
-        if self._defs is None:
-            self._defs = {}
-            for site in self.structure.defs:
-                self._defs.setdefault(site.parent, {}).setdefault(site.node.name, site.qualname)
-        return self._defs.get(scope, _NONE)
-
-    def _bindings(self, scope: int | None) -> Types:
-        found = self._locals.get(scope)
-        if found is None:
-            nodes = self._nodes.get(scope, [])
-            found = self._locals[scope] = scope_bindings(self.structure, scope, nodes)
-        return found
-
-    def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
-        return self._nodes.get(scope, [])
-
-    def _attr_types(self, cls: int) -> Types:
-        found = self._attrs.get(cls)
-        if found is None:
-            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
-        return found
 
 
 def _imported(name: str, scope: int | None) -> str:
