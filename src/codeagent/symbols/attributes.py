@@ -80,8 +80,8 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
                     kind = annotation_type(node.annotation) or assigned(value)
                 elif isinstance(node, ast.AugAssign):
                     kind = UNKNOWN
-                elif isinstance(value, ast.Name) and _typed(params, value.id):
-                    kind = _typed(params, value.id) or UNKNOWN
+                elif isinstance(value, ast.Name) and (typed := _typed(params, value.id)):
+                    kind = typed
                 else:
                     kind = assigned(value)
                 if kind is not None:
