@@ -114,7 +114,7 @@ def _source_first(
     to the score of the file they now follow, so scores still fall down the list."""
     from codeagent.rank import source_first as rule
 
-    if analysis.wants_tests or analysis.wants_docs or rule.asks_about_build(question):
+    if asked_kinds(analysis) or rule.asks_about_build(question):
         return order
 
     def held(f: int) -> bool:
