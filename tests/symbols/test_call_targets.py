@@ -75,6 +75,17 @@ FILES = {
         "        def inner():\n"
         "            return self.close()  # @self-in-closure close\n"
         "        return inner()  # @nested-def inner\n"
+        "\n"
+        "\n"
+        "class Holder:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._both = Transport()\n"
+        "\n"
+        "    def start(self, path):\n"
+        "        with Transport() as self._entered:\n"
+        "            self._entered.send(6)  # @with-attribute send\n"
+        "        with open(path) as self._both:\n"
+        "            self._both.send(7)  # @attribute-also-bound-by-with send\n"
     ),
     "app/__init__.py": "",
     "app/shadow.py": (
@@ -118,7 +129,7 @@ FILES = {
     ),
 }
 MARKS = re.compile(r"# @([\w-]+) (\w+)")
-UNRESOLVED = {"unknown", "loop-variable"}
+UNRESOLVED = {"unknown", "loop-variable", "attribute-also-bound-by-with"}
 
 
 def _marked() -> list[tuple[str, str, int, str]]:

@@ -21,12 +21,14 @@ from codeagent.symbols.bindings import (
     assigned,
     bind,
     dotted,
+    entered,
     kinds,
 )
 
 # The binding nodes that can bind ``self.x`` (exact types, as gathered).
 _SELF_BINDING = frozenset(
-    {ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr}
+    {ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith}
+    | {ast.NamedExpr}
 )
 
 
@@ -87,18 +89,27 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
                 if kind is not None:
                     _add(found, target.attr, kind)
             elif isinstance(target, ast.Tuple | ast.List):
-                for element in ast.walk(target):
-                    if _is_self_attr(element, me):
-                        assert isinstance(element, ast.Attribute)
-                        _add(found, element.attr, UNKNOWN)
-    elif isinstance(node, ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
-        target = node.optional_vars if isinstance(node, ast.withitem) else node.target  # type: ignore[assignment]
-        if type(target) is ast.Name:
-            return
-        for element in ast.walk(target) if target is not None else ():
-            if _is_self_attr(element, me):
-                assert isinstance(element, ast.Attribute)
-                _add(found, element.attr, UNKNOWN)
+                _unknown(target, me, found)
+    elif isinstance(node, ast.With | ast.AsyncWith):  # ``with VALUE as self.x``
+        for item in node.items:
+            var = item.optional_vars
+            if isinstance(var, ast.Attribute) and _is_self_attr(var, me):
+                _add(found, var.attr, entered(item, isinstance(node, ast.AsyncWith)))
+            elif var is not None and type(var) is not ast.Name:
+                _unknown(var, me, found)
+    elif (
+        isinstance(node, ast.For | ast.AsyncFor | ast.NamedExpr)
+        and type(node.target) is not ast.Name
+    ):
+        _unknown(node.target, me, found)
+
+
+def _unknown(target: ast.AST, me: str, found: Types) -> None:
+    """Each ``me.x`` inside a target that binds it to nothing the syntax says."""
+    for element in ast.walk(target):
+        if _is_self_attr(element, me):
+            assert isinstance(element, ast.Attribute)
+            _add(found, element.attr, UNKNOWN)
 
 
 def _typed(params: list[ast.arg], name: str) -> str | None:

@@ -55,8 +55,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 6: each Python call site's target as the file names it (symbols.receivers); 7: TypeScript's
 # and JavaScript's too (lang.ts_calls), with their import bindings ("b") and exports ("e");
 # 8: "e" names exported declarations (``export function f``), a class field whose value is a
-# function is a method
-FORMAT = 8
+# function is a method; 9: ``with T() as self.x`` binds the attribute (it was left unbound)
+FORMAT = 9
 log = logging.getLogger(__name__)
 
 

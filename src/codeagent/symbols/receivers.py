@@ -19,14 +19,15 @@ code says, no inference:
 - ``x.f()`` where ``x`` is a parameter or local annotated ``x: T`` (``Optional[T]``,
   ``T | None``, ``"T"``), or every assignment of ``x`` in its scope is ``T(...)`` (``None``
   aside): ``T.f``; the same for a module-level ``x``;
+- ``x.f()`` after ``with T() as x``: ``f`` of what ``T.__enter__`` returns;
 - ``self.x.f()`` where the class annotates ``x: T`` or its methods only assign
-  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``
-  (:mod:`codeagent.symbols.attributes`);
+  ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``; ``with T() as
+  self.x`` as for a name (:mod:`codeagent.symbols.attributes`);
 - ``T(...).f()``: ``T.f``; ``mod.f()``, ``mod.sub.f()``, ``Class.f()``: as written, when the
   first name is bound in the module (an import, a definition).
 
-A name bound any other way in the scope (a loop, ``with ... as``, an assignment from another
-call, ``global``) leaves its calls by name (:mod:`codeagent.symbols.bindings`).
+A name bound any other way in the scope (a loop, an assignment from another call, ``global``)
+leaves its calls by name (:mod:`codeagent.symbols.bindings`).
 """
 
 from __future__ import annotations
