@@ -138,3 +138,46 @@ def test_the_first_file_shows_up_to_three_windows_within_the_first_five(
     assert paths[5:] == [f"pkg/mod{n}.py" for n in range(2, 7)]
     assert len({h.symbol for h in shown[:3]}) == 3
     assert all("filler" not in h.symbol for h in shown)
+
+
+def _function(name: str, words: str) -> str:
+    return f"def {name}(total):\n    # {words}\n    return total\n\n\n"
+
+
+def test_the_first_file_shows_its_weaker_matching_chunks_first(git_repo: GitRepoFactory) -> None:
+    """A file whose best function matches the question far better than its other two: those
+    two still take the second and third windows (an issue's edited function is most often in
+    the first file, and not its best chunk), before the other files' best chunks; a function
+    of that file that matches nothing is not shown."""
+    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
+    files = {
+        "pkg/budget.py": _function("retry_budget_main", "retry budget " * 12)
+        + f"def filler_a(value):\n{filler}    return value\n\n\n"
+        + _function("refill", "retry budget once")
+        + f"def filler_b(value):\n{filler}    return value\n\n\n"
+        + _function("drain", "budget drained by a retry"),
+    }
+    for n in range(6):
+        files[f"pkg/other{n}.py"] = _function(f"other_{n}", "retry budget " * (4 - n % 3))
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    shown = retrieve(store, "retry budget", 10)
+    assert [h.path for h in shown[:3]] == ["pkg/budget.py"] * 3
+    assert {h.symbol for h in shown[:3]} == {"retry_budget_main", "refill", "drain"}
+    assert sorted(h.path for h in shown[3:]) == [f"pkg/other{n}.py" for n in range(6)]
+    assert all("filler" not in h.symbol for h in shown)
+
+
+def test_the_first_file_shows_no_chunk_without_evidence(git_repo: GitRepoFactory) -> None:
+    """The first file's functions that hold no word of the question are not shown."""
+    files = {
+        "pkg/solo.py": _function("retry_budget", "retry budget " * 5)
+        + _function("parse_color", "red green blue")
+        + _function("load_font", "serif sans mono"),
+        "pkg/other.py": _function("other", "budget"),
+    }
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    shown = retrieve(store, "retry budget", 5)
+    assert [(h.path, h.symbol) for h in shown] == [
+        ("pkg/solo.py", "retry_budget"),
+        ("pkg/other.py", "other"),
+    ]
