@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.rank.query import analyze
 from codeagent.rank.retrieve import merge_hits, retrieve
 from codeagent.records import SearchHit
 from conftest import GitRepoFactory
@@ -144,11 +147,9 @@ def _function(name: str, words: str) -> str:
     return f"def {name}(total):\n    # {words}\n    return total\n\n\n"
 
 
-def test_the_first_file_shows_its_weaker_matching_chunks_first(git_repo: GitRepoFactory) -> None:
-    """A file whose best function matches the question far better than its other two: those
-    two still take the second and third windows (an issue's edited function is most often in
-    the first file, and not its best chunk), before the other files' best chunks; a function
-    of that file that matches nothing is not shown."""
+def _budget_repo(git_repo: GitRepoFactory) -> Path:
+    """A file whose best function matches "retry budget" far better than its other two, and
+    six other files that match it less than that best."""
     filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
     files = {
         "pkg/budget.py": _function("retry_budget_main", "retry budget " * 12)
@@ -159,8 +160,22 @@ def test_the_first_file_shows_its_weaker_matching_chunks_first(git_repo: GitRepo
     }
     for n in range(6):
         files[f"pkg/other{n}.py"] = _function(f"other_{n}", "retry budget " * (4 - n % 3))
-    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
-    shown = retrieve(store, "retry budget", 10)
+    return git_repo(files)
+
+
+# a long question: a bug report
+REPORT = "the retry budget is exceeded when the retry budget runs out " + "and the budget " * 20
+
+
+def test_a_reports_first_file_shows_its_weaker_matching_chunks_first(
+    git_repo: GitRepoFactory,
+) -> None:
+    """For a bug report the first file's two weaker matches still take the second and third
+    windows (an issue's edited function is most often in the first file, and not its best
+    chunk), before the other files' best chunks; a function that matches nothing is not
+    shown."""
+    store, _ = load_or_build(_budget_repo(git_repo), Settings.load(embed="none"))
+    shown = retrieve(store, REPORT, 10)
     assert [h.path for h in shown[:3]] == ["pkg/budget.py"] * 3
     assert {h.symbol for h in shown[:3]} == {"retry_budget_main", "refill", "drain"}
     assert sorted(h.path for h in shown[3:]) == [f"pkg/other{n}.py" for n in range(6)]
@@ -181,3 +196,17 @@ def test_the_first_file_shows_no_chunk_without_evidence(git_repo: GitRepoFactory
         ("pkg/solo.py", "retry_budget"),
         ("pkg/other.py", "other"),
     ]
+
+
+def test_a_how_questions_first_file_shows_only_the_chunks_near_its_best(
+    git_repo: GitRepoFactory,
+) -> None:
+    """A how-question (short, no code) keeps the share rule: the first file's weak matches
+    leave their windows to other files, so ten windows name more files."""
+    store, _ = load_or_build(_budget_repo(git_repo), Settings.load(embed="none"))
+    assert analyze("how is the retry budget kept?").reports is False
+    assert analyze(REPORT).reports is True
+    shown = retrieve(store, "how is the retry budget kept?", 10)
+    assert [(h.path, h.symbol) for h in shown[:1]] == [("pkg/budget.py", "retry_budget_main")]
+    assert all(h.path != "pkg/budget.py" for h in shown[1:])
+    assert {h.path for h in shown} >= {f"pkg/other{n}.py" for n in range(6)}

@@ -5,10 +5,12 @@ repository or several, eval).
 Files are ranked by :func:`codeagent.rank.ranking.rank_files` (BM25 and dense evidence over
 the whole index, the code names, paths and traceback frames of the question, a prior over
 file kinds); inside each of the best files its best chunk is shown, and its second best when
-that scores nearly as well; the first file shows its second and third best whenever they hold
-any evidence. Neighbouring or overlapping chunks of one file are merged into one window.
-Further chunks are shown among the first :data:`SECOND_WITHIN` windows only (the code to read);
-past them each further file shows its best chunk, so a larger ``k`` names more files.
+that scores nearly as well; the first file shows its second and third best when they do, and
+for a bug report (a long question, or one that pastes code or a traceback: ``reports`` of
+:func:`~codeagent.rank.query.analyze`) whenever they hold any evidence. Neighbouring or
+overlapping chunks of one file are merged into one window. Further chunks are shown among the
+first :data:`SECOND_WITHIN` windows only (the code to read); past them each further file shows
+its best chunk, so a larger ``k`` names more files.
 
 The first file's further chunks are there because an issue's edited function is most often in
 the first file but not its best chunk, and it scores well under that best: a chunk reading like
@@ -18,7 +20,9 @@ vectors. In-process, on 118 development issues of three larger repositories: a t
 showing the first file's second and third chunks without that share, 68.3 -> 74.5 with the
 vectors (files cited by ten windows unchanged, 93.7) and 59.9 -> 67.0 with BM25 alone (files
 cited by ten windows 90.9 -> 87.9: a reference file in the ninth or tenth window left them)
-(docs/eval.md, ninth round).
+(docs/eval.md, ninth round). A how-question keeps the share: given to every question, the
+windows cost how-questions files (SWE-QA files cited by ten windows: flask 92.0 -> 89.6,
+pylint 79.1 -> 78.0).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ PER_FILE = 2
 FIRST_FILE = 3  # the first file's chunks, within the first SECOND_WITHIN windows
 SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
 SECOND_WITHIN = 5  # ... and when it falls among the first this many windows
-FIRST_SHARE = 0.0  # the first file's further chunks: any share of its best (any evidence)
+FIRST_SHARE = 0.0  # a bug report's first file's further chunks: any share of its best
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
@@ -75,13 +79,14 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     from codeagent.rank.query import analyze
     from codeagent.rank.ranking import rank_files
 
-    ranking = rank_files(store, question, analyze(question))
+    analysis = analyze(question)
+    ranking = rank_files(store, question, analysis)
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = _per_file(rank, len(merged))
         ids = ranking.chunks_of(path)[:per_file]
         best = float(ranking.chunk_scores[ids[0]])
-        share = FIRST_SHARE if rank == 1 else SECOND_CHUNK
+        share = FIRST_SHARE if rank == 1 and analysis.reports else SECOND_CHUNK
         for n, i in enumerate(ids):
             chunk_score = float(ranking.chunk_scores[i])
             if n and (chunk_score <= 0.0 or chunk_score < share * best):
