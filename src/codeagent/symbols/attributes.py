@@ -27,8 +27,16 @@ from codeagent.symbols.bindings import (
 
 # The binding nodes that can bind ``self.x`` (exact types, as gathered).
 _SELF_BINDING = frozenset(
-    {ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith}
-    | {ast.NamedExpr}
+    {
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+        ast.For,
+        ast.AsyncFor,
+        ast.With,
+        ast.AsyncWith,
+        ast.NamedExpr,
+    }
 )
 
 
