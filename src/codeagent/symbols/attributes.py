@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TypeGuard
 
 from codeagent.pysyntax import Structure
 from codeagent.symbols.bindings import (
@@ -85,7 +86,6 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
             if type(target) is ast.Name:  # the common case: binds no attribute
                 continue
             if _is_self_attr(target, me):
-                assert isinstance(target, ast.Attribute)
                 if isinstance(node, ast.AnnAssign):
                     kind = annotation_type(node.annotation) or assigned(value)
                 elif isinstance(node, ast.AugAssign):
@@ -101,7 +101,7 @@ def _self_attribute(node: ast.AST, me: str, params: list[ast.arg], found: Types)
     elif isinstance(node, ast.With | ast.AsyncWith):  # ``with VALUE as self.x``
         for item in node.items:
             var = item.optional_vars
-            if isinstance(var, ast.Attribute) and _is_self_attr(var, me):
+            if _is_self_attr(var, me):
                 _add(found, var.attr, entered(item, isinstance(node, ast.AsyncWith)))
             elif var is not None and type(var) is not ast.Name:
                 _unknown(var, me, found)
@@ -116,7 +116,6 @@ def _unknown(target: ast.AST, me: str, found: Types) -> None:
     """Each ``me.x`` inside a target that binds it to nothing the syntax says."""
     for element in ast.walk(target):
         if _is_self_attr(element, me):
-            assert isinstance(element, ast.Attribute)
             _add(found, element.attr, UNKNOWN)
 
 
@@ -128,7 +127,8 @@ def _typed(params: list[ast.arg], name: str) -> str | None:
     return None
 
 
-def _is_self_attr(node: ast.AST, me: str) -> bool:
+def _is_self_attr(node: ast.AST | None, me: str) -> TypeGuard[ast.Attribute]:
+    """Whether ``node`` is ``me.x`` (``me``: the name ``self`` has in the method)."""
     return (
         isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me
     )
