@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import merge_hits, retrieve
 from codeagent.records import SearchHit
 from conftest import GitRepoFactory
+
+if TYPE_CHECKING:
+    from codeagent.store.store import IndexStore
 
 
 def hit(path: str, start: int, end: int, score: float, symbol: str = "") -> SearchHit:
@@ -182,6 +187,31 @@ def test_a_reports_first_file_shows_its_weaker_matching_chunks_first(
     assert all("filler" not in h.symbol for h in shown)
 
 
+def test_a_reports_first_file_shows_its_weaker_chunks_only_when_it_leads_the_second(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first file's weaker matches take windows only when the learned model puts the file
+    ahead of the second by :data:`FIRST_LEAD` in log-odds; under that lead the first file shows
+    its best chunk alone (the share rule) and the next files their best."""
+    from codeagent.rank import retrieve as module
+
+    store, _ = load_or_build(_budget_repo(git_repo), Settings.load(embed="none"))
+    lead = rank_files(store, REPORT, analyze(REPORT)).lead
+    assert lead is not None
+    assert lead > 0
+    monkeypatch.setattr(module, "FIRST_LEAD", lead - 0.5)
+    shown = retrieve(store, REPORT, 10)
+    assert [h.symbol for h in shown if h.path == "pkg/budget.py"] == [
+        "retry_budget_main",
+        "refill",
+        "drain",
+    ]
+    monkeypatch.setattr(module, "FIRST_LEAD", lead + 0.5)
+    shown = retrieve(store, REPORT, 10)
+    assert [h.symbol for h in shown if h.path == "pkg/budget.py"] == ["retry_budget_main"]
+    assert sorted(h.path for h in shown[1:7]) == [f"pkg/other{n}.py" for n in range(6)]
+
+
 def test_the_first_file_shows_no_chunk_without_evidence(git_repo: GitRepoFactory) -> None:
     """The first file's functions that hold no word of the question are not shown."""
     files = {
@@ -210,3 +240,60 @@ def test_a_how_questions_first_file_shows_only_the_chunks_near_its_best(
     assert [(h.path, h.symbol) for h in shown[:1]] == [("pkg/budget.py", "retry_budget_main")]
     assert all(h.path != "pkg/budget.py" for h in shown[1:])
     assert {h.path for h in shown} >= {f"pkg/other{n}.py" for n in range(6)}
+
+
+def _second_file_repo(git_repo: GitRepoFactory, single_words: int) -> Path:
+    """``pkg/budget.py`` ranks first; ``pkg/pair.py`` second, with a second match a little
+    under its best; four files after them with one match each, of ``single_words`` words."""
+    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
+    files = {
+        "pkg/budget.py": _function("retry_budget_main", "retry budget " * 12)
+        + f"def filler_b(value):\n{filler}    return value\n\n\n"
+        + _function("retry_budget_more", "retry budget " * 3),
+        "pkg/pair.py": _function("pair_best", "retry budget " * 6)
+        + f"def filler_p(value):\n{filler}    return value\n\n\n"
+        + _function("pair_second", "retry budget " * 3),
+    }
+    for n in range(4):
+        files[f"pkg/single{n}.py"] = _function(f"single_{n}", "retry budget " * single_words)
+    return git_repo(files)
+
+
+def _best_chunk(store: IndexStore, question: str, path: str, nth: int = 0) -> float:
+    ranking = rank_files(store, question, analyze(question))
+    return float(ranking.chunk_scores[ranking.chunks_of(path)[nth]])
+
+
+def test_a_reports_later_file_gives_its_second_window_to_a_better_chunk_of_the_next_files(
+    git_repo: GitRepoFactory,
+) -> None:
+    """For a bug report, the second file's second match, weaker than the best match of the
+    files after it, leaves its place among the first five windows to them; a how-question
+    still shows it there (the share rule alone)."""
+    store, _ = load_or_build(_second_file_repo(git_repo, 5), Settings.load(embed="none"))
+    files = [p for p, _ in rank_files(store, REPORT, analyze(REPORT)).files]
+    assert files[:2] == ["pkg/budget.py", "pkg/pair.py"]
+    single = _best_chunk(store, REPORT, files[2])
+    assert (
+        _best_chunk(store, REPORT, "pkg/pair.py", 1)
+        < single
+        < _best_chunk(store, REPORT, "pkg/pair.py")
+    )
+    shown = retrieve(store, REPORT, 10)
+    assert [h.path for h in shown[:5] if h.path != files[0]] == ["pkg/pair.py", files[2]]
+    assert "pair_second" not in {h.symbol for h in shown}
+    how = retrieve(store, "how is the retry budget kept?", 10)
+    assert [h.symbol for h in how[:5] if h.path == "pkg/pair.py"] == ["pair_best", "pair_second"]
+
+
+def test_a_reports_later_file_keeps_its_second_window_when_it_beats_the_next_files(
+    git_repo: GitRepoFactory,
+) -> None:
+    """The same report, the files after the first two matching it only weakly: the second
+    file's second match scores better than their best and keeps its window."""
+    store, _ = load_or_build(_second_file_repo(git_repo, 1), Settings.load(embed="none"))
+    files = [p for p, _ in rank_files(store, REPORT, analyze(REPORT)).files]
+    assert files[1] == "pkg/pair.py"
+    assert _best_chunk(store, REPORT, files[2]) < _best_chunk(store, REPORT, "pkg/pair.py", 1)
+    shown = retrieve(store, REPORT, 10)
+    assert [h.symbol for h in shown if h.path == "pkg/pair.py"] == ["pair_best", "pair_second"]
