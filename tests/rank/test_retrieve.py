@@ -187,31 +187,6 @@ def test_a_reports_first_file_shows_its_weaker_matching_chunks_first(
     assert all("filler" not in h.symbol for h in shown)
 
 
-def test_a_reports_first_file_shows_its_weaker_chunks_only_when_it_leads_the_second(
-    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The first file's weaker matches take windows only when the learned model puts the file
-    ahead of the second by :data:`FIRST_LEAD` in log-odds; under that lead the first file shows
-    its best chunk alone (the share rule) and the next files their best."""
-    from codeagent.rank import retrieve as module
-
-    store, _ = load_or_build(_budget_repo(git_repo), Settings.load(embed="none"))
-    lead = rank_files(store, REPORT, analyze(REPORT)).lead
-    assert lead is not None
-    assert lead > 0
-    monkeypatch.setattr(module, "FIRST_LEAD", lead - 0.5)
-    shown = retrieve(store, REPORT, 10)
-    assert [h.symbol for h in shown if h.path == "pkg/budget.py"] == [
-        "retry_budget_main",
-        "refill",
-        "drain",
-    ]
-    monkeypatch.setattr(module, "FIRST_LEAD", lead + 0.5)
-    shown = retrieve(store, REPORT, 10)
-    assert [h.symbol for h in shown if h.path == "pkg/budget.py"] == ["retry_budget_main"]
-    assert sorted(h.path for h in shown[1:7]) == [f"pkg/other{n}.py" for n in range(6)]
-
-
 def test_the_first_file_shows_no_chunk_without_evidence(git_repo: GitRepoFactory) -> None:
     """The first file's functions that hold no word of the question are not shown."""
     files = {

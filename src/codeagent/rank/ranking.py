@@ -40,9 +40,6 @@ class Ranking:
     files: list[tuple[str, float]]
     chunk_scores: np.ndarray
     table: FileTable
-    # how far the learned model puts the first file ahead of the second, in log-odds (None
-    # when it did not score both: no model, fewer than two files, one outside its pool)
-    lead: float | None = None
 
     def chunks_of(self, path: str) -> list[int]:
         """Chunk ids of ``path``, best first."""
@@ -65,10 +62,8 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     model = learned.model_for(found.has_dense) if USE_MODEL else None
     scores = found.stage1.astype(np.float64)
     asked = asked_kinds(analysis)
-    logits: dict[int, float] = {}
     if model is not None and len(found.pool):
         learned_scores = model.score(found.matrix)
-        logits = dict(zip(found.pool.tolist(), learned_scores.tolist(), strict=True))
         head = [int(found.pool[i]) for i in np.argsort(-learned_scores, kind="stable")]
         if asked:  # the first ranker places the tests (docs) asked about, the model the rest
             placed = kind_places(
@@ -85,10 +80,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         order = _source_first(order, scores, table, question, analysis)
     shown = scores[order].tolist() if order else []
     files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
-    lead = None
-    if len(order) > 1 and order[0] in logits and order[1] in logits:
-        lead = logits[order[0]] - logits[order[1]]
-    return Ranking(files, found.chunk_scores, table, lead)
+    return Ranking(files, found.chunk_scores, table)
 
 
 def asked_kinds(analysis: QueryAnalysis) -> frozenset[str]:

@@ -7,8 +7,7 @@ the whole index, the code names, paths and traceback frames of the question, a p
 file kinds); inside each of the best files its best chunk is shown, and its second best when
 that scores nearly as well; the first file shows its second and third best when they do, and
 for a bug report (a long question, or one that pastes code or a traceback: ``reports`` of
-:func:`~codeagent.rank.query.analyze`) whenever they hold any evidence, if the learned model
-puts it clearly ahead of the second file (:data:`FIRST_LEAD`). Neighbouring or
+:func:`~codeagent.rank.query.analyze`) whenever they hold any evidence. Neighbouring or
 overlapping chunks of one file are merged into one window. Further chunks are shown among the
 first :data:`SECOND_WITHIN` windows only (the code to read); past them each further file shows
 its best chunk, so a larger ``k`` names more files.
@@ -28,13 +27,9 @@ pylint 79.1 -> 78.0).
 For a bug report, a later file's second chunk takes a place among the first windows only when
 it scores at least as well as the best chunk of each later file that place would otherwise go
 to (:func:`_outscored`): past the first file, the edited function is more often another file's
-best chunk than a second one; and the first file's weaker chunks take places only when the
-model leads the second file by a log-odds of :data:`FIRST_LEAD` (else the 0.8 share): a first
-file the model barely prefers is less often the edited one (on the issues below, 52-60 % of the
-time under that lead, 71-82 % above it), and its weak chunks then cost other files' windows.
-In-process on the same 118 issues, both together: function Acc@5 67.0 -> 69.5 with BM25 alone
-(files cited by ten windows 87.9 -> 90.0) and 74.5 -> 77.2 with the vectors (93.7 unchanged)
-(docs/eval.md, tenth round).
+best chunk than a second one. In-process on the same 118 issues, function Acc@5 67.0 -> 69.5
+with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.7) and 74.5 ->
+76.2 with the vectors (docs/eval.md, tenth round).
 """
 
 from __future__ import annotations
@@ -51,8 +46,7 @@ PER_FILE = 2
 FIRST_FILE = 3  # the first file's chunks, within the first SECOND_WITHIN windows
 SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
 SECOND_WITHIN = 5  # ... and when it falls among the first this many windows
-FIRST_SHARE = 0.0  # a bug report's first file's further chunks: any share of its best ...
-FIRST_LEAD = 1.0  # ... when the model puts it this far ahead of the second (log-odds)
+FIRST_SHARE = 0.0  # a bug report's first file's further chunks: any share of its best
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
@@ -100,7 +94,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         per_file = _per_file(rank, len(merged))
         ids = ranking.chunks_of(path)[:per_file]
         best = float(ranking.chunk_scores[ids[0]])
-        share = FIRST_SHARE if rank == 1 and analysis.reports and _leads(ranking) else SECOND_CHUNK
+        share = FIRST_SHARE if rank == 1 and analysis.reports else SECOND_CHUNK
         for n, i in enumerate(ids):
             chunk_score = float(ranking.chunk_scores[i])
             if n and (chunk_score <= 0.0 or chunk_score < share * best):
@@ -121,12 +115,6 @@ def _per_file(rank: int, shown: int) -> int:
         if shown + limit <= SECOND_WITHIN:
             return limit
     return 1
-
-
-def _leads(ranking: Ranking) -> bool:
-    """Whether the first file leads the second clearly: by :data:`FIRST_LEAD` in the learned
-    model's log-odds, or with nothing to compare it to."""
-    return ranking.lead is None or ranking.lead >= FIRST_LEAD
 
 
 def _outscored(
