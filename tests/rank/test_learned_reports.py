@@ -11,8 +11,10 @@ added to a how-question's.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from codeagent.config import Settings
@@ -96,3 +98,18 @@ def test_the_cosine_is_standardised_then_weighed_for_a_report_only(tmp_path: Pat
 @pytest.mark.parametrize("blend", [["dense_cos", 1.0], {"no_such_column": 1.0}])
 def test_an_unusable_blend_is_no_model(tmp_path: Path, blend: object) -> None:
     assert learned.load(write(tmp_path, {"dense": {**LINES_ONLY, "blend_reports": blend}})) == {}
+
+
+def test_only_the_shipped_dense_model_weighs_a_report_apart() -> None:
+    """Truth: the shipped file read as JSON. The lexical model (no vectors) names no
+    ``blend_reports`` and scores a report as any question; the dense model names the cosine."""
+    learned.load.cache_clear()
+    shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
+    assert "blend_reports" not in shipped["lexical"]
+    assert set(shipped["dense"]["blend_reports"]) == {"dense_cos"}
+    rows = np.random.default_rng(0).random((40, matrix(lines=[0.0]).shape[1])).astype(np.float32)
+    lexical, dense = learned.model_for(False), learned.model_for(True)
+    assert lexical is not None
+    assert dense is not None
+    assert np.array_equal(lexical.score(rows, report=True), lexical.score(rows))
+    assert not np.allclose(dense.score(rows, report=True), dense.score(rows))
