@@ -352,10 +352,12 @@ def main() -> None:
         final = fit(with_extra(fit_rows + choose_rows), args.model, columns)
         check_export(final, columns, fit_rows + choose_rows)
         data = json.loads(MODEL_FILE.read_text()) if MODEL_FILE.exists() else {}
-        data = {
-            "format": 1,
-            "models": {**data.get("models", {}), key: export(final, columns)},
-        }
+        spec = export(final, columns)
+        kept = data.get("models", {}).get(key, {}).get("blend_reports")
+        if kept:  # chosen apart from the trees, on development items (docs/eval.md)
+            spec["blend_reports"] = kept
+            print(f"kept blend_reports {kept}: choose it again for the new trees")
+        data = {"format": 1, "models": {**data.get("models", {}), key: spec}}
         MODEL_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n")
         print(f"wrote {key} model to {MODEL_FILE} ({MODEL_FILE.stat().st_size} bytes)")
 

@@ -14,7 +14,13 @@ the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
 A model may also name ``blend_stage1``: its scores and the first ranker's (the ``stage1``
 column), each standardised over the question's pool, are added with that weight on the
 first ranker's (the dense model: the data with dense vectors was too small to drop the hand
-weights whose dense side was tuned on more).
+weights whose dense side was tuned on more). And ``blend_reports``, columns with a weight
+each (``{"dense_cos": 1.25}``): for a bug report (``analyze(...).reports``: a long question,
+or one that pastes code or a traceback) those columns, standardised the same way, are added
+too. The dense model adds the best chunk's cosine: its trees were fitted on 96 rows with
+vectors, before the tuned embedder shipped, and under-use it on bug reports, where the
+embedder alone ranks files as well as the whole product; a how-question, which the trees
+rank far better than the cosine does, is left as it was (docs/eval.md, tenth round).
 
 No training library is needed at run time. A file that is missing, of another format, or that
 names a column the features do not have is logged once and the first ranker's order is kept.
@@ -46,13 +52,16 @@ class Model:
     columns: np.ndarray
     params: dict[str, Any]
 
-    def score(self, matrix: np.ndarray) -> np.ndarray:
+    def score(self, matrix: np.ndarray, report: bool = False) -> np.ndarray:
+        """The model's score of each row; for a bug ``report``, with ``blend_reports`` too."""
         out = self._score(matrix)
-        blend = self.params.get("blend_stage1")
+        blend = self.params.get("blend", ())
+        if report:
+            blend = (*blend, *self.params.get("blend_reports", ()))
         if blend:
-            from codeagent.rank.features import NAMES
-
-            out = _standardised(out) + blend * _standardised(matrix[:, NAMES.index("stage1")])
+            out = _standardised(out)
+            for column, weight in blend:  # the first ranker's first: a fixed order of the sum
+                out = out + weight * _standardised(matrix[:, column])
         return out
 
     def _score(self, matrix: np.ndarray) -> np.ndarray:
@@ -167,7 +176,14 @@ def _parse(spec: dict[str, Any], names: tuple[str, ...]) -> Model:
     else:
         raise ValueError(f"unknown model kind {kind!r}")
     if spec.get("blend_stage1"):
-        params["blend_stage1"] = float(spec["blend_stage1"])
+        params["blend"] = ((names.index("stage1"), float(spec["blend_stage1"])),)
+    reports = spec.get("blend_reports") or {}
+    if not isinstance(reports, dict):
+        raise ValueError(f"blend_reports {reports!r}: expected columns with a weight each")
+    if reports:
+        params["blend_reports"] = tuple(
+            (names.index(name), float(weight)) for name, weight in reports.items()
+        )
     return Model(kind, columns, params)
 
 

@@ -63,7 +63,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     scores = found.stage1.astype(np.float64)
     asked = asked_kinds(analysis)
     if model is not None and len(found.pool):
-        learned_scores = model.score(found.matrix)
+        learned_scores = model.score(found.matrix, report=analysis.reports)
         head = [int(found.pool[i]) for i in np.argsort(-learned_scores, kind="stable")]
         if asked:  # the first ranker places the tests (docs) asked about, the model the rest
             placed = kind_places(
