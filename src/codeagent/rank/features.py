@@ -22,7 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codeagent.rank import evidence
+from codeagent.rank import evidence, named_files
+from codeagent.rank.file_table import best_chunks
 from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
@@ -126,6 +127,15 @@ def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> n
     return share / total if total > 0 else share
 
 
+def term_weights(store: IndexStore, query_terms: list[str]) -> dict[str, float]:
+    """The IDF weight of each of the question's distinct terms that the index holds."""
+    bm25 = store.bm25
+    vocab = bm25.vocab_dict
+    return {
+        t: bm25.idf(len(bm25.docs_of(vocab[t]))) for t in dict.fromkeys(query_terms) if t in vocab
+    }
+
+
 FIRST_FILES = 10  # candidate files whose chunks an index answered first embeds first
 FIRST_CHUNKS = 16  # at most this many chunks of one candidate file, its best by BM25
 
@@ -142,6 +152,18 @@ def candidate_files(bm25: np.ndarray, table: FileTable) -> list[list[int]]:
     ]
 
 
+def _first_texts(
+    store: IndexStore, table: FileTable, order: list[int], chunk: np.ndarray
+) -> list[tuple[int, str]]:
+    """``(file id, text)`` of the best :data:`named_files.HOP_CHUNKS` chunks of each of the
+    first :data:`named_files.HOP_TOP` files of ``order``."""
+    return [
+        (fid, store.chunks[i].text)
+        for fid in order[: named_files.HOP_TOP]
+        for i in best_chunks(table, chunk, fid)[: named_files.HOP_CHUNKS]
+    ]
+
+
 def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis) -> Evidence:
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
     import numpy as np
@@ -152,6 +174,7 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     from codeagent.tokens import bm25_terms
 
     question = strip_noise(question)
+    terms = bm25_terms(question)
     n_files, n_chunks = len(table.paths), len(store.chunks)
     bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
     bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
@@ -211,8 +234,15 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     if lifts:
         first_ranker.lift_toward(stage1, lifts)
         order = _kept_order(stage1, kept)
+    if not a.reports:  # a how-question: the files its first files' code names
+        texts = _first_texts(store, table, order, chunk)
+        weights = term_weights(store, terms)
+        named = named_files.named_files(texts, table.named, weights, table.paths)
+        if named:
+            first_ranker.lift_toward(stage1, named)
+            kept[list(named)] = True
+            order = _kept_order(stage1, kept)
     pool = np.array(order[:POOL], dtype=np.int64)
-    terms = bm25_terms(question)
     share = term_share(store, table, terms)[pool] if len(pool) else np.zeros(0, np.float32)
     words = len(question.split())
     kinds = np.eye(len(KINDS), dtype=np.float32)[table.kind_ids[pool]]

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codeagent.lang import PYTHON_AST, suffixes_read_by
-from codeagent.rank import evidence, file_roles
+from codeagent.rank import evidence, file_roles, named_files
 from codeagent.rank.evidence import Definers
 from codeagent.rank.file_roles import KINDS, path_kind
 
@@ -54,6 +54,7 @@ class FileTable:
     depth: np.ndarray
     importers: np.ndarray
     names: dict[str, list[int]]  # file name -> the ids of the files so named (resolve_path)
+    named: dict[str, list[int]]  # stem or folder name -> the few files it names (named_files)
     starts: np.ndarray | None  # first chunk of each file when each file's chunks are adjacent
 
 
@@ -117,6 +118,7 @@ def _build_table(store: IndexStore) -> FileTable:
         depth=floats([p.count("/") for p in paths]),
         importers=floats([len(neighbours.get(f, ())) for f in range(len(paths))]),
         names=evidence.by_name(paths),
+        named=named_files.name_keys(paths),
         starts=_starts(chunk_file),
     )
 

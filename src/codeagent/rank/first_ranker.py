@@ -19,6 +19,8 @@ path it names, a traceback frame in the file. For every file of the index:
   (:func:`codeagent.rank.evidence.use_scores`);
 - ``neighbours``: the file imports, or is imported by, one of the top three files
   (:func:`codeagent.rank.evidence.import_neighbours`); for a question, not an issue report;
+- ``named``: for a how-question, the file a string of the top files' best chunks names, the
+  one whose lines match the question best (:mod:`codeagent.rank.named_files`);
 - ``prior``: source code over tests, docs, examples, build and CI configuration, changelogs,
   translation catalogs and vendored or minified assets (see :func:`kind_prior`), softened for
   tests or docs when a short question is about them.
