@@ -45,6 +45,10 @@ class Ranking:
         """Chunk ids of ``path``, best first."""
         return best_chunks(self.table, self.chunk_scores, self.table.ids[path])
 
+    def best_score(self, path: str) -> float:
+        """The score of the best chunk of ``path``."""
+        return float(self.chunk_scores[self.table.file_chunks[self.table.ids[path]]].max())
+
 
 def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ranking:
     """Every file that has any evidence for ``question``, best first: the learned model's

@@ -93,7 +93,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = _per_file(rank, len(merged))
         ids = ranking.chunks_of(path)[:per_file]
-        best = float(ranking.chunk_scores[ids[0]])
+        best = ranking.best_score(path)
         share = FIRST_SHARE if rank == 1 and analysis.reports else SECOND_CHUNK
         for n, i in enumerate(ids):
             chunk_score = float(ranking.chunk_scores[i])
@@ -125,11 +125,9 @@ def _outscored(
     chunk of one of the later files that would fill the places left, one window each."""
     if any(_touching(kept, hit) for kept in merged):
         return False  # it joins a window already shown: it takes no place
-    table, scores = ranking.table, ranking.chunk_scores
     places = SECOND_WITHIN - len(merged)
     return any(
-        float(scores[table.file_chunks[table.ids[path]]].max()) > hit_score
-        for path, _ in ranking.files[rank : rank + places]
+        ranking.best_score(path) > hit_score for path, _ in ranking.files[rank : rank + places]
     )
 
 
