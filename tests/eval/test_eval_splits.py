@@ -77,8 +77,10 @@ def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_s
     order = sorted(group["candidates"])
     random.Random(group["seed"]).shuffle(order)
     kept = [r for r in order if r not in group["replaced"]]
-    assert (group["sealed"], group["dev"]) == (kept[:3], kept[3:6])
-    sealed, dev = ISSUES_LARGE_SPLITS
+    assert (group["sealed"], group["dev"], group["sealed2"]) == (kept[:3], kept[3:6], kept[6:9])
+    sealed, dev, sealed2 = ISSUES_LARGE_SPLITS
+    later = {r.lower() for r in kept[6:9]}
+    assert {r.lower() for r in repos_of(sealed2)} == SPLITS[sealed2] == later
     assert {r.lower() for r in repos_of(sealed)} == SPLITS[sealed] == {r.lower() for r in kept[:3]}
     assert {r.lower() for r in repos_of(dev)} == SPLITS[dev]
     others = set().union(*(v for k, v in SPLITS.items() if k not in ISSUES_LARGE_SPLITS))
@@ -89,6 +91,7 @@ def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_s
         assert repo.lower() not in others | benches | outside | first
     assert split_of("Pylons/pyramid") == sealed
     assert split_of("locustio/locust") == dev
+    assert split_of("spotify/luigi") == sealed2
 
 
 @pytest.mark.parametrize(
