@@ -14,9 +14,9 @@ target written at index time gives. Those sites cannot be left without a target 
 from __future__ import annotations
 
 import argparse
-import ast
-import subprocess
 from pathlib import Path
+
+from bench_call_targets import parsed_trees
 
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CALL_FIELDS
@@ -28,15 +28,7 @@ def main() -> None:
     parser.add_argument("repo", type=Path)
     args = parser.parse_args()
     root = args.repo.resolve()
-    listed = subprocess.run(
-        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.split()
-    trees = {}
-    for path in listed:
-        try:
-            trees[path] = ast.parse((root / path).read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            continue
+    trees = parsed_trees(root)
     graph = SymbolGraph.build(trees, root)
     defined = {d.name for d in graph._defs if d.kind != "module"}
     sites = sum(len(flat) // CALL_FIELDS for flat in graph.calls.values())

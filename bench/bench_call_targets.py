@@ -54,13 +54,8 @@ def _build_without(trees: dict[str, ast.Module], root: Path) -> float:
         extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("repo", type=Path)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--without", action="store_true", help="pair each run with one by name")
-    args = parser.parse_args()
-    root = args.repo.resolve()
+def parsed_trees(root: Path) -> dict[str, ast.Module]:
+    """Every tracked Python file of the checkout ``root`` that parses, by path."""
     listed = subprocess.run(
         ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
@@ -70,6 +65,17 @@ def main() -> None:
             trees[path] = ast.parse((root / path).read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
+    return trees
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--without", action="store_true", help="pair each run with one by name")
+    args = parser.parse_args()
+    root = args.repo.resolve()
+    trees = parsed_trees(root)
     times, cpu, without = [], [], []
     graph = None
     if args.without:  # both ways once first, not timed
