@@ -93,7 +93,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = _per_file(rank, len(merged))
         ids = ranking.chunks_of(path)[:per_file]
-        best = ranking.best_score(path)
+        best = float(ranking.chunk_scores[ids[0]])  # ids: best first
         share = FIRST_SHARE if rank == 1 and analysis.reports else SECOND_CHUNK
         for n, i in enumerate(ids):
             chunk_score = float(ranking.chunk_scores[i])
