@@ -87,3 +87,36 @@ def cancellable(token: CancelToken | None = None) -> Iterator[CancelToken]:
         if installed:
             signal.signal(signal.SIGINT, previous)
         _CURRENT.reset(reset)
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Run the block with Ctrl-C held back: a SIGINT that arrives inside it is acted on (by
+    the handler in place before) as the block ends, not in its middle.
+
+    For a step that must not be cut in two, such as starting a child process: an interrupt
+    inside ``subprocess.Popen`` after the fork would leave a child nobody holds and nobody
+    ends. Outside the main thread (where no signal handler runs) it changes nothing.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (
+        signal.SIG_IGN,
+        None,
+    ):
+        yield
+        return
+    held: list[FrameType | None] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(frame)
+
+    signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            if callable(previous):
+                previous(signal.SIGINT, held[0])
+            else:  # SIG_DFL: what Python does by default
+                raise KeyboardInterrupt

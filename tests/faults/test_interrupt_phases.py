@@ -237,3 +237,38 @@ def test_ctrl_c_while_converting_to_int8(models: Path, git_repo: Any, env_setup:
     left = sorted(p.name for p in (env_setup / "models").iterdir() if p.suffix == ".onnx")
     assert left == [float_model]  # no half-written int8 model
     no_half_written(env_setup)
+
+
+def test_ctrl_c_as_the_int8_conversion_starts(models: Path, git_repo: Any, env_setup: Path) -> None:
+    """The signal lands inside ``subprocess.Popen``, after the conversion child is forked and
+    before the command holds it: the child must still be ended, not left running alone."""
+    root = git_repo(FILES)
+    (env_setup / "models").mkdir()
+    float_model = model_name(quantized=False)
+    shutil.copy2(models / float_model, env_setup / "models" / float_model)
+    patch = (
+        "import subprocess\n"
+        "_fork = subprocess._fork_exec\n"
+        "def _fork_then_interrupt(args, *rest):\n"
+        "    pid = _fork(args, *rest)\n"
+        "    if '--quantize' in [os.fsdecode(a) for a in args]:\n"
+        "        os.killpg(os.getpgid(0), signal.SIGINT)\n"
+        "    return pid\n"
+        "subprocess._fork_exec = _fork_then_interrupt\n"
+    )
+    finish(start(["index", "--embed", "local:base", "--repo", str(root)], patch))
+    # no conversion of this home's model goes on after the command ended
+    mine = [pid for pid in running_with("--quantize") if str(env_setup) in _cmdline(pid)]
+    for pid in mine:  # not left to run on past the test
+        os.kill(pid, signal.SIGKILL)
+    assert mine == []
+    left = sorted(p.name for p in (env_setup / "models").iterdir() if p.suffix == ".onnx")
+    assert left == [float_model]  # no half-written int8 model
+    no_half_written(env_setup)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -34,7 +34,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from codeagent.cancel import check
+from codeagent.cancel import check, interrupts_held
 from codeagent.errors import BackendUnavailableError
 
 log = logging.getLogger(__name__)
@@ -231,21 +231,25 @@ def _run_child(model_dir: Path, dest: Path, source: Path | None) -> None:
     command = [sys.executable, "-m", __name__, str(model_dir), str(dest)]
     command += ["--quantize", str(source)] if source is not None else []
     with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(
-            command,
-            cwd=dest.parent,  # `-m` puts the folder first on sys.path: one with no code in it
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            start_new_session=True,  # Ctrl-C reaches this process, which ends the child
-        )
+        child: subprocess.Popen[bytes] | None = None
         try:
+            # Ctrl-C held back while the child starts: one landing inside Popen after the
+            # fork would leave a child running that nothing here holds or ends
+            with interrupts_held():
+                child = subprocess.Popen(
+                    command,
+                    cwd=dest.parent,  # `-m` puts the folder first on sys.path: no code there
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=err,
+                    start_new_session=True,  # Ctrl-C reaches this process, which ends the child
+                )
             while child.poll() is None:
                 check()
                 with suppress(subprocess.TimeoutExpired):
                     child.wait(POLL_S)
         finally:
-            if child.poll() is None:
+            if child is not None and child.poll() is None:
                 child.kill()
                 child.wait()
         if child.returncode == 0:
