@@ -50,6 +50,10 @@ def _code_suffixes(specs: tuple[lang.LanguageSpec, ...]) -> frozenset[str]:
 
 
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
+# a folder named for tests by its end: a package's own (``yapftests``), a kind's
+# (``integration_tests``, ``e2e-tests``), a case's data (``auto_namespace_test``)
+_TEST_DIR_END = re.compile(r"(?:[a-z0-9]tests|(?:^|[a-z0-9])[_-]tests?)$")
+_WORDS_ENDING_TESTS = frozenset({"contests", "protests", "attests", "detests", "retests"})
 DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
 JUNK_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "extern", "node_modules"})
 CONFIG_NAMES = frozenset({
@@ -97,7 +101,7 @@ def path_kind(path: str) -> str:
     if (
         name.startswith("test_")
         or (spec is not None and spec.test_names and re.search(spec.test_names, pure.name))
-        or any(d in TEST_DIRS for d in dirs)
+        or any(is_test_dir(d) for d in dirs)
     ):
         return "tests"
     if name in CONFIG_NAMES or (dirs and dirs[0] in {".github", ".circleci", "ci"}):
@@ -109,6 +113,15 @@ def path_kind(path: str) -> str:
     if suffix in CONFIG_SUFFIXES or name.startswith("."):
         return "config"
     return "other"
+
+
+def is_test_dir(name: str) -> bool:
+    """Whether a folder's (lower-cased) ``name`` says it holds tests: one of
+    :data:`TEST_DIRS`, or a name that ends so (``yapftests``, ``unit_tests``, ``e2e-tests``,
+    ``auto_namespace_test``; not ``contests`` or ``latest``)."""
+    if name in TEST_DIRS:
+        return True
+    return _TEST_DIR_END.search(name) is not None and name not in _WORDS_ENDING_TESTS
 
 
 VENDOR_DIRS = frozenset({
