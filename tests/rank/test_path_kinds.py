@@ -25,10 +25,11 @@ CASES = (
     # a folder named for tests by its end (yapf's own ``yapftests/yapf_test_helper.py``)
     + [(f"{d}/helpers.py", "tests") for d in
        ("yapftests", "pkg/unit_tests", "integration_tests", "e2e-tests", "_tests",
-        "tests/auto_namespace_test", "PkgTests")]
+        "idlelib/idle_test", "PkgTests")]
     + [(f"pkg/{d}/models.py", "code") for d in
        ("contests", "protests", "latest", "fastest", "requests", "manifests", "digests",
         "testament", "attest")]
+    + [("doc/data/messages/u/unsupported-membership-test/bad.py", "docs")]
     + [("pkg/test_x.py", "tests"), ("pkg/x_test.py", "tests"), ("pkg/x_tests.py", "tests"),
        ("pkg/TEST_X.py", "tests"), ("pkg/testament.py", "code"), ("pkg/contest.py", "code")]
     + [(f"{d}/guide.py", "docs") for d in

@@ -51,8 +51,9 @@ def _code_suffixes(specs: tuple[lang.LanguageSpec, ...]) -> frozenset[str]:
 
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "integration", "functional"})
 # a folder named for tests by its end: a package's own (``yapftests``), a kind's
-# (``integration_tests``, ``e2e-tests``), a case's data (``auto_namespace_test``)
-_TEST_DIR_END = re.compile(r"(?:[a-z0-9]tests|(?:^|[a-z0-9])[_-]tests?)$")
+# (``integration_tests``, ``e2e-tests``), a test package's (``idle_test``); not a hyphened
+# ``-test`` (pylint's message folders, ``unsupported-membership-test``)
+_TEST_DIR_END = re.compile(r"(?:[a-z0-9]tests|(?:^|[a-z0-9])(?:[_-]tests|_test))$")
 _WORDS_ENDING_TESTS = frozenset({"contests", "protests", "attests", "detests", "retests"})
 DOC_DIRS = frozenset({"docs", "doc", "examples", "example", "tutorials", "tutorial", "benchmarks"})
 JUNK_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "extern", "node_modules"})
@@ -118,7 +119,7 @@ def path_kind(path: str) -> str:
 def is_test_dir(name: str) -> bool:
     """Whether a folder's (lower-cased) ``name`` says it holds tests: one of
     :data:`TEST_DIRS`, or a name that ends so (``yapftests``, ``unit_tests``, ``e2e-tests``,
-    ``auto_namespace_test``; not ``contests`` or ``latest``)."""
+    ``idle_test``; not ``contests``, ``latest`` or ``membership-test``)."""
     if name in TEST_DIRS:
         return True
     return _TEST_DIR_END.search(name) is not None and name not in _WORDS_ENDING_TESTS
