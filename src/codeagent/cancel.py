@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import FrameType
+from typing import Any
 
 from codeagent.errors import Cancelled
 
@@ -67,18 +68,12 @@ def cancellable(token: CancelToken | None = None) -> Iterator[CancelToken]:
     token = token or CancelToken()
     reset = _CURRENT.set(token)
     previous = signal.getsignal(signal.SIGINT)
-    installed = threading.current_thread() is threading.main_thread() and previous not in (
-        signal.SIG_IGN,
-        None,
-    )
+    installed = _replaceable(previous)
     if installed:
 
         def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
             token.cancel()
-            if callable(previous):
-                previous(signum, frame)
-            else:  # SIG_DFL: what Python does by default
-                raise KeyboardInterrupt
+            _pass_on(previous, signum, frame)
 
         signal.signal(signal.SIGINT, on_ctrl_c)
     try:
@@ -99,10 +94,7 @@ def interrupts_held() -> Iterator[None]:
     ends. Outside the main thread (where no signal handler runs) it changes nothing.
     """
     previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or previous in (
-        signal.SIG_IGN,
-        None,
-    ):
+    if not _replaceable(previous):
         yield
         return
     held: list[FrameType | None] = []
@@ -116,7 +108,23 @@ def interrupts_held() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         if held:
-            if callable(previous):
-                previous(signal.SIGINT, held[0])
-            else:  # SIG_DFL: what Python does by default
-                raise KeyboardInterrupt
+            _pass_on(previous, signal.SIGINT, held[0])
+
+
+def _replaceable(previous: Any) -> bool:
+    """Whether this thread may put its own SIGINT handler in place of ``previous``: in the
+    main thread (the only one signal handlers run in), unless Ctrl-C is ignored or handled
+    outside Python."""
+    return threading.current_thread() is threading.main_thread() and previous not in (
+        signal.SIG_IGN,
+        None,
+    )
+
+
+def _pass_on(previous: Any, signum: int, frame: FrameType | None) -> None:
+    """What the handler ``previous`` does with a SIGINT: it is called, or (``SIG_DFL``)
+    ``KeyboardInterrupt`` is raised, as Python does by default."""
+    if callable(previous):
+        previous(signum, frame)
+    else:
+        raise KeyboardInterrupt
