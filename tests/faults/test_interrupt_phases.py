@@ -258,17 +258,10 @@ def test_ctrl_c_as_the_int8_conversion_starts(models: Path, git_repo: Any, env_s
     )
     finish(start(["index", "--embed", "local:base", "--repo", str(root)], patch))
     # no conversion of this home's model goes on after the command ended
-    mine = [pid for pid in running_with("--quantize") if str(env_setup) in _cmdline(pid)]
+    mine = sorted(set(running_with("--quantize")) & set(running_with(str(env_setup))))
     for pid in mine:  # not left to run on past the test
         os.kill(pid, signal.SIGKILL)
     assert mine == []
     left = sorted(p.name for p in (env_setup / "models").iterdir() if p.suffix == ".onnx")
     assert left == [float_model]  # no half-written int8 model
     no_half_written(env_setup)
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
