@@ -19,36 +19,25 @@ import shutil
 import statistics
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
+
+from bench_call_targets import by_name
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
-from codeagent.symbols import extract
-
-
-class _NoTargets:
-    """Every site by name (in place of :class:`codeagent.symbols.receivers.CallTargets`)."""
-
-    def __init__(self, *_: object) -> None:
-        pass
-
-    def of(self, *_: object) -> None:
-        return None
 
 
 def _build(repo: Path, without: bool) -> float:
     """CPU seconds of one cold build of ``repo`` in a fresh home."""
     home = tempfile.mkdtemp(prefix="codeagent-bench-")
     os.environ["CODEAGENT_HOME"] = home
-    kept = extract.CallTargets, extract.BINDING_NODES
-    if without:
-        extract.CallTargets, extract.BINDING_NODES = _NoTargets, ()  # type: ignore[misc,assignment]
     try:
-        started = time.process_time()
-        load_or_build(repo, Settings.load(llm="none", embed="none"))
-        return time.process_time() - started
+        with by_name() if without else nullcontext():
+            started = time.process_time()
+            load_or_build(repo, Settings.load(llm="none", embed="none"))
+            return time.process_time() - started
     finally:
-        extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
         shutil.rmtree(home, ignore_errors=True)
 
 

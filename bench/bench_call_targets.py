@@ -24,6 +24,8 @@ import ast
 import statistics
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from codeagent.symbols import extract
@@ -43,15 +45,23 @@ class _NoTargets:
         return None
 
 
-def _build_without(trees: dict[str, ast.Module], root: Path) -> float:
+@contextmanager
+def by_name() -> Iterator[None]:
+    """Inside: no binding nodes gathered in the call walk, no target read (every site by
+    name); the receivers as before after."""
     kept = extract.CallTargets, extract.BINDING_NODES
     extract.CallTargets, extract.BINDING_NODES = _NoTargets, ()  # type: ignore[misc,assignment]
     try:
+        yield
+    finally:
+        extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
+
+
+def _build_without(trees: dict[str, ast.Module], root: Path) -> float:
+    with by_name():
         started = time.process_time()
         SymbolGraph.build(trees, root)
         return time.process_time() - started
-    finally:
-        extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
 
 
 def parsed_trees(root: Path) -> dict[str, ast.Module]:
