@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.repo.listing import list_files, untracked_files
+from codeagent.repo.listing import is_listed, list_files, untracked_files
 from conftest import GitRepoFactory, git
 
 # The junk folders the design names, written out here (not read from the code under test).
@@ -131,3 +131,50 @@ def test_folders_after_a_link_are_still_walked(tmp_path: Path) -> None:
     write(tmp_path, "elsewhere/x.py", "root/b/y.py", "root/c.py")
     (tmp_path / "root" / "a_link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     assert list_files(tmp_path / "root").paths == ("a_link", "b/y.py", "c.py")
+
+
+# The tree of the depth-and-negation test, a folder rule, a junk folder and a file that is
+# tracked although a rule matches it: every path's one-path check against git's listing.
+ONE_PATH_TREE = [
+    "a.py", "a.log", "keep.log", "sub/b.py", "sub/b.tmp", "sub/deep/c.tmp", "sub/deep/d.py",
+    "build/out.py", "build/keep.py", "sub/build/out.py", "node_modules/m.js", "tracked.log",
+]  # fmt: skip
+
+
+def one_path_tree(root: Path) -> list[str]:
+    write(root, *ONE_PATH_TREE)
+    (root / ".gitignore").write_text("*.log\n!keep.log\n/build/\n!/build/keep.py\n")
+    (root / "sub" / ".gitignore").write_text("*.tmp\n")
+    (root / "sub" / "deep" / ".gitignore").write_text("!c.tmp\n")
+    return [*ONE_PATH_TREE, ".gitignore", "sub/.gitignore", "sub/deep/.gitignore", "none.py"]
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_one_path_check_agrees_with_gits_listing(tmp_path: Path, in_git: bool) -> None:
+    paths = one_path_tree(tmp_path)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-f", "tracked.log")  # tracked: listed although `*.log` matches it
+    listed = set(
+        git(tmp_path, "ls-files", "-co", "--exclude-standard", "--exclude=node_modules/").split()
+    )
+    assert {"a.log", "sub/b.tmp", "build/out.py", "node_modules/m.js"}.isdisjoint(listed)
+    if not in_git:  # the same tree outside git (a tracked file is no longer special)
+        import shutil
+
+        shutil.rmtree(tmp_path / ".git")
+        listed.discard("tracked.log")
+    assert {p for p in paths if is_listed(tmp_path, p)} == listed
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_a_rule_written_after_the_listing_hides_the_file_at_once(
+    tmp_path: Path, in_git: bool
+) -> None:
+    write(tmp_path, "a.py", "notes.env")
+    if in_git:
+        git(tmp_path, "init", "-q")
+    assert "notes.env" in list_files(tmp_path).paths
+    assert is_listed(tmp_path, "notes.env")
+    (tmp_path / ".gitignore").write_text("*.env\n")
+    assert not is_listed(tmp_path, "notes.env")
+    assert is_listed(tmp_path, "a.py")

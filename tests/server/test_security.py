@@ -13,7 +13,7 @@ import pytest
 
 from codeagent.errors import ConfigError
 from codeagent.server import auth
-from server_helpers import client, remote
+from server_helpers import FILES, client, remote, repo_status, wait_until_updated
 
 
 def test_loopback_needs_no_token(served_repo: Any) -> None:
@@ -122,6 +122,24 @@ def test_file_endpoint_refuses_paths_outside(served_repo: Any, path: str, status
     (root / "ignored.env").write_text("SECRET=1\n")
     response = client.get(f"{served.url}/v1/file", params={"repo": "geo-repo", "path": path})
     assert response.status_code == status, response.text
+
+
+def test_a_file_ignored_after_indexing_is_not_shown(git_repo: Any, serve_process: Any) -> None:
+    """The index still holds a file that a ``.gitignore`` written since hides (no watching,
+    no question: nothing updates it); the rules on disk decide at the request."""
+    root = git_repo(FILES, name="geo")
+    (root / "notes.env").write_text("SECRET=1\n")  # untracked, not ignored: indexed
+    served = serve_process("--repo", str(root), "--no-watch")
+    before = wait_until_updated(served)
+    params = {"path": "notes.env"}
+    shown = client.get(f"{served.url}/v1/file", params=params)
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["lines"] == ["SECRET=1"]
+    (root / ".gitignore").write_text("*.env\n")
+    hidden = client.get(f"{served.url}/v1/file", params=params)
+    assert hidden.status_code == 404, hidden.text
+    assert "SECRET" not in hidden.text
+    assert repo_status(served)["state"] == before["state"]  # nothing updated the index
 
 
 def test_file_endpoint_refuses_symlinks(served_repo: Any, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from codeagent.errors import GitError
 from codeagent.repo.git import git_paths, git_toplevel
@@ -82,17 +83,60 @@ def _git_files(base: Path) -> list[str] | None:
         return None
 
 
-def _walk(root: Path) -> Iterator[str]:
-    """Files under ``root`` that no ``.gitignore`` on their way excludes, junk dirs pruned."""
-    import pathspec
+def is_listed(root: Path, rel: str) -> bool:
+    """Whether ``rel`` (POSIX, relative) is one of :func:`list_files`'s files of ``root`` now,
+    by the ignore rules on disk at this moment (for a request that must not show a file made
+    ignored after the index that holds it was built); one path's check, not a listing."""
+    base = Path(root).resolve()
+    if git_toplevel(base) is not None:
+        # no `--` (git_paths puts -z last); a pathspec that starts with `:` is never an option
+        spec = f":(literal){rel}"
+        try:
+            found = git_paths(
+                base, "ls-files", "-co", "--exclude-standard", *untracked_excludes(), spec
+            )
+        except GitError as exc:
+            log.warning(
+                "git ls-files failed in %s, checking the ignore files instead: %s", base, exc
+            )
+        else:
+            return rel in found
+    parts = rel.split("/")
+    ignores = _Ignores()
+    for depth in range(len(parts)):
+        rel_dir = "/".join(parts[:depth])
+        ignores.read(rel_dir, base / rel_dir if rel_dir else base)
+        name = parts[depth]
+        is_dir = depth < len(parts) - 1
+        if (is_dir and name in JUNK_DIRS) or ignores.ignored("/".join(parts[: depth + 1]), is_dir):
+            return False
+    return (base / rel).is_file()
 
-    specs: dict[str, pathspec.GitIgnoreSpec] = {}
 
-    def ignored(rel: str, is_dir: bool) -> bool:
+class _Ignores:
+    """The ``.gitignore`` rules met on the way down a walk, by the directory that holds them."""
+
+    def __init__(self) -> None:
+        self.specs: dict[str, Any] = {}  # relative directory -> pathspec.GitIgnoreSpec
+
+    def read(self, rel_dir: str, directory: Path) -> None:
+        """Take in ``directory``'s ``.gitignore`` (not a link: git does not read one)."""
+        import pathspec
+
+        gitignore = directory / ".gitignore"
+        if gitignore.is_file() and not gitignore.is_symlink():
+            try:
+                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                self.specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
+            except (OSError, ValueError) as exc:
+                log.warning("cannot use %s: %s", gitignore, exc)
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether the rules read so far exclude ``rel`` (the deepest rule that speaks wins)."""
         parts = rel.split("/")
         verdict = False
         for depth in range(len(parts)):
-            spec = specs.get("/".join(parts[:depth]))
+            spec = self.specs.get("/".join(parts[:depth]))
             if spec is None:
                 continue
             include = spec.check_file("/".join(parts[depth:]) + ("/" if is_dir else "")).include
@@ -100,20 +144,18 @@ def _walk(root: Path) -> Iterator[str]:
                 verdict = include
         return verdict
 
+
+def _walk(root: Path) -> Iterator[str]:
+    """Files under ``root`` that no ``.gitignore`` on their way excludes, junk dirs pruned."""
+    ignores = _Ignores()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
-        gitignore = Path(dirpath) / ".gitignore"
-        if gitignore.is_file() and not gitignore.is_symlink():  # as git: a link is not read
-            try:
-                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
-            except (OSError, ValueError) as exc:
-                log.warning("cannot use %s: %s", gitignore, exc)
+        ignores.read(rel_dir, Path(dirpath))
         prefix = f"{rel_dir}/" if rel_dir else ""
         kept = []
         for name in sorted(dirnames):
-            if name in JUNK_DIRS or ignored(prefix + name, True):
+            if name in JUNK_DIRS or ignores.ignored(prefix + name, True):
                 continue
             if os.path.islink(os.path.join(dirpath, name)):
                 yield prefix + name  # a link is listed, never entered
@@ -121,5 +163,5 @@ def _walk(root: Path) -> Iterator[str]:
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not ignored(prefix + name, False):
+            if not ignores.ignored(prefix + name, False):
                 yield prefix + name

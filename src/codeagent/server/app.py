@@ -156,7 +156,9 @@ def create_app(
             raise RequestError("`start` and `end` must be line numbers") from exc
         backend = config.backends[repo.id]
         indexed = await anyio.to_thread.run_sync(backend.indexed_paths)
-        return JSONResponse(read_lines(repo, q.get("path"), start, end, indexed))
+        # in a thread: the check that the file is not ignored now runs git
+        lines = await anyio.to_thread.run_sync(read_lines, repo, q.get("path"), start, end, indexed)
+        return JSONResponse(lines)
 
     async def page(_request: Request) -> Response:
         html = _static("index.html")

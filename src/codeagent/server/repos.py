@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from codeagent.errors import CodeAgentError, RepoNotFoundError
+from codeagent.repo.listing import is_listed
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_LINES = 2000
@@ -108,10 +109,13 @@ def read_lines(
     repo: ServedRepo, rel: object, start: int, end: int, indexed: set[str]
 ) -> dict[str, object]:
     """Lines ``start``..``end`` (1-based, inclusive, at most MAX_LINES) of a served file; only
-    files the index holds (so never ``.git/``, an ignored ``.env`` or a skipped binary)."""
+    files the index holds (so never ``.git/``, an ignored ``.env`` or a skipped binary) and
+    that are not ignored now (an index built before a ``.gitignore`` rule still holds them)."""
     path = safe_file(repo, rel)
     if rel not in indexed:
         raise RequestError(f"{rel} is not an indexed file of {repo.id}", status=404)
+    if not is_listed(repo.root, rel):  # ignored since the index was built: the rules on disk win
+        raise RequestError(f"{rel} is ignored now in {repo.id}; it is not shown", status=404)
     if start < 1 or end < start:
         raise RequestError("need 1 <= start <= end")
     end = min(end, start + MAX_LINES - 1)
