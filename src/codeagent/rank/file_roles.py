@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -116,6 +116,7 @@ def path_kind(path: str) -> str:
     return "other"
 
 
+@lru_cache(maxsize=8192)  # a repository repeats its folder names across its files
 def is_test_dir(name: str) -> bool:
     """Whether a folder's (lower-cased) ``name`` says it holds tests: one of
     :data:`TEST_DIRS`, or a name that ends so (``yapftests``, ``unit_tests``, ``e2e-tests``,
