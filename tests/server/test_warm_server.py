@@ -144,3 +144,22 @@ def test_one_server_per_home(tmp_path: Path) -> None:
     finally:
         os.close(held)
     os.close(hold_home_lock(tmp_path))  # free again once released
+
+
+def test_no_second_server_while_one_is_starting(git_repo: Any, leftover: Path) -> None:
+    """A server that has taken the home's lock but not yet written its address (one still
+    starting, as the lock held here stands for): the question is answered in-process, no
+    start is said and none is tried (a second would only fail on the lock)."""
+    home, root = leftover, git_repo(FILES)
+    held = hold_home_lock(home)
+    try:
+        asked = codeagent("ask", "--llm", "none", "--embed", "none", QUESTION, home=home, cwd=root)
+        time.sleep(1.0)  # (a server started anyway would have failed on the lock by now)
+    finally:
+        os.close(held)
+    assert asked.returncode == 0, asked.stderr
+    assert "class Square" in asked.stdout
+    assert STARTED not in asked.stderr
+    log = home / "server.log"
+    assert "already running" not in (log.read_text() if log.exists() else "")
+    assert not (home / "server.json").exists()

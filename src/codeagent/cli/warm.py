@@ -2,8 +2,8 @@
 a detached ``codeagent serve`` for the same repository and settings, so the next question
 is answered warm (:mod:`codeagent.cli.remote`), as dmypy or a language server do.
 
-It is started only when no server runs for this CODEAGENT_HOME (one per home: it holds the
-home's server lock, as ``serve`` does), for a local repository, unless ``--no-server`` or
+It is started only when no server runs or is starting for this CODEAGENT_HOME (one per
+home: it holds the home's server lock, as ``serve`` does), for a local repository, unless ``--no-server`` or
 the ``auto_server`` setting (``CODEAGENT_AUTO_SERVER=false``) says not to. It listens on
 loopback only, with everything ``serve`` guarantees (the Host/Origin guard, fresh answers),
 exits after ``server_idle`` seconds without a question (default 600), is listed by
@@ -31,9 +31,12 @@ def leave_server(repo: str, settings: Settings, flags: dict[str, str | None]) ->
     ``flags``: the ``--llm``, ``--embed`` and ``--dense`` the question was asked with (the
     server runs with the same, so the next question with them goes to it)."""
     from codeagent.server.address import read_address
+    from codeagent.server.idle import home_lock_held
 
     root = Path(repo).expanduser()
     if not settings.auto_server or not root.is_dir() or read_address(settings.home) is not None:
+        return None
+    if home_lock_held(settings.home):  # one is starting (no address yet): it will answer
         return None
     command = [sys.executable, "-m", "codeagent", "serve", "--host", "127.0.0.1", "--port", "0"]
     command += ["--repo", str(root.resolve()), "--exit-after-idle", f"{settings.server_idle:g}"]

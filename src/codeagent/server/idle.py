@@ -68,3 +68,19 @@ def hold_home_lock(home: Path) -> int:
         os.close(fd)
         raise ConfigError("a server is already running for this CODEAGENT_HOME") from None
     return fd
+
+
+def home_lock_held(home: Path) -> bool:
+    """Whether a server holds the home's server lock now (one starting, before it writes its
+    address, or one serving); the lock is not kept."""
+    try:
+        fd = os.open(home / LOCK_NAME, os.O_RDONLY)
+    except OSError:  # no lock file: no server ever started in this home
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing lets go of a lock taken here
+    return False
