@@ -5,9 +5,10 @@ is answered warm (:mod:`codeagent.cli.remote`), as dmypy or a language server do
 It is started only when no server runs or is starting for this CODEAGENT_HOME (one per
 home: it holds the home's server lock, as ``serve`` does), for a local repository, unless
 ``--no-server`` or the ``auto_server`` setting (``CODEAGENT_AUTO_SERVER=false``) says not to.
-It listens on loopback only, with everything ``serve`` guarantees (the Host/Origin guard, fresh answers),
-exits after ``server_idle`` seconds without a question (default 600), is listed by
-``codeagent status`` and stopped by ``codeagent stop``. Its start is said in one line.
+It listens on loopback only, with everything ``serve`` guarantees (the Host/Origin guard,
+fresh answers), exits after ``server_idle`` seconds without a question (default 600), is
+listed by ``codeagent status`` and stopped by ``codeagent stop``. Its start is said in one
+line.
 """
 
 from __future__ import annotations
