@@ -27,10 +27,12 @@ from codeagent.rank.query import QueryAnalysis
 if TYPE_CHECKING:
     import numpy as np
 
+    from codeagent.rank.features import Evidence
     from codeagent.store.store import IndexStore
 
 USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
 SOURCE_FIRST = True  # tests, build files and assets leave the first places (rank.source_first)
+USE_HOW_ORDER = True  # a how-question's first files put in order again (rank.how_order)
 
 
 @dataclass
@@ -82,6 +84,9 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
             order = head + order[len(head) :]
     if SOURCE_FIRST:
         order = _source_first(order, scores, table, question, analysis)
+    how = USE_HOW_ORDER and not asked and not analysis.reports and not found.has_dense
+    if how and model is not None and len(found.pool):
+        order = _how_order(order, scores, found, learned_scores, table, question)
     shown = scores[order].tolist() if order else []
     files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
     return Ranking(files, found.chunk_scores, table)
@@ -133,3 +138,29 @@ def _source_first(
     for before, f in pairwise(moved[: rule.TOP + count]):
         scores[f] = min(scores[f], scores[before])
     return moved
+
+
+def _how_order(
+    order: list[int],
+    scores: np.ndarray,
+    found: Evidence,
+    learned_scores: np.ndarray,
+    table: FileTable,
+    question: str,
+) -> list[int]:
+    """``order`` with its first files in the how-question model's order
+    (:mod:`codeagent.rank.how_order`); the shown scores stay in falling order, place by place.
+    Unchanged when one of those files is not in the pool (no row to read)."""
+    from codeagent.rank import features, how_order
+
+    head = order[: how_order.K]
+    place = {int(f): i for i, f in enumerate(found.pool)}
+    if any(f not in place for f in head):
+        return order
+    rows = [place[f] for f in head]
+    paths = [table.paths[f] for f in head]
+    new = how_order.reorder(
+        head, found.matrix[rows], learned_scores[rows], paths, question, features.NAMES
+    )
+    scores[new] = scores[head]
+    return new + order[len(head) :]
