@@ -79,7 +79,8 @@ def collect(suite: Path, mirrors: Path, work: Path) -> list[dict[str, Any]]:
         question = str(item["question"])
         expected, _ = metrics.resolve_paths(item["expected_files"], existing)
         analysis = analyze(question)
-        if not expected or analysis.reports or ranking.asked_kinds(analysis):
+        short = len(question.split()) < how_order.MIN_WORDS
+        if not expected or analysis.reports or ranking.asked_kinds(analysis) or short:
             continue
         files = [path for path, _ in ranking.rank_files(store, question, analysis).files]
         found = features.compute(store, table, question, analysis)

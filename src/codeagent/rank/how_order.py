@@ -11,8 +11,10 @@ share of the path's words the question holds, and nine evidence columns of
 :data:`codeagent.rank.features.NAMES`; every column standardised over those ``K`` files (so
 the model reads where a file stands among them, not a scale that differs by repository).
 
-Not for a bug report, a question about the tests or the docs, or an index with vectors (the
-figures were measured without them): those keep the first model's order.
+Not for a bug report, a question about the tests or the docs, a question of fewer than
+:data:`MIN_WORDS` words (the fitting questions have 12 to 57: a few keywords or a name are
+not what it learned from), or an index with vectors (the figures were measured without
+them): those keep the first model's order.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 K = 20  # the first files put in order again
+MIN_WORDS = 10  # a shorter question (a few keywords, a name) keeps the first model's order
 MODEL_FILE = Path(__file__).with_name("how_order.json")
 # Columns of the feature matrix read (codeagent.rank.features.NAMES), after the model's own.
 EVIDENCE = (

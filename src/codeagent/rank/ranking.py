@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from codeagent.rank import how_order
 from codeagent.rank.file_roles import KINDS
 from codeagent.rank.file_table import FileTable, best_chunks, file_table
 from codeagent.rank.query import QueryAnalysis
@@ -85,6 +86,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     if SOURCE_FIRST:
         order = _source_first(order, scores, table, question, analysis)
     how = USE_HOW_ORDER and not asked and not analysis.reports and not found.has_dense
+    how = how and len(question.split()) >= how_order.MIN_WORDS
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
     shown = scores[order].tolist() if order else []
@@ -151,7 +153,7 @@ def _how_order(
     """``order`` with its first files in the how-question model's order
     (:mod:`codeagent.rank.how_order`); the shown scores stay in falling order, place by place.
     Unchanged when one of those files is not in the pool (no row to read)."""
-    from codeagent.rank import features, how_order
+    from codeagent.rank import features
 
     head = order[: how_order.K]
     place = {int(f): i for i, f in enumerate(found.pool)}
