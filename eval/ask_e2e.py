@@ -10,7 +10,8 @@ The clone is ``$CODEAGENT_HOME/checkouts/clones/OWNER+NAME`` (the one ``codeagen
 moves through, so an index it built is found in the cache, as it would be for a user who asked
 before). Each question runs ``codeagent ask QUESTION --json --llm none -k 10 --no-server
 --embed E`` in that directory; the ranked files are the ``sources`` in order. Per repository,
-Acc@1/5/10 of the product beside the plain baseline over the same checkout, and the wall time
+Acc@1/5/10 and recall@5/10 (the share of the expected files found: how-questions name
+several) of the product beside the plain baseline over the same checkout, and the wall time
 of each process.
 """
 
@@ -103,6 +104,8 @@ def main() -> None:
         ):
             for k in (1, 5, 10):
                 scores[repo][f"{name} Acc@{k}"].append(metrics.hit_at_k(files, expected, k))
+            for k in (5, 10):  # how-questions name several files: the share found
+                scores[repo][f"{name} R@{k}"].append(metrics.recall_at_k(files, expected, k))
             for key, value in functions.function_scores(chunks, gold).items():
                 scores[repo][f"{name} {key}"].append(value)
         records.append({"id": item.id, "route": route, "ranked": ranked, "expected": expected,
@@ -111,6 +114,7 @@ def main() -> None:
         print(f"{item.id}: {route} {walls[-1]:.1f}s", file=sys.stderr, flush=True)
     keys = [f"{n} Acc@{k}" for n in ("product", "baseline") for k in (1, 5, 10)]
     keys += [f"{n} fn_hit@{k}" for n in ("product", "baseline") for k in (1, 5)]
+    keys += [f"{n} R@{k}" for n in ("product", "baseline") for k in (5, 10)]
 
     def cell(values: list[float]) -> str:  # function level: items with a gold function only
         return f"{100 * statistics.mean(values):.1f}" if values else "-"

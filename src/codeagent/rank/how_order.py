@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,25 +61,28 @@ def stem(word: str) -> str:
     return word
 
 
+_STOP_STEMS = frozenset(stem(w) for w in _STOP)
+
+
 def question_words(question: str) -> frozenset[str]:
     """The stems of a question's words, each whole and in its camel-case parts."""
     words: set[str] = set()
     for word in _WORD.findall(question):
         words.add(stem(word))
         words.update(stem(part) for part in _PART.findall(word))
-    return frozenset(words - {stem(w) for w in _STOP})
+    return frozenset(words - _STOP_STEMS)
 
 
-@cache
+@lru_cache(maxsize=65536)  # a repository's paths come back question after question
 def path_words(path: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The stems of a path's words (its folders and its file name without the suffix) and of
     its file name's alone; short words and :data:`_STOP` words left out."""
-    stop = {stem(w) for w in _STOP}
-    stemmed = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    stop = _STOP_STEMS
+    bare = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path  # no suffix
     every = tuple(
-        s for s in (stem(w) for w in _PATH_SPLIT.split(stemmed) if len(w) > 2) if s not in stop
+        s for s in (stem(w) for w in _PATH_SPLIT.split(bare) if len(w) > 2) if s not in stop
     )
-    name = stemmed.rsplit("/", 1)[-1]
+    name = bare.rsplit("/", 1)[-1]
     own = tuple(
         s for s in (stem(w) for w in _PATH_SPLIT.split(name) if len(w) > 2) if s not in stop
     )
