@@ -11,6 +11,9 @@ files in the other places (:func:`kind_places`). Measured in-process on SWE-QA h
 (docs/eval.md, eighth round): recall@10 pylint 78.0 -> 80.1, flask 93.8 -> 94.3, requests and
 astropy unchanged, no question lost; the first ranker's order alone, as before, left the
 helper module the answer names one place past ten.
+
+A longer how-question's first files are then put in order again by a small model fitted on
+how-questions (:mod:`codeagent.rank.how_order`), without vectors only.
 """
 
 from __future__ import annotations
