@@ -66,6 +66,7 @@ def main() -> None:
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     walls: list[float] = []
     records = []
+    baselines: dict[str, tuple[str, BaselineRanker]] = {}
     for repo, _, item, mirror in sorted(dated, key=lambda d: (d[0], d[1])):
         assert item.commit is not None
         root = checkout_commit(mirror, item.commit, home / "checkouts", repo)
@@ -94,8 +95,10 @@ def main() -> None:
             route = (data.get("route") or {}).get("tool")
         except (json.JSONDecodeError, KeyError, TypeError):
             ranked, cited, route = [], [], f"error: {done.stderr.strip()[-200:]}"
-        store, _ = load_or_build(root, Settings.load(llm="none", embed="none"))
-        plain = BaselineRanker(store.chunks)
+        if baselines.get(repo, (None,))[0] != item.commit:  # one per checkout, not per question
+            store, _ = load_or_build(root, Settings.load(llm="none", embed="none"))
+            baselines[repo] = (item.commit, BaselineRanker(store.chunks))
+        plain = baselines[repo][1]
         baseline = plain.rank(item.question, depth=20)
         gold = functions.gold_functions(root, item.expected_spans)
         for name, files, chunks in (
