@@ -14,7 +14,8 @@ suite, reused on the next run).
 
 A logistic regression (L2, ``--c``) is then fitted leaving one repository out at a time: each
 repository's recall@10 under the model fitted on the others, beside the product's order without
-it, from the same rankings. ``--write`` fits on every suite given and writes the weights.
+it, from the same rankings. ``--write`` fits on every suite given and writes the weights of
+the index kind ``--embed`` says (``none``: ``lexical``; ``local``: ``dense``, with vectors).
 Which suites to give is the choice of the person running it: never a sealed one.
 """
 
@@ -45,9 +46,9 @@ class _Quiet:
         return lambda *a, **k: None
 
 
-def collect(suite: Path, mirrors: Path, work: Path) -> list[dict[str, Any]]:
+def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str, Any]]:
     """The suite's how-questions: their first files' columns and labels (cached in ``work``)."""
-    target = work / f"{suite.stem}.pkl"
+    target = work / f"{suite.stem}-{embed.replace(':', '-')}.pkl"
     if target.exists():
         rows: list[dict[str, Any]] = pickle.loads(target.read_bytes())
         return rows
@@ -67,12 +68,10 @@ def collect(suite: Path, mirrors: Path, work: Path) -> list[dict[str, Any]]:
         raise SystemExit(f"{suite}: no mirror of {repo} in {mirrors}")
     home = Path(os.environ["CODEAGENT_HOME"])
     root = checkout_commit(mirror, str(items[0]["commit"]), home / "checkouts", repo)
-    settings = Settings.load(llm="none", embed="none")
+    settings = Settings.load(llm="none", embed=embed)
     store, _ = default_index_builder(root, settings, progress=_Quiet())
     existing = list(list_files(root).paths)
     table = file_table(store)
-    model = learned.model_for(False)
-    assert model is not None, "the lexical model is not shipped"
     ranking.USE_HOW_ORDER = False
     rows = []
     for item in items:
@@ -89,6 +88,8 @@ def collect(suite: Path, mirrors: Path, work: Path) -> list[dict[str, Any]]:
         if len(head) < 2 or any(p not in place for p in head):
             continue
         picked = [place[p] for p in head]
+        model = learned.model_for(found.has_dense)
+        assert model is not None, "no learned model is shipped for this index"
         scores = model.score(found.matrix, report=False)
         x = how_order.columns(head, found.matrix[picked], scores[picked], question, features.NAMES)
         rows.append({
@@ -127,6 +128,9 @@ def main() -> None:
     parser.add_argument("--mirrors", type=Path, required=True)
     parser.add_argument("--work", type=Path, required=True)
     parser.add_argument("--c", type=float, default=1.0)
+    parser.add_argument(
+        "--embed", default="none", help="none: the lexical weights; local: those with vectors"
+    )
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
 
@@ -134,7 +138,7 @@ def main() -> None:
 
     by_repo = {}
     for suite in args.suites:
-        by_repo[suite.stem] = collect(suite, args.mirrors, args.work)
+        by_repo[suite.stem] = collect(suite, args.mirrors, args.work, args.embed)
     print(f"recall@10 of how-questions, leaving each repository out (C {args.c}):")
     print("| repository | questions | without | with |\n|---|---|---|---|")
     before, after = [], []
@@ -150,16 +154,18 @@ def main() -> None:
     weights = fit([r for rows in by_repo.values() for r in rows], args.c)
     for name, weight in zip(how_order.COLUMNS, weights, strict=True):
         print(f"{name:12s} {weight:+.3f}")
-    if args.write:
-        model = {
-            "columns": list(how_order.COLUMNS),
+    if args.write:  # this index kind's weights; the other kind's are kept
+        kind = "lexical" if args.embed == "none" else "dense"
+        shipped = how_order.load.__wrapped__() or {"models": {}}
+        shipped["columns"] = list(how_order.COLUMNS)
+        shipped["models"][kind] = {
             "weights": [round(float(w), 6) for w in weights],
             "fitted_on": sorted(by_repo),
             "questions": sum(len(rows) for rows in by_repo.values()),
             "c": args.c,
         }
-        how_order.MODEL_FILE.write_text(json.dumps(model, indent=1) + "\n")
-        print(f"wrote {how_order.MODEL_FILE}")
+        how_order.MODEL_FILE.write_text(json.dumps(shipped, indent=1) + "\n")
+        print(f"wrote the {kind} weights to {how_order.MODEL_FILE}")
 
 
 if __name__ == "__main__":

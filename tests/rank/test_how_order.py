@@ -55,7 +55,7 @@ def store(git_repo: GitRepoFactory):  # type: ignore[no-untyped-def]
 def path_words_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The stand-in model: all its weight on the path's share of the question's words."""
     weights = [1.0 if name == "path_share" else 0.0 for name in how_order.COLUMNS]
-    model = {"columns": list(how_order.COLUMNS), "weights": weights}
+    model = {"columns": list(how_order.COLUMNS), "models": {"lexical": {"weights": weights}}}
     monkeypatch.setattr(how_order, "load", lambda path=None: model)
 
 
@@ -114,7 +114,7 @@ def test_a_report_a_question_about_the_tests_or_a_short_one_keeps_the_first_orde
     assert [p for p, _ in ranked(store, question)] == without_step(store, question, monkeypatch)
 
 
-def test_an_index_with_vectors_keeps_the_first_order(
+def test_an_index_with_vectors_keeps_the_first_order_without_weights_for_it(
     store: Any, path_words_only: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from codeagent.rank import features
@@ -157,9 +157,9 @@ def test_words_of_a_question_and_of_a_path() -> None:
 
 def test_a_model_fitted_on_other_columns_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "how_order.json"
-    bad.write_text(json.dumps({"columns": ["learned"], "weights": [1.0]}))
+    bad.write_text(json.dumps({"columns": ["learned"], "models": {}}))
     with pytest.raises(ValueError, match="other columns"):
         how_order.load.__wrapped__(bad)
     shipped = how_order.load()
     assert shipped is not None
-    assert len(shipped["weights"]) == len(how_order.COLUMNS)
+    assert len(shipped["models"]["lexical"]["weights"]) == len(how_order.COLUMNS)

@@ -122,7 +122,8 @@ def columns(
 
 @cache
 def load(path: Path = MODEL_FILE) -> dict[str, Any] | None:
-    """The fitted weights (``columns``, ``weights``), or None when none is shipped."""
+    """The fitted weights: ``columns``, and per index kind (``lexical``: no vectors,
+    ``dense``: with them) its ``weights``; None when no file is shipped."""
     try:
         model: dict[str, Any] = json.loads(path.read_text())
     except FileNotFoundError:
@@ -139,13 +140,16 @@ def reorder(
     paths: list[str],
     question: str,
     names: tuple[str, ...],
+    dense: bool = False,
 ) -> list[int]:
     """``first`` (the first model's first files, at most :data:`K`) in the order of the
-    how-question model; unchanged when no model is shipped or there is nothing to order."""
+    how-question model for the index's kind (``dense``: with vectors); unchanged when none is
+    shipped for it or there is nothing to order."""
     import numpy as np
 
     model = load()
-    if model is None or len(first) < 2:
+    fitted = (model or {}).get("models", {}).get("dense" if dense else "lexical")
+    if fitted is None or len(first) < 2:
         return first
-    scores = columns(paths, rows, learned, question, names) @ np.array(model["weights"])
+    scores = columns(paths, rows, learned, question, names) @ np.array(fitted["weights"])
     return [first[i] for i in np.argsort(-scores, kind="stable")]

@@ -88,7 +88,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
             order = head + order[len(head) :]
     if SOURCE_FIRST:
         order = _source_first(order, scores, table, question, analysis)
-    how = USE_HOW_ORDER and not asked and not analysis.reports and not found.has_dense
+    how = USE_HOW_ORDER and not asked and not analysis.reports
     how = how and len(question.split()) >= how_order.MIN_WORDS
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
@@ -164,8 +164,9 @@ def _how_order(
         return order
     rows = [place[f] for f in head]
     paths = [table.paths[f] for f in head]
+    matrix, learned = found.matrix[rows], learned_scores[rows]
     new = how_order.reorder(
-        head, found.matrix[rows], learned_scores[rows], paths, question, features.NAMES
+        head, matrix, learned, paths, question, features.NAMES, dense=found.has_dense
     )
     scores[new] = scores[head]
     return new + order[len(head) :]
