@@ -272,3 +272,26 @@ def test_a_reports_later_file_keeps_its_second_window_when_it_beats_the_next_fil
     assert _best_chunk(store, REPORT, files[2]) < _best_chunk(store, REPORT, "pkg/pair.py", 1)
     shown = retrieve(store, REPORT, 10)
     assert [h.symbol for h in shown if h.path == "pkg/pair.py"] == ["pair_best", "pair_second"]
+
+
+def test_a_how_question_shows_one_window_a_file_after_the_first(
+    git_repo: GitRepoFactory,
+) -> None:
+    """The files of the test above, asked about in a sentence: past the first file one window
+    a file, so ten windows name nine files (a few keywords name eight, above)."""
+    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
+    files = {}
+    for n in range(10):
+        hits = "retry budget " * (10 - n)
+        files[f"pkg/mod{n}.py"] = (
+            f"def retry_budget_first_{n}(total):\n    # {hits}\n    return total\n\n\n"
+            f"def filler_{n}(value):\n{filler}    return value\n\n\n"
+            f"def retry_budget_second_{n}(total):\n    # {hits}\n    return total\n"
+        )
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    question = "how is the retry budget of a call spent once the retry budget runs out?"
+    paths = [h.path for h in retrieve(store, question, 10)]
+    assert len(paths) == 10
+    assert paths[0] == paths[1] != paths[2]  # the first file's two windows, first
+    assert len(set(paths)) == 9
+    assert len(set(paths[2:])) == 8  # one window each after it
