@@ -11,10 +11,12 @@ share of the path's words the question holds, and nine evidence columns of
 :data:`codeagent.rank.features.NAMES`; every column standardised over those ``K`` files (so
 the model reads where a file stands among them, not a scale that differs by repository).
 
-Not for a bug report, a question about the tests or the docs, a question of fewer than
+Not for a bug report, a question about the tests or the docs, or a question of fewer than
 :data:`MIN_WORDS` words (the fitting questions have 12 to 57: a few keywords or a name are
-not what it learned from), or an index with vectors (the figures were measured without
-them): those keep the first model's order.
+not what it learned from): those keep the first model's order. Weights are kept per index
+kind; only ``lexical`` ones are shipped: fitted on the rankings with vectors too, the model
+lost more questions than it gained (docs/eval.md, thirteenth round), so with vectors the
+first model's order stands.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ reference answer names files, more of them in ten windows than the second window
 for. On SWE-QA how-questions of seven repositories (docs/eval.md, thirteenth round), files
 cited by ten windows rose by 0 to 2.8 points of recall@10 (reflex 84.8 -> 86.2, sqlfluff
 83.1 -> 85.9) and by up to 13 points within the first five windows (astropy 61.3 -> 74.6);
-the first file keeps its second and third windows.
+sympy, held out of the choice, was unchanged. The first file keeps its second and third
+windows.
 
 For a bug report, a later file's second chunk takes a place among the first windows only when
 it scores at least as well as the best chunk of each later file that place would otherwise go
