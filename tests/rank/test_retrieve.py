@@ -101,12 +101,9 @@ def test_neighbouring_chunks_of_a_file_become_one_window(git_repo: GitRepoFactor
     assert set(top.symbol.split(", ")) == {"retry_budget_a", "retry_budget_b"}
 
 
-def test_second_chunks_fill_the_first_five_windows_then_each_file_shows_one(
-    git_repo: GitRepoFactory,
-) -> None:
-    """Ten files, each with two matching functions far apart: the first five windows are the
-    two best files' two chunks and the third's best; past them one window a file, so ten
-    windows name eight files (two chunks a file everywhere would name five)."""
+def _two_chunk_files() -> dict[str, str]:
+    """Ten files, each with two functions that say "retry budget" (fewer times file by file)
+    far apart, a long filler function between them."""
     filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
     files = {}
     for n in range(10):
@@ -116,7 +113,16 @@ def test_second_chunks_fill_the_first_five_windows_then_each_file_shows_one(
             f"def filler_{n}(value):\n{filler}    return value\n\n\n"
             f"def retry_budget_second_{n}(total):\n    # {hits}\n    return total\n"
         )
-    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    return files
+
+
+def test_second_chunks_fill_the_first_five_windows_then_each_file_shows_one(
+    git_repo: GitRepoFactory,
+) -> None:
+    """Ten files, each with two matching functions far apart: the first five windows are the
+    two best files' two chunks and the third's best; past them one window a file, so ten
+    windows name eight files (two chunks a file everywhere would name five)."""
+    store, _ = load_or_build(git_repo(_two_chunk_files()), Settings.load(embed="none"))
     shown = retrieve(store, "retry budget", 10)
     paths = [h.path for h in shown]
     assert len(shown) == 10
@@ -279,16 +285,7 @@ def test_a_how_question_shows_one_window_a_file_after_the_first(
 ) -> None:
     """The files of the test above, asked about in a sentence: past the first file one window
     a file, so ten windows name nine files (a few keywords name eight, above)."""
-    filler = "".join(f"    value = value * {n} + 1  # arithmetic\n" for n in range(40))
-    files = {}
-    for n in range(10):
-        hits = "retry budget " * (10 - n)
-        files[f"pkg/mod{n}.py"] = (
-            f"def retry_budget_first_{n}(total):\n    # {hits}\n    return total\n\n\n"
-            f"def filler_{n}(value):\n{filler}    return value\n\n\n"
-            f"def retry_budget_second_{n}(total):\n    # {hits}\n    return total\n"
-        )
-    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    store, _ = load_or_build(git_repo(_two_chunk_files()), Settings.load(embed="none"))
     question = "how is the retry budget of a call spent once the retry budget runs out?"
     paths = [h.path for h in retrieve(store, question, 10)]
     assert len(paths) == 10
