@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
+    from codeagent.rank.query import QueryAnalysis
+
 K = 20  # the first files put in order again
 MIN_WORDS = 10  # a shorter question (a few keywords, a name) keeps the first model's order
 MODEL_FILE = Path(__file__).with_name("how_order.json")
@@ -64,6 +66,13 @@ def stem(word: str) -> str:
 
 
 _STOP_STEMS = frozenset(stem(w) for w in _STOP)
+
+
+def is_how_question(question: str, analysis: QueryAnalysis) -> bool:
+    """Whether ``question`` is one this module's steps are for: :data:`MIN_WORDS` words or
+    more, and not a bug report (a question about the tests or the docs is the caller's to
+    leave out where it must)."""
+    return not analysis.reports and len(question.split()) >= MIN_WORDS
 
 
 def question_words(question: str) -> frozenset[str]:

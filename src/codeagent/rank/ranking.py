@@ -88,8 +88,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
             order = head + order[len(head) :]
     if SOURCE_FIRST:
         order = _source_first(order, scores, table, question, analysis)
-    how = USE_HOW_ORDER and not asked and not analysis.reports
-    how = how and len(question.split()) >= how_order.MIN_WORDS
+    how = USE_HOW_ORDER and not asked and how_order.is_how_question(question, analysis)
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
     shown = scores[order].tolist() if order else []

@@ -99,7 +99,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     analysis = analyze(question)
     ranking = rank_files(store, question, analysis)
     # a how-question: one window a file after the first (more files; the first keeps its three)
-    how = not analysis.reports and len(question.split()) >= how_order.MIN_WORDS
+    how = how_order.is_how_question(question, analysis)
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
