@@ -36,16 +36,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 
-class _Quiet:
-    def task(self, *args: object, **kwargs: object) -> object:
-        import contextlib
-
-        return contextlib.nullcontext(lambda *a: None)
-
-    def __getattr__(self, name: str) -> object:
-        return lambda *a, **k: None
-
-
 def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str, Any]]:
     """The suite's how-questions: their first files' columns and labels (cached in ``work``)."""
     target = work / f"{suite.stem}-{embed.replace(':', '-')}.pkl"
@@ -56,6 +46,7 @@ def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str
     from codeagent.eval import metrics
     from codeagent.eval.mirrors import checkout_commit, find_mirror
     from codeagent.eval.runner import default_index_builder
+    from codeagent.progress import NullProgress
     from codeagent.rank import features, how_order, learned, ranking
     from codeagent.rank.file_table import file_table
     from codeagent.rank.query import analyze
@@ -69,7 +60,7 @@ def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str
     home = Path(os.environ["CODEAGENT_HOME"])
     root = checkout_commit(mirror, str(items[0]["commit"]), home / "checkouts", repo)
     settings = Settings.load(llm="none", embed=embed)
-    store, _ = default_index_builder(root, settings, progress=_Quiet())
+    store, _ = default_index_builder(root, settings, progress=NullProgress())
     existing = list(list_files(root).paths)
     table = file_table(store)
     ranking.USE_HOW_ORDER = False
@@ -78,8 +69,8 @@ def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str
         question = str(item["question"])
         expected, _ = metrics.resolve_paths(item["expected_files"], existing)
         analysis = analyze(question)
-        short = len(question.split()) < how_order.MIN_WORDS
-        if not expected or analysis.reports or ranking.asked_kinds(analysis) or short:
+        asked = ranking.asked_kinds(analysis)
+        if not expected or asked or not how_order.is_how_question(question, analysis):
             continue
         files = [path for path, _ in ranking.rank_files(store, question, analysis).files]
         found = features.compute(store, table, question, analysis)
@@ -99,11 +90,6 @@ def collect(suite: Path, mirrors: Path, work: Path, embed: str) -> list[dict[str
     work.mkdir(parents=True, exist_ok=True)
     target.write_bytes(pickle.dumps(rows))
     return rows
-
-
-def recall(files: list[str], expected: list[str], k: int = 10) -> float:
-    top = set(files[:k])
-    return sum(e in top for e in expected) / len(expected)
 
 
 def reordered(row: dict[str, Any], weights: np.ndarray) -> list[str]:
@@ -134,6 +120,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
 
+    from codeagent.eval.metrics import recall_at_k
     from codeagent.rank import how_order
 
     by_repo = {}
@@ -144,8 +131,10 @@ def main() -> None:
     before, after = [], []
     for held, rows in by_repo.items():
         weights = fit([r for name, rs in by_repo.items() if name != held for r in rs], args.c)
-        b = 100 * statistics.mean(recall(r["files"], r["expected"]) for r in rows)
-        a = 100 * statistics.mean(recall(reordered(r, weights), r["expected"]) for r in rows)
+        b = 100 * statistics.mean(recall_at_k(r["files"], r["expected"], 10) for r in rows)
+        a = 100 * statistics.mean(
+            recall_at_k(reordered(r, weights), r["expected"], 10) for r in rows
+        )
         before.append(b)
         after.append(a)
         print(f"| {held} | {len(rows)} | {b:.1f} | {a:.1f} |")
