@@ -55,6 +55,7 @@ def dump_commit(
     from codeagent.eval.mirrors import checkout_commit
     from codeagent.eval.runner import default_index_builder
     from codeagent.eval.splits import language_of
+    from codeagent.progress import NullProgress
     from codeagent.rank import features, file_table
     from codeagent.rank.query import analyze
     from codeagent.repo.listing import list_files
@@ -70,7 +71,7 @@ def dump_commit(
         return f"{repo}@{commit[:10]}: {exc}"
     full = commit
     settings = Settings.load(llm="none", embed=embed)
-    store, _ = default_index_builder(root, settings, progress=_Quiet())
+    store, _ = default_index_builder(root, settings, progress=NullProgress())
     built = time.perf_counter() - started
     existing = list(list_files(root).paths)
     table = file_table.file_table(store)
@@ -97,16 +98,6 @@ def dump_commit(
     tmp.write_bytes(pickle.dumps({"names": features.NAMES, "rows": rows}))
     tmp.replace(target)
     return f"{repo}@{full[:10]}: {len(rows)} questions, {len(store.chunks)} chunks, {built:.1f}s"
-
-
-class _Quiet:
-    def task(self, *args: object, **kwargs: object) -> object:
-        import contextlib
-
-        return contextlib.nullcontext(lambda *a: None)
-
-    def __getattr__(self, name: str) -> object:
-        return lambda *a, **k: None
 
 
 def main() -> None:
