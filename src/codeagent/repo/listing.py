@@ -73,13 +73,17 @@ def untracked_files(root: Path) -> set[str]:
     return set(git_paths(root, "ls-files", "-o", "--exclude-standard", *untracked_excludes()))
 
 
-def _git_files(base: Path) -> list[str] | None:
+def _git_files(base: Path, *specs: str) -> list[str] | None:
+    """git's listing of ``base`` (only the paths ``specs`` match, when given); None outside
+    git or when git fails (the caller then reads the ``.gitignore`` files itself)."""
     if git_toplevel(base) is None:
         return None
     try:
-        return git_paths(base, "ls-files", "-co", "--exclude-standard", *untracked_excludes())
+        return git_paths(
+            base, "ls-files", "-co", "--exclude-standard", *untracked_excludes(), *specs
+        )
     except GitError as exc:
-        log.warning("git ls-files failed in %s, walking instead: %s", base, exc)
+        log.warning("git ls-files failed in %s, reading .gitignore files instead: %s", base, exc)
         return None
 
 
@@ -88,19 +92,10 @@ def is_listed(root: Path, rel: str) -> bool:
     by the ignore rules on disk at this moment (for a request that must not show a file made
     ignored after the index that holds it was built); one path's check, not a listing."""
     base = Path(root).resolve()
-    if git_toplevel(base) is not None:
-        # no `--` (git_paths puts -z last); a pathspec that starts with `:` is never an option
-        spec = f":(literal){rel}"
-        try:
-            found = git_paths(
-                base, "ls-files", "-co", "--exclude-standard", *untracked_excludes(), spec
-            )
-        except GitError as exc:
-            log.warning(
-                "git ls-files failed in %s, checking the ignore files instead: %s", base, exc
-            )
-        else:
-            return rel in found
+    # no `--` (git_paths puts -z last); a pathspec that starts with `:` is never an option
+    found = _git_files(base, f":(literal){rel}")
+    if found is not None:
+        return rel in found
     parts = rel.split("/")
     ignores = _Ignores()
     for depth in range(len(parts)):
