@@ -163,3 +163,68 @@ def test_a_model_fitted_on_other_columns_is_refused(tmp_path: Path) -> None:
     shipped = how_order.load()
     assert shipped is not None
     assert len(shipped["models"]["lexical"]["weights"]) == len(how_order.COLUMNS)
+
+
+def rrf_by_hand(first: list[str], second: list[str], k: int, depth: int) -> list[str]:
+    """Reciprocal rank fusion as the literature writes it: a file's score is the sum of
+    1 / (k + place) over the orders that hold it in their first ``depth``, places from 0;
+    a tie goes to the file ``first`` holds, then to ``first``'s order, then ``second``'s."""
+    score: dict[str, float] = {}
+    for ranked in (first, second):
+        for place, path in enumerate(ranked[:depth]):
+            score[path] = score.get(path, 0.0) + 1 / (k + place)
+
+    def tie(path: str) -> tuple[int, int]:
+        if path in first[:depth]:
+            return (0, first.index(path))
+        return (1, second.index(path))
+
+    head = sorted(score, key=lambda p: (-score[p], tie(p)))
+    return head + [p for p in first if p not in score]
+
+
+def test_fuse_is_reciprocal_rank_fusion() -> None:
+    first, second = [1, 2, 3, 4, 5, 6], [4, 7, 1, 2]
+    names = {i: f"f{i}" for i in range(8)}
+    by_hand = rrf_by_hand([names[i] for i in first], [names[i] for i in second], 5, 3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "FUSE_DEPTH", 3)
+        fused = [names[i] for i in ranking.fuse(first, second)]
+    assert fused == by_hand
+    assert fused[:2] == ["f1", "f4"]  # 1/5 + 1/7 over 1/5, then 1/5 over 1/6 + 0
+    assert sorted(fused) == sorted({names[i] for i in first + second[:3]})
+
+
+def test_a_how_question_with_vectors_fuses_its_order_with_the_one_without(
+    git_repo: GitRepoFactory, path_words_only: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The order with vectors fused with the order an index without vectors gives (read from
+    a second index of the same files, built without them), by the test's own fusion."""
+    root = git_repo(FILES)
+    with_vectors, _ = load_or_build(root, Settings.load(embed="hash:32"))
+    without, _ = load_or_build(root, Settings.load(embed="none"))
+    lexical = [path for path, _ in ranked(without, QUESTION)]
+    with monkeypatch.context() as patch:
+        patch.setattr(ranking, "FUSE_HOW", False)
+        dense = [path for path, _ in ranked(with_vectors, QUESTION)]
+    assert lexical[0] == "shop/invoice_render.py" != dense[0]  # the two orders differ
+    files = ranked(with_vectors, QUESTION)
+    paths = [path for path, _ in files]
+    assert paths == rrf_by_hand(dense, lexical, ranking.FUSE_K, ranking.FUSE_DEPTH)
+    assert paths != dense
+    shown = [score for _, score in files]
+    assert shown == sorted(shown, reverse=True)  # the scores still fall down the list
+    from codeagent.rank import features
+
+    compute, passes = features.compute, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        passes.append(kwargs.get("vectors", True))
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(features, "compute", counted)
+    for question in (REPORT, SHORT, TESTS_QUESTION):  # not for these: one pass, with vectors
+        ranked(with_vectors, question)
+    assert passes == [True, True, True]
+    ranked(with_vectors, QUESTION)
+    assert passes[3:] == [True, False]

@@ -59,6 +59,7 @@ class Evidence:
     pool: np.ndarray  # file ids of the matrix's rows, best stage1 first
     matrix: np.ndarray  # (len(pool), len(NAMES)) float32
     has_dense: bool
+    bm25: np.ndarray | None = None  # per chunk: the raw BM25 score (None: no term indexed)
 
 
 def _file_max(values: np.ndarray, table: FileTable) -> np.ndarray:
@@ -164,8 +165,20 @@ def _first_texts(
     ]
 
 
-def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis) -> Evidence:
-    """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``."""
+def compute(
+    store: IndexStore,
+    table: FileTable,
+    question: str,
+    a: QueryAnalysis,
+    *,
+    vectors: bool = True,
+    known: Evidence | None = None,
+) -> Evidence:
+    """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``.
+
+    ``vectors=False``: as an index without vectors would (the dense columns empty);
+    ``known``: the same question's evidence already computed on ``store``, whose BM25 scores
+    are read instead of scored again."""
     import numpy as np
 
     from codeagent.rank import first_ranker
@@ -176,16 +189,19 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
     question = strip_noise(question)
     terms = bm25_terms(question)
     n_files, n_chunks = len(table.paths), len(store.chunks)
-    bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
+    if known is not None:
+        bm25 = known.bm25
+    else:
+        bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
     bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
     top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
     bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
     dense_chunk = np.zeros(n_chunks, dtype=np.float32)
     cosine = np.zeros(n_chunks, dtype=np.float32)
-    first = getattr(getattr(store, "dense", None), "embed_first", None)
+    first = getattr(getattr(store, "dense", None), "embed_first", None) if vectors else None
     if first is not None and bm25 is not None:  # an index answered first: embed these now
         first(candidate_files(bm25_raw, table))
-    dense = store.dense_scores(question, DENSE_DEPTH)
+    dense = store.dense_scores(question, DENSE_DEPTH) if vectors else []
     if dense:
         top, low = dense[0][1], dense[-1][1]
         span = max(top - low, 1e-6)
@@ -271,4 +287,4 @@ def compute(store: IndexStore, table: FileTable, question: str, a: QueryAnalysis
         if len(pool)
         else np.zeros((0, len(NAMES)), dtype=np.float32)
     )
-    return Evidence(chunk, stage1, kept, pool, matrix, bool(dense))
+    return Evidence(chunk, stage1, kept, pool, matrix, bool(dense), bm25)

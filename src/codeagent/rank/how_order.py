@@ -15,8 +15,9 @@ Not for a bug report, a question about the tests or the docs, or a question of f
 :data:`MIN_WORDS` words (the fitting questions have 12 to 57: a few keywords or a name are
 not what it learned from): those keep the first model's order. Weights are kept per index
 kind; only ``lexical`` ones are shipped: fitted on the rankings with vectors too, the model
-lost more questions than it gained (docs/eval.md, thirteenth round), so with vectors the
-first model's order stands.
+lost more questions than it gained (docs/eval.md, thirteenth round). With vectors, the order
+without them (this step included) is fused with the first model's
+(:func:`codeagent.rank.ranking.fuse`).
 """
 
 from __future__ import annotations

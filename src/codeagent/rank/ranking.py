@@ -13,7 +13,10 @@ astropy unchanged, no question lost; the first ranker's order alone, as before, 
 helper module the answer names one place past ten.
 
 A longer how-question's first files are then put in order again by a small model fitted on
-how-questions (:mod:`codeagent.rank.how_order`), without vectors only.
+how-questions (:mod:`codeagent.rank.how_order`), without vectors only. With vectors, such a
+question's order is fused with the order the same index gives without them (its BM25 scores
+read once; :func:`fuse`): on SWE-QA how-questions of seven repositories, each left out in turn
+of the fusion's choice, recall@10 90.5 -> 91.3 (docs/eval.md, fourteenth round).
 """
 
 from __future__ import annotations
@@ -37,6 +40,12 @@ if TYPE_CHECKING:
 USE_MODEL = True  # the learned model re-orders the pool (False: the first ranker's order)
 SOURCE_FIRST = True  # tests, build files and assets leave the first places (rank.source_first)
 USE_HOW_ORDER = True  # a how-question's first files put in order again (rank.how_order)
+# A how-question with vectors: the order with them and the order without them (the lexical
+# model, its how-question step) fused by reciprocal rank over each one's first FUSE_DEPTH
+# files (docs/eval.md, fourteenth round).
+FUSE_HOW = True
+FUSE_K = 5
+FUSE_DEPTH = 50
 
 
 @dataclass
@@ -60,13 +69,31 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     """Every file that has any evidence for ``question``, best first: the learned model's
     order over the first ranker's :data:`codeagent.rank.features.POOL` best files, then the
     rest in the first ranker's order; for a question about the tests or the docs, the first
-    ranker's order with the model's around the files of that kind (:func:`kind_places`)."""
-    import numpy as np
-
-    from codeagent.rank import features, learned
+    ranker's order with the model's around the files of that kind (:func:`kind_places`).
+    A how-question with vectors: that order and the one without them, fused (:func:`fuse`)."""
+    from codeagent.rank import features
 
     table = file_table(store)
     found = features.compute(store, table, question, analysis)
+    order, scores, how = _order(found, table, question, analysis)
+    if how and found.has_dense and FUSE_HOW:
+        without = features.compute(store, table, question, analysis, vectors=False, known=found)
+        lexical, _, _ = _order(without, table, question, analysis)
+        order = _fused(order, lexical, scores)
+    shown = scores[order].tolist() if order else []
+    files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
+    return Ranking(files, found.chunk_scores, table)
+
+
+def _order(
+    found: Evidence, table: FileTable, question: str, analysis: QueryAnalysis
+) -> tuple[list[int], np.ndarray, bool]:
+    """The file order of :func:`rank_files` from ``found`` (the fusion aside), the shown
+    score of each file, and whether the question is a how-question the model's step is for."""
+    import numpy as np
+
+    from codeagent.rank import learned
+
     by_score = np.argsort(-found.stage1, kind="stable")
     order = by_score[found.kept[by_score]].tolist()
     model = learned.model_for(found.has_dense) if USE_MODEL else None
@@ -91,9 +118,30 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
     how = USE_HOW_ORDER and not asked and how_order.is_how_question(question, analysis)
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
-    shown = scores[order].tolist() if order else []
-    files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
-    return Ranking(files, found.chunk_scores, table)
+    return order, scores, how
+
+
+def fuse(first: list[int], second: list[int]) -> list[int]:
+    """The first :data:`FUSE_DEPTH` files of each order fused by reciprocal rank
+    (``1 / (FUSE_K + place)`` summed; a tie keeps ``first``'s order), then the rest of
+    ``first``."""
+    score: dict[int, float] = {}
+    for ranked in (first, second):
+        for place, f in enumerate(ranked[:FUSE_DEPTH]):
+            score[f] = score.get(f, 0.0) + 1.0 / (FUSE_K + place)
+    head = sorted(score, key=lambda f: -score[f])  # stable: first's files come first
+    taken = set(head)
+    return head + [f for f in first if f not in taken]
+
+
+def _fused(order: list[int], lexical: list[int], scores: np.ndarray) -> list[int]:
+    """``order`` fused with ``lexical`` (:func:`fuse`); the shown scores stay in falling
+    order, place by place (a place past ``order``'s end takes its last score)."""
+    new = fuse(order, lexical)
+    placed = [float(scores[f]) for f in order] or [0.0]
+    placed += [placed[-1]] * (len(new) - len(placed))
+    scores[new] = placed[: len(new)]
+    return new
 
 
 def asked_kinds(analysis: QueryAnalysis) -> frozenset[str]:
