@@ -253,6 +253,26 @@ def swe_qa(bench: Path, mirrors: Path | None, checkouts: Path) -> None:
         print(f"  {name}: {named} answers' expected files from their names", file=sys.stderr)
 
 
+def snapshot_suite(bench: Path, name: str, checkout: Path, out: Path) -> None:
+    """SWE-QA's questions for ``name`` against ``checkout`` (a git work tree of the sources,
+    not necessarily at the benchmark's commit): its HEAD as the commit, expected files from
+    the paths the answers name or the definers of the names they give, read in the checkout."""
+    import subprocess
+
+    commit = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    records = read_jsonl(bench / "swe-qa" / f"{name}.jsonl")
+    defined, _ = definers(checkout)
+    url = f"https://github.com/{name}/{name}"
+    items = swe_qa_items(name, url, commit, records, defined)
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / f"swe-qa-{name}.jsonl", items)
+    named = sum(NAMED_SOURCE in item["source"] for item in items)
+    print(f"  {name}: {named} answers' expected files from their names", file=sys.stderr)
+
+
 def localization_item(record: dict) -> dict:
     """One suite line for a SWE-bench localization record."""
     splits = " and ".join(s.capitalize() for s in record["splits"])
@@ -299,7 +319,23 @@ def main() -> None:
         type=Path,
         help="where the commits are exported (default: a temporary directory)",
     )
+    parser.add_argument(
+        "--snapshot",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "CHECKOUT"),
+        help="convert only SWE-QA's NAME (django, matplotlib, scikit-learn, ...) against a git "
+        "checkout of its sources (e.g. a release archive committed as one snapshot): the "
+        "checkout's HEAD is the commit; written to --out (repeatable)",
+    )
+    parser.add_argument("--out", type=Path, help="where --snapshot writes its suites")
     args = parser.parse_args()
+    if args.snapshot:
+        if args.out is None:
+            parser.error("--snapshot needs --out")
+        for name, checkout in args.snapshot:
+            snapshot_suite(args.bench, name, Path(checkout), args.out)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         swe_qa(args.bench, args.mirrors, args.checkouts or Path(tmp))
     localization(args.bench, tuple(filter(None, args.dev_repos.split(","))))
