@@ -140,3 +140,31 @@ def test_checked_in_suites_load() -> None:
     assert {i.id for i in load_suite(here / "swebench-loc.jsonl")} <= {i.id for i in dev}
     for name in ("astropy", "conan", "reflex", "sqlfluff", "streamlink", "sympy"):
         assert len(load_suite(here / f"swe-qa-{name}.jsonl")) == 48
+
+
+def test_a_snapshot_suite_takes_the_checkouts_head_and_its_definers(
+    convert: ModuleType, tmp_path: Path
+) -> None:
+    import subprocess
+
+    checkout = tmp_path / "checkout"
+    write(checkout, {"pkg/__init__.py": "", "pkg/wheels.py": "class WheelBuilder:\n    pass\n"})
+    git = ["git", "-C", str(checkout)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run(
+        [*git, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snapshot"],
+        check=True,
+    )
+    head = subprocess.run(
+        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    bench = tmp_path / "bench"
+    write(bench, {"swe-qa/demo.jsonl": "".join(json.dumps(r) + "\n" for r in [
+        {"question": "How are wheels built?", "answer": "The `WheelBuilder` class does it."},
+        {"question": "Where is the cache?", "answer": "In `pkg/cache.py`."},
+    ])})  # fmt: skip
+    convert.snapshot_suite(bench, "demo", checkout, tmp_path / "out")
+    items = list(load_suite(tmp_path / "out" / "swe-qa-demo.jsonl"))
+    assert [i.commit for i in items] == [head, head]
+    assert [i.expected_files for i in items] == [["pkg/wheels.py"], ["pkg/cache.py"]]
