@@ -101,12 +101,25 @@ def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_s
         ("sympy/sympy", "fit"),
         ("https://github.com/pallets/flask.git", "choose"),
         ("PyCQA/flake8", "sealed"),  # a name with capitals: GitHub names ignore case
-        ("https://github.com/django/django", None),
+        ("https://github.com/django/django", "how_sealed"),
+        ("https://github.com/pytest-dev/pytest", None),  # kept for the check from outside
         ("stdlib:json", None),
     ],
 )
 def test_split_of(repo: str, split: str | None) -> None:
     assert split_of(repo) == split
+
+
+def test_the_how_question_group_is_apart_from_every_other_split() -> None:
+    """The sealed how-question group: SWE-QA's three repositories no suite here was made of,
+    in no other split (so no fit, choice or development run reads them)."""
+    from codeagent.eval.splits import HOW_SEALED
+
+    group = SPLITS[HOW_SEALED]
+    assert group == {"django/django", "matplotlib/matplotlib", "scikit-learn/scikit-learn"}
+    assert {r.lower() for r in repos_of(HOW_SEALED)} == group
+    others = set().union(*(v for k, v in SPLITS.items() if k != HOW_SEALED))
+    assert not group & others
 
 
 def test_select() -> None:

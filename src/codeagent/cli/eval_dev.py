@@ -28,7 +28,8 @@ from codeagent.eval.splits import SPLIT_CHOICES
     show_default=True,
     help="Which repositories to run: fit, choose, dev (both), sealed; or, in other languages "
     "than Python: langs, langs2 (held out, read), langs_fit (the ranker of other languages is "
-    "fitted on it), langs3 (sealed in the first round, read), langs4 (sealed) (eval/README.md).",
+    "fitted on it), langs3 (sealed in the first round, read), langs4 (sealed); issue-shaped "
+    "groups issues_*; how_sealed: how-questions of release snapshots (eval/README.md).",
 )
 @click.option(
     "--ranker",

@@ -51,6 +51,8 @@ ISSUES_SEALED = "issues_sealed"
 # second sealed three (the last candidates, for the product after the development rounds)
 ISSUES_LARGE = "issues_large"
 ISSUES_LARGE_SPLITS = ("issues_large_sealed", "issues_large_dev", "issues_large_sealed2")
+# sealed for how-questions: SWE-QA's repositories run from a release snapshot
+HOW_SEALED = "how_sealed"
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -80,6 +82,7 @@ def _load_splits() -> dict[str, frozenset[str]]:
     large = corpus.get(ISSUES_LARGE, {})
     for split in ISSUES_LARGE_SPLITS:
         splits[split] = frozenset(r.lower() for r in large.get(split.rsplit("_", 1)[1], ()))
+    splits[HOW_SEALED] = frozenset(r.lower() for r in corpus.get(HOW_SEALED, {}).get("repos", ()))
     return splits
 
 
@@ -89,7 +92,8 @@ FIT, CHOOSE, SEALED = SPLITS["fit"], SPLITS["choose"], SPLITS["sealed"]
 LANGS = SPLITS["langs"]
 # dev: fit and choose
 SPLIT_CHOICES = (
-    "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS
+    "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS,
+    HOW_SEALED,
 )  # fmt: skip
 
 
@@ -106,14 +110,14 @@ def repos_of(split: str) -> list[str]:
     if split in LANG_SPLITS:
         langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
-    if split == ISSUES_SEALED:
+    if split in (ISSUES_SEALED, HOW_SEALED):
         return list(corpus.get(split, {}).get("repos", []))
     if split in ISSUES_LARGE_SPLITS:
         return list(corpus.get(ISSUES_LARGE, {}).get(split.rsplit("_", 1)[1], []))
     if split not in ("fit", "choose", "sealed"):
         raise EvalError(
             f"unknown split {split!r}: choose from fit, choose, sealed, "
-            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS))}"
+            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS, HOW_SEALED))}"
         )
     return list(corpus[split])
 
