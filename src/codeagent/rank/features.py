@@ -27,6 +27,8 @@ from codeagent.rank.file_table import best_chunks
 from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
 
     from codeagent.rank.file_table import FileTable
@@ -59,7 +61,29 @@ class Evidence:
     pool: np.ndarray  # file ids of the matrix's rows, best stage1 first
     matrix: np.ndarray  # (len(pool), len(NAMES)) float32
     has_dense: bool
-    bm25: np.ndarray | None = None  # per chunk: the raw BM25 score (None: no term indexed)
+    lexical: Lexical | None = None  # what did not depend on the vectors, for a second pass
+
+
+@dataclass
+class Lexical:
+    """What :func:`compute` reads that does not depend on the vectors: kept with the
+    evidence, so the same question ranked again without them reads it instead of computing it
+    again."""
+
+    bm25: np.ndarray | None  # per chunk: the raw BM25 score (None: no term indexed)
+    bm25_chunk: np.ndarray  # per chunk: BM25 over the best chunk's
+    symbol_chunk: np.ndarray  # per chunk: the question's identifiers it defines
+    bm25_best: np.ndarray  # per file, from here on
+    bm25_second: np.ndarray
+    bm25_rank: np.ndarray
+    raw_best: np.ndarray
+    symbols: np.ndarray
+    defines: np.ndarray
+    path_m: np.ndarray
+    module_m: np.ndarray
+    frame_m: np.ndarray
+    mentions: np.ndarray
+    share: np.ndarray  # term_share
 
 
 def _file_max(values: np.ndarray, table: FileTable) -> np.ndarray:
@@ -177,8 +201,9 @@ def compute(
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``.
 
     ``vectors=False``: as an index without vectors would (the dense columns empty);
-    ``known``: the same question's evidence already computed on ``store``, whose BM25 scores
-    are read instead of scored again."""
+    ``known``: the same question's evidence already computed on ``store``, whose parts that
+    do not depend on the vectors (:class:`Lexical`: BM25, names, mentions) are read instead
+    of computed again."""
     import numpy as np
 
     from codeagent.rank import first_ranker
@@ -189,40 +214,6 @@ def compute(
     question = strip_noise(question)
     terms = bm25_terms(question)
     n_files, n_chunks = len(table.paths), len(store.chunks)
-    if known is not None:
-        bm25 = known.bm25
-    else:
-        bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
-    bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
-    top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
-    bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
-    dense_chunk = np.zeros(n_chunks, dtype=np.float32)
-    cosine = np.zeros(n_chunks, dtype=np.float32)
-    first = getattr(getattr(store, "dense", None), "embed_first", None) if vectors else None
-    if first is not None and bm25 is not None:  # an index answered first: embed these now
-        first(candidate_files(bm25_raw, table))
-    dense = store.dense_scores(question, DENSE_DEPTH) if vectors else []
-    if dense:
-        top, low = dense[0][1], dense[-1][1]
-        span = max(top - low, 1e-6)
-        for i, cos in dense:
-            dense_chunk[i] = (cos - low) / span
-            cosine[i] = cos
-    symbol_chunk = np.zeros(n_chunks, dtype=np.float32)
-    for name in a.identifiers:
-        for i in table.symbol_chunks.get(name, ()):
-            symbol_chunk[i] += 1.0
-    chunk = (
-        first_ranker.W_BM25 * bm25_chunk
-        + first_ranker.W_DENSE * dense_chunk
-        + first_ranker.W_SYMBOL * symbol_chunk
-    ).astype(np.float32)
-    bm25_best, bm25_second = _per_file_best(bm25_chunk, table)
-    dense_best, dense_second = _per_file_best(dense_chunk, table)
-    cos_best, _ = _per_file_best(cosine, table)
-    symbols, _ = _per_file_best(symbol_chunk, table)
-    raw_best, _ = _per_file_best(bm25_raw, table)
-    best, second = _per_file_best(chunk, table)
 
     def column(scores: dict[int, float]) -> np.ndarray:
         out = np.zeros(n_files, dtype=np.float32)
@@ -230,13 +221,39 @@ def compute(
             out[fid] += value
         return out
 
-    defines = column(evidence.define_scores(a, table.defines))
-    defines += column(evidence.qualified_scores(a, table.defines, table.ids))
-    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules, table.names)
-    path_m, module_m, frame_m = column(paths), column(modules), column(frames)
+    lex = known.lexical if known is not None else None
+    if lex is None:
+        lex = _lexical(store, table, question, terms, a, column)
+    bm25 = lex.bm25
+    first = getattr(getattr(store, "dense", None), "embed_first", None) if vectors else None
+    if first is not None and bm25 is not None:  # an index answered first: embed these now
+        first(candidate_files(bm25, table))
+    dense = store.dense_scores(question, DENSE_DEPTH) if vectors else []
+    if dense:
+        dense_chunk = np.zeros(n_chunks, dtype=np.float32)
+        cosine = np.zeros(n_chunks, dtype=np.float32)
+        top, low = dense[0][1], dense[-1][1]
+        span = max(top - low, 1e-6)
+        for i, cos in dense:
+            dense_chunk[i] = (cos - low) / span
+            cosine[i] = cos
+        chunk = (
+            first_ranker.W_BM25 * lex.bm25_chunk
+            + first_ranker.W_DENSE * dense_chunk
+            + first_ranker.W_SYMBOL * lex.symbol_chunk
+        )
+        dense_best, dense_second = _per_file_best(dense_chunk, table)
+        dense_rank = _inverse_rank(dense_best)
+        cos_best, _ = _per_file_best(cosine, table)
+    else:  # no vectors: their columns are 0, as their per-file maxima of 0 would be
+        chunk = first_ranker.W_BM25 * lex.bm25_chunk + first_ranker.W_SYMBOL * lex.symbol_chunk
+        dense_best = dense_second = dense_rank = cos_best = np.zeros(n_files, dtype=np.float32)
+    chunk = chunk.astype(np.float32)
+    best, second = _per_file_best(chunk, table)
+    defines = lex.defines
     priors = np.array([first_ranker.kind_prior(k, a) for k in KINDS], dtype=np.float32)
     stage1 = best + first_ranker.W_SECOND * second + defines
-    stage1 += column(evidence.mention_scores(a, table.paths, table.modules, table.names))
+    stage1 += lex.mentions
     stage1 += priors[table.kind_ids]
     spans = first_ranker.top_spans(store, table, stage1, chunk)
     uses_lift = evidence.use_scores(spans, table.defines)
@@ -259,17 +276,18 @@ def compute(
             kept[list(named)] = True
             order = _kept_order(stage1, kept)
     pool = np.array(order[:POOL], dtype=np.int64)
-    share = term_share(store, table, terms)[pool] if len(pool) else np.zeros(0, np.float32)
+    share = lex.share[pool] if len(pool) else np.zeros(0, np.float32)
     words = len(question.split())
     kinds = np.eye(len(KINDS), dtype=np.float32)[table.kind_ids[pool]]
     neighbour_p = neighbour[pool]
     q = [float(a.issue_like), float(a.wants_tests), float(a.wants_docs)]
     columns = [
-        bm25_best[pool], bm25_second[pool], _inverse_rank(bm25_best)[pool],
-        np.log1p(raw_best[pool]),
-        dense_best[pool], dense_second[pool], _inverse_rank(dense_best)[pool], cos_best[pool],
+        lex.bm25_best[pool], lex.bm25_second[pool], lex.bm25_rank[pool],
+        np.log1p(lex.raw_best[pool]),
+        dense_best[pool], dense_second[pool], dense_rank[pool], cos_best[pool],
         np.full(len(pool), float(bool(dense))),
-        symbols[pool], defines[pool], path_m[pool], module_m[pool], frame_m[pool], uses[pool],
+        lex.symbols[pool], defines[pool], lex.path_m[pool], lex.module_m[pool],
+        lex.frame_m[pool], uses[pool],
         neighbour_p,
         *kinds.T,
         table.vendored[pool], table.test_tree[pool], table.script[pool], table.init[pool],
@@ -287,4 +305,41 @@ def compute(
         if len(pool)
         else np.zeros((0, len(NAMES)), dtype=np.float32)
     )
-    return Evidence(chunk, stage1, kept, pool, matrix, bool(dense), bm25)
+    return Evidence(chunk, stage1, kept, pool, matrix, bool(dense), lex)
+
+
+def _lexical(
+    store: IndexStore,
+    table: FileTable,
+    question: str,
+    terms: list[str],
+    a: QueryAnalysis,
+    column: Callable[[dict[int, float]], np.ndarray],
+) -> Lexical:
+    """The parts of :func:`compute` that do not depend on the vectors (``question``: its
+    noise stripped, ``terms`` its BM25 terms)."""
+    import numpy as np
+
+    from codeagent.rank import first_ranker
+
+    n_chunks = len(store.chunks)
+    bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
+    bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
+    top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
+    bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
+    symbol_chunk = np.zeros(n_chunks, dtype=np.float32)
+    for name in a.identifiers:
+        for i in table.symbol_chunks.get(name, ()):
+            symbol_chunk[i] += 1.0
+    bm25_best, bm25_second = _per_file_best(bm25_chunk, table)
+    symbols, _ = _per_file_best(symbol_chunk, table)
+    raw_best, _ = _per_file_best(bm25_raw, table)
+    defines = column(evidence.define_scores(a, table.defines))
+    defines += column(evidence.qualified_scores(a, table.defines, table.ids))
+    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules, table.names)
+    mentions = column(evidence.mention_scores(a, table.paths, table.modules, table.names))
+    return Lexical(
+        bm25, bm25_chunk, symbol_chunk, bm25_best, bm25_second, _inverse_rank(bm25_best),
+        raw_best, symbols, defines, column(paths), column(modules), column(frames), mentions,
+        term_share(store, table, terms),
+    )  # fmt: skip
