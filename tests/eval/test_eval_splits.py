@@ -133,6 +133,7 @@ def test_select() -> None:
     assert [i.id for i in select(items, "choose")] == ["b"]
     assert [i.id for i in select(items, "dev")] == ["a", "b", "d"]
     assert [i.id for i in select(items, "sealed")] == []
+    assert [i.id for i in select(items, "how_sealed")] == ["c"]
     with pytest.raises(EvalError, match="unknown split"):
         select(items, "test")
 

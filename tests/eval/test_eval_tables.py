@@ -52,7 +52,7 @@ RECORDS = [
     qa("psf/requests", "baseline", 1.0, 1.0),
     # A suite of neither benchmark, and a repository of neither split: left out.
     rec("stdlib", "psf/requests", "product", exact=1.0),
-    loc("django/django", "product", (1, 1, 1, 1)),
+    loc("pytest-dev/pytest", "product", (1, 1, 1, 1)),
 ]
 
 
@@ -91,7 +91,7 @@ def test_rows_means_and_pooled() -> None:
     assert qa_table["rows"]["psf/requests"]["product"]["recall@5"] == pytest.approx(0.75)
     assert qa_table["rows"]["psf/requests"]["baseline"]["recall@10"] == pytest.approx(0.75)
     assert tables["choose"]["swebench"]["rows"]["astropy/astropy"]["baseline"]["hit@10"] == 0.0
-    assert list(tables["none"]["swebench"]["rows"]) == ["django/django"]
+    assert list(tables["none"]["swebench"]["rows"]) == ["pytest-dev/pytest"]
 
 
 def test_markdown() -> None:

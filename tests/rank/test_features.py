@@ -13,9 +13,10 @@ import pytest
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.rank import evidence, first_ranker
-from codeagent.rank.features import DENSE_DEPTH, NAMES, POOL, compute, term_share
+from codeagent.rank.features import DENSE_DEPTH, NAMES, POOL, compute
 from codeagent.rank.file_roles import KINDS, path_kind
 from codeagent.rank.file_table import file_table
+from codeagent.rank.lexical import term_share
 from codeagent.rank.query import QueryAnalysis, analyze, strip_noise
 from codeagent.store.fusion import bm25_tokens
 from codeagent.store.store import IndexStore

@@ -24,11 +24,16 @@ from typing import TYPE_CHECKING
 
 from codeagent.rank import evidence, named_files
 from codeagent.rank.file_table import best_chunks
+from codeagent.rank.lexical import (
+    Lexical,
+    inverse_rank,
+    lexical_parts,
+    per_file_best,
+    term_weights,
+)
 from codeagent.rank.query import QueryAnalysis
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     import numpy as np
 
     from codeagent.rank.file_table import FileTable
@@ -36,7 +41,6 @@ if TYPE_CHECKING:
 
 POOL = 300  # files the learned model re-orders
 DENSE_DEPTH = 400
-TERM_DF_SHARE = 0.05  # terms in more chunks than this share are left out of term_share
 
 NAMES = (
     "bm25_best", "bm25_second", "bm25_rank", "bm25_raw",
@@ -64,101 +68,12 @@ class Evidence:
     lexical: Lexical | None = None  # what did not depend on the vectors, for a second pass
 
 
-@dataclass
-class Lexical:
-    """What :func:`compute` reads that does not depend on the vectors: kept with the
-    evidence, so the same question ranked again without them reads it instead of computing it
-    again."""
-
-    bm25: np.ndarray | None  # per chunk: the raw BM25 score (None: no term indexed)
-    bm25_chunk: np.ndarray  # per chunk: BM25 over the best chunk's
-    symbol_chunk: np.ndarray  # per chunk: the question's identifiers it defines
-    bm25_best: np.ndarray  # per file, from here on
-    bm25_second: np.ndarray
-    bm25_rank: np.ndarray
-    raw_best: np.ndarray
-    symbols: np.ndarray
-    defines: np.ndarray
-    path_m: np.ndarray
-    module_m: np.ndarray
-    frame_m: np.ndarray
-    mentions: np.ndarray
-    share: np.ndarray  # term_share
-
-
-def _file_max(values: np.ndarray, table: FileTable) -> np.ndarray:
-    """Each file's highest chunk value, at least 0, as float32."""
-    import numpy as np
-
-    if table.starts is not None:
-        found = np.maximum.reduceat(values, table.starts).astype(np.float32)
-        return np.maximum(found, np.float32(0.0))
-    best = np.zeros(len(table.paths), dtype=np.float32)
-    np.maximum.at(best, table.chunk_file, values)
-    return best
-
-
-def _per_file_best(values: np.ndarray, table: FileTable) -> tuple[np.ndarray, np.ndarray]:
-    """Each file's best chunk value and its second best (the best set aside)."""
-    import numpy as np
-
-    best = _file_max(values, table)
-    rest = np.where(values >= best[table.chunk_file], 0.0, values).astype(np.float32)
-    return best, _file_max(rest, table)
-
-
 def _kept_order(stage1: np.ndarray, kept: np.ndarray) -> list[int]:
     """The kept files, best ``stage1`` first (ties in file order)."""
     import numpy as np
 
     by_score = np.argsort(-stage1, kind="stable")
     return list(by_score[kept[by_score]].tolist())
-
-
-def _inverse_rank(values: np.ndarray) -> np.ndarray:
-    """1 / (1 + rank) of each value among all (0 for a value of 0)."""
-    import numpy as np
-
-    order = np.argsort(-values, kind="stable")
-    rank = np.empty(len(values), dtype=np.float32)
-    rank[order] = np.arange(len(values), dtype=np.float32)
-    return np.where(values > 0, 1.0 / (1.0 + rank), 0.0).astype(np.float32)
-
-
-def term_share(store: IndexStore, table: FileTable, query_terms: list[str]) -> np.ndarray:
-    """Per file, the IDF-weighted share of the question's distinct terms that its chunks hold
-    (terms in more than :data:`TERM_DF_SHARE` of the chunks count in the total only)."""
-    import numpy as np
-
-    share = np.zeros(len(table.paths), dtype=np.float32)
-    bm25 = store.bm25
-    vocab = bm25.vocab_dict
-    ids = [vocab[t] for t in dict.fromkeys(query_terms) if t in vocab]
-    if not ids:
-        return share
-    limit = max(50, int(TERM_DF_SHARE * max(bm25.num_docs, 1)))
-    total = 0.0
-    for t in ids:
-        docs = bm25.docs_of(t)
-        idf = bm25.idf(len(docs))
-        total += idf
-        if 0 < len(docs) <= limit:
-            owners = table.chunk_file[docs]  # docs ascend: with files' chunks adjacent, so do these
-            if table.starts is not None:
-                files = owners[np.flatnonzero(np.diff(owners, prepend=-1))]
-            else:
-                files = np.unique(owners)
-            share[files] += idf
-    return share / total if total > 0 else share
-
-
-def term_weights(store: IndexStore, query_terms: list[str]) -> dict[str, float]:
-    """The IDF weight of each of the question's distinct terms that the index holds."""
-    bm25 = store.bm25
-    vocab = bm25.vocab_dict
-    return {
-        t: bm25.idf(len(bm25.docs_of(vocab[t]))) for t in dict.fromkeys(query_terms) if t in vocab
-    }
 
 
 FIRST_FILES = 10  # candidate files whose chunks an index answered first embeds first
@@ -170,7 +85,7 @@ def candidate_files(bm25: np.ndarray, table: FileTable) -> list[list[int]]:
     chunk ids best first (at most :data:`FIRST_CHUNKS`)."""
     import numpy as np
 
-    best, _ = _per_file_best(bm25, table)
+    best, _ = per_file_best(bm25, table)
     files = [int(f) for f in np.argsort(-best, kind="stable")[:FIRST_FILES] if best[f] > 0]
     return [
         sorted(table.file_chunks[f], key=lambda i: -float(bm25[i]))[:FIRST_CHUNKS] for f in files
@@ -223,7 +138,7 @@ def compute(
 
     lex = known.lexical if known is not None else None
     if lex is None:
-        lex = _lexical(store, table, question, terms, a, column)
+        lex = lexical_parts(store, table, question, terms, a, column)
     bm25 = lex.bm25
     first = getattr(getattr(store, "dense", None), "embed_first", None) if vectors else None
     if first is not None and bm25 is not None:  # an index answered first: embed these now
@@ -242,14 +157,14 @@ def compute(
             + first_ranker.W_DENSE * dense_chunk
             + first_ranker.W_SYMBOL * lex.symbol_chunk
         )
-        dense_best, dense_second = _per_file_best(dense_chunk, table)
-        dense_rank = _inverse_rank(dense_best)
-        cos_best, _ = _per_file_best(cosine, table)
+        dense_best, dense_second = per_file_best(dense_chunk, table)
+        dense_rank = inverse_rank(dense_best)
+        cos_best, _ = per_file_best(cosine, table)
     else:  # no vectors: their columns are 0, as their per-file maxima of 0 would be
         chunk = first_ranker.W_BM25 * lex.bm25_chunk + first_ranker.W_SYMBOL * lex.symbol_chunk
         dense_best = dense_second = dense_rank = cos_best = np.zeros(n_files, dtype=np.float32)
     chunk = chunk.astype(np.float32)
-    best, second = _per_file_best(chunk, table)
+    best, second = per_file_best(chunk, table)
     defines = lex.defines
     priors = np.array([first_ranker.kind_prior(k, a) for k in KINDS], dtype=np.float32)
     stage1 = best + first_ranker.W_SECOND * second + defines
@@ -306,40 +221,3 @@ def compute(
         else np.zeros((0, len(NAMES)), dtype=np.float32)
     )
     return Evidence(chunk, stage1, kept, pool, matrix, bool(dense), lex)
-
-
-def _lexical(
-    store: IndexStore,
-    table: FileTable,
-    question: str,
-    terms: list[str],
-    a: QueryAnalysis,
-    column: Callable[[dict[int, float]], np.ndarray],
-) -> Lexical:
-    """The parts of :func:`compute` that do not depend on the vectors (``question``: its
-    noise stripped, ``terms`` its BM25 terms)."""
-    import numpy as np
-
-    from codeagent.rank import first_ranker
-
-    n_chunks = len(store.chunks)
-    bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
-    bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
-    top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
-    bm25_chunk = bm25_raw / top_bm25 if top_bm25 > 0 else bm25_raw
-    symbol_chunk = np.zeros(n_chunks, dtype=np.float32)
-    for name in a.identifiers:
-        for i in table.symbol_chunks.get(name, ()):
-            symbol_chunk[i] += 1.0
-    bm25_best, bm25_second = _per_file_best(bm25_chunk, table)
-    symbols, _ = _per_file_best(symbol_chunk, table)
-    raw_best, _ = _per_file_best(bm25_raw, table)
-    defines = column(evidence.define_scores(a, table.defines))
-    defines += column(evidence.qualified_scores(a, table.defines, table.ids))
-    paths, modules, frames = evidence.mention_parts(a, table.paths, table.modules, table.names)
-    mentions = column(evidence.mention_scores(a, table.paths, table.modules, table.names))
-    return Lexical(
-        bm25, bm25_chunk, symbol_chunk, bm25_best, bm25_second, _inverse_rank(bm25_best),
-        raw_best, symbols, defines, column(paths), column(modules), column(frames), mentions,
-        term_share(store, table, terms),
-    )  # fmt: skip
