@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,13 @@ def test_questions_that_arrive_together_share_one_probe(git_repo: Any) -> None:
     check = SharedCheck(root)
     check.get()
     before = check.probes
+    probe_now = check._probe
+
+    def slow_probe() -> Any:  # long enough for all eight to arrive on a loaded machine
+        time.sleep(0.3)
+        return probe_now()
+
+    check._probe = slow_probe  # type: ignore[method-assign]
     barrier = threading.Barrier(8)
     keys: list[str] = []
 
