@@ -76,13 +76,11 @@ def _load_splits() -> dict[str, frozenset[str]]:
     }
     for split in LANG_SPLITS:
         splits[split] = frozenset(_load_languages(split))
-    splits[ISSUES_SEALED] = frozenset(
-        r.lower() for r in corpus.get(ISSUES_SEALED, {}).get("repos", ())
-    )
+    for split in (ISSUES_SEALED, HOW_SEALED):  # a group with its repositories listed
+        splits[split] = frozenset(r.lower() for r in corpus.get(split, {}).get("repos", ()))
     large = corpus.get(ISSUES_LARGE, {})
     for split in ISSUES_LARGE_SPLITS:
         splits[split] = frozenset(r.lower() for r in large.get(split.rsplit("_", 1)[1], ()))
-    splits[HOW_SEALED] = frozenset(r.lower() for r in corpus.get(HOW_SEALED, {}).get("repos", ()))
     return splits
 
 
