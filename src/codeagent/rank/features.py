@@ -26,6 +26,7 @@ from codeagent.rank import evidence, named_files
 from codeagent.rank.file_table import best_chunks
 from codeagent.rank.lexical import (
     Lexical,
+    file_column,
     inverse_rank,
     lexical_parts,
     per_file_best,
@@ -131,14 +132,11 @@ def compute(
     n_files, n_chunks = len(table.paths), len(store.chunks)
 
     def column(scores: dict[int, float]) -> np.ndarray:
-        out = np.zeros(n_files, dtype=np.float32)
-        for fid, value in scores.items():
-            out[fid] += value
-        return out
+        return file_column(scores, n_files)
 
     lex = known.lexical if known is not None else None
     if lex is None:
-        lex = lexical_parts(store, table, question, terms, a, column)
+        lex = lexical_parts(store, table, question, terms, a)
     bm25 = lex.bm25
     first = getattr(getattr(store, "dense", None), "embed_first", None) if vectors else None
     if first is not None and bm25 is not None:  # an index answered first: embed these now

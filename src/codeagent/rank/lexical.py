@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING
 from codeagent.rank import evidence
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     import numpy as np
 
     from codeagent.rank.file_table import FileTable
@@ -43,6 +41,16 @@ class Lexical:
     frame_m: np.ndarray
     mentions: np.ndarray
     share: np.ndarray  # term_share
+
+
+def file_column(scores: dict[int, float], n_files: int) -> np.ndarray:
+    """Per-file scores (file id -> score) as a column of ``n_files`` rows, 0 elsewhere."""
+    import numpy as np
+
+    out = np.zeros(n_files, dtype=np.float32)
+    for fid, value in scores.items():
+        out[fid] += value
+    return out
 
 
 def file_max(values: np.ndarray, table: FileTable) -> np.ndarray:
@@ -118,16 +126,18 @@ def lexical_parts(
     question: str,
     terms: list[str],
     a: QueryAnalysis,
-    column: Callable[[dict[int, float]], np.ndarray],
 ) -> Lexical:
     """The parts of :func:`codeagent.rank.features.compute` that do not depend on the vectors
-    (``question``: its noise stripped, ``terms`` its BM25 terms; ``column``: per-file scores
-    as a column)."""
+    (``question``: its noise stripped, ``terms`` its BM25 terms)."""
     import numpy as np
 
     from codeagent.rank import first_ranker
 
-    n_chunks = len(store.chunks)
+    n_chunks, n_files = len(store.chunks), len(table.paths)
+
+    def column(scores: dict[int, float]) -> np.ndarray:
+        return file_column(scores, n_files)
+
     bm25 = store.bm25_scores(question, unique=first_ranker.UNIQUE_TERMS)
     bm25_raw = bm25 if bm25 is not None else np.zeros(n_chunks, dtype=np.float32)
     top_bm25 = float(bm25_raw.max()) if n_chunks else 0.0
