@@ -247,10 +247,7 @@ def swe_qa(bench: Path, mirrors: Path | None, checkouts: Path) -> None:
             else:
                 defined, skipped = definers(root)
                 print(f"  {name}: {len(defined)} names, {skipped} files not read", file=sys.stderr)
-        items = swe_qa_items(name, url, commit, records, defined)
-        named = sum(NAMED_SOURCE in item["source"] for item in items)
-        write_jsonl(HERE / f"swe-qa-{name}.jsonl", items)
-        print(f"  {name}: {named} answers' expected files from their names", file=sys.stderr)
+        write_swe_qa(HERE, name, swe_qa_items(name, url, commit, records, defined))
 
 
 def snapshot_suite(bench: Path, name: str, checkout: Path, out: Path) -> None:
@@ -259,16 +256,25 @@ def snapshot_suite(bench: Path, name: str, checkout: Path, out: Path) -> None:
     the paths the answers name or the definers of the names they give, read in the checkout."""
     import subprocess
 
-    commit = subprocess.run(
+    questions = bench / "swe-qa" / f"{name}.jsonl"
+    if not questions.is_file():
+        raise SystemExit(f"convert_bench: no SWE-QA questions for {name!r} ({questions})")
+    head = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "HEAD"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    records = read_jsonl(bench / "swe-qa" / f"{name}.jsonl")
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if head.returncode != 0:
+        raise SystemExit(f"convert_bench: {checkout} is not a git work tree with a commit")
     defined, _ = definers(checkout)
     url = f"https://github.com/{name}/{name}"
-    items = swe_qa_items(name, url, commit, records, defined)
+    items = swe_qa_items(name, url, head.stdout.strip(), read_jsonl(questions), defined)
     out.mkdir(parents=True, exist_ok=True)
-    write_jsonl(out / f"swe-qa-{name}.jsonl", items)
+    write_swe_qa(out, name, items)
+
+
+def write_swe_qa(folder: Path, name: str, items: list[dict]) -> None:
+    """``swe-qa-NAME.jsonl`` in ``folder``, and how many answers got their files by names."""
+    write_jsonl(folder / f"swe-qa-{name}.jsonl", items)
     named = sum(NAMED_SOURCE in item["source"] for item in items)
     print(f"  {name}: {named} answers' expected files from their names", file=sys.stderr)
 

@@ -168,3 +168,17 @@ def test_a_snapshot_suite_takes_the_checkouts_head_and_its_definers(
     items = list(load_suite(tmp_path / "out" / "swe-qa-demo.jsonl"))
     assert [i.commit for i in items] == [head, head]
     assert [i.expected_files for i in items] == [["pkg/wheels.py"], ["pkg/cache.py"]]
+
+
+def test_a_snapshot_of_a_wrong_name_or_no_checkout_is_one_line(
+    convert: ModuleType, tmp_path: Path
+) -> None:
+    bench = tmp_path / "bench"
+    write(bench, {"swe-qa/demo.jsonl": json.dumps({"question": "q", "answer": "a"}) + "\n"})
+    with pytest.raises(SystemExit, match="no SWE-QA questions for 'nosuch'"):
+        convert.snapshot_suite(bench, "nosuch", tmp_path, tmp_path / "out")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(SystemExit, match="is not a git work tree with a commit"):
+        convert.snapshot_suite(bench, "demo", plain, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing half-written
