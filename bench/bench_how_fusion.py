@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from codeagent.config import Settings
+from codeagent.errors import CodeAgentError
 from codeagent.index.build import load_or_build
 from codeagent.rank import how_order, ranking
 from codeagent.rank.query import analyze
@@ -37,8 +38,12 @@ def main() -> None:
     if args.repo is None or args.questions is None:  # as `make bench` runs it
         print("skipped: give REPO QUESTIONS.jsonl (a checkout with vectors, its questions)")
         return
-    store, _ = load_or_build(args.repo.resolve(), Settings.load(llm="none", embed=args.embed))
-    lines = args.questions.read_text(encoding="utf-8").splitlines()
+    try:
+        settings = Settings.load(llm="none", embed=args.embed)
+        store, _ = load_or_build(args.repo.resolve(), settings)
+        lines = args.questions.read_text(encoding="utf-8").splitlines()
+    except (CodeAgentError, OSError) as exc:
+        raise SystemExit(f"bench_how_fusion: {exc}") from None
     asked = [str(json.loads(line)["question"]) for line in lines if line.strip()]
     questions = [(q, analyze(q)) for q in asked if how_order.is_how_question(q, analyze(q))]
     if not questions:
