@@ -99,3 +99,30 @@ def test_the_backend_is_part_of_the_fingerprint() -> None:
     embedder = HashEmbedder(8)
     assert fingerprint(embedder, "faiss-flat") != fingerprint(embedder, "list")
     assert "dense=faiss-flat" in fingerprint(embedder)
+
+
+def _faiss_truth(rows: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    import faiss
+
+    flat = faiss.IndexFlatIP(rows.shape[1])
+    flat.add(rows)
+    scores, ids = flat.search(query, k)
+    return scores, ids
+
+
+@pytest.mark.parametrize("k", [1, 7, 60, 61, 80])
+def test_one_query_is_answered_as_faiss_answers_it(k: int) -> None:
+    """One query is scored in place by a matrix product: the ids FAISS's own flat index gives,
+    its scores, and past the last row its padding (id -1)."""
+    rng = np.random.default_rng(3)
+    rows = rng.standard_normal((61, 24)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    index = backend_class(DEFAULT_BACKEND)(24)
+    index.add(rows[:20])
+    index.add(rows[20:])  # the second add moves the rows the search reads
+    query = rng.standard_normal((1, 24)).astype(np.float32)
+    scores, ids = index.search(query, k)
+    truth_scores, truth_ids = _faiss_truth(rows, query, k)
+    assert ids.shape == scores.shape == (1, k)
+    np.testing.assert_array_equal(ids, truth_ids)
+    np.testing.assert_allclose(scores, truth_scores, rtol=1e-5, atol=1e-6)
