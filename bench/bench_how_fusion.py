@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/bench_how_fusion.py REPO QUESTIONS.jsonl [--rounds 3] [--embed local]
+    python bench/bench_how_fusion.py REPO QUESTIONS.jsonl [--rounds 3] [--embed local] [--search]
 
 Opens (or builds, in ``CODEAGENT_HOME``'s cache) the index of the checkout REPO with vectors,
 takes the questions of QUESTIONS.jsonl (a ``question`` per line; a suite such as
@@ -10,7 +10,9 @@ takes the questions of QUESTIONS.jsonl (a ``question`` per line; a suite such as
 :func:`codeagent.rank.how_order.is_how_question`), and times
 :func:`codeagent.rank.ranking.rank_files` for each with the fusion off and on, the two ways in
 turn, ``--rounds`` times. Prints p50 and p95 of each way, in milliseconds. The query's
-embedding and the dense search are in both. Run it under the heavy-job lock.
+embedding and the dense search are in both. ``--search``: the fusion on, the two ways are the
+dense index's search for one query (a matrix product, :mod:`codeagent.store.faiss_index`)
+and FAISS's own loop. Run it under the heavy-job lock.
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
+
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError
 from codeagent.index.build import load_or_build
 from codeagent.rank import how_order, ranking
 from codeagent.rank.query import analyze
+from codeagent.store.faiss_index import FaissFlatIndex
 
 
 def main() -> None:
@@ -34,6 +39,7 @@ def main() -> None:
     parser.add_argument("questions", type=Path, nargs="?")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embed", default="local")
+    parser.add_argument("--search", action="store_true", help="time the dense search's two ways")
     args = parser.parse_args()
     if args.repo is None or args.questions is None:  # as `make bench` runs it
         print("skipped: give REPO QUESTIONS.jsonl (a checkout with vectors, its questions)")
@@ -50,26 +56,31 @@ def main() -> None:
         raise SystemExit(f"{args.questions}: no how-question")
     for question, analysis in questions[:3]:  # the per-index tables, the models: not timed
         ranking.rank_files(store, question, analysis)
-    times: dict[bool, list[float]] = {False: [], True: []}
-    kept = ranking.FUSE_HOW
+    ways = ("FAISS loop", "matrix product") if args.search else ("fusion off", "fusion on ")
+    times: dict[str, list[float]] = {way: [] for way in ways}
+    kept = ranking.FUSE_HOW, FaissFlatIndex.search
     try:
         for _ in range(args.rounds):
-            for fuse in (False, True):
-                ranking.FUSE_HOW = fuse
+            for way in ways:
+                ranking.FUSE_HOW = way != "fusion off"
+                FaissFlatIndex.search = _faiss_loop if way == "FAISS loop" else kept[1]
                 for question, analysis in questions:
                     started = time.perf_counter()
                     ranking.rank_files(store, question, analysis)
-                    times[fuse].append(time.perf_counter() - started)
+                    times[way].append(time.perf_counter() - started)
     finally:
-        ranking.FUSE_HOW = kept
+        ranking.FUSE_HOW, FaissFlatIndex.search = kept
     print(f"{len(store.chunks)} chunks, {len(questions)} how-questions, {args.rounds} rounds")
-    for fuse, taken in times.items():
+    for way, taken in times.items():
         taken.sort()
         p95 = taken[min(len(taken) - 1, int(0.95 * len(taken)))]
-        print(
-            f"fusion {'on ' if fuse else 'off'}: p50 {1000 * statistics.median(taken):.1f} ms, "
-            f"p95 {1000 * p95:.1f} ms"
-        )
+        print(f"{way}: p50 {1000 * statistics.median(taken):.1f} ms, p95 {1000 * p95:.1f} ms")
+
+
+def _faiss_loop(self: FaissFlatIndex, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The search as it was: every query through FAISS's own flat search."""
+    scores, ids = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+    return scores, ids
 
 
 if __name__ == "__main__":
