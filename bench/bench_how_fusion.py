@@ -2,23 +2,27 @@
 
 Usage::
 
-    python bench/bench_how_fusion.py REPO QUESTIONS.jsonl [--rounds 3] [--embed local] [--search]
+    python bench/bench_how_fusion.py REPO QUESTIONS.jsonl [--rounds 3] [--embed local]
+        [--ways off,on]
 
 Opens (or builds, in ``CODEAGENT_HOME``'s cache) the index of the checkout REPO with vectors,
 takes the questions of QUESTIONS.jsonl (a ``question`` per line; a suite such as
 ``eval/swe-qa-NAME.jsonl`` at its commit) that the fusion runs for (how-questions:
 :func:`codeagent.rank.how_order.is_how_question`), and times
-:func:`codeagent.rank.ranking.rank_files` for each with the fusion off and on, the two ways in
-turn, ``--rounds`` times. Prints p50 and p95 of each way, in milliseconds. The query's
-embedding and the dense search are in both. ``--search``: the fusion on, the two ways are the
-dense index's search for one query (a matrix product, :mod:`codeagent.store.faiss_index`)
-and FAISS's own loop. Run it under the heavy-job lock.
+:func:`codeagent.rank.ranking.rank_files` for each, the ways in turn, ``--rounds`` times.
+Prints p50 and p95 of each way, in milliseconds. A way is the product as shipped (``on``) or
+changed by ``+``-joined parts: ``off`` (no fusion), ``faiss`` (one query searched by FAISS's
+own loop, not the matrix product of :mod:`codeagent.store.faiss_index`), ``poolN`` (the
+second pass's model orders N files, :data:`codeagent.rank.ranking.FUSE_POOL`). So
+``--ways faiss+pool300,on,off`` times the fourteenth round's product, this one's, and this
+one without the fusion. Run it under the heavy-job lock.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -39,11 +43,16 @@ def main() -> None:
     parser.add_argument("questions", type=Path, nargs="?")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embed", default="local")
-    parser.add_argument("--search", action="store_true", help="time the dense search's two ways")
+    parser.add_argument("--ways", default="off,on", help="ways to time in turn (see above)")
     args = parser.parse_args()
     if args.repo is None or args.questions is None:  # as `make bench` runs it
         print("skipped: give REPO QUESTIONS.jsonl (a checkout with vectors, its questions)")
         return
+    ways = [way.strip() for way in args.ways.split(",") if way.strip()]
+    for way in ways:
+        for part in way.split("+"):
+            if part not in ("on", "off", "faiss") and not re.fullmatch(r"pool[1-9]\d*", part):
+                raise SystemExit(f"bench_how_fusion: unknown way part {part!r} in {way!r}")
     try:
         settings = Settings.load(llm="none", embed=args.embed)
         store, _ = load_or_build(args.repo.resolve(), settings)
@@ -56,20 +65,22 @@ def main() -> None:
         raise SystemExit(f"{args.questions}: no how-question")
     for question, analysis in questions[:3]:  # the per-index tables, the models: not timed
         ranking.rank_files(store, question, analysis)
-    ways = ("FAISS loop", "matrix product") if args.search else ("fusion off", "fusion on ")
     times: dict[str, list[float]] = {way: [] for way in ways}
-    kept = ranking.FUSE_HOW, FaissFlatIndex.search
+    kept = ranking.FUSE_HOW, ranking.FUSE_POOL, FaissFlatIndex.search
     try:
         for _ in range(args.rounds):
             for way in ways:
-                ranking.FUSE_HOW = way != "fusion off"
-                FaissFlatIndex.search = _faiss_loop if way == "FAISS loop" else kept[1]
+                parts = way.split("+")
+                ranking.FUSE_HOW = "off" not in parts
+                pools = [int(p[4:]) for p in parts if p.startswith("pool")]
+                ranking.FUSE_POOL = pools[-1] if pools else kept[1]
+                FaissFlatIndex.search = _faiss_loop if "faiss" in parts else kept[2]
                 for question, analysis in questions:
                     started = time.perf_counter()
                     ranking.rank_files(store, question, analysis)
                     times[way].append(time.perf_counter() - started)
     finally:
-        ranking.FUSE_HOW, FaissFlatIndex.search = kept
+        ranking.FUSE_HOW, ranking.FUSE_POOL, FaissFlatIndex.search = kept
     print(f"{len(store.chunks)} chunks, {len(questions)} how-questions, {args.rounds} rounds")
     for way, taken in times.items():
         taken.sort()
