@@ -228,3 +228,24 @@ def test_a_how_question_with_vectors_fuses_its_order_with_the_one_without(
     assert passes == [True, True, True]
     ranked(with_vectors, QUESTION)
     assert passes[3:] == [True, False]
+
+
+def test_the_second_pass_has_its_model_order_fuse_pool_files(
+    git_repo: GitRepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pass's model orders every kept file (fewer than POOL here); the second's, the
+    first ``FUSE_POOL``."""
+    from codeagent.rank import features
+
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="hash:32"))
+    compute, pools = features.compute, []
+
+    def kept(*args: Any, **kwargs: Any) -> Any:
+        found = compute(*args, **kwargs)
+        pools.append((kwargs.get("vectors", True), len(found.pool)))
+        return found
+
+    monkeypatch.setattr(features, "compute", kept)
+    monkeypatch.setattr(ranking, "FUSE_POOL", 2)
+    ranked(store, QUESTION)
+    assert pools == [(True, 3), (False, 2)]

@@ -113,14 +113,14 @@ def compute(
     *,
     vectors: bool = True,
     known: Evidence | None = None,
-    pool_size: int = POOL,
+    pool_size: int | None = None,
 ) -> Evidence:
     """Every column for every file, and the matrix of the :data:`POOL` best by ``stage1``.
 
     ``vectors=False``: as an index without vectors would (the dense columns empty);
     ``known``: the same question's evidence already computed on ``store``, whose parts that
     do not depend on the vectors (:class:`Lexical`: BM25, names, mentions) are read instead
-    of computed again; ``pool_size``: the matrix's rows (:data:`POOL`)."""
+    of computed again; ``pool_size``: the matrix's rows (None: :data:`POOL`)."""
     import numpy as np
 
     from codeagent.rank import first_ranker
@@ -189,7 +189,7 @@ def compute(
             first_ranker.lift_toward(stage1, named)
             kept[list(named)] = True
             order = _kept_order(stage1, kept)
-    pool = np.array(order[:pool_size], dtype=np.int64)
+    pool = np.array(order[: POOL if pool_size is None else pool_size], dtype=np.int64)
     share = lex.share[pool] if len(pool) else np.zeros(0, np.float32)
     words = len(question.split())
     kinds = np.eye(len(KINDS), dtype=np.float32)[table.kind_ids[pool]]
