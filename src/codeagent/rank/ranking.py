@@ -86,7 +86,7 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         lexical, _, _ = _order(without, table, question, analysis)
         order = _fused(order, lexical, scores)
     shown = scores[order].tolist() if order else []
-    files = [(table.paths[f], score) for f, score in zip(order, shown, strict=True)]
+    files = list(zip(map(table.paths.__getitem__, order), shown, strict=True))
     return Ranking(files, found.chunk_scores, table)
 
 
@@ -143,7 +143,7 @@ def _fused(order: list[int], lexical: list[int], scores: np.ndarray) -> list[int
     """``order`` fused with ``lexical`` (:func:`fuse`); the shown scores stay in falling
     order, place by place (a place past ``order``'s end takes its last score)."""
     new = fuse(order, lexical)
-    placed = [float(scores[f]) for f in order] or [0.0]
+    placed = scores[order].tolist() if order else [0.0]
     placed += [placed[-1]] * (len(new) - len(placed))
     scores[new] = placed[: len(new)]
     return new
