@@ -1,8 +1,10 @@
 """Java: classes, interfaces, enums, records, annotation types (superclass and implemented
-or extended interfaces as bases), methods, constructors; imports; method calls and ``new``."""
+or extended interfaces as bases), methods, constructors; imports; method calls and ``new``, with
+their targets where the declared types say them (:mod:`codeagent.lang.java_calls`)."""
 
 from __future__ import annotations
 
+from codeagent.lang.java_calls import JAVA_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
@@ -54,11 +56,10 @@ SPEC = LanguageSpec(
 (import_declaration (scoped_identifier scope: (_) @module name: (identifier) @name) .) @import
 (import_declaration (scoped_identifier) @module (asterisk)) @import
 """,
-    calls="""
-(method_invocation name: (identifier) @name) @call
-(object_creation_expression type: [(type_identifier) @name
-                                   (generic_type (type_identifier) @name)]) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.java_calls)
+    calls=JAVA_CALLS,
+    receivers=read,
+    declared_types=True,
     doc_comment=("block_comment", "line_comment"),
     skip_inside=("object_creation_expression", "enum_constant"),
 )

@@ -127,5 +127,10 @@ class LanguageSpec:
     # calls for it) and the definitions' byte spans (TypeScript, JavaScript:
     # codeagent.lang.ts_calls.read); without it the rows are references.calls_of's. The
     # targets it writes are ts_calls' forms, which the symbol graph follows across files
-    # (codeagent.symbols.ts_targets); the other languages' calls stay by name.
+    # (codeagent.symbols.ts_targets), or, with ``declared_types``, codeagent.lang.java_calls'
+    # forms (codeagent.symbols.java_targets); the other languages' calls stay by name.
     receivers: Callable[[Any, Any, Any], Any] | None = None
+    # The targets ``receivers`` writes name types as the code declares them, found by the
+    # class path: the file's own classes, its imports, its package's, then the packages it
+    # imports whole (Java).
+    declared_types: bool = False

@@ -56,7 +56,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # and JavaScript's too (lang.ts_calls), with their import bindings ("b") and exports ("e");
 # 8: "e" names exported declarations (``export function f``), a class field whose value is a
 # function is a method; 9: ``with T() as self.x`` binds the attribute (it was left unbound)
-FORMAT = 9
+# 10: Java's call targets too (lang.java_calls), with its classes' typed fields ("b")
+FORMAT = 10
 log = logging.getLogger(__name__)
 
 

@@ -68,8 +68,17 @@ class SymbolTables:
         """The files of the family of the languages whose call targets are followed
         (``LanguageSpec.receivers``: JavaScript and TypeScript), for their import specifiers
         (file_imports)."""
-        followed = {family(language) for language in languages_where("receivers")}
+        typed = languages_where("declared_types")
+        followed = {family(language) for language in languages_where("receivers") - typed}
         return Layout(p for p, rec in self.files.items() if family(rec.get("l", "")) in followed)
+
+    @cached_property
+    def java_layout(self) -> Layout:
+        """The files of the languages whose call targets name declared types
+        (``LanguageSpec.declared_types``: Java), for their class path
+        (:mod:`codeagent.symbols.java_targets`)."""
+        typed = languages_where("declared_types")
+        return Layout(p for p, rec in self.files.items() if rec.get("l") in typed)
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""
