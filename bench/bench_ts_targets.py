@@ -1,12 +1,12 @@
-"""The TypeScript/JavaScript symbol phase with and without call targets, in-process.
+"""The TypeScript/JavaScript (or Java) symbol phase with and without call targets, in-process.
 
-    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5]
+    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java]
 
-Reads every tracked ``.ts``/``.tsx`` file of REPO once (not timed), then times
-``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
-language layer's share of an index build) ``--runs`` times with the receiver walk
-(:mod:`codeagent.lang.ts_calls`) and ``--runs`` times without it (and without the call
-query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
+Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``) once (not
+timed), then times ``lang.parse_file`` over all of them (grammar parse, definitions, imports,
+call sites: the language layer's share of an index build) ``--runs`` times with the receiver
+walk (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`) and ``--runs`` times
+without it (and without the call query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
 the difference, and the median of the runs' paired CPU ratios (with / without, run by run:
 what a drift of the machine's speed changes least). Then, on a graph of those records, the
 first ``who calls NAME`` (resolution happens then, for that name's sites only) of common
@@ -23,25 +23,38 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import javascript, typescript
+from codeagent.lang import java, javascript, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
 NAMES = ("get", "send", "run", "close", "json")
+# Java's calls without what the receiver walk reads: the query before it
+JAVA_CALLS = """
+(method_invocation name: (identifier) @name) @call
+(object_creation_expression type: [(type_identifier) @name
+                                   (generic_type (type_identifier) @name)]) @call
+"""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("repo", type=Path)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--language", choices=("typescript", "java"), default="typescript")
     args = parser.parse_args()
     root = args.repo.resolve()
+    patterns = ["*.java"] if args.language == "java" else ["*.ts", "*.tsx"]
     listed = subprocess.run(
-        ["git", "ls-files", "*.ts", "*.tsx"], cwd=root, capture_output=True, text=True, check=True
+        ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
     texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in listed}
     # without: the call query's own patterns only (no receiver walk, no scope captures)
-    plain = dataclasses.replace(typescript.SPEC, receivers=None, calls=javascript.CALLS)
+    if args.language == "java":
+        spec = java.SPEC
+        plain = dataclasses.replace(spec, receivers=None, declared_types=False, calls=JAVA_CALLS)
+    else:
+        spec = typescript.SPEC
+        plain = dataclasses.replace(spec, receivers=None, calls=javascript.CALLS)
     from codeagent.lang.extract import parse
 
     def run(spec: lang.LanguageSpec) -> tuple[float, float, dict]:
@@ -51,11 +64,11 @@ def main() -> None:
             records[path] = parse(spec, path, text).record(path)
         return time.perf_counter() - start, time.process_time() - cpu, records
 
-    run(typescript.SPEC)
+    run(spec)
     run(plain)  # grammars and queries loaded for both
     with_t, without = [], []
     for _ in range(args.runs):
-        seconds, cpu, records = run(typescript.SPEC)
+        seconds, cpu, records = run(spec)
         with_t.append((seconds, cpu))
         without.append(run(plain)[:2])
     for i, what in enumerate(("wall", "CPU")):

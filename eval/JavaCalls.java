@@ -20,6 +20,7 @@ import javax.tools.*;
 public class JavaCalls {
   static Path root;
   static Trees trees;
+  static JavacTask task;
   static final Map<CompilationUnitTree, String> texts = new HashMap<>();
 
   public static void main(String[] args) throws Exception {
@@ -33,7 +34,7 @@ public class JavaCalls {
     DiagnosticListener<JavaFileObject> quiet = d -> {};
     StandardJavaFileManager fm = javac.getStandardFileManager(quiet, null, StandardCharsets.UTF_8);
     List<String> options = List.of("-proc:none", "-implicit:none", "-nowarn", "-Xmaxerrs", "0");
-    JavacTask task = (JavacTask) javac.getTask(
+    task = (JavacTask) javac.getTask(
         null, fm, quiet, options, null, fm.getJavaFileObjectsFromFiles(files));
     Iterable<? extends CompilationUnitTree> units = task.parse();
     try {
@@ -116,8 +117,10 @@ public class JavaCalls {
   static int[] declared(ExecutableElement e) {
     Element owner = e.getEnclosingElement();
     if (owner instanceof TypeElement t && t.getNestingKind() == NestingKind.ANONYMOUS) return null;
-    int[] found = declaredAt(e, trees.getPath(e), owner);
-    if (found == null && e.getKind() == ElementKind.CONSTRUCTOR) {  // one javac wrote
+    // a constructor javac made (a class that declares none) is the class's
+    boolean made = task.getElements().getOrigin(e) == javax.lang.model.util.Elements.Origin.MANDATED;
+    int[] found = made ? null : declaredAt(e, trees.getPath(e), owner);
+    if (found == null && e.getKind() == ElementKind.CONSTRUCTOR) {
       found = declaredAt(e, trees.getPath(owner), owner);
     }
     return found;

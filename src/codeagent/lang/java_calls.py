@@ -25,6 +25,7 @@ as the file writes them: which class ``T`` is (the file's own, an import, the pa
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ JAVA_CALLS = """
 (object_creation_expression type: [(type_identifier) @name
                                    (generic_type (type_identifier) @name)]) @call
 (local_variable_declaration type: (_) @type
-  declarator: (variable_declarator name: (identifier) @var value: (_)? @value)) @decl
+  declarator: (variable_declarator name: (identifier) @var)) @decl
 (formal_parameter type: (_) @type name: (identifier) @var) @decl
 (enhanced_for_statement type: (_) @type name: (identifier) @var) @decl
 (resource type: (_) @type name: (identifier) @var) @decl
@@ -73,22 +74,27 @@ def read(
     """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
     end, row)``, a call's scope the innermost one holding its name)."""
     text = reader(tree.root_node.text or b"")
-    calls: list[dict[str, list[Node]]] = []
-    decls: list[tuple[int, int, int, str, str]] = []  # (seen from, to, start, name, type)
+    calls: list[tuple[int, dict[str, list[Node]]]] = []  # (0: a method call, 1: new T())
+    decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     fields: list[tuple[Node, str, str]] = []
     classes: list[tuple[int, int, str]] = []  # (start, end, REF or "" for an anonymous one)
     for pattern, captures in matches:
         if pattern < 2:
-            calls.append(captures)
+            calls.append((pattern, captures))
         elif pattern in _DECLS:
-            decls.append(_declaration(captures, text))
+            name = text(captures["var"][0])
+            found_decls = decls.get(name)
+            if found_decls is None:
+                decls[name] = [captures]
+            else:
+                found_decls.append(captures)
         elif pattern == _FIELD:
             var = captures["var"][0]
             fields.append((var, text(var), _type(captures["type"][0], None, text)))
         elif pattern == _CLASS:
             node = captures["cls"][0]
-            name = node.child_by_field_name("name")
-            ref = f"{text(name)}@{name.start_point[0] + 1}" if name is not None else ""
+            named = node.child_by_field_name("name")
+            ref = f"{text(named)}@{named.start_point[0] + 1}" if named is not None else ""
             classes.append((node.start_byte, node.end_byte, ref))
         else:
             node = captures["anon"][0]
@@ -101,14 +107,18 @@ def read(
     return found
 
 
-def _declaration(captures: dict[str, list[Node]], text: Text) -> tuple[int, int, int, str, str]:
-    """(seen from, seen to, where it is, name, type) of one declaration."""
-    var, node = captures["var"][0], captures["decl"][0]
-    typed, value = captures.get("type"), captures.get("value")
-    written = _type(typed[0], value[0] if value else None, text) if typed else ""
+def _declaration(captures: dict[str, list[Node]], text: Text) -> tuple[int, int, str]:
+    """(seen from, seen to, type) of one declaration."""
+    node = captures["decl"][0]
+    typed = captures.get("type")
+    written = _type(typed[0], None, text) if typed else ""
+    if typed and written == "var":  # var x = new T(...): T
+        declarator = captures["var"][0].parent
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        written = _type(typed[0], value, text) if value is not None else ""
     kind, start = node.type, node.start_byte
     if kind in _OWN:
-        return (start, node.end_byte, start, text(var), written)
+        return (start, node.end_byte, written)
     holder: Node | None = node.parent
     for _ in range(_AROUND.get(kind, 1) - 1):
         holder = holder.parent if holder is not None else None
@@ -116,9 +126,9 @@ def _declaration(captures: dict[str, list[Node]], text: Text) -> tuple[int, int,
         while holder is not None and holder.type not in _BLOCKS:
             holder = holder.parent
     if holder is None:
-        return (start, node.end_byte, start, text(var), written)
+        return (start, node.end_byte, written)
     begin = holder.start_byte if kind in _AROUND else start
-    return (begin, holder.end_byte, start, text(var), written)
+    return (begin, holder.end_byte, written)
 
 
 def _type(node: Node, value: Node | None, text: Text) -> str:
@@ -127,20 +137,16 @@ def _type(node: Node, value: Node | None, text: Text) -> str:
     kind = node.type
     if kind == "type_identifier":
         written = text(node)
-        if written != "var":
-            return written
-        if value is None or value.type != "object_creation_expression":
+        if written != "var" or value is None:
+            return written  # "var" when its value is not read yet
+        if value.type != "object_creation_expression" or _anonymous(value):
             return ""
-        if value.child_by_field_name("body") is not None or any(
-            c.type == "class_body" for c in value.named_children
-        ):
-            return ""  # an anonymous class
         inner = value.child_by_field_name("type")
         return _type(inner, None, text) if inner is not None else ""
     if kind == "scoped_type_identifier":
         return "".join(text(node).split())
     if kind == "generic_type":
-        inner = node.named_children[0] if node.named_children else None
+        inner = node.named_child(0)
         return _type(inner, None, text) if inner is not None else ""
     return ""
 
@@ -150,20 +156,20 @@ class _Calls:
 
     def __init__(
         self,
-        decls: list[tuple[int, int, int, str, str]],
+        decls: dict[str, list[dict[str, list[Node]]]],
         fields: list[tuple[Node, str, str]],
         classes: list[tuple[int, int, str]],
         text: Text,
     ) -> None:
         self.text = text
-        self.by_name: dict[str, list[tuple[int, int, int, str]]] = {}
-        for begin, end, start, name, written in decls:
-            self.by_name.setdefault(name, []).append((begin, end, start, written))
+        self.decls = decls  # read per name when a call first asks (most names never are)
+        self.by_name: dict[str, tuple[list[int], list[tuple[int, str]]]] = {}
         self.classes = Nest([(s, e, ref) for s, e, ref in classes])
         self.fields: dict[tuple[int, str], str] = {}  # (class, name) -> its type ("": none)
         for var, name, written in fields:
             owner = self.classes.inner(var.start_byte, var.end_byte)
             self.fields[(owner, name)] = written
+        self.field_names = {name for _owner, name in self.fields}
 
     def typed_fields(self) -> list[list[str]]:
         """``[REF, field, type]`` of each field of a named class declared with a type (what
@@ -176,13 +182,13 @@ class _Calls:
         ]
 
     def rows(
-        self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
+        self, calls: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
     ) -> list[list[Any]]:
         scopes = Nest(list(spans))
         inner, scope_rows, text = scopes.inner, scopes.items, self.text
         rows: list[list[Any]] = []
         seen: set[tuple[int, int]] = set()
-        for captures in calls:
+        for pattern, captures in calls:
             node = captures["name"][0]
             span = node.byte_range
             if span in seen:
@@ -190,13 +196,16 @@ class _Calls:
             seen.add(span)
             start, end = span
             name = text(node)
-            call = captures["call"][0]
-            if call.type == "object_creation_expression":
+            obj = captures.get("obj")
+            if pattern:  # new T(...)
+                call = captures["call"][0]
                 made = call.child_by_field_name("type")
                 cls = "" if _anonymous(call) or made is None else _type(made, None, text)
                 target = f"={cls}" if cls else None
+            elif obj is not None and obj[0].type == "identifier":  # x.f(), the most common
+                receiver = self._named(text(obj[0]), start)
+                target = f"{receiver}.{name}" if receiver else None
             else:
-                obj = captures.get("obj")
                 target = self._target(obj[0] if obj else None, name, start)
             i = inner(start, end)
             row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
@@ -242,7 +251,7 @@ class _Calls:
             made = obj.child_by_field_name("type")
             return None if _anonymous(obj) or made is None else _type(made, None, text)
         if kind == "parenthesized_expression":
-            inner = obj.named_children[0] if obj.named_children else None
+            inner = obj.named_child(0)
             if inner is not None and inner.type == "cast_expression":
                 cast = inner.child_by_field_name("type")
                 return _type(cast, None, text) if cast is not None else None
@@ -259,12 +268,21 @@ class _Calls:
     def _variable(self, name: str, at: int) -> str | None:
         """The declared type of the variable ``name`` seen at ``at`` ("" when declared without
         one), or None when no local, parameter or field of an enclosing class has the name."""
-        best = None
-        for begin, end, _start, written in self.by_name.get(name, ()):
-            if begin <= at < end and (best is None or begin >= best[0]):
-                best = (begin, written)
-        if best is not None:
-            return best[1]
+        seen = self.by_name.get(name)
+        if seen is None:
+            declared = self.decls.get(name)
+            if declared is None and name not in self.field_names:
+                return None  # a type, a package, a field of a base class
+            read = sorted(_declaration(c, self.text) for c in declared or ())
+            seen = self.by_name[name] = ([r[0] for r in read], [(r[1], r[2]) for r in read])
+        begins, rest = seen
+        # the spans of one name nest or are apart (Java lets no local hide another): the
+        # latest to begin before ``at`` that still holds it is the innermost
+        for i in range(bisect_right(begins, at) - 1, -1, -1):
+            if at < rest[i][0]:
+                return rest[i][1]
+        if name not in self.field_names:
+            return None
         cls, parents, fields = self.classes.inner(at, at), self.classes.parents, self.fields
         while cls >= 0:
             typed = fields.get((cls, name))
@@ -280,4 +298,6 @@ class _Calls:
 
 
 def _anonymous(node: Node) -> bool:
-    return any(c.type == "class_body" for c in node.named_children)
+    """Whether ``new T(...)`` has a body (an anonymous class: its last child)."""
+    last = node.named_child(node.named_child_count - 1) if node.named_child_count else None
+    return last is not None and last.type == "class_body"

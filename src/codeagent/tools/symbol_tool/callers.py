@@ -73,6 +73,9 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
     )
 
 
+_SHOWN = {"typescript": "TypeScript", "javascript": "JavaScript", "java": "Java"}
+
+
 def wanted_targets(graph: SymbolGraph, name: str) -> set[str]:
     """The full names of the definitions ``name`` names (``Client.send`` inherited from a
     base: the base's ``send``)."""
@@ -108,15 +111,18 @@ def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     """How call sites were found, in the words of the languages they are in: Python's note
     for Python files (unchanged), the language layer's for the others, both when both."""
     languages = [graph.files.get(c.path, {}).get("l", "") for c in sites]
-    followed = languages_where("receivers")  # followed as Python's are (TypeScript, JavaScript)
+    # followed as Python's are (TypeScript, JavaScript, Java)
+    followed = languages_where("receivers")
     other = [lang for lang in languages if lang and lang not in followed]
     notes = []
     if "" in languages:
         notes.append(BY_NAME_NOTE.format(n=name))
-    if any(lang in followed for lang in languages):
+    present = sorted({lang for lang in languages if lang in followed})
+    if present:
         note = JS_BY_NAME_NOTE.format(n=name)
-        notes.append(f"In TypeScript and JavaScript: {note[0].lower()}{note[1:]}"
-                     if notes else note)  # fmt: skip
+        names = [_SHOWN.get(lang, lang) for lang in present]
+        said = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        notes.append(f"In {said}: {note[0].lower()}{note[1:]}" if notes else note)
     if other:
         note = OTHER_BY_NAME_NOTE.format(n=name)
         notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"

@@ -1,0 +1,235 @@
+"""Java call sites tied to what their declared types name, against javac: a small real git
+repository of two packages, indexed as a user's would be, and javac's attribution of every
+call in it (``eval/JavaCalls.java``, run by the JDK's source launcher). Each marked call must
+land where javac lands; a mark ``-`` is a call javac ties but whose type the code does not
+state where the call is (a lambda's parameter, a call inside an anonymous class): it stays
+by name. And no call of the repository is tied anywhere javac does not tie it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.types import CallSite
+from conftest import git, write_files
+
+ORACLE = Path(__file__).resolve().parents[2] / "eval" / "JavaCalls.java"
+NET = "src/main/java/com/ex/net"
+APP = "src/main/java/com/ex/app"
+FILES = {
+    f"{NET}/Transport.java": (
+        "package com.ex.net;\n"
+        "\n"
+        "public class Transport {\n"
+        "    public static final Transport DEFAULT = new Transport(); // @new-own Transport\n"
+        "\n"
+        "    public String send(String r) {\n"
+        "        return r;\n"
+        "    }\n"
+        "\n"
+        "    public Transport copy() {\n"
+        "        return this;\n"
+        "    }\n"
+        "\n"
+        "    public static Transport create() {\n"
+        "        return new Transport();\n"
+        "    }\n"
+        "}\n"
+    ),
+    f"{NET}/Base.java": (
+        "package com.ex.net;\n"
+        "\n"
+        "public abstract class Base {\n"
+        "    public int send(int x) {\n"
+        "        return x;\n"
+        "    }\n"
+        "\n"
+        "    public void close() {\n"
+        "        send(1); // @unqualified-own send\n"
+        "    }\n"
+        "}\n"
+    ),
+    f"{NET}/Util.java": (
+        "package com.ex.net;\n"
+        "\n"
+        "public final class Util {\n"
+        "    public static void check(boolean b) {\n"
+        "    }\n"
+        "}\n"
+    ),
+    f"{NET}/Client.java": (
+        "package com.ex.net;\n"
+        "\n"
+        "import java.util.ArrayList;\n"
+        "import java.util.List;\n"
+        "\n"
+        "public class Client extends Base {\n"
+        "    private final Transport transport;\n"
+        "    private final List<Transport> pool = new ArrayList<>();\n"
+        "\n"
+        "    public Client(Transport transport) {\n"
+        "        this.transport = transport;\n"
+        "    }\n"
+        "\n"
+        "    @Override\n"
+        "    public int send(int x) {\n"
+        "        super.send(x); // @super send\n"
+        '        this.transport.send("a"); // @this-field send\n'
+        "        transport.copy(); // @field copy\n"
+        "        close(); // @unqualified-inherited close\n"
+        "        pool.add(transport);\n"
+        "        return x;\n"
+        "    }\n"
+        "\n"
+        "    public static class Builder {\n"
+        "        private Transport transport = Transport.DEFAULT;\n"
+        "\n"
+        "        public Builder transport(Transport t) {\n"
+        "            this.transport = t;\n"
+        "            return this;\n"
+        "        }\n"
+        "\n"
+        "        public Client build() {\n"
+        "            return new Client(transport); // @new-package Client\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    ),
+    f"{APP}/App.java": (
+        "package com.ex.app;\n"
+        "\n"
+        "import static com.ex.net.Util.check;\n"
+        "\n"
+        "import com.ex.net.Client;\n"
+        "import com.ex.net.Transport;\n"
+        "import java.util.function.Consumer;\n"
+        "\n"
+        "public class App {\n"
+        "    private Client client;\n"
+        "\n"
+        "    void run(Transport p) {\n"
+        '        p.send("x"); // @parameter send\n'
+        "        Transport local = Transport.create(); // @static create\n"
+        '        local.send("y"); // @local send\n'
+        "        var made = new Transport(); // @new-imported Transport\n"
+        "        made.copy(); // @var-new copy\n"
+        '        Transport.DEFAULT.send("w"); // @static-field send\n'
+        '        Transport.create().copy().send("v"); // @declared-return send\n'
+        "        new Client.Builder().transport(p).build().close(); // @builder-chain close\n"
+        "        Object o = client;\n"
+        "        ((Client) o).close(); // @cast close\n"
+        "        check(true); // @static-import check\n"
+        "        Runnable r = () -> client.close(); // @lambda-reads-field close\n"
+        "        Consumer<Transport> c = x -> x.copy(); // @lambda-parameter - copy\n"
+        "        helper(); // @unqualified-static helper\n"
+        "        Object anon = new Object() {\n"
+        "            void go() {\n"
+        "                helper(); // @in-anonymous-class - helper\n"
+        "            }\n"
+        "        };\n"
+        "    }\n"
+        "\n"
+        "    static void helper() {\n"
+        "    }\n"
+        "}\n"
+    ),
+}
+MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
+
+pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="javac is the truth")
+
+
+def _marked() -> list[tuple[str, str, int, str, bool]]:
+    out = []
+    for path, text in FILES.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            found = MARKS.search(line)
+            if found:
+                out.append((found.group(1), path, number, found.group(3), not found.group(2)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("java-calls") / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    write_files(root, dict(FILES))
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
+    return root
+
+
+@pytest.fixture(scope="module")
+def graph(repo: Path) -> SymbolGraph:
+    store, _ = load_or_build(repo, Settings.load(embed="none"), embedder=None)
+    return store.symbols
+
+
+@pytest.fixture(scope="module")
+def javac(repo: Path) -> dict[tuple[str, int, str], set[tuple[str, int]]]:
+    """(path, line, called name) -> the declarations javac ties the call to (path, line)."""
+    done = subprocess.run(
+        ["java", str(ORACLE), str(repo)],
+        input="\n".join(FILES), capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    out: dict[tuple[str, int, str], set[tuple[str, int]]] = {}
+    for row in map(json.loads, done.stdout.splitlines()):
+        key = (row["path"], row["line"], row["name"])
+        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
+    return out
+
+
+def _declared(graph: SymbolGraph, site: CallSite) -> set[tuple[str, int]]:
+    """Where our target is declared: the definition's line, and for a class (``new C()``)
+    each of its constructors' too."""
+    d = graph._by_full[site.target]
+    found = {(d.path, d.line)}
+    if d.kind == "class":
+        found |= {(m.path, m.line) for m in graph.members(d) if m.kind == "constructor"}
+    return found
+
+
+def test_the_oracle_ties_every_marked_call(
+    javac: dict[tuple[str, int, str], set[tuple[str, int]]],
+) -> None:
+    for form, path, line, name, _ in _marked():
+        assert javac.get((path, line, name)), f"{form}: javac ties no {name} on {path}:{line}"
+
+
+@pytest.mark.parametrize(("form", "path", "line", "name", "typed"), _marked(), ids=lambda v: str(v))
+def test_a_call_resolves_where_javac_lands(
+    graph: SymbolGraph,
+    javac: dict[tuple[str, int, str], set[tuple[str, int]]],
+    form: str,
+    path: str,
+    line: int,
+    name: str,
+    typed: bool,
+) -> None:
+    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
+    if not typed:  # the code does not state the type there: kept, marked by name
+        assert (site.resolved, site.target) == (False, ""), form
+        return
+    assert site.resolved, f"{form}: {path}:{line} left by name"
+    assert _declared(graph, site) & javac[(path, line, name)], f"{form}: {site.target}"
+
+
+def test_no_call_is_tied_where_javac_does_not_tie_it(
+    graph: SymbolGraph, javac: dict[tuple[str, int, str], set[tuple[str, int]]]
+) -> None:
+    names = {name for _path, _line, name in javac}
+    resolved = [c for name in names for c in graph.callers(name) if c.resolved]
+    assert len(resolved) >= 15
+    for site in resolved:
+        assert _declared(graph, site) & javac.get((site.path, site.line, site.name), set()), site
+    outside = [c for name in names for c in graph.callers(name) if c.outside]
+    assert {(c.name, c.target) for c in outside} >= {("add", "java.util.List.add")}
