@@ -28,6 +28,16 @@ def import_files(importer: str, module: str, name: str | None, layout: Layout) -
     return found or layout.ending_with(module.replace(".", "/") + ".java")  # a static import
 
 
+def package_of(path: str) -> str:
+    """A file's package as its folders say it: what follows the last ``java`` folder (the
+    source roots' convention: ``src/main/java/a/b`` and ``src/test/java/a/b`` are both
+    ``a/b``), else the whole folder."""
+    parts = path.split("/")[:-1]
+    if "java" in parts:
+        parts = parts[len(parts) - parts[::-1].index("java") :]
+    return "/".join(parts)
+
+
 SPEC = LanguageSpec(
     package="tree_sitter_java",
     name="java",

@@ -186,15 +186,11 @@ class _Calls:
     ) -> list[list[Any]]:
         scopes = Nest(list(spans))
         inner, scope_rows, text = scopes.inner, scopes.items, self.text
+        named, known = self._named, {*self.decls, *self.field_names}  # what is a variable
         rows: list[list[Any]] = []
-        seen: set[tuple[int, int]] = set()
-        for pattern, captures in calls:
+        for pattern, captures in calls:  # one match a call: a node matches a pattern once
             node = captures["name"][0]
-            span = node.byte_range
-            if span in seen:
-                continue
-            seen.add(span)
-            start, end = span
+            start, end = node.byte_range
             name = text(node)
             obj = captures.get("obj")
             if pattern:  # new T(...)
@@ -203,7 +199,11 @@ class _Calls:
                 cls = "" if _anonymous(call) or made is None else _type(made, None, text)
                 target = f"={cls}" if cls else None
             elif obj is not None and obj[0].type == "identifier":  # x.f(), the most common
-                receiver = self._named(text(obj[0]), start)
+                head = text(obj[0])
+                if head in known:
+                    receiver = named(head, start)
+                else:  # no variable of the file: a type (or a base class's field)
+                    receiver = head if head[:1].isupper() else None
                 target = f"{receiver}.{name}" if receiver else None
             else:
                 target = self._target(obj[0] if obj else None, name, start)
@@ -270,10 +270,7 @@ class _Calls:
         one), or None when no local, parameter or field of an enclosing class has the name."""
         seen = self.by_name.get(name)
         if seen is None:
-            declared = self.decls.get(name)
-            if declared is None and name not in self.field_names:
-                return None  # a type, a package, a field of a base class
-            read = sorted(_declaration(c, self.text) for c in declared or ())
+            read = sorted(_declaration(c, self.text) for c in self.decls.get(name, ()))
             seen = self.by_name[name] = ([r[0] for r in read], [(r[1], r[2]) for r in read])
         begins, rest = seen
         # the spans of one name nest or are apart (Java lets no local hide another): the

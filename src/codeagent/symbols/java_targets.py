@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from codeagent.lang.java import package_of
 from codeagent.symbols.file_imports import targets
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.ts_targets import _declared
@@ -141,15 +142,15 @@ def _head(graph: SymbolHierarchy, path: str, name: str) -> Definition | str | No
     layout = graph.java_layout
     for _line, module, imported, _alias in rec["i"]:
         if imported == name:  # import a.b.C: that class, wherever it is
-            cls = _top(graph, targets(path, "java", module, imported, layout), name)
+            cls = _top(graph, targets(path, rec["l"], module, imported, layout), name)
             return cls if cls is not None else f"{module}.{name}"
-    package = _package(path)
-    for d in graph._lang_types.get(("java", name), ()):
-        if d.qualname == name and _package(d.path) == package:
+    package = package_of(path)
+    for d in graph._lang_types.get((rec["l"], name), ()):
+        if d.qualname == name and package_of(d.path) == package:
             return d
     for _line, module, imported, _alias in rec["i"]:
         if imported is None:  # import a.b.*
-            cls = _top(graph, targets(path, "java", module, None, layout), name)
+            cls = _top(graph, targets(path, rec["l"], module, None, layout), name)
             if cls is not None:
                 return cls
     return f"java.lang.{name}" if name in _LANG else None
@@ -162,15 +163,6 @@ def _top(graph: SymbolHierarchy, files: list[str], name: str) -> Definition | No
         if d is not None and d.kind in CLASS_KINDS:
             return d
     return None
-
-
-def _package(path: str) -> str:
-    """A file's package as its folders say it: what follows the last ``java`` folder (the
-    source roots' convention), else the whole folder."""
-    parts = path.split("/")[:-1]
-    if "java" in parts:
-        parts = parts[len(parts) - parts[::-1].index("java") :]
-    return "/".join(parts)
 
 
 def _member(

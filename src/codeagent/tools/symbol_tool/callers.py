@@ -73,9 +73,6 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
     )
 
 
-_SHOWN = {"typescript": "TypeScript", "javascript": "JavaScript", "java": "Java"}
-
-
 def wanted_targets(graph: SymbolGraph, name: str) -> set[str]:
     """The full names of the definitions ``name`` names (``Client.send`` inherited from a
     base: the base's ``send``)."""
@@ -117,12 +114,10 @@ def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     notes = []
     if "" in languages:
         notes.append(BY_NAME_NOTE.format(n=name))
-    present = sorted({lang for lang in languages if lang in followed})
-    if present:
+    if any(lang in followed for lang in languages):
         note = JS_BY_NAME_NOTE.format(n=name)
-        names = [_SHOWN.get(lang, lang) for lang in present]
-        said = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-        notes.append(f"In {said}: {note[0].lower()}{note[1:]}" if notes else note)
+        notes.append(f"In TypeScript, JavaScript and Java: {note[0].lower()}{note[1:]}"
+                     if notes else note)  # fmt: skip
     if other:
         note = OTHER_BY_NAME_NOTE.format(n=name)
         notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"
