@@ -1,8 +1,10 @@
 """Go: functions, methods (qualified by their receiver type), structs, interfaces (with
-their method specs), other named types; imports; calls."""
+their method specs), other named types; imports; calls, with their targets where the types
+the code states say them (:mod:`codeagent.lang.go_calls`)."""
 
 from __future__ import annotations
 
+from codeagent.lang.go_calls import GO_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
@@ -55,10 +57,7 @@ SPEC = LanguageSpec(
     imports="""
 (import_spec name: (_)? @alias path: (_) @module) @import
 """,
-    calls="""
-(call_expression function: [
-  (identifier) @name
-  (selector_expression field: (field_identifier) @name)
-  (generic_type type: (type_identifier) @name)]) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.go_calls)
+    calls=GO_CALLS,
+    receivers=read,
 )

@@ -68,8 +68,8 @@ class SymbolTables:
         """The files of the family of the languages whose call targets are followed
         (``LanguageSpec.receivers``: JavaScript and TypeScript), for their import specifiers
         (file_imports)."""
-        typed = languages_where("declared_types")
-        followed = {family(language) for language in languages_where("receivers") - typed}
+        own = languages_where("declared_types") | languages_where("members_in_folder")
+        followed = {family(language) for language in languages_where("receivers") - own}
         return Layout(p for p, rec in self.files.items() if family(rec.get("l", "")) in followed)
 
     @cached_property
@@ -79,6 +79,40 @@ class SymbolTables:
         (:mod:`codeagent.symbols.java_targets`)."""
         typed = languages_where("declared_types")
         return Layout(p for p, rec in self.files.items() if rec.get("l") in typed)
+
+    @cached_property
+    def go_layout(self) -> Layout:
+        """The files of the languages whose packages are folders
+        (``LanguageSpec.members_in_folder``: Go), for their import paths
+        (:mod:`codeagent.symbols.go_targets`)."""
+        folders = languages_where("members_in_folder")
+        return Layout(p for p, rec in self.files.items() if rec.get("l") in folders)
+
+    @cached_property
+    def package_index(self) -> dict[tuple[str, str], Definition]:
+        """(folder, name) -> the top-level function or type of that name in the folder, for
+        the languages whose packages are folders (Go), the first in path order."""
+        folders = languages_where("members_in_folder")
+        index: dict[tuple[str, str], Definition] = {}
+        for d in self._defs:
+            if "." not in d.qualname and self.files[d.path].get("l") in folders:
+                index.setdefault((d.path.rpartition("/")[0], d.name), d)
+        return index
+
+    @cached_property
+    def package_level(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """(folder, name) -> (the file, its type or value as written) of each package-level
+        variable, and (folder, "") -> ("", the package's name), for the languages whose
+        packages are folders (Go: the record's ``b`` rows whose owner is "")."""
+        folders = languages_where("members_in_folder")
+        index: dict[tuple[str, str], tuple[str, str]] = {}
+        for path, rec in self.files.items():
+            if rec.get("l") in folders:
+                folder = path.rpartition("/")[0]
+                for owner, name, written in rec.get("b", ()):
+                    if not owner and (name or not written.endswith("_test")):  # not a test's
+                        index.setdefault((folder, name), ("" if not name else path, written))
+        return index
 
     def _calls_by_line(self, path: str) -> tuple[list[int], list[str]]:
         """One file's call sites as two lists, by line: the lines, the called names."""
