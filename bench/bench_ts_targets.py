@@ -1,12 +1,14 @@
-"""The TypeScript/JavaScript (or Java) symbol phase with and without call targets, in-process.
+"""The TypeScript/JavaScript (or Java, or Go) symbol phase with and without call targets,
+in-process.
 
-    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java]
+    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java|go]
 
-Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``) once (not
-timed), then times ``lang.parse_file`` over all of them (grammar parse, definitions, imports,
-call sites: the language layer's share of an index build) ``--runs`` times with the receiver
-walk (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`) and ``--runs`` times
-without it (and without the call query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
+Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
+``.go``) once (not timed), then times ``lang.parse_file`` over all of them (grammar parse,
+definitions, imports, call sites: the language layer's share of an index build) ``--runs``
+times with the receiver walk (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
+:mod:`codeagent.lang.go_calls`) and ``--runs`` times without it (and without the call
+query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
 the difference, and the median of the runs' paired CPU ratios (with / without, run by run:
 what a drift of the machine's speed changes least). Then, on a graph of those records, the
 first ``who calls NAME`` (resolution happens then, for that name's sites only) of common
@@ -23,11 +25,18 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import java, javascript, typescript
+from codeagent.lang import go, java, javascript, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
 NAMES = ("get", "send", "run", "close", "json")
+# Go's calls without what the receiver walk reads: the query before it
+GO_CALLS = """
+(call_expression function: [
+  (identifier) @name
+  (selector_expression field: (field_identifier) @name)
+  (generic_type type: (type_identifier) @name)]) @call
+"""
 # Java's calls without what the receiver walk reads: the query before it
 JAVA_CALLS = """
 (method_invocation name: (identifier) @name) @call
@@ -40,10 +49,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("repo", type=Path)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--language", choices=("typescript", "java"), default="typescript")
+    parser.add_argument("--language", choices=("typescript", "java", "go"), default="typescript")
     args = parser.parse_args()
     root = args.repo.resolve()
-    patterns = ["*.java"] if args.language == "java" else ["*.ts", "*.tsx"]
+    patterns = {"java": ["*.java"], "go": ["*.go"]}.get(args.language, ["*.ts", "*.tsx"])
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
@@ -52,6 +61,9 @@ def main() -> None:
     if args.language == "java":
         spec = java.SPEC
         plain = dataclasses.replace(spec, receivers=None, declared_types=False, calls=JAVA_CALLS)
+    elif args.language == "go":
+        spec = go.SPEC
+        plain = dataclasses.replace(spec, receivers=None, calls=GO_CALLS)
     else:
         spec = typescript.SPEC
         plain = dataclasses.replace(spec, receivers=None, calls=javascript.CALLS)

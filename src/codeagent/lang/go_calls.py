@@ -53,7 +53,7 @@ GO_CALLS = """
 (type_spec name: (type_identifier) @owner type: (struct_type (field_declaration_list
   (field_declaration . type: (_) @type))))
 """
-_FIELD, _EMBEDDED = 6, 7
+_VAR_SPEC, _FIELD, _EMBEDDED = 3, 6, 7
 _Local = tuple[int, str, "Node", "Node | None"]  # (seen to, the declaration's kind, var, type)
 _PARAMETERS = frozenset({"parameter_declaration", "variadic_parameter_declaration"})
 _LOOPS = frozenset({"range_clause", "type_switch_statement", "receive_statement"})
@@ -67,7 +67,7 @@ def read(
     root = tree.root_node
     text = reader(root.text or b"")
     calls: list[dict[str, list[Node]]] = []
-    decls: dict[str, list[tuple[Node, Node, Node | None]]] = {}  # name -> (var, decl, type)
+    decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     found = Found()
     clause = root.named_child(0)
     if clause is not None and clause.type == "package_clause" and clause.named_child(0):
@@ -82,16 +82,17 @@ def read(
             if written:
                 found.bindings.append([owner, field, written])
         else:
-            var, decl = captures["var"][0], captures["decl"][0]
-            typed = captures.get("type")
-            entry = (var, decl, typed[0] if typed else None)
-            if decl.type == "var_spec" and decl.parent and decl.parent.parent == root:
-                tops.append((var, entry[2]))
+            var = captures["var"][0]
+            if pattern == _VAR_SPEC:
+                decl = captures["decl"][0]
+                if decl.parent and decl.parent.parent == root:
+                    typed = captures.get("type")
+                    tops.append((var, typed[0] if typed else None))
             name = text(var)
             if name in decls:
-                decls[name].append(entry)
+                decls[name].append(captures)
             else:
-                decls[name] = [entry]
+                decls[name] = [captures]
     walk = _Calls(decls, text)
     for top, stated in tops:  # `var CommandLine = NewFlagSet(...)`: NewFlagSet()
         written = walk._typed((root.end_byte, "var_spec", top, stated))
@@ -120,10 +121,11 @@ def _type(node: Node, text: Text) -> str:
 class _Calls:
     """The declarations of one file, and each call's target read from them."""
 
-    def __init__(self, decls: dict[str, list[tuple[Node, Node, Node | None]]], text: Text):
+    def __init__(self, decls: dict[str, list[dict[str, list[Node]]]], text: Text):
         self.decls, self.text = decls, text
         self.by_name: dict[str, tuple[list[int], list[_Local]]] = {}
         self.depth = 0
+        self.types: dict[int, str] = {}  # a declaration's name's offset -> its type
 
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
@@ -131,12 +133,24 @@ class _Calls:
         scopes = Nest(list(spans))
         inner, scope_rows, text = scopes.inner, scopes.items, self.text
         rows: list[list[Any]] = []
+        decls = self.decls
         for captures in calls:
             node = captures["name"][0]
             start, end = node.byte_range
             name = text(node)
             obj = captures.get("obj")
-            target = self._target(obj[0] if obj else None, name, start, node)
+            if obj is None:
+                target = name if name not in decls else self._target(None, name, start, node)
+            elif obj[0].type == "identifier":
+                head = text(obj[0])
+                if head not in decls:  # pkg.F, T.M, a package variable's method
+                    target = f"{head}.{name}"
+                else:
+                    local = self._local(head, start)
+                    receiver = (self._typed(local) or None) if local is not None else head
+                    target = f"{receiver}.{name}" if receiver else None
+            else:
+                target = self._target(obj[0], name, start, node)
             i = inner(start, end)
             row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
             rows.append([*row, target] if target else row)
@@ -193,11 +207,8 @@ class _Calls:
         """The declaration of the local ``name`` seen at ``at`` (None: no local has it)."""
         seen = self.by_name.get(name)
         if seen is None:
-            read = sorted(
-                (*_span(var, decl), var.start_byte, decl.type, var, typed)
-                for var, decl, typed in self.decls.get(name, ())
-            )
-            seen = self.by_name[name] = ([r[0] for r in read], [(r[1], *r[3:]) for r in read])
+            read = sorted(map(_declared, self.decls.get(name, ())))
+            seen = self.by_name[name] = ([r[0] for r in read], [r[1][1] for r in read])
         begins, rest = seen
         for i in range(bisect_right(begins, at) - 1, -1, -1):
             if at < rest[i][0]:
@@ -205,8 +216,16 @@ class _Calls:
         return None
 
     def _typed(self, local: _Local) -> str:
-        """The type a declaration states, or its value's ("" when neither says one)."""
+        """The type a declaration states, or its value's ("" when neither says one); read
+        once per declaration."""
         _end, kind, var, typed = local
+        key = var.start_byte
+        found = self.types.get(key)
+        if found is None:
+            found = self.types[key] = self._read_type(kind, var, typed)
+        return found
+
+    def _read_type(self, kind: str, var: Node, typed: Node | None) -> str:
         if typed is not None:
             return _type(typed, self.text)
         value = _value_of(var) if kind in _VALUED else None
@@ -237,6 +256,13 @@ class _Calls:
                 first = args.named_child(0) if args is not None else None
                 return _type(first, self.text) if first is not None else ""
         return ""
+
+
+def _declared(captures: dict[str, list[Node]]) -> tuple[int, tuple[int, _Local]]:
+    """(seen from, (where, (seen to, kind, name, stated type))) of one declaration."""
+    var, decl, typed = captures["var"][0], captures["decl"][0], captures.get("type")
+    begin, end = _span(var, decl)
+    return (begin, (var.start_byte, (end, decl.type, var, typed[0] if typed else None)))
 
 
 def _span(var: Node, decl: Node) -> tuple[int, int]:
