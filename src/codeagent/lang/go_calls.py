@@ -107,15 +107,10 @@ def _type(node: Node, text: Text) -> str:
     """A type as written, a pointer's target (``*T``: ``T``; ``pkg.T``; ``T[K]``: ``T``); ""
     for a slice, a map, a function type, a channel."""
     kind = node.type
-    if kind == "pointer_type":
-        target = node.named_child(0)
-        return _type(target, text) if target is not None else ""
     if kind in ("type_identifier", "qualified_type"):
         return text(node)
-    if kind == "generic_type":
-        named = node.child_by_field_name("type")
-        return _type(named, text) if named is not None else ""
-    return ""
+    inner = node.named_child(0) if kind in ("pointer_type", "generic_type") else None
+    return _type(inner, text) if inner is not None else ""
 
 
 class _Calls:
@@ -177,30 +172,26 @@ class _Calls:
             operand, field = obj.child_by_field_name("operand"), obj.child_by_field_name("field")
             owner = self._receiver(operand, at) if operand is not None else None
             return f"{owner}.{text(field)}" if owner and field is not None else None
-        if kind == "call_expression":  # what the call returns
-            function = obj.child_by_field_name("function")
-            if function is None:
-                return None
+        if kind == "composite_literal":
+            return self._value(obj) or None
+        if kind == "call_expression":  # what the call returns: new(T), F(), x.M()
+            function, target = obj.child_by_field_name("function"), None
             made = self._value(obj)
-            if made:
-                return made
+            if made or function is None:
+                return made or None
             if function.type == "identifier":
                 target = self._target(None, text(function), at, function)
             elif function.type == "selector_expression":
                 field = function.child_by_field_name("field")
-                operand = function.child_by_field_name("operand")
-                name = text(field) if field is not None else ""
-                target = self._target(operand, name, at, function) if name else None
-            else:
-                target = None
+                if field is not None:
+                    operand = function.child_by_field_name("operand")
+                    target = self._target(operand, text(field), at, function)
             return f"{target}()" if target else None
         if kind in ("unary_expression", "parenthesized_expression"):  # (&x).M(), (x).M()
             inner = obj.child_by_field_name("operand") or obj.named_child(0)
             if kind == "unary_expression" and text(obj)[:1] != "&":
                 return None
             return self._receiver(inner, at) if inner is not None else None
-        if kind == "composite_literal":
-            return self._value(obj) or None
         return None
 
     def _local(self, name: str, at: int) -> _Local | None:
