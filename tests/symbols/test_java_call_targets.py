@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -144,7 +143,7 @@ FILES = {
 }
 MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
 
-pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="javac is the truth")
+pytestmark = pytest.mark.usefixtures("needs_javac")
 
 
 def _marked() -> list[tuple[str, str, int, str, bool]]:
