@@ -27,8 +27,6 @@ import statistics
 import time
 from pathlib import Path
 
-import numpy as np
-
 from codeagent.config import Settings
 from codeagent.errors import CodeAgentError
 from codeagent.index.build import load_or_build
@@ -74,7 +72,7 @@ def main() -> None:
                 ranking.FUSE_HOW = "off" not in parts
                 pools = [int(p[4:]) for p in parts if p.startswith("pool")]
                 ranking.FUSE_POOL = pools[-1] if pools else kept[1]
-                FaissFlatIndex.search = _faiss_loop if "faiss" in parts else kept[2]
+                FaissFlatIndex.search = FaissFlatIndex.flat_search if "faiss" in parts else kept[2]
                 for question, analysis in questions:
                     started = time.perf_counter()
                     ranking.rank_files(store, question, analysis)
@@ -86,12 +84,6 @@ def main() -> None:
         taken.sort()
         p95 = taken[min(len(taken) - 1, int(0.95 * len(taken)))]
         print(f"{way}: p50 {1000 * statistics.median(taken):.1f} ms, p95 {1000 * p95:.1f} ms")
-
-
-def _faiss_loop(self: FaissFlatIndex, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The search as it was: every query through FAISS's own flat search."""
-    scores, ids = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
-    return scores, ids
 
 
 if __name__ == "__main__":

@@ -52,11 +52,18 @@ class FaissFlatIndex:
         with self._lock:
             n = len(self)
             if len(queries) != 1 or n == 0 or k <= 0:
-                scores, ids = self._index.search(queries, k)
-                return scores, ids
+                return self.flat_search(queries, k)
             rows = faiss.rev_swig_ptr(self._index.get_xb(), n * self.dim).reshape(n, self.dim)
             product = rows @ queries[0]
         return _best(product, k)
+
+    def flat_search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`search` by FAISS's own flat search, every query (what a batch takes; what
+        ``bench/bench_how_fusion.py`` times one query against)."""
+        import numpy as np
+
+        scores, ids = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+        return scores, ids
 
     def vectors(self) -> np.ndarray:
         """Every stored row, ``(len, dim)``."""
