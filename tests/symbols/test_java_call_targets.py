@@ -102,6 +102,24 @@ FILES = {
         "    }\n"
         "}\n"
     ),
+    f"{APP}/Wild.java": (
+        "package com.ex.app;\n"
+        "\n"
+        "import com.ex.net.*;\n"
+        "\n"
+        "public class Wild {\n"
+        "    private int count;\n"
+        "\n"
+        "    void go() {\n"
+        "        Util.check(true); // @package-imported-whole check\n"
+        "        this.stop(); // @this stop\n"
+        "    }\n"
+        "\n"
+        "    void stop() {\n"
+        "        count++;\n"
+        "    }\n"
+        "}\n"
+    ),
     f"{APP}/App.java": (
         "package com.ex.app;\n"
         "\n"
