@@ -33,87 +33,20 @@ it ties to a repository function or method.
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
-import shutil
-import subprocess
-import sys
-from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from references_truth import _judge, close, show, tally
-from ts_references_truth import sites
-
-from codeagent import lang
-from codeagent.symbols.graph import SymbolGraph
-from codeagent.symbols.types import pack_calls
-
-SEED = 46
+from oracle_truth import run_oracle, score
 
 
-def build(root: Path) -> tuple[SymbolGraph, dict[str, str]]:
-    listed = subprocess.run(
-        ["git", "ls-files", "*.go"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.split()
-    files, texts = {}, {}
-    for path in listed:
-        try:
-            text = (root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        parsed = lang.parse_file(path, text)
-        if parsed is None:
-            continue
-        record = parsed.record(path)
-        record["c"] = pack_calls(record["c"])
-        files[path], texts[path] = record, text
-    return SymbolGraph(files), texts
-
-
-def go_truth(root: Path, paths: list[str]) -> dict[tuple[str, int, int], dict]:
+def go_truth(root: Path, paths: list[str]) -> dict[tuple[str, int, int], dict[str, Any]]:
     """(path, line, column) of each call go/types's tree holds -> its answer."""
-    done = subprocess.run(
-        ["go", "run", str(Path(__file__).with_name("go_calls.go")), str(root)],
-        input="\n".join(paths), capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    rows = map(json.loads, done.stdout.splitlines())
-    return {(r["path"], r["line"], r["column"]): r for r in rows}
+    return run_oracle(["go", "run", str(Path(__file__).with_name("go_calls.go")), str(root)], paths)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("repos", nargs="+", type=Path)
-    parser.add_argument("--sample", type=int, default=300)
-    parser.add_argument("--show", type=int, default=8)
-    args = parser.parse_args(argv)
-    if shutil.which("go") is None:
-        print("error: no go on the PATH (a Go toolchain runs the oracle)", file=sys.stderr)
-        return 2
-    totals: Counter[str] = Counter()
-    misses: Counter[str] = Counter()
-    for root in args.repos:
-        if not (root / ".git").exists():
-            print(f"error: {root} is not a git checkout", file=sys.stderr)
-            return 2
-        graph, texts = build(root)
-        every = sites(graph, texts)
-        truth = go_truth(root.resolve(), sorted(texts))
-        held = [s for s in every if (s.path, s.line, s.column) in truth]
-        chosen = random.Random(SEED).sample(held, min(args.sample, len(held)))
-        count: Counter[str] = Counter()
-        shown: Counter[str] = Counter()
-        for site in chosen:
-            row = truth[(site.path, site.line, site.column)]
-            defs = {(p, line) for p, line in row["defs"]}
-            verdict = _judge(site, defs, row["answered"], count, misses)
-            if verdict and shown[verdict] < args.show:
-                shown[verdict] += 1
-                show(verdict, site, site.text.strip()[:80], defs, "go/types")
-        print(f"{root.name}: {len(held)} of {len(every)} call sites held by go/types's tree")
-        tally(root.name, count, every, totals, "go/types")
-    close(totals, misses, "go/types")
-    return 0
+    description = __doc__.split("\n\n")[0] if __doc__ else ""
+    return score(argv, description, ["*.go"], "go", "go/types", go_truth)
 
 
 if __name__ == "__main__":

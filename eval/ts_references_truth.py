@@ -43,33 +43,18 @@ from pathlib import Path
 
 from references_truth import Site, _judge, close, show, tally
 
-from codeagent import lang
 from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.symbols.types import call_target, pack_calls, unpack_calls
+from codeagent.symbols.types import call_target, unpack_calls
 
 SEED = 46
 SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 
 
 def build(root: Path) -> tuple[SymbolGraph, dict[str, str]]:
-    listed = subprocess.run(
-        ["git", "ls-files", *(f"*{s}" for s in SUFFIXES)],
-        cwd=root, capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
-    files, texts = {}, {}
-    for path in listed:
-        try:
-            text = (root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        parsed = lang.parse_file(path, text)
-        if parsed is None:
-            continue
-        record = parsed.record(path)
-        record["c"] = pack_calls(record["c"])
-        files[path], texts[path] = record, text
-    return SymbolGraph(files), texts
+    from oracle_truth import build as build_records  # it imports this module's sites
+
+    return build_records(root, [f"*{s}" for s in SUFFIXES])
 
 
 def _form(line_text: str, column: int) -> str:

@@ -7,19 +7,14 @@ the repository is tied anywhere go/types does not tie it."""
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from codeagent.config import Settings
-from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.symbols.types import CallSite
-from conftest import git, write_files
+from oracle_marks import Answers, answers, committed, indexed, lands, marked, tied_only_where
 
 ORACLE = Path(__file__).resolve().parents[2] / "eval" / "go_calls.go"
 FILES = {
@@ -119,40 +114,22 @@ FILES = {
         "}\n"
     ),
 }
-MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
 
 pytestmark = pytest.mark.usefixtures("needs_go")
 
 
-def _marked() -> list[tuple[str, str, int, str, bool]]:
-    out = []
-    for path, text in FILES.items():
-        for number, line in enumerate(text.splitlines(), 1):
-            found = MARKS.search(line)
-            if found:
-                out.append((found.group(1), path, number, found.group(3), not found.group(2)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("go-calls") / "repo"
-    root.mkdir()
-    git(root, "init", "-q")
-    write_files(root, dict(FILES))
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
-    return root
+    return committed(tmp_path_factory, "go-calls", FILES)
 
 
 @pytest.fixture(scope="module")
 def graph(repo: Path) -> SymbolGraph:
-    store, _ = load_or_build(repo, Settings.load(embed="none"), embedder=None)
-    return store.symbols
+    return indexed(repo)
 
 
 @pytest.fixture(scope="module")
-def types(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+def types(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Answers:
     """(path, line, called name) -> the declarations go/types ties the call to (path, line)."""
     cache = tmp_path_factory.mktemp("go-cache")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(cache), "GOCACHE": str(cache / "build"),
@@ -163,41 +140,16 @@ def types(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
         input="\n".join(p for p in FILES if p.endswith(".go")),
         capture_output=True, text=True, check=True, timeout=300, env=env,
     )  # fmt: skip
-    out: dict[tuple[str, int, str], set[tuple[str, int]]] = {}
-    for row in map(json.loads, done.stdout.splitlines()):
-        key = (row["path"], row["line"], row["name"])
-        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
-    return out
+    return answers(done.stdout)
 
 
-def _declared(graph: SymbolGraph, site: CallSite) -> set[tuple[str, int]]:
-    d = graph._by_full[site.target]
-    return {(d.path, d.line)}
-
-
-def test_the_oracle_ties_every_marked_call(types: dict) -> None:
-    for form, path, line, name, typed in _marked():
-        if typed:
-            assert types.get((path, line, name)), f"{form}: go/types ties no {name} there"
-
-
-@pytest.mark.parametrize(("form", "path", "line", "name", "typed"), _marked(), ids=lambda v: str(v))
+@pytest.mark.parametrize("mark", marked(FILES), ids=lambda m: f"{m[0]}-{m[1]}-{m[2]}")
 def test_a_call_resolves_where_go_types_lands(
-    graph: SymbolGraph, types: dict, form: str, path: str, line: int, name: str, typed: bool
+    graph: SymbolGraph, types: Answers, mark: tuple[str, str, int, str, bool]
 ) -> None:
-    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
-    if not typed:  # the code does not state the type there: kept, marked by name
-        assert (site.resolved, site.target) == (False, ""), form
-        return
-    assert site.resolved, f"{form}: {path}:{line} left by name"
-    assert _declared(graph, site) & types[(path, line, name)], f"{form}: {site.target}"
+    lands(graph, types, mark, "go/types")
 
 
-def test_no_call_is_tied_where_go_types_does_not_tie_it(graph: SymbolGraph, types: dict) -> None:
-    names = {name for _path, _line, name in types}
-    resolved = [c for name in names for c in graph.callers(name) if c.resolved]
-    assert len(resolved) >= 12
-    for site in resolved:
-        assert _declared(graph, site) & types.get((site.path, site.line, site.name), set()), site
-    outside = {(c.name, c.target) for name in names for c in graph.callers(name) if c.outside}
+def test_no_call_is_tied_where_go_types_does_not_tie_it(graph: SymbolGraph, types: Answers) -> None:
+    outside = tied_only_where(graph, types, at_least=12)
     assert {("Println", "fmt.Println"), ("ToUpper", "strings.ToUpper")} <= outside

@@ -7,18 +7,13 @@ by name. And no call of the repository is tied anywhere javac does not tie it.""
 
 from __future__ import annotations
 
-import json
-import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from codeagent.config import Settings
-from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
-from codeagent.symbols.types import CallSite
-from conftest import git, write_files
+from oracle_marks import Answers, answers, committed, indexed, lands, marked, tied_only_where
 
 ORACLE = Path(__file__).resolve().parents[2] / "eval" / "JavaCalls.java"
 NET = "src/main/java/com/ex/net"
@@ -159,94 +154,37 @@ FILES = {
         "}\n"
     ),
 }
-MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
 
 pytestmark = pytest.mark.usefixtures("needs_javac")
 
 
-def _marked() -> list[tuple[str, str, int, str, bool]]:
-    out = []
-    for path, text in FILES.items():
-        for number, line in enumerate(text.splitlines(), 1):
-            found = MARKS.search(line)
-            if found:
-                out.append((found.group(1), path, number, found.group(3), not found.group(2)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("java-calls") / "repo"
-    root.mkdir()
-    git(root, "init", "-q")
-    write_files(root, dict(FILES))
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
-    return root
+    return committed(tmp_path_factory, "java-calls", FILES)
 
 
 @pytest.fixture(scope="module")
 def graph(repo: Path) -> SymbolGraph:
-    store, _ = load_or_build(repo, Settings.load(embed="none"), embedder=None)
-    return store.symbols
+    return indexed(repo)
 
 
 @pytest.fixture(scope="module")
-def javac(repo: Path) -> dict[tuple[str, int, str], set[tuple[str, int]]]:
+def javac(repo: Path) -> Answers:
     """(path, line, called name) -> the declarations javac ties the call to (path, line)."""
     done = subprocess.run(
         ["java", str(ORACLE), str(repo)],
         input="\n".join(FILES), capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
-    out: dict[tuple[str, int, str], set[tuple[str, int]]] = {}
-    for row in map(json.loads, done.stdout.splitlines()):
-        key = (row["path"], row["line"], row["name"])
-        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
-    return out
+    return answers(done.stdout)
 
 
-def _declared(graph: SymbolGraph, site: CallSite) -> set[tuple[str, int]]:
-    """Where our target is declared: the definition's line, and for a class (``new C()``)
-    each of its constructors' too."""
-    d = graph._by_full[site.target]
-    found = {(d.path, d.line)}
-    if d.kind == "class":
-        found |= {(m.path, m.line) for m in graph.members(d) if m.kind == "constructor"}
-    return found
-
-
-def test_the_oracle_ties_every_marked_call(
-    javac: dict[tuple[str, int, str], set[tuple[str, int]]],
-) -> None:
-    for form, path, line, name, _ in _marked():
-        assert javac.get((path, line, name)), f"{form}: javac ties no {name} on {path}:{line}"
-
-
-@pytest.mark.parametrize(("form", "path", "line", "name", "typed"), _marked(), ids=lambda v: str(v))
+@pytest.mark.parametrize("mark", marked(FILES), ids=lambda m: f"{m[0]}-{m[1]}-{m[2]}")
 def test_a_call_resolves_where_javac_lands(
-    graph: SymbolGraph,
-    javac: dict[tuple[str, int, str], set[tuple[str, int]]],
-    form: str,
-    path: str,
-    line: int,
-    name: str,
-    typed: bool,
+    graph: SymbolGraph, javac: Answers, mark: tuple[str, str, int, str, bool]
 ) -> None:
-    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
-    if not typed:  # the code does not state the type there: kept, marked by name
-        assert (site.resolved, site.target) == (False, ""), form
-        return
-    assert site.resolved, f"{form}: {path}:{line} left by name"
-    assert _declared(graph, site) & javac[(path, line, name)], f"{form}: {site.target}"
+    lands(graph, javac, mark, "javac")
 
 
-def test_no_call_is_tied_where_javac_does_not_tie_it(
-    graph: SymbolGraph, javac: dict[tuple[str, int, str], set[tuple[str, int]]]
-) -> None:
-    names = {name for _path, _line, name in javac}
-    resolved = [c for name in names for c in graph.callers(name) if c.resolved]
-    assert len(resolved) >= 15
-    for site in resolved:
-        assert _declared(graph, site) & javac.get((site.path, site.line, site.name), set()), site
-    outside = [c for name in names for c in graph.callers(name) if c.outside]
-    assert {(c.name, c.target) for c in outside} >= {("add", "java.util.List.add")}
+def test_no_call_is_tied_where_javac_does_not_tie_it(graph: SymbolGraph, javac: Answers) -> None:
+    outside = tied_only_where(graph, javac, at_least=15)
+    assert ("add", "java.util.List.add") in outside

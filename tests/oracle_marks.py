@@ -1,0 +1,95 @@
+"""Small repositories whose calls are marked with what an oracle (a compiler) must tie them to:
+the marks read from the files, the repository committed, the oracle's answers read back
+(tests/symbols/test_java_call_targets.py, test_go_call_targets.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.types import CallSite
+from conftest import git, write_files
+
+MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
+Answers = dict[tuple[str, int, str], set[tuple[str, int]]]
+
+
+def marked(files: dict[str, str]) -> list[tuple[str, str, int, str, bool]]:
+    """``(form, path, line, called name, typed)`` of each call marked ``// @form NAME`` in
+    ``files`` (``// @form - NAME``: not typed, the call stays by name)."""
+    out = []
+    for path, text in files.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            found = MARKS.search(line)
+            if found:
+                out.append((found.group(1), path, number, found.group(3), not found.group(2)))
+    return out
+
+
+def committed(tmp_path_factory: pytest.TempPathFactory, name: str, files: dict[str, str]) -> Path:
+    """A git repository holding ``files`` in one commit."""
+    root = tmp_path_factory.mktemp(name) / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    write_files(root, dict(files))
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
+    return root
+
+
+def answers(lines: str) -> Answers:
+    """An oracle's JSON lines (eval/JavaCalls.java, eval/go_calls.go) as (path, line, called
+    name) -> the declarations it ties the call to."""
+    out: Answers = {}
+    for row in map(json.loads, lines.splitlines()):
+        key = (row["path"], row["line"], row["name"])
+        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
+    return out
+
+
+def indexed(root: Path) -> SymbolGraph:
+    """The symbol graph of ``root`` as an index without vectors builds it."""
+    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
+    return store.symbols
+
+
+def declared(graph: SymbolGraph, site: CallSite) -> set[tuple[str, int]]:
+    """Where a site's target is declared: the definition's line, and for a class (``new
+    C()``) each of its constructors' too."""
+    d = graph._by_full[site.target]
+    found = {(d.path, d.line)}
+    if d.kind == "class":
+        found |= {(m.path, m.line) for m in graph.members(d) if m.kind == "constructor"}
+    return found
+
+
+def lands(
+    graph: SymbolGraph, truth: Answers, mark: tuple[str, str, int, str, bool], oracle: str
+) -> None:
+    """The marked call is tied where the oracle ties it, or (a mark ``-``) kept by name."""
+    form, path, line, name, typed = mark
+    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
+    if not typed:  # the code does not state the type there: kept, marked by name
+        assert (site.resolved, site.target) == (False, ""), form
+        return
+    assert truth.get((path, line, name)), f"{form}: {oracle} ties no {name} on {path}:{line}"
+    assert site.resolved, f"{form}: {path}:{line} left by name"
+    assert declared(graph, site) & truth[(path, line, name)], f"{form}: {site.target}"
+
+
+def tied_only_where(graph: SymbolGraph, truth: Answers, at_least: int) -> set[tuple[str, str]]:
+    """Every resolved call of the repository is tied where the oracle ties it (at least
+    ``at_least`` of them); the (name, target) of the calls resolved outside."""
+    names = {name for _path, _line, name in truth}
+    sites = [c for name in names for c in graph.callers(name)]
+    resolved = [c for c in sites if c.resolved]
+    assert len(resolved) >= at_least
+    for site in resolved:
+        assert declared(graph, site) & truth.get((site.path, site.line, site.name), set()), site
+    return {(c.name, c.target) for c in sites if c.outside}
