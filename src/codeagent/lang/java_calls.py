@@ -90,7 +90,7 @@ def read(
                 found_decls.append(captures)
         elif pattern == _FIELD:
             var = captures["var"][0]
-            fields.append((var, text(var), _type(captures["type"][0], None, text)))
+            fields.append((var, text(var), _type(captures["type"][0], text)))
         elif pattern == _CLASS:
             node = captures["cls"][0]
             named = node.child_by_field_name("name")
@@ -111,11 +111,7 @@ def _declaration(captures: dict[str, list[Node]], text: Text) -> tuple[int, int,
     """(seen from, seen to, type) of one declaration."""
     node = captures["decl"][0]
     typed = captures.get("type")
-    written = _type(typed[0], None, text) if typed else ""
-    if typed and written == "var":  # var x = new T(...): T
-        declarator = captures["var"][0].parent
-        value = declarator.child_by_field_name("value") if declarator is not None else None
-        written = _type(typed[0], value, text) if value is not None else ""
+    written = _type(typed[0], text) if typed else ""
     kind, start = node.type, node.start_byte
     if kind in _OWN:
         return (start, node.end_byte, written)
@@ -131,24 +127,31 @@ def _declaration(captures: dict[str, list[Node]], text: Text) -> tuple[int, int,
     return (begin, holder.end_byte, written)
 
 
-def _type(node: Node, value: Node | None, text: Text) -> str:
-    """A declared type as written (``List<T>``: ``List``; ``a.b.T``), ``var`` with ``new
-    T(...)`` as ``T``; "" for a primitive, an array, ``var`` with anything else."""
+def _type(node: Node, text: Text) -> str:
+    """A declared type as written (``List<T>``: ``List``; ``a.b.T``), ``var x = new T(...)``
+    as ``T``; "" for a primitive, an array, ``var`` with anything else."""
     kind = node.type
     if kind == "type_identifier":
         written = text(node)
-        if written != "var" or value is None:
-            return written  # "var" when its value is not read yet
-        if value.type != "object_creation_expression" or _anonymous(value):
-            return ""
-        inner = value.child_by_field_name("type")
-        return _type(inner, None, text) if inner is not None else ""
+        return written if written != "var" else _var_type(node, text)
     if kind == "scoped_type_identifier":
         return "".join(text(node).split())
     if kind == "generic_type":
         inner = node.named_child(0)
-        return _type(inner, None, text) if inner is not None else ""
+        return _type(inner, text) if inner is not None else ""
     return ""
+
+
+def _var_type(node: Node, text: Text) -> str:
+    """``var``'s type: the class of the ``new T(...)`` its declarator (a local's; a resource,
+    a for-each: the statement itself) is given."""
+    holder = node.parent
+    declarator = (holder.child_by_field_name("declarator") or holder) if holder else None
+    value = declarator.child_by_field_name("value") if declarator is not None else None
+    if value is None or value.type != "object_creation_expression" or _anonymous(value):
+        return ""
+    inner = value.child_by_field_name("type")
+    return _type(inner, text) if inner is not None else ""
 
 
 class _Calls:
@@ -186,26 +189,16 @@ class _Calls:
     ) -> list[list[Any]]:
         scopes = Nest(list(spans))
         inner, scope_rows, text = scopes.inner, scopes.items, self.text
-        named, known = self._named, {*self.decls, *self.field_names}  # what is a variable
         rows: list[list[Any]] = []
         for pattern, captures in calls:  # one match a call: a node matches a pattern once
             node = captures["name"][0]
             start, end = node.byte_range
             name = text(node)
-            obj = captures.get("obj")
-            if pattern:  # new T(...)
-                call = captures["call"][0]
-                made = call.child_by_field_name("type")
-                cls = "" if _anonymous(call) or made is None else _type(made, None, text)
+            if pattern:  # new T(...): the class
+                cls = self._receiver(captures["call"][0], start)
                 target = f"={cls}" if cls else None
-            elif obj is not None and obj[0].type == "identifier":  # x.f(), the most common
-                head = text(obj[0])
-                if head in known:
-                    receiver = named(head, start)
-                else:  # no variable of the file: a type (or a base class's field)
-                    receiver = head if head[:1].isupper() else None
-                target = f"{receiver}.{name}" if receiver else None
             else:
+                obj = captures.get("obj")
                 target = self._target(obj[0] if obj else None, name, start)
             i = inner(start, end)
             row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
@@ -249,12 +242,12 @@ class _Calls:
             return f"{target}()" if target else None
         if kind == "object_creation_expression":
             made = obj.child_by_field_name("type")
-            return None if _anonymous(obj) or made is None else _type(made, None, text)
+            return None if _anonymous(obj) or made is None else _type(made, text)
         if kind == "parenthesized_expression":
             inner = obj.named_child(0)
             if inner is not None and inner.type == "cast_expression":
                 cast = inner.child_by_field_name("type")
-                return _type(cast, None, text) if cast is not None else None
+                return _type(cast, text) if cast is not None else None
         return None
 
     def _named(self, name: str, at: int) -> str | None:

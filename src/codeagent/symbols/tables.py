@@ -77,16 +77,19 @@ class SymbolTables:
         """The files of the languages whose call targets name declared types
         (``LanguageSpec.declared_types``: Java), for their class path
         (:mod:`codeagent.symbols.java_targets`)."""
-        typed = languages_where("declared_types")
-        return Layout(p for p, rec in self.files.items() if rec.get("l") in typed)
+        return self._layout_where("declared_types")
 
     @cached_property
     def go_layout(self) -> Layout:
         """The files of the languages whose packages are folders
         (``LanguageSpec.members_in_folder``: Go), for their import paths
         (:mod:`codeagent.symbols.go_targets`)."""
-        folders = languages_where("members_in_folder")
-        return Layout(p for p, rec in self.files.items() if rec.get("l") in folders)
+        return self._layout_where("members_in_folder")
+
+    def _layout_where(self, field: str) -> Layout:
+        """The files of the languages whose spec sets ``field``."""
+        languages = languages_where(field)
+        return Layout(p for p, rec in self.files.items() if rec.get("l") in languages)
 
     @cached_property
     def package_index(self) -> dict[tuple[str, str], Definition]:
