@@ -51,6 +51,22 @@ FILES = {
         "    }\n"
         "}\n"
     ),
+    f"{NET}/Pool.java": (
+        "package com.ex.net;\n"
+        "\n"
+        "import java.util.Iterator;\n"
+        "import java.util.List;\n"
+        "\n"
+        "public class Pool implements Iterable<Transport> {\n"
+        "    public Iterator<Transport> iterator() {\n"
+        "        return List.of(new Transport()).iterator();\n"
+        "    }\n"
+        "\n"
+        "    public Pool copy() {\n"
+        "        return this;\n"
+        "    }\n"
+        "}\n"
+    ),
     f"{NET}/Util.java": (
         "package com.ex.net;\n"
         "\n"
@@ -141,6 +157,9 @@ FILES = {
         "        check(true); // @static-import check\n"
         "        Runnable r = () -> client.close(); // @lambda-reads-field close\n"
         "        Consumer<Transport> c = x -> x.copy(); // @lambda-parameter - copy\n"
+        "        for (var each : new com.ex.net.Pool()) {\n"
+        "            each.copy(); // @for-each-var-element - copy\n"
+        "        }\n"
         "        helper(); // @unqualified-static helper\n"
         "        Object anon = new Object() {\n"
         "            void go() {\n"

@@ -143,10 +143,13 @@ def _type(node: Node, text: Text) -> str:
 
 
 def _var_type(node: Node, text: Text) -> str:
-    """``var``'s type: the class of the ``new T(...)`` its declarator (a local's; a resource,
-    a for-each: the statement itself) is given."""
+    """``var``'s type: the class of the ``new T(...)`` its declarator (a local's; a
+    resource's: the resource itself) is given; a for-each's ``var`` is an element of its
+    value, whose type nothing here states."""
     holder = node.parent
-    declarator = (holder.child_by_field_name("declarator") or holder) if holder else None
+    if holder is None or holder.type == "enhanced_for_statement":
+        return ""
+    declarator = holder.child_by_field_name("declarator") or holder
     value = declarator.child_by_field_name("value") if declarator is not None else None
     if value is None or value.type != "object_creation_expression" or _anonymous(value):
         return ""
