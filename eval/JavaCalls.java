@@ -101,32 +101,32 @@ public class JavaCalls {
     boolean answered = e instanceof ExecutableElement;
     String defs = "[]";
     if (answered) {
-      int[] found = declared((ExecutableElement) e);
-      String file = found == null ? null : declaredPath;
-      if (found != null) defs = "[[" + quote(file) + ", " + found[0] + "]]";
+      Declared found = declared((ExecutableElement) e);
+      if (found != null) defs = "[[" + quote(found.path()) + ", " + found.line() + "]]";
     }
     out.println("{\"path\": " + quote(path) + ", \"line\": " + line + ", \"column\": " + column
         + ", \"name\": " + quote(name) + ", \"defs\": " + defs + ", \"answered\": " + answered + "}");
   }
 
-  static String declaredPath;
+  // A declaration of the given files: its path, the line of its name.
+  record Declared(String path, long line) {}
 
   // The line of the declaration's name (a method's, or for a constructor javac made, the
   // class's), when it is in the given files.
   // An anonymous class's constructor is no declaration of the repository (none is written).
-  static int[] declared(ExecutableElement e) {
+  static Declared declared(ExecutableElement e) {
     Element owner = e.getEnclosingElement();
     if (owner instanceof TypeElement t && t.getNestingKind() == NestingKind.ANONYMOUS) return null;
     // a constructor javac made (a class that declares none) is the class's
     boolean made = task.getElements().getOrigin(e) == javax.lang.model.util.Elements.Origin.MANDATED;
-    int[] found = made ? null : declaredAt(e, trees.getPath(e), owner);
+    Declared found = made ? null : declaredAt(e, trees.getPath(e), owner);
     if (found == null && e.getKind() == ElementKind.CONSTRUCTOR) {
       found = declaredAt(e, trees.getPath(owner), owner);
     }
     return found;
   }
 
-  static int[] declaredAt(ExecutableElement e, TreePath path, Element owner) {
+  static Declared declaredAt(ExecutableElement e, TreePath path, Element owner) {
     if (path == null) return null;
     CompilationUnitTree unit = path.getCompilationUnit();
     Tree leaf = path.getLeaf();
@@ -149,8 +149,7 @@ public class JavaCalls {
     if (from < 0) from = positions.getStartPosition(unit, leaf);
     Matcher m = pattern.matcher(text);
     if (from < 0 || !m.find((int) from)) return null;
-    declaredPath = relative(unit);
-    return new int[] {(int) unit.getLineMap().getLineNumber(m.start())};
+    return new Declared(relative(unit), unit.getLineMap().getLineNumber(m.start()));
   }
 
   static String quote(String s) {
