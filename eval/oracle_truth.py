@@ -71,7 +71,8 @@ def score(
     oracle: Oracle,
 ) -> int:  # fmt: skip
     """The command line of a scoring script: ``DIR [DIR ...] [--sample N] [--show N]``; the
-    exit status (2: ``tool`` missing or a directory that is not a git checkout)."""
+    exit status (2: ``tool`` missing, a directory that is not a git checkout or tracks no
+    file of the language, an oracle that failed)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("repos", nargs="+", type=Path)
     parser.add_argument("--sample", type=int, default=300)
@@ -87,8 +88,16 @@ def score(
             print(f"error: {root} is not a git checkout", file=sys.stderr)
             return 2
         graph, texts = build(root, patterns)
+        if not texts:
+            print(f"error: {root} tracks no {' or '.join(patterns)} file", file=sys.stderr)
+            return 2
         every = sites(graph, texts)
-        truth = oracle(root.resolve(), sorted(texts))
+        try:
+            truth = oracle(root.resolve(), sorted(texts))
+        except subprocess.CalledProcessError as exc:
+            said = (exc.stderr or "").strip().splitlines() or [str(exc)]
+            print(f"error: the oracle failed on {root}: {said[-1]}", file=sys.stderr)
+            return 2
         held = [s for s in every if (s.path, s.line, s.column) in truth]
         chosen = random.Random(SEED).sample(held, min(args.sample, len(held)))
         count: Counter[str] = Counter()
