@@ -1,12 +1,14 @@
 """Rust: functions, methods (inside ``impl`` and ``trait`` blocks, qualified by the type),
 structs, enums, unions, traits (with supertraits as bases), ``impl`` blocks (the trait they
-implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``use``; calls."""
+implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``use``; calls, with their targets where the paths and the types the code
+states say them (:mod:`codeagent.lang.rust_calls`)."""
 
 from __future__ import annotations
 
 import posixpath
 
 from codeagent.lang.layout import Layout
+from codeagent.lang.rust_calls import RUST_CALLS, read
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -59,14 +61,9 @@ SPEC = LanguageSpec(
 (use_declaration argument: (_) @module) @import
 (extern_crate_declaration name: (identifier) @module) @import
 """,
-    calls="""
-(call_expression function: [
-  (identifier) @name
-  (field_expression field: (field_identifier) @name)
-  (scoped_identifier name: (identifier) @name)
-  (generic_function function: [(identifier) @name
-                               (scoped_identifier name: (identifier) @name)
-                               (field_expression field: (field_identifier) @name)])]) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.rust_calls)
+    calls=RUST_CALLS,
+    receivers=read,
+    module_paths=True,
     doc_comment=("line_comment", "block_comment"),
 )

@@ -134,3 +134,7 @@ class LanguageSpec:
     # class path: the file's own classes, its imports, its package's, then the packages it
     # imports whole (Java).
     declared_types: bool = False
+    # The targets ``receivers`` writes are paths through the crate's modules, ``use``
+    # declarations and ``impl`` blocks (Rust: codeagent.lang.rust_calls' forms, followed by
+    # codeagent.symbols.rust_targets).
+    module_paths: bool = False

@@ -27,6 +27,7 @@ from codeagent.lang import languages_where
 from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.go_targets import go_target
 from codeagent.symbols.java_targets import java_target
+from codeagent.symbols.rust_targets import rust_target
 from codeagent.symbols.ts_targets import ts_target
 from codeagent.symbols.types import Definition
 
@@ -51,13 +52,15 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
         # the languages whose receivers are read (TypeScript, JavaScript; Java, by declared
-        # types; Go, by package); the others' calls stay by name
+        # types; Go, by package; Rust, by module path); the others' calls stay by name
         if rec is None or rec["l"] not in languages_where("receivers"):
             return None
         if rec["l"] in languages_where("declared_types"):
             return java_target(graph, path, written)
         if rec["l"] in languages_where("members_in_folder"):  # a package is a folder (Go)
             return go_target(graph, path, written)
+        if rec["l"] in languages_where("module_paths"):  # the crate's modules (Rust)
+            return rust_target(graph, path, written)
         return ts_target(graph, path, written)
     first, *after = written.split("().")  # make().send: send of what make() returns
     found = _path(graph, path, rec["m"], first)

@@ -57,7 +57,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 8: "e" names exported declarations (``export function f``), a class field whose value is a
 # function is a method; 9: ``with T() as self.x`` binds the attribute (it was left unbound)
 # 10: Java's call targets too (lang.java_calls), with its classes' typed fields ("b")
-FORMAT = 10
+# 11: Rust's call targets too (lang.rust_calls), with its structs' typed fields ("b")
+FORMAT = 11
 log = logging.getLogger(__name__)
 
 

@@ -1,0 +1,305 @@
+"""Each Rust call's target as the file names it, read from the paths and the types the code
+states (no inference): resolved across the crate's modules by
+:mod:`codeagent.symbols.rust_targets`.
+
+    found = read(tree, QueryCursor(Query(lang, RUST_CALLS)).matches(root), spans)
+    found.calls     # [[line, name, scope], [line, name, scope, "Client.send"], ...]
+    found.bindings  # [["Client", "transport", "Transport"], ...]: the structs' typed fields
+
+The forms (a type is written as the file writes it, ``T`` or ``a::b::T``, references and
+generic arguments dropped; ``Self`` is the type of the ``impl`` around the call):
+
+- ``f()``: ``f`` (a local holding a closure: by name); ``a::b::f()``, ``T::f()``,
+  ``Self::f()``: the path as written (``T::<u8>::f``: ``T::f``; ``<T as Tr>::f``: by name);
+- ``self.f()``: ``T.f``; ``x.f()`` where ``x`` is a parameter or a ``let`` with a stated type
+  (``x: &mut T``, ``let x: T``; ``dyn Tr`` and ``impl Tr`` are ``Tr``) or bound to a value
+  that states one (``T { .. }``, ``T::new(..)``: ``T::new()``, what ``new`` returns as its
+  signature says): ``T.f``;
+- ``x.f()`` where ``x`` is a ``&mut T``: ``*T.f`` (a method of a trait of another crate is
+  then its impl for references, not ``T``'s: rustc picks ``AsRef`` for ``&mut T`` first);
+- ``x.a.f()``: ``T.a.f``, the field ``a`` of ``T`` (the struct's typed fields are the
+  record's ``b`` rows); ``x.g().f()``: ``T.g().f``.
+
+A call inside an inline ``mod m { .. }`` has the module's path before a ``|``
+(``m|T::f``): names are looked up in it. A name bound any other way (a pattern of ``if let``,
+``match``, ``for``, a closure's parameter, a tuple) leaves its calls by name.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from codeagent.lang.ts_calls import Found
+from codeagent.lang.ts_names import Nest
+from codeagent.lang.ts_receivers import Text, reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+# The language's call query with what the receiver walk reads, found in one pass in C: the
+# calls (0), the declarations (1-3), the impl and trait blocks (4), inline modules (5), struct fields (6).
+RUST_CALLS = """
+(call_expression function: [
+  (identifier) @name
+  (scoped_identifier name: (identifier) @name) @path
+  (field_expression value: (_) @obj field: (field_identifier) @name)
+  (generic_function function: [(identifier) @name
+                               (scoped_identifier name: (identifier) @name) @path
+                               (field_expression value: (_) @obj
+                                                 field: (field_identifier) @name)])]) @call
+(parameter pattern: (identifier) @var type: (_) @type) @decl
+(let_declaration pattern: (identifier) @var type: (_)? @type) @decl
+[(let_condition pattern: (tuple_struct_pattern (identifier) @var))
+ (match_pattern (tuple_struct_pattern (identifier) @var))
+ (match_pattern (identifier) @var)
+ (closure_parameters (identifier) @var)
+ (for_expression pattern: (identifier) @var)
+ (let_declaration pattern: (tuple_pattern (identifier) @var))
+ (let_declaration pattern: (tuple_struct_pattern (identifier) @var))] @decl
+[(impl_item type: (_) @type body: (declaration_list) @body)
+ (trait_item name: (type_identifier) @type body: (declaration_list) @body)]
+(mod_item name: (identifier) @var body: (declaration_list) @body)
+(struct_item name: (type_identifier) @owner body: (field_declaration_list
+  (field_declaration name: (field_identifier) @var type: (_) @type)))
+"""
+_CALL, _LET, _IMPL, _MOD, _FIELD = 0, 2, 4, 5, 6
+_Local = tuple[int, "Node", "Node | None"]  # (seen to, the declaration, its stated type)
+_WRAPS = frozenset({"reference_type", "generic_type"})
+_TRAITS = frozenset({"dynamic_type", "abstract_type"})
+_HEADS = frozenset({"identifier", "type_identifier", "crate", "super", "self"})
+_PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
+_ENDS = frozenset({"block", "if_expression", "while_expression", "match_arm",
+                   "closure_expression", "for_expression", "function_item"})  # fmt: skip
+
+
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows with their targets, and the structs' typed fields as ``bindings``."""
+    text = reader(tree.root_node.text or b"")
+    calls: list[dict[str, list[Node]]] = []
+    decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
+    impls: list[tuple[int, int, str]] = []
+    mods: list[tuple[int, int, str]] = []
+    found = Found()
+    for pattern, captures in matches:
+        if pattern == _CALL:
+            calls.append(captures)
+        elif pattern == _IMPL:
+            body = captures["body"][0]
+            impls.append((body.start_byte, body.end_byte, _type(captures["type"][0], text, "")))
+        elif pattern == _MOD:
+            body = captures["body"][0]
+            mods.append((body.start_byte, body.end_byte, text(captures["var"][0])))
+        elif pattern == _FIELD:
+            written = _type(captures["type"][0], text, "")
+            if written:
+                found.bindings.append([text(captures["owner"][0]), text(captures["var"][0]),
+                                       written])  # fmt: skip
+        else:
+            name = text(captures["var"][0])
+            if name in decls:
+                decls[name].append(captures)
+            else:
+                decls[name] = [captures]
+    if calls:
+        found.calls = _Calls(decls, text, Nest(impls), Nest(mods)).rows(calls, spans)
+    return found
+
+
+def _type(node: Node, text: Text, own: str) -> str:
+    """A type as written, references and generic arguments dropped (``&mut a::T<U>``:
+    ``a::T``; ``dyn Tr``: ``Tr``; ``Self``: ``own``); "" for any other (a tuple, a slice)."""
+    kind = node.type
+    if kind == "type_identifier":
+        written = text(node)
+        return own if written == "Self" else written
+    if kind == "scoped_type_identifier":
+        return _path(node, text, own) or ""
+    inner = None
+    if kind in _WRAPS:
+        inner = node.child_by_field_name("type")
+    elif kind in _TRAITS:
+        inner = node.child_by_field_name("trait") or node.named_child(0)
+    return _type(inner, text, own) if inner is not None else ""
+
+
+def _path(node: Node, text: Text, own: str) -> str | None:
+    """A path as written, generic arguments dropped (``a::T::<u8>::f``: ``a::T::f``;
+    ``Self::f``: ``T::f``); None for a qualified one (``<T as Tr>::f``)."""
+    kind = node.type
+    if kind in _HEADS:
+        written = text(node)
+        return own if written == "Self" and own else written
+    if kind in _PATHS:
+        name = node.child_by_field_name("name")
+        head = node.child_by_field_name("path")
+        before = _path(head, text, own) if head is not None else ""
+        if before is None or name is None:
+            return None
+        return f"{before}::{text(name)}"
+    if kind == "generic_type":
+        inner = node.child_by_field_name("type")
+        return _path(inner, text, own) if inner is not None else None
+    return None
+
+
+class _Calls:
+    """The declarations of one file, and each call's target read from them."""
+
+    def __init__(
+        self, decls: dict[str, list[dict[str, list[Node]]]], text: Text, impls: Nest, mods: Nest
+    ):
+        self.decls, self.text, self.impls, self.mods = decls, text, impls, mods
+        self.by_name: dict[str, tuple[list[int], list[_Local]]] = {}
+        self.depth = 0
+        self.types: dict[int, str] = {}  # a declaration's name's offset -> its type
+
+    def rows(
+        self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
+    ) -> list[list[Any]]:
+        scopes = Nest(list(spans))
+        inner, scope_rows, text = scopes.inner, scopes.items, self.text
+        rows: list[list[Any]] = []
+        for captures in calls:
+            node = captures["name"][0]
+            start, end = node.byte_range
+            name = text(node)
+            own = self._own(start)
+            target = self._target(captures, name, start, own)
+            if target and self.mods.items:
+                module = self._module(start)
+                target = f"{module}|{target}" if module else target
+            i = inner(start, end)
+            row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
+            rows.append([*row, target] if target else row)
+        rows.sort(key=itemgetter(0, 1))
+        return rows
+
+    def _own(self, at: int) -> str:
+        """The type of the ``impl`` block holding ``at`` ("" outside one)."""
+        i = self.impls.inner(at, at)
+        return self.impls.items[i] if i >= 0 else ""
+
+    def _module(self, at: int) -> str:
+        """The dotted path of the inline modules holding ``at``."""
+        mods, names = self.mods, []
+        i = mods.inner(at, at)
+        while i >= 0:
+            names.append(mods.items[i])
+            i = mods.parents[i]
+        return ".".join(reversed(names))
+
+    def _target(self, captures: dict[str, list[Node]], name: str, at: int, own: str) -> str | None:
+        path = captures.get("path")
+        if path is not None:
+            return _path(path[0], self.text, own)
+        obj = captures.get("obj")
+        if obj is None:  # f(): a local closure stays by name
+            return None if name in self.decls and self._local(name, at) else name
+        receiver = self._receiver(obj[0], at, own)
+        return f"{receiver}.{name}" if receiver else None
+
+    def _receiver(self, obj: Node, at: int, own: str) -> str | None:
+        kind, text = obj.type, self.text
+        if kind == "self":
+            return own or None
+        if kind == "identifier":
+            name = text(obj)
+            local = self._local(name, at) if name in self.decls else None
+            return (self._typed(local, own) or None) if local is not None else None
+        if kind == "field_expression":  # x.a.f()
+            value, field = obj.child_by_field_name("value"), obj.child_by_field_name("field")
+            owner = self._receiver(value, at, own) if value is not None else None
+            if owner and field is not None and field.type == "field_identifier":
+                return f"{owner}.{text(field)}"
+            return None
+        if kind in ("parenthesized_expression", "reference_expression"):
+            inner = obj.child_by_field_name("value") or obj.named_child(0)
+            return self._receiver(inner, at, own) if inner is not None else None
+        return self._value(obj, at, own) or None
+
+    def _value(self, value: Node, at: int, own: str) -> str:
+        """The type a value states: ``T { .. }``: ``T``; ``T::f(..)``: ``T::f()``;
+        ``x.g(..)``: ``T.g()``."""
+        kind = value.type
+        if kind == "struct_expression":
+            name = value.child_by_field_name("name")
+            return _type(name, self.text, own) if name is not None else ""
+        if kind == "call_expression":
+            function = value.child_by_field_name("function")
+            if function is not None and function.type == "generic_function":
+                function = function.child_by_field_name("function")
+            if function is None:
+                return ""
+            if function.type in ("scoped_identifier", "identifier"):
+                called = _path(function, self.text, own)
+                return f"{called}()" if called else ""
+            if function.type == "field_expression":
+                obj, field = function.child_by_field_name("value"), function.child_by_field_name(
+                    "field"
+                )
+                receiver = self._receiver(obj, at, own) if obj is not None else None
+                return f"{receiver}.{self.text(field)}()" if receiver and field else ""
+        if kind in ("parenthesized_expression", "reference_expression"):
+            inner = value.child_by_field_name("value") or value.named_child(0)
+            return self._value(inner, at, own) if inner is not None else ""
+        return ""
+
+    def _local(self, name: str, at: int) -> _Local | None:
+        """The declaration of the local ``name`` seen at ``at`` (None: no local has it)."""
+        seen = self.by_name.get(name)
+        if seen is None:
+            read = sorted(map(_declared, self.decls.get(name, ())), key=itemgetter(0))
+            seen = self.by_name[name] = ([r[0] for r in read], [r[1] for r in read])
+        begins, rest = seen
+        for i in range(bisect_right(begins, at) - 1, -1, -1):
+            if at < rest[i][0]:
+                return rest[i]
+        return None
+
+    def _typed(self, local: _Local, own: str) -> str:
+        """The type a declaration states, or its value's ("" when neither says one); read
+        once per declaration."""
+        _end, decl, typed = local
+        key = decl.start_byte
+        found = self.types.get(key)
+        if found is None:
+            found = self.types[key] = self._read_type(decl, typed, own)
+        return found
+
+    def _read_type(self, decl: Node, typed: Node | None, own: str) -> str:
+        if typed is not None:  # ``*T``: a ``&mut T``, whose outside traits' blanket impls win
+            mutable = typed.type == "reference_type" and any(
+                c.type == "mutable_specifier" for c in typed.children
+            )
+            written = _type(typed, self.text, own)
+            return f"*{written}" if mutable and written else written
+        value = decl.child_by_field_name("value") if decl.type == "let_declaration" else None
+        if value is None or self.depth > 8:
+            return ""
+        self.depth += 1
+        try:
+            return self._value(value, value.start_byte, own)
+        finally:
+            self.depth -= 1
+
+
+def _declared(captures: dict[str, list[Node]]) -> tuple[int, _Local]:
+    """(seen from, (seen to, the declaration, its stated type)) of one declaration: a
+    parameter in its whole function or closure, a ``let`` after itself to the end of its
+    block, a pattern's name in the ``if``, arm, loop or closure that binds it."""
+    var, decl, typed = captures["var"][0], captures["decl"][0], captures.get("type")
+    stated = typed[0] if typed and decl.type in ("parameter", "let_declaration") else None
+    if decl.type == "let_declaration":
+        holder, begin = decl.parent, decl.end_byte
+    else:
+        holder, begin = decl.parent, var.start_byte
+        while holder is not None and holder.type not in _ENDS:
+            holder = holder.parent
+        if decl.type == "parameter" and holder is not None:
+            begin = holder.start_byte
+    end = holder.end_byte if holder is not None else decl.end_byte
+    return (begin, (end, decl, stated))

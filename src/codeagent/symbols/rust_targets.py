@@ -1,0 +1,378 @@
+"""A Rust call's target (as its file wrote it: :mod:`codeagent.lang.rust_calls`) resolved to
+the repository definition it calls, through the crate's modules as rustc finds them.
+
+    rust_target(graph, "src/parse.rs", "Parser::new")     # ("src/parse.rs.Parser.new", False)
+    rust_target(graph, "src/lib.rs", "Version.cmp_req")   # the method of Version's impl
+    rust_target(graph, "src/lib.rs", "std::mem::swap")    # ("std::mem::swap", True): outside
+
+A module is a file (``src/a.rs`` or ``src/a/mod.rs`` is ``crate::a``; ``src/lib.rs`` or
+``src/main.rs`` is the crate) or an inline ``mod`` in one. A path's first name is ``crate``,
+``self``, ``super``, or a name of the module: an item it defines, a module it declares, a name
+a ``use`` binds (groups, renames, globs followed), then the prelude; ``std``, ``core`` and
+``alloc`` are outside, any other crate unknown (by name). A type's method is one of an
+``impl`` of it anywhere in the crate (the one whose type names the same type in its module),
+an inherent one first, then a trait's the type implements (its default or declaration); a
+trait's is its own. A field's type is read from its struct (the record's ``b`` rows); a call's
+value is the type its signature returns (``Self``, ``T``, ``&T``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING, Union
+from weakref import WeakKeyDictionary
+
+from codeagent.symbols.types import Definition
+
+if TYPE_CHECKING:
+    from codeagent.symbols.hierarchy import SymbolHierarchy
+
+Target = tuple[str, bool]
+Module = tuple[str, str]  # (file, the dotted path of the inline modules in it)
+Found = Union[Definition, Module, str, None]  # a definition, a module, a path outside
+MAX_DEPTH = 6
+_TYPES = frozenset({"struct", "enum", "union", "trait"})
+_ITEMS = _TYPES | {"function", "type", "mod"}
+_OUTSIDE = frozenset({"std", "core", "alloc"})
+_PRELUDE = frozenset({
+    "Box", "String", "Vec", "Option", "Result", "Some", "None", "Ok", "Err", "ToString",
+    "ToOwned", "Clone", "Copy", "Default", "Drop", "Eq", "PartialEq", "Ord", "PartialOrd",
+    "Iterator", "IntoIterator", "Extend", "From", "Into", "TryFrom", "TryInto", "AsRef",
+    "AsMut", "Fn", "FnMut", "FnOnce", "Send", "Sync", "Sized", "drop", "panic",
+})  # fmt: skip
+_USE = re.compile(r"\s*(::|\{|\}|,)\s*")
+_Index = dict[str, dict]
+_INDEXES: WeakKeyDictionary[SymbolHierarchy, _Index] = WeakKeyDictionary()
+
+
+def rust_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
+    module_path, bar, written = written.rpartition("|")
+    module: Module = (path, module_path if bar else "")
+    first, *after = written.split("().")  # T::new().f: f of what T::new returns
+    found = _first(graph, module, first)
+    for names in after:
+        if found is None or found[1]:
+            return None
+        cls = _returns(graph, graph._by_full.get(found[0]))
+        found = _walk(graph, cls, names.split("."), 0) if cls is not None else None
+    return found
+
+
+def _first(graph: SymbolHierarchy, module: Module, written: str) -> Target | None:
+    head, *names = written.split(".")
+    mutable = head.startswith("*")  # a &mut T: a trait of another crate's method is not T's
+    found = _resolve(graph, module, head.lstrip("*").split("::"), 0)
+    if found is None and not names and "::" not in head:  # a function declared in a function
+        found = next((d for d in graph.definitions_in(module[0]) if d.name == head
+                      and d.kind == "function" and "." in d.qualname), None)  # fmt: skip
+    if isinstance(found, str):
+        return (".".join([found, *names]), True)
+    if isinstance(found, Definition):
+        if not names:
+            return (found.full_name, False) if found.kind in ("function", "method") else None
+        target = _walk(graph, found, names, 0)
+        if mutable and target is not None and len(names) == 1:
+            method = graph._by_full.get(target[0])
+            bases = _impl_of(graph, method) if method is not None else ()
+            trait = _resolve(graph, _module_of(method), bases[0].split("::"), 0) if bases else None
+            return None if bases and not isinstance(trait, Definition) else target
+        return target
+    return None
+
+
+def _walk(graph: SymbolHierarchy, cls: Definition, names: list[str], depth: int) -> Target | None:
+    """The method ``names[-1]`` of the type reached from ``cls`` through the fields before it."""
+    if cls.kind not in _TYPES or depth > MAX_DEPTH:
+        return None
+    if len(names) > 1:
+        for owner, field, written in graph.files[cls.path].get("b", ()):
+            if owner == cls.name and field == names[0]:
+                typed = _resolve(graph, _module_of(cls), written.split("::"), 0)
+                if isinstance(typed, Definition):
+                    return _walk(graph, typed, names[1:], depth + 1)
+                return (".".join([typed, *names[1:]]), True) if isinstance(typed, str) else None
+        return None
+    method = _method(graph, cls, names[0])
+    return (method.full_name, False) if method is not None else None
+
+
+def _module_of(d: Definition) -> Module:
+    """The module a definition is written in."""
+    prefix = d.qualname.rpartition(".")[0]
+    if d.kind == "method":
+        prefix = prefix.rpartition(".")[0]
+    return (d.path, prefix)
+
+
+def _index(graph: SymbolHierarchy) -> _Index:
+    """The crate's definitions by (file, qualified name), methods by (type name, name), the
+    impl blocks by (file, qualified name); made once per graph."""
+    found = _INDEXES.get(graph)
+    if found is None:
+        items: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        methods: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        impls: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        for d in graph._defs:
+            if d.path.endswith(".rs"):
+                if d.kind == "method":
+                    owner = d.qualname.rpartition(".")[0]
+                    methods[(owner.rpartition(".")[2], d.name)].append(d)
+                elif d.kind == "impl":
+                    impls[(d.path, d.qualname)].append(d)
+                else:
+                    items[(d.path, d.qualname)].append(d)
+        found = _INDEXES[graph] = {"items": items, "methods": methods, "impls": impls, "uses": {}}
+    return found
+
+
+def _resolve(graph: SymbolHierarchy, module: Module, parts: list[str], depth: int) -> Found:
+    """What the path ``parts`` names in ``module``."""
+    if depth > MAX_DEPTH or not parts:
+        return None
+    head, rest = parts[0], parts[1:]
+    if head == "":  # ::std::x
+        return "::".join(rest) if rest and rest[0] in _OUTSIDE else None
+    found: Found
+    if head == "crate":
+        found = (_root(graph, module[0]), "")
+    elif head == "self":
+        found = module
+    elif head == "super":
+        found = _parent(graph, module)
+    else:
+        found = _lookup(graph, module, head, depth)
+    for part in rest:
+        if isinstance(found, Definition) and found.kind == "type":
+            found = _alias(graph, found, depth)
+        if found is None:
+            return None
+        if isinstance(found, str):
+            return f"{found}::{'::'.join(rest)}" if rest else found
+        if isinstance(found, tuple):
+            found = _parent(graph, found) if part == "super" else _lookup(graph, found, part, depth)
+        elif found.kind in _TYPES:
+            found = _method(graph, found, part)
+        else:
+            return None
+    if isinstance(found, Definition) and found.kind == "type":
+        return _alias(graph, found, depth)
+    return found
+
+
+def _alias(graph: SymbolHierarchy, d: Definition, depth: int) -> Found:
+    """What a type alias names (``type Pool = inner::Pool<T>;``: ``inner::Pool``)."""
+    written = d.signature.partition("=")[2].strip().rstrip(";").partition("<")[0].strip()
+    if not re.fullmatch(r"[A-Za-z_][\w:]*", written):
+        return None
+    return _resolve(graph, _module_of(d), written.split("::"), depth + 1)
+
+
+def _lookup(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Found:
+    """The item, module or outside path ``name`` names in ``module``."""
+    path, prefix = module
+    qual = f"{prefix}.{name}" if prefix else name
+    index = _index(graph)
+    defs = [d for d in index["items"].get((path, qual), ()) if d.kind in _ITEMS]
+    for d in defs:
+        if d.kind != "mod":
+            return d
+    if defs or not prefix:
+        child = _child(graph, module, name, inline=bool(defs))
+        if child is not None:
+            return child
+    bound, globs = _uses(graph, module)
+    if name in bound and depth < MAX_DEPTH:
+        return _resolve(graph, module, bound[name], depth + 1)
+    for glob in globs:
+        if depth < MAX_DEPTH:
+            target = _resolve(graph, module, glob, depth + 1)
+            if isinstance(target, tuple):
+                found = _lookup(graph, target, name, depth + 1)
+                if found is not None:
+                    return found
+    if name in _OUTSIDE or name in _PRELUDE:
+        return name
+    return None
+
+
+def _child(graph: SymbolHierarchy, module: Module, name: str, inline: bool) -> Module | None:
+    """The module ``name`` declared in ``module``: inline, or its own file."""
+    path, prefix = module
+    qual = f"{prefix}.{name}" if prefix else name
+    index = _index(graph)
+    if inline and any(
+        d.end_line > d.line for d in index["items"][(path, qual)] if d.kind == "mod"
+    ):
+        return (path, qual)
+    base = _folder(path)
+    stem = posixpath.join(base, *prefix.split("."), name) if prefix else f"{base}/{name}"
+    stem = stem.lstrip("/")
+    for candidate in (f"{stem}.rs", f"{stem}/mod.rs"):
+        if candidate in graph.files:
+            return (candidate, "")
+    return None
+
+
+def _folder(path: str) -> str:
+    """The folder a file's child modules live in: a crate root's or ``mod.rs``'s own, else
+    the one named for the file (``src/a.rs``: ``src/a``)."""
+    folder, _, name = path.rpartition("/")
+    if name in ("lib.rs", "main.rs", "mod.rs"):
+        return folder
+    return f"{folder}/{name[:-3]}" if folder else name[:-3]
+
+
+def _root(graph: SymbolHierarchy, path: str) -> str:
+    """The crate root of a file: the ``lib.rs`` (else ``main.rs``) of the ``src`` folder it is
+    under; a file outside one (a test, an example) is its own."""
+    head, marker, _ = path.rpartition("src/")
+    if not marker:
+        return path
+    for name in ("lib.rs", "main.rs"):
+        if f"{head}src/{name}" in graph.files:
+            return f"{head}src/{name}"
+    return path
+
+
+def _parent(graph: SymbolHierarchy, module: Module) -> Module | None:
+    path, prefix = module
+    if prefix:
+        return (path, prefix.rpartition(".")[0])
+    if _root(graph, path) == path:
+        return None
+    folder, _, name = path.rpartition("/")
+    if name == "mod.rs":
+        folder = folder.rpartition("/")[0]
+    head, _, last = folder.rpartition("/")
+    if last == "src" or folder.endswith("src"):
+        root = _root(graph, path)
+        return (root, "") if root != path else None
+    for candidate in (f"{folder}.rs", f"{folder}/mod.rs"):
+        if candidate in graph.files:
+            return (candidate, "")
+    return None
+
+
+def _uses(graph: SymbolHierarchy, module: Module) -> tuple[dict[str, list[str]], list[list[str]]]:
+    """The names the ``use`` declarations of ``module`` bind (to their paths), and its globs."""
+    cache = _index(graph)["uses"]
+    if module in cache:
+        return cache[module]
+    path, prefix = module
+    rec = graph.files.get(path, {})
+    spans = [(d[2], d[4], d[0]) for d in rec.get("d", ()) if d[1] == "mod"]
+    bound: dict[str, list[str]] = {}
+    globs: list[list[str]] = []
+    for line, written, *_rest in rec.get("i", ()):
+        inner = [q for start, end, q in spans if start <= line <= end and q != "" and end > start]
+        holder = max(inner, key=len) if inner else ""
+        if holder != prefix:
+            continue
+        for parts, alias in _expand(_USE.sub(r"\1", " ".join(written.split()))):
+            if parts and parts[-1] == "*":
+                globs.append(parts[:-1])
+            elif parts:
+                last = parts[-1] if parts[-1] != "self" else (parts[-2] if len(parts) > 1 else "")
+                parts = parts[:-1] if parts[-1] == "self" else parts
+                if alias != "_" and (alias or last) and parts != [alias or last]:
+                    bound[alias or last] = parts
+    cache[module] = (bound, globs)
+    return cache[module]
+
+
+def _expand(written: str) -> list[tuple[list[str], str]]:
+    """``a::{b, c::d as e, f::*}``: ([a, b], ""), ([a, c, d], "e"), ([a, f, *], "")."""
+    brace = written.find("{")
+    if brace < 0:
+        body, _, alias = written.partition(" as ")
+        return [(body.strip().split("::"), alias.strip())] if body.strip() else []
+    head = written[:brace].rstrip(":")
+    inside = written[brace + 1 : written.rfind("}")]
+    out = []
+    for item in _split(inside):
+        for parts, alias in _expand(item):
+            out.append(([*head.split("::"), *parts] if head else parts, alias))
+    return out
+
+
+def _split(inside: str) -> list[str]:
+    """The items of a group, at its own depth."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(inside):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            items.append(inside[start:i])
+            start = i + 1
+    items.append(inside[start:])
+    return [item for item in items if item]
+
+
+def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> Definition | None:
+    """The method ``name`` of the type ``cls``: an inherent impl's, then a trait impl's, then
+    one of the traits it implements (a trait's own for a trait)."""
+    index = _index(graph)
+    found = [m for m in index["methods"].get((cls.name, name), ()) if _owned(graph, m, cls)]
+    if found:
+        found.sort(key=lambda m: (bool(_impl_of(graph, m)), m.path != cls.path, m.line))
+        return found[0]
+    if cls.kind == "trait":
+        return None
+    for (path, qual), impls in index["impls"].items():
+        if qual.rpartition(".")[2] != cls.name:
+            continue
+        for impl in impls:
+            if not impl.bases or not _names(graph, (path, qual.rpartition(".")[0]), cls):
+                continue
+            trait = _resolve(graph, (path, qual.rpartition(".")[0]), impl.bases[0].split("::"), 0)
+            if isinstance(trait, Definition) and trait.kind == "trait":
+                inherited = _method(graph, trait, name)
+                if inherited is not None:
+                    return inherited
+    return None
+
+
+def _owned(graph: SymbolHierarchy, method: Definition, cls: Definition) -> bool:
+    """Whether the impl (or trait) block holding ``method`` is for the type ``cls``."""
+    owner = method.qualname.rpartition(".")[0]
+    if method.path == cls.path and owner == cls.qualname:
+        return True
+    return _names(graph, (method.path, owner.rpartition(".")[0]), cls)
+
+
+def _names(graph: SymbolHierarchy, module: Module, cls: Definition) -> bool:
+    """Whether ``cls``'s name, looked up in ``module``, is ``cls``."""
+    found = _lookup(graph, module, cls.name, 0)
+    return isinstance(found, Definition) and found.path == cls.path and found.qualname == (
+        cls.qualname
+    )
+
+
+def _impl_of(graph: SymbolHierarchy, method: Definition) -> tuple[str, ...]:
+    """The trait of the impl block holding ``method`` (``()`` for an inherent one)."""
+    owner = method.qualname.rpartition(".")[0]
+    for impl in _index(graph)["impls"].get((method.path, owner), ()):
+        if impl.start_line <= method.line <= impl.end_line:
+            return impl.bases
+    return ()
+
+
+def _returns(graph: SymbolHierarchy, d: Definition | None) -> Definition | None:
+    """The repository type a function or method returns, as its signature says (``Self``,
+    ``T``, ``&T``, ``a::T<U>``)."""
+    if d is None or d.kind not in ("function", "method"):
+        return None
+    _, arrow, result = d.signature.partition("->")
+    result = result.split(" where")[0].split("{")[0].strip().lstrip("&").strip()
+    result = re.sub(r"^'\w+\s+|^mut\s+", "", result)
+    result = re.sub(r"^(dyn|impl)\s+", "", result).partition("<")[0].strip()
+    if not arrow or not re.fullmatch(r"[A-Za-z_][\w:]*", result):
+        return None
+    module = _module_of(d)
+    if result == "Self" and d.kind == "method":
+        owner = d.qualname.rpartition(".")[0]
+        found = _lookup(graph, module, owner.rpartition(".")[2], 0)
+    else:
+        found = _resolve(graph, module, result.split("::"), 0)
+    return found if isinstance(found, Definition) and found.kind in _TYPES else None
