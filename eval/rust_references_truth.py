@@ -3,11 +3,12 @@ tree, ``-Zunpretty=thir-tree``: the function or method the compiler ties each ca
 
     PYTHONPATH=src:eval python eval/rust_references_truth.py DIR [DIR ...] [--sample 300] [--show 8]
 
-Needs a Rust compiler (``rustc`` on the PATH; 1.95 here; its unstable printing is turned on with
-``RUSTC_BOOTSTRAP=1``). Each DIR is one crate: its ``Cargo.toml`` (the edition, the default
-features that name no dependency) and its library's root, ``src/lib.rs``, compiled alone: the
-repositories are crates that need none from outside. Chosen and written down before the first
-run (none written here; each the commit named, the crate's tracked ``.rs`` files), and why:
+Needs a Rust compiler (``rustc`` on the PATH, or ``RUSTC``; 1.95 here; its unstable printing is
+turned on with ``RUSTC_BOOTSTRAP=1``). Each DIR is one crate: its ``Cargo.toml`` (the edition,
+the default features that name no dependency) and its library's root, ``src/lib.rs``, compiled
+alone: the repositories are crates that need none from outside. Chosen and written down before
+the first run (none written here; each the commit named, the crate's tracked ``.rs`` files), and
+why:
 
 - seanmonstar/httparse ac44a38: an HTTP/1 parser: a `Bytes` cursor whose methods the parser
   calls on every byte, SIMD back ends in modules chosen at run time, free functions.
@@ -39,8 +40,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from oracle_truth import score
-
 _OWNER = re.compile(r"^DefId\((\d+:\d+) ~ ([^)]*)\) => OwnerNodes \{")
 _DEF = re.compile(r"DefId\((\d+:\d+) ~ ([^)]*)\)")
 _SPAN = re.compile(r"span: (.+?):(\d+):(\d+): (\d+):(\d+) \(#(\d+)\)")
@@ -56,13 +55,18 @@ def _rustc(root: Path, what: str) -> list[str]:
     on, todo = set(), list(features.get("default", []))
     while todo:  # the default features and those they turn on, none naming a dependency
         name = todo.pop()
-        if name in on or name not in features or any(
-            ":" in f or "/" in f for f in features[name]
-        ):
+        if name in on or name not in features or any(":" in f or "/" in f for f in features[name]):
             continue
         on.add(name)
         todo.extend(features[name])
-    command = ["rustc", "--crate-type", "lib", "--edition", edition, f"-Zunpretty={what}"]
+    command = [
+        os.environ.get("RUSTC", "rustc"),
+        "--crate-type",
+        "lib",
+        "--edition",
+        edition,
+        f"-Zunpretty={what}",
+    ]
     for name in sorted(on):
         command += ["--cfg", f'feature="{name}"']
     env = {**os.environ, "RUSTC_BOOTSTRAP": "1"}
@@ -134,30 +138,32 @@ def rust_truth(root: Path, paths: list[str]) -> dict[tuple[str, int, int], dict[
         if span is None or span.group(6) != "0":
             continue  # written by a macro
         path, end_line, end_col = span.group(1), int(span.group(4)), int(span.group(5))
-        if path not in paths:
-            continue
+        name = _name_at(root, texts, path, end_line, end_col) if path in paths else ""
+        if not name:
+            continue  # not a file given, or a call whose name is not where the span ends
         called = _FNDEF.search(head)
         defs: list[list[Any]] = []
-        name = ""
         if called is not None:
             crate, def_path, args = called.group(1), _strip(called.group(3)), called.group(4)
-            name = def_path.rpartition("::")[2]
             defs = _declared(def_path if crate == "0" else f"@{def_path}", args, where, by_trait)
-        if not name:
-            name = _name_at(root, texts, path, end_line, end_col)
-        if not name:
-            continue
         text = _line(root, texts, path, end_line)
-        start = end_col - 1 - len(name)
-        if text[start : start + len(name)] != name:
-            continue
-        column = len(text[:start].encode("utf-16-le")) // 2
-        out[(path, end_line, column)] = {"defs": defs, "answered": True}
+        column = len(text[: end_col - 1 - len(name)].encode("utf-16-le")) // 2
+        out[(path, end_line, column)] = {
+            "path": path,
+            "line": end_line,
+            "column": column,
+            "name": name,
+            "defs": defs,
+            "answered": True,
+        }
     return out
 
 
 def _declared(
-    def_path: str, args: str, where: dict[str, tuple[str, int]], by_trait: dict[tuple[str, str], str]
+    def_path: str,
+    args: str,
+    where: dict[str, tuple[str, int]],
+    by_trait: dict[tuple[str, str], str],
 ) -> list[list[Any]]:
     """The declaration a call of ``def_path`` (with generic arguments ``args``) reaches: a
     trait's method on a type of the crate is the impl's method where there is one."""
@@ -185,6 +191,8 @@ def _name_at(root: Path, texts: dict[str, list[str]], path: str, line: int, col:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from oracle_truth import score
+
     description = __doc__.split("\n\n")[0] if __doc__ else ""
     return score(argv, description, ["*.rs"], "rustc", "rustc", rust_truth)
 

@@ -1,7 +1,8 @@
 """Rust: functions, methods (inside ``impl`` and ``trait`` blocks, qualified by the type),
 structs, enums, unions, traits (with supertraits as bases), ``impl`` blocks (the trait they
-implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``use``; calls, with their targets where the paths and the types the code
-states say them (:mod:`codeagent.lang.rust_calls`)."""
+implement as their base), modules (``mod``), type aliases, ``macro_rules!``; ``use``; calls,
+with their targets where the paths and the types the code states say them
+(:mod:`codeagent.lang.rust_calls`)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,6 @@ SPEC = LanguageSpec(
     # the calls, and what their receivers are read from (codeagent.lang.rust_calls)
     calls=RUST_CALLS,
     receivers=read,
-    module_paths=True,
+    crate_paths=True,
     doc_comment=("line_comment", "block_comment"),
 )

@@ -1,28 +1,25 @@
 """Each Rust call's target as the file names it, read from the paths and the types the code
-states (no inference): resolved across the crate's modules by
-:mod:`codeagent.symbols.rust_targets`.
+states (no inference): resolved across the crate by :mod:`codeagent.symbols.rust_targets`.
 
     found = read(tree, QueryCursor(Query(lang, RUST_CALLS)).matches(root), spans)
     found.calls     # [[line, name, scope], [line, name, scope, "Client.send"], ...]
     found.bindings  # [["Client", "transport", "Transport"], ...]: the structs' typed fields
 
-The forms (a type is written as the file writes it, ``T`` or ``a::b::T``, references and
-generic arguments dropped; ``Self`` is the type of the ``impl`` around the call):
+The forms (a type as the file writes it, ``T`` or ``a::b::T``, without references and generic
+arguments; ``Self``: the type of the ``impl`` around the call):
 
 - ``f()``: ``f`` (a local holding a closure: by name); ``a::b::f()``, ``T::f()``,
   ``Self::f()``: the path as written (``T::<u8>::f``: ``T::f``; ``<T as Tr>::f``: by name);
 - ``self.f()``: ``T.f``; ``x.f()`` where ``x`` is a parameter or a ``let`` with a stated type
-  (``x: &mut T``, ``let x: T``; ``dyn Tr`` and ``impl Tr`` are ``Tr``) or bound to a value
-  that states one (``T { .. }``, ``T::new(..)``: ``T::new()``, what ``new`` returns as its
-  signature says): ``T.f``;
-- ``x.f()`` where ``x`` is a ``&mut T``: ``*T.f`` (a method of a trait of another crate is
-  then its impl for references, not ``T``'s: rustc picks ``AsRef`` for ``&mut T`` first);
+  (``x: &T``, ``let x: T``; ``dyn Tr``, ``impl Tr``: ``Tr``) or a value that states one (``T {
+  .. }``, ``T::new(..)``: ``T::new()``, what its signature returns): ``T.f``; ``x: &mut T``:
+  ``*T.f`` (another crate's trait's method is then its impl for ``&mut``, as rustc picks);
 - ``x.a.f()``: ``T.a.f``, the field ``a`` of ``T`` (the struct's typed fields are the
   record's ``b`` rows); ``x.g().f()``: ``T.g().f``.
 
-A call inside an inline ``mod m { .. }`` has the module's path before a ``|``
-(``m|T::f``): names are looked up in it. A name bound any other way (a pattern of ``if let``,
-``match``, ``for``, a closure's parameter, a tuple) leaves its calls by name.
+A call inside an inline ``mod m { .. }`` has the module's path before a ``|`` (``m|T::f``). A
+name bound any other way (a pattern of ``if let``, ``match``, ``for``, a closure's parameter, a
+tuple) leaves its calls by name.
 """
 
 from __future__ import annotations
@@ -39,7 +36,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 # The language's call query with what the receiver walk reads, found in one pass in C: the
-# calls (0), the declarations (1-3), the impl and trait blocks (4), inline modules (5), struct fields (6).
+# calls (0), the declarations (1-3), impl and trait blocks (4), inline modules (5), fields (6).
 RUST_CALLS = """
 (call_expression function: [
   (identifier) @name
@@ -64,7 +61,7 @@ RUST_CALLS = """
 (struct_item name: (type_identifier) @owner body: (field_declaration_list
   (field_declaration name: (field_identifier) @var type: (_) @type)))
 """
-_CALL, _LET, _IMPL, _MOD, _FIELD = 0, 2, 4, 5, 6
+_CALL, _IMPL, _MOD, _FIELD = 0, 4, 5, 6
 _Local = tuple[int, "Node", "Node | None"]  # (seen to, the declaration, its stated type)
 _WRAPS = frozenset({"reference_type", "generic_type"})
 _TRAITS = frozenset({"dynamic_type", "abstract_type"})
@@ -238,9 +235,7 @@ class _Calls:
                 called = _path(function, self.text, own)
                 return f"{called}()" if called else ""
             if function.type == "field_expression":
-                obj, field = function.child_by_field_name("value"), function.child_by_field_name(
-                    "field"
-                )
+                obj, field = map(function.child_by_field_name, ("value", "field"))
                 receiver = self._receiver(obj, at, own) if obj is not None else None
                 return f"{receiver}.{self.text(field)}()" if receiver and field else ""
         if kind in ("parenthesized_expression", "reference_expression"):

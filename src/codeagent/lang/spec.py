@@ -137,4 +137,4 @@ class LanguageSpec:
     # The targets ``receivers`` writes are paths through the crate's modules, ``use``
     # declarations and ``impl`` blocks (Rust: codeagent.lang.rust_calls' forms, followed by
     # codeagent.symbols.rust_targets).
-    module_paths: bool = False
+    crate_paths: bool = False

@@ -59,7 +59,7 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
             return java_target(graph, path, written)
         if rec["l"] in languages_where("members_in_folder"):  # a package is a folder (Go)
             return go_target(graph, path, written)
-        if rec["l"] in languages_where("module_paths"):  # the crate's modules (Rust)
+        if rec["l"] in languages_where("crate_paths"):  # the crate's modules (Rust)
             return rust_target(graph, path, written)
         return ts_target(graph, path, written)
     first, *after = written.split("().")  # make().send: send of what make() returns

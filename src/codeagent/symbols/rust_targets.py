@@ -18,20 +18,17 @@ value is the type its signature returns (``Self``, ``T``, ``&T``).
 
 from __future__ import annotations
 
-import posixpath
 import re
-from collections import defaultdict
-from typing import TYPE_CHECKING, Union
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING
 
+from codeagent.symbols.rust_crate import Module, child, crate_of, parent, root, uses
 from codeagent.symbols.types import Definition
 
 if TYPE_CHECKING:
     from codeagent.symbols.hierarchy import SymbolHierarchy
 
 Target = tuple[str, bool]
-Module = tuple[str, str]  # (file, the dotted path of the inline modules in it)
-Found = Union[Definition, Module, str, None]  # a definition, a module, a path outside
+Found = Definition | Module | str | None  # a definition, a module, a path outside
 MAX_DEPTH = 6
 _TYPES = frozenset({"struct", "enum", "union", "trait"})
 _ITEMS = _TYPES | {"function", "type", "mod"}
@@ -42,9 +39,6 @@ _PRELUDE = frozenset({
     "Iterator", "IntoIterator", "Extend", "From", "Into", "TryFrom", "TryInto", "AsRef",
     "AsMut", "Fn", "FnMut", "FnOnce", "Send", "Sync", "Sized", "drop", "panic",
 })  # fmt: skip
-_USE = re.compile(r"\s*(::|\{|\}|,)\s*")
-_Index = dict[str, dict]
-_INDEXES: WeakKeyDictionary[SymbolHierarchy, _Index] = WeakKeyDictionary()
 
 
 def rust_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
@@ -65,17 +59,18 @@ def _first(graph: SymbolHierarchy, module: Module, written: str) -> Target | Non
     mutable = head.startswith("*")  # a &mut T: a trait of another crate's method is not T's
     found = _resolve(graph, module, head.lstrip("*").split("::"), 0)
     if found is None and not names and "::" not in head:  # a function declared in a function
-        found = next((d for d in graph.definitions_in(module[0]) if d.name == head
-                      and d.kind == "function" and "." in d.qualname), None)  # fmt: skip
+        items = crate_of(graph).items.items()
+        found = next((d for (p, q), ds in items if p == module[0] and q.endswith(f".{head}")
+                      for d in ds if d.kind == "function"), None)  # fmt: skip
     if isinstance(found, str):
         return (".".join([found, *names]), True)
     if isinstance(found, Definition):
         if not names:
             return (found.full_name, False) if found.kind in ("function", "method") else None
         target = _walk(graph, found, names, 0)
-        if mutable and target is not None and len(names) == 1:
-            method = graph._by_full.get(target[0])
-            bases = _impl_of(graph, method) if method is not None else ()
+        method = graph._by_full.get(target[0]) if target is not None else None
+        if mutable and method is not None and len(names) == 1:
+            bases = _impl_of(graph, method)
             trait = _resolve(graph, _module_of(method), bases[0].split("::"), 0) if bases else None
             return None if bases and not isinstance(trait, Definition) else target
         return target
@@ -106,27 +101,6 @@ def _module_of(d: Definition) -> Module:
     return (d.path, prefix)
 
 
-def _index(graph: SymbolHierarchy) -> _Index:
-    """The crate's definitions by (file, qualified name), methods by (type name, name), the
-    impl blocks by (file, qualified name); made once per graph."""
-    found = _INDEXES.get(graph)
-    if found is None:
-        items: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        methods: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        impls: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        for d in graph._defs:
-            if d.path.endswith(".rs"):
-                if d.kind == "method":
-                    owner = d.qualname.rpartition(".")[0]
-                    methods[(owner.rpartition(".")[2], d.name)].append(d)
-                elif d.kind == "impl":
-                    impls[(d.path, d.qualname)].append(d)
-                else:
-                    items[(d.path, d.qualname)].append(d)
-        found = _INDEXES[graph] = {"items": items, "methods": methods, "impls": impls, "uses": {}}
-    return found
-
-
 def _resolve(graph: SymbolHierarchy, module: Module, parts: list[str], depth: int) -> Found:
     """What the path ``parts`` names in ``module``."""
     if depth > MAX_DEPTH or not parts:
@@ -136,11 +110,11 @@ def _resolve(graph: SymbolHierarchy, module: Module, parts: list[str], depth: in
         return "::".join(rest) if rest and rest[0] in _OUTSIDE else None
     found: Found
     if head == "crate":
-        found = (_root(graph, module[0]), "")
+        found = (root(graph, module[0]), "")
     elif head == "self":
         found = module
     elif head == "super":
-        found = _parent(graph, module)
+        found = parent(graph, module)
     else:
         found = _lookup(graph, module, head, depth)
     for part in rest:
@@ -151,7 +125,7 @@ def _resolve(graph: SymbolHierarchy, module: Module, parts: list[str], depth: in
         if isinstance(found, str):
             return f"{found}::{'::'.join(rest)}" if rest else found
         if isinstance(found, tuple):
-            found = _parent(graph, found) if part == "super" else _lookup(graph, found, part, depth)
+            found = parent(graph, found) if part == "super" else _lookup(graph, found, part, depth)
         elif found.kind in _TYPES:
             found = _method(graph, found, part)
         else:
@@ -173,16 +147,16 @@ def _lookup(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Fo
     """The item, module or outside path ``name`` names in ``module``."""
     path, prefix = module
     qual = f"{prefix}.{name}" if prefix else name
-    index = _index(graph)
-    defs = [d for d in index["items"].get((path, qual), ()) if d.kind in _ITEMS]
+    index = crate_of(graph)
+    defs = [d for d in index.items.get((path, qual), ()) if d.kind in _ITEMS]
     for d in defs:
         if d.kind != "mod":
             return d
     if defs or not prefix:
-        child = _child(graph, module, name, inline=bool(defs))
-        if child is not None:
-            return child
-    bound, globs = _uses(graph, module)
+        inner = child(graph, module, name, inline=bool(defs))
+        if inner is not None:
+            return inner
+    bound, globs = uses(graph, module)
     if name in bound and depth < MAX_DEPTH:
         return _resolve(graph, module, bound[name], depth + 1)
     for glob in globs:
@@ -197,129 +171,17 @@ def _lookup(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Fo
     return None
 
 
-def _child(graph: SymbolHierarchy, module: Module, name: str, inline: bool) -> Module | None:
-    """The module ``name`` declared in ``module``: inline, or its own file."""
-    path, prefix = module
-    qual = f"{prefix}.{name}" if prefix else name
-    index = _index(graph)
-    if inline and any(
-        d.end_line > d.line for d in index["items"][(path, qual)] if d.kind == "mod"
-    ):
-        return (path, qual)
-    base = _folder(path)
-    stem = posixpath.join(base, *prefix.split("."), name) if prefix else f"{base}/{name}"
-    stem = stem.lstrip("/")
-    for candidate in (f"{stem}.rs", f"{stem}/mod.rs"):
-        if candidate in graph.files:
-            return (candidate, "")
-    return None
-
-
-def _folder(path: str) -> str:
-    """The folder a file's child modules live in: a crate root's or ``mod.rs``'s own, else
-    the one named for the file (``src/a.rs``: ``src/a``)."""
-    folder, _, name = path.rpartition("/")
-    if name in ("lib.rs", "main.rs", "mod.rs"):
-        return folder
-    return f"{folder}/{name[:-3]}" if folder else name[:-3]
-
-
-def _root(graph: SymbolHierarchy, path: str) -> str:
-    """The crate root of a file: the ``lib.rs`` (else ``main.rs``) of the ``src`` folder it is
-    under; a file outside one (a test, an example) is its own."""
-    head, marker, _ = path.rpartition("src/")
-    if not marker:
-        return path
-    for name in ("lib.rs", "main.rs"):
-        if f"{head}src/{name}" in graph.files:
-            return f"{head}src/{name}"
-    return path
-
-
-def _parent(graph: SymbolHierarchy, module: Module) -> Module | None:
-    path, prefix = module
-    if prefix:
-        return (path, prefix.rpartition(".")[0])
-    if _root(graph, path) == path:
-        return None
-    folder, _, name = path.rpartition("/")
-    if name == "mod.rs":
-        folder = folder.rpartition("/")[0]
-    head, _, last = folder.rpartition("/")
-    if last == "src" or folder.endswith("src"):
-        root = _root(graph, path)
-        return (root, "") if root != path else None
-    for candidate in (f"{folder}.rs", f"{folder}/mod.rs"):
-        if candidate in graph.files:
-            return (candidate, "")
-    return None
-
-
-def _uses(graph: SymbolHierarchy, module: Module) -> tuple[dict[str, list[str]], list[list[str]]]:
-    """The names the ``use`` declarations of ``module`` bind (to their paths), and its globs."""
-    cache = _index(graph)["uses"]
-    if module in cache:
-        return cache[module]
-    path, prefix = module
-    rec = graph.files.get(path, {})
-    spans = [(d[2], d[4], d[0]) for d in rec.get("d", ()) if d[1] == "mod"]
-    bound: dict[str, list[str]] = {}
-    globs: list[list[str]] = []
-    for line, written, *_rest in rec.get("i", ()):
-        inner = [q for start, end, q in spans if start <= line <= end and q != "" and end > start]
-        holder = max(inner, key=len) if inner else ""
-        if holder != prefix:
-            continue
-        for parts, alias in _expand(_USE.sub(r"\1", " ".join(written.split()))):
-            if parts and parts[-1] == "*":
-                globs.append(parts[:-1])
-            elif parts:
-                last = parts[-1] if parts[-1] != "self" else (parts[-2] if len(parts) > 1 else "")
-                parts = parts[:-1] if parts[-1] == "self" else parts
-                if alias != "_" and (alias or last) and parts != [alias or last]:
-                    bound[alias or last] = parts
-    cache[module] = (bound, globs)
-    return cache[module]
-
-
-def _expand(written: str) -> list[tuple[list[str], str]]:
-    """``a::{b, c::d as e, f::*}``: ([a, b], ""), ([a, c, d], "e"), ([a, f, *], "")."""
-    brace = written.find("{")
-    if brace < 0:
-        body, _, alias = written.partition(" as ")
-        return [(body.strip().split("::"), alias.strip())] if body.strip() else []
-    head = written[:brace].rstrip(":")
-    inside = written[brace + 1 : written.rfind("}")]
-    out = []
-    for item in _split(inside):
-        for parts, alias in _expand(item):
-            out.append(([*head.split("::"), *parts] if head else parts, alias))
-    return out
-
-
-def _split(inside: str) -> list[str]:
-    """The items of a group, at its own depth."""
-    items, depth, start = [], 0, 0
-    for i, ch in enumerate(inside):
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            items.append(inside[start:i])
-            start = i + 1
-    items.append(inside[start:])
-    return [item for item in items if item]
-
-
 def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> Definition | None:
     """The method ``name`` of the type ``cls``: an inherent impl's, then a trait impl's, then
     one of the traits it implements (a trait's own for a trait)."""
-    index = _index(graph)
-    found = [m for m in index["methods"].get((cls.name, name), ()) if _owned(graph, m, cls)]
+    index = crate_of(graph)
+    found = [m for m in index.methods.get((cls.name, name), ()) if _owned(graph, m, cls)]
     if found:
         found.sort(key=lambda m: (bool(_impl_of(graph, m)), m.path != cls.path, m.line))
         return found[0]
     if cls.kind == "trait":
         return None
-    for (path, qual), impls in index["impls"].items():
+    for (path, qual), impls in index.impls.items():
         if qual.rpartition(".")[2] != cls.name:
             continue
         for impl in impls:
@@ -344,15 +206,17 @@ def _owned(graph: SymbolHierarchy, method: Definition, cls: Definition) -> bool:
 def _names(graph: SymbolHierarchy, module: Module, cls: Definition) -> bool:
     """Whether ``cls``'s name, looked up in ``module``, is ``cls``."""
     found = _lookup(graph, module, cls.name, 0)
-    return isinstance(found, Definition) and found.path == cls.path and found.qualname == (
-        cls.qualname
+    return (
+        isinstance(found, Definition)
+        and found.path == cls.path
+        and found.qualname == (cls.qualname)
     )
 
 
 def _impl_of(graph: SymbolHierarchy, method: Definition) -> tuple[str, ...]:
     """The trait of the impl block holding ``method`` (``()`` for an inherent one)."""
     owner = method.qualname.rpartition(".")[0]
-    for impl in _index(graph)["impls"].get((method.path, owner), ()):
+    for impl in crate_of(graph).impls.get((method.path, owner), ()):
         if impl.start_line <= method.line <= impl.end_line:
             return impl.bases
     return ()
