@@ -28,6 +28,7 @@ from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from codeagent.lang.rust_types import written_path, written_type
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest
 from codeagent.lang.ts_receivers import Text, reader
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
 # The language's call query with what the receiver walk reads, found in one pass in C: the
-# calls (0), the declarations (1-3), impl and trait blocks (4), inline modules (5), fields (6).
+# calls (0), the declarations (1-3), impl and trait blocks (4), inline modules (5), fields (6,
+# 7: a tuple struct's are named by their place), generic parameters' first bounds (8).
 RUST_CALLS = """
 (call_expression function: [
   (identifier) @name
@@ -60,13 +62,12 @@ RUST_CALLS = """
 (mod_item name: (identifier) @var body: (declaration_list) @body)
 (struct_item name: (type_identifier) @owner body: (field_declaration_list
   (field_declaration name: (field_identifier) @var type: (_) @type)))
+(struct_item name: (type_identifier) @owner body: (ordered_field_declaration_list type: (_) @type))
+[(type_parameter name: (type_identifier) @var bounds: (trait_bounds . (_) @type))
+ (where_predicate left: (type_identifier) @var bounds: (trait_bounds . (_) @type))] @bound
 """
-_CALL, _IMPL, _MOD, _FIELD = 0, 4, 5, 6
+_CALL, _IMPL, _MOD, _FIELD, _TUPLE, _BOUND = 0, 4, 5, 6, 7, 8
 _Local = tuple[int, "Node", "Node | None"]  # (seen to, the declaration, its stated type)
-_WRAPS = frozenset({"reference_type", "generic_type"})
-_TRAITS = frozenset({"dynamic_type", "abstract_type"})
-_HEADS = frozenset({"identifier", "type_identifier", "crate", "super", "self"})
-_PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 _ENDS = frozenset({"block", "if_expression", "while_expression", "match_arm",
                    "closure_expression", "for_expression", "function_item"})  # fmt: skip
 
@@ -80,21 +81,33 @@ def read(
     decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     impls: list[tuple[int, int, str]] = []
     mods: list[tuple[int, int, str]] = []
+    bounds: list[tuple[int, int, str, str]] = []  # a generic parameter's item, name, first bound
     found = Found()
     for pattern, captures in matches:
         if pattern == _CALL:
             calls.append(captures)
         elif pattern == _IMPL:
             body = captures["body"][0]
-            impls.append((body.start_byte, body.end_byte, _type(captures["type"][0], text, "")))
+            own = written_type(captures["type"][0], text, "").lstrip("*")
+            impls.append((body.start_byte, body.end_byte, own))
         elif pattern == _MOD:
             body = captures["body"][0]
             mods.append((body.start_byte, body.end_byte, text(captures["var"][0])))
-        elif pattern == _FIELD:
-            written = _type(captures["type"][0], text, "")
+        elif pattern in (_FIELD, _TUPLE):
+            typed = captures["type"][0]
+            written = written_type(typed, text, "")
+            if pattern == _TUPLE and typed.parent is not None:
+                field = str(typed.parent.children_by_field_name("type").index(typed))
+            else:
+                field = text(captures["var"][0])
             if written:
-                found.bindings.append([text(captures["owner"][0]), text(captures["var"][0]),
-                                       written])  # fmt: skip
+                found.bindings.append([text(captures["owner"][0]), field, written])
+        elif pattern == _BOUND:
+            holder = captures["bound"][0].parent
+            holder = holder.parent if holder is not None else None
+            bound = written_type(captures["type"][0], text, "")
+            if holder is not None and bound:
+                bounds.append((holder.start_byte, holder.end_byte, text(captures["var"][0]), bound))
         else:
             name = text(captures["var"][0])
             if name in decls:
@@ -102,45 +115,10 @@ def read(
             else:
                 decls[name] = [captures]
     if calls:
-        found.calls = _Calls(decls, text, Nest(impls), Nest(mods)).rows(calls, spans)
+        walk = _Calls(decls, text, Nest(impls), Nest(mods))
+        walk.bounds = bounds
+        found.calls = walk.rows(calls, spans)
     return found
-
-
-def _type(node: Node, text: Text, own: str) -> str:
-    """A type as written, references and generic arguments dropped (``&mut a::T<U>``:
-    ``a::T``; ``dyn Tr``: ``Tr``; ``Self``: ``own``); "" for any other (a tuple, a slice)."""
-    kind = node.type
-    if kind == "type_identifier":
-        written = text(node)
-        return own if written == "Self" else written
-    if kind == "scoped_type_identifier":
-        return _path(node, text, own) or ""
-    inner = None
-    if kind in _WRAPS:
-        inner = node.child_by_field_name("type")
-    elif kind in _TRAITS:
-        inner = node.child_by_field_name("trait") or node.named_child(0)
-    return _type(inner, text, own) if inner is not None else ""
-
-
-def _path(node: Node, text: Text, own: str) -> str | None:
-    """A path as written, generic arguments dropped (``a::T::<u8>::f``: ``a::T::f``;
-    ``Self::f``: ``T::f``); None for a qualified one (``<T as Tr>::f``)."""
-    kind = node.type
-    if kind in _HEADS:
-        written = text(node)
-        return own if written == "Self" and own else written
-    if kind in _PATHS:
-        name = node.child_by_field_name("name")
-        head = node.child_by_field_name("path")
-        before = _path(head, text, own) if head is not None else ""
-        if before is None or name is None:
-            return None
-        return f"{before}::{text(name)}"
-    if kind == "generic_type":
-        inner = node.child_by_field_name("type")
-        return _path(inner, text, own) if inner is not None else None
-    return None
 
 
 class _Calls:
@@ -153,6 +131,7 @@ class _Calls:
         self.by_name: dict[str, tuple[list[int], list[_Local]]] = {}
         self.depth = 0
         self.types: dict[int, str] = {}  # a declaration's name's offset -> its type
+        self.bounds: list[tuple[int, int, str, str]] = []
 
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
@@ -192,7 +171,7 @@ class _Calls:
     def _target(self, captures: dict[str, list[Node]], name: str, at: int, own: str) -> str | None:
         path = captures.get("path")
         if path is not None:
-            return _path(path[0], self.text, own)
+            return written_path(path[0], self.text, own)
         obj = captures.get("obj")
         if obj is None:  # f(): a local closure stays by name
             return None if name in self.decls and self._local(name, at) else name
@@ -210,7 +189,11 @@ class _Calls:
         if kind == "field_expression":  # x.a.f()
             value, field = obj.child_by_field_name("value"), obj.child_by_field_name("field")
             owner = self._receiver(value, at, own) if value is not None else None
-            if owner and field is not None and field.type == "field_identifier":
+            if (
+                owner
+                and field is not None
+                and field.type in ("field_identifier", "integer_literal")
+            ):
                 return f"{owner}.{text(field)}"
             return None
         if kind in ("parenthesized_expression", "reference_expression"):
@@ -224,7 +207,7 @@ class _Calls:
         kind = value.type
         if kind == "struct_expression":
             name = value.child_by_field_name("name")
-            return _type(name, self.text, own) if name is not None else ""
+            return written_type(name, self.text, own) if name is not None else ""
         if kind == "call_expression":
             function = value.child_by_field_name("function")
             if function is not None and function.type == "generic_function":
@@ -232,7 +215,7 @@ class _Calls:
             if function is None:
                 return ""
             if function.type in ("scoped_identifier", "identifier"):
-                called = _path(function, self.text, own)
+                called = written_path(function, self.text, own)
                 return f"{called}()" if called else ""
             if function.type == "field_expression":
                 obj, field = map(function.child_by_field_name, ("value", "field"))
@@ -241,6 +224,8 @@ class _Calls:
         if kind in ("parenthesized_expression", "reference_expression"):
             inner = value.child_by_field_name("value") or value.named_child(0)
             return self._value(inner, at, own) if inner is not None else ""
+        if kind in ("field_expression", "identifier", "self"):  # let x = &self.a; let y = x;
+            return self._receiver(value, at, own) or ""
         return ""
 
     def _local(self, name: str, at: int) -> _Local | None:
@@ -266,12 +251,14 @@ class _Calls:
         return found
 
     def _read_type(self, decl: Node, typed: Node | None, own: str) -> str:
-        if typed is not None:  # ``*T``: a ``&mut T``, whose outside traits' blanket impls win
-            mutable = typed.type == "reference_type" and any(
-                c.type == "mutable_specifier" for c in typed.children
-            )
-            written = _type(typed, self.text, own)
-            return f"*{written}" if mutable and written else written
+        if typed is not None:
+            written = written_type(typed, self.text, own)
+            bare = written.lstrip("*")
+            at = decl.start_byte
+            for start, end, name, bound in self.bounds:  # v: &mut V, V: Visitor: *Visitor
+                if name == bare and start <= at < end:
+                    written = written.replace(bare, bound.lstrip("*"), 1)
+            return written
         value = decl.child_by_field_name("value") if decl.type == "let_declaration" else None
         if value is None or self.depth > 8:
             return ""

@@ -33,6 +33,8 @@ MAX_DEPTH = 6
 _TYPES = frozenset({"struct", "enum", "union", "trait"})
 _ITEMS = _TYPES | {"function", "type", "mod"}
 _OUTSIDE = frozenset({"std", "core", "alloc"})
+_WRAPPED = re.compile(r"(?:Option|Result)<\s*([^,<>]+(?:<[^<>]*>)?)\s*[,>]")
+_UNWRAPS = frozenset({"unwrap", "expect", "unwrap_unchecked"})
 _PRELUDE = frozenset({
     "Box", "String", "Vec", "Option", "Result", "Some", "None", "Ok", "Err", "ToString",
     "ToOwned", "Clone", "Copy", "Default", "Drop", "Eq", "PartialEq", "Ord", "PartialOrd",
@@ -46,51 +48,67 @@ def rust_target(graph: SymbolHierarchy, path: str, written: str) -> Target | Non
     module: Module = (path, module_path if bar else "")
     first, *after = written.split("().")  # T::new().f: f of what T::new returns
     found = _first(graph, module, first)
+    unwrapped: Definition | None = None  # x.pop().unwrap(): the T of pop's Option<T>
     for names in after:
-        if found is None or found[1]:
-            return None
-        cls = _returns(graph, graph._by_full.get(found[0]))
+        cls, unwrapped = unwrapped, None
+        if cls is None:
+            if found is None or found[1]:
+                return None
+            cls, wrapped = _returns(graph, graph._by_full.get(found[0]))
+            if cls is not None and wrapped:
+                if names not in _UNWRAPS:
+                    return None
+                found, unwrapped = None, cls
+                continue
         found = _walk(graph, cls, names.split("."), 0) if cls is not None else None
     return found
 
 
 def _first(graph: SymbolHierarchy, module: Module, written: str) -> Target | None:
     head, *names = written.split(".")
-    mutable = head.startswith("*")  # a &mut T: a trait of another crate's method is not T's
+    pointer = head.startswith("*")  # a &mut T, Box<T>: another crate's trait's method not T's
     found = _resolve(graph, module, head.lstrip("*").split("::"), 0)
     if found is None and not names and "::" not in head:  # a function declared in a function
         items = crate_of(graph).items.items()
-        found = next((d for (p, q), ds in items if p == module[0] and q.endswith(f".{head}")
-                      for d in ds if d.kind == "function"), None)  # fmt: skip
+        inner = [d for (p, q), ds in items if p == module[0] and q.endswith(f".{head}")
+                 for d in ds if d.kind == "function"]  # fmt: skip
+        found = inner[0] if len(inner) == 1 else None  # two: which one is the call's scope's
     if isinstance(found, str):
         return (".".join([found, *names]), True)
     if isinstance(found, Definition):
         if not names:
             return (found.full_name, False) if found.kind in ("function", "method") else None
-        target = _walk(graph, found, names, 0)
-        method = graph._by_full.get(target[0]) if target is not None else None
-        if mutable and method is not None and len(names) == 1:
-            bases = _impl_of(graph, method)
-            trait = _resolve(graph, _module_of(method), bases[0].split("::"), 0) if bases else None
-            return None if bases and not isinstance(trait, Definition) else target
-        return target
+        return _walk(graph, found, names, 0, pointer)
     return None
 
 
-def _walk(graph: SymbolHierarchy, cls: Definition, names: list[str], depth: int) -> Target | None:
-    """The method ``names[-1]`` of the type reached from ``cls`` through the fields before it."""
+def _walk(
+    graph: SymbolHierarchy, cls: Definition, names: list[str], depth: int, pointer: bool = False
+) -> Target | None:
+    """The method ``names[-1]`` of the type reached from ``cls`` through the fields before it
+    (``pointer``: reached through a ``&mut`` or a smart pointer, whose impls of another crate's
+    traits are the ones called)."""
     if cls.kind not in _TYPES or depth > MAX_DEPTH:
         return None
     if len(names) > 1:
         for owner, field, written in graph.files[cls.path].get("b", ()):
             if owner == cls.name and field == names[0]:
-                typed = _resolve(graph, _module_of(cls), written.split("::"), 0)
+                typed = _resolve(graph, _module_of(cls), written.lstrip("*").split("::"), 0)
                 if isinstance(typed, Definition):
-                    return _walk(graph, typed, names[1:], depth + 1)
+                    return _walk(graph, typed, names[1:], depth + 1, written.startswith("*"))
                 return (".".join([typed, *names[1:]]), True) if isinstance(typed, str) else None
         return None
     method = _method(graph, cls, names[0])
-    return (method.full_name, False) if method is not None else None
+    if method is None or (pointer and _foreign(graph, method)):
+        return None
+    return (method.full_name, False)
+
+
+def _foreign(graph: SymbolHierarchy, method: Definition) -> bool:
+    """Whether ``method`` implements a trait of another crate."""
+    bases = _impl_of(graph, method)
+    trait = _resolve(graph, _module_of(method), bases[0].split("::"), 0) if bases else None
+    return bool(bases) and not isinstance(trait, Definition)
 
 
 def _module_of(d: Definition) -> Module:
@@ -149,23 +167,24 @@ def _lookup(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Fo
     qual = f"{prefix}.{name}" if prefix else name
     index = crate_of(graph)
     defs = [d for d in index.items.get((path, qual), ()) if d.kind in _ITEMS]
-    for d in defs:
-        if d.kind != "mod":
-            return d
+    items = [d for d in defs if d.kind != "mod"]
+    bound, globs = uses(graph, module)
+    if items:  # two items of the name, or one beside a `use` of it: a `cfg` keeps one (unread)
+        return items[0] if len(items) == 1 and name not in bound else None
     if defs or not prefix:
         inner = child(graph, module, name, inline=bool(defs))
         if inner is not None:
             return inner
-    bound, globs = uses(graph, module)
     if name in bound and depth < MAX_DEPTH:
         return _resolve(graph, module, bound[name], depth + 1)
-    for glob in globs:
-        if depth < MAX_DEPTH:
-            target = _resolve(graph, module, glob, depth + 1)
-            if isinstance(target, tuple):
-                found = _lookup(graph, target, name, depth + 1)
-                if found is not None:
-                    return found
+    through: list[Found] = []
+    for glob in globs if depth < MAX_DEPTH else ():
+        target = _resolve(graph, module, glob, depth + 1)
+        found = _lookup(graph, target, name, depth + 1) if isinstance(target, tuple) else None
+        if found is not None and found not in through:
+            through.append(found)
+    if through:  # two globs that bring the name: a `cfg` keeps one
+        return through[0] if len(through) == 1 else None
     if name in _OUTSIDE or name in _PRELUDE:
         return name
     return None
@@ -222,21 +241,24 @@ def _impl_of(graph: SymbolHierarchy, method: Definition) -> tuple[str, ...]:
     return ()
 
 
-def _returns(graph: SymbolHierarchy, d: Definition | None) -> Definition | None:
+def _returns(graph: SymbolHierarchy, d: Definition | None) -> tuple[Definition | None, bool]:
     """The repository type a function or method returns, as its signature says (``Self``,
-    ``T``, ``&T``, ``a::T<U>``)."""
+    ``T``, ``&T``, ``a::T<U>``), and whether in an ``Option`` or a ``Result`` (its ``T``)."""
     if d is None or d.kind not in ("function", "method"):
-        return None
+        return None, False
     _, arrow, result = d.signature.partition("->")
-    result = result.split(" where")[0].split("{")[0].strip().lstrip("&").strip()
+    result = result.split(" where")[0].split("{")[0].strip()
+    wrapped = _WRAPPED.match(result)
+    result = (wrapped.group(1) if wrapped else result).lstrip("&").strip()
     result = re.sub(r"^'\w+\s+|^mut\s+", "", result)
     result = re.sub(r"^(dyn|impl)\s+", "", result).partition("<")[0].strip()
     if not arrow or not re.fullmatch(r"[A-Za-z_][\w:]*", result):
-        return None
+        return None, False
     module = _module_of(d)
     if result == "Self" and d.kind == "method":
         owner = d.qualname.rpartition(".")[0]
         found = _lookup(graph, module, owner.rpartition(".")[2], 0)
     else:
         found = _resolve(graph, module, result.split("::"), 0)
-    return found if isinstance(found, Definition) and found.kind in _TYPES else None
+    typed = found if isinstance(found, Definition) and found.kind in _TYPES else None
+    return typed, wrapped is not None
