@@ -1,18 +1,19 @@
-"""The TypeScript/JavaScript (or Java, or Go) symbol phase with and without call targets,
+"""The TypeScript/JavaScript (or Java, Go, Rust) symbol phase with and without call targets,
 in-process.
 
-    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java|go]
+    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java|go|rust]
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
-``.go``) once (not timed), then times ``lang.parse_file`` over all of them (grammar parse,
-definitions, imports, call sites: the language layer's share of an index build) ``--runs``
-times with the receiver walk (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
-:mod:`codeagent.lang.go_calls`) and ``--runs`` times without it (and without the call
-query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and
-the difference, and the median of the runs' paired CPU ratios (with / without, run by run:
-what a drift of the machine's speed changes least). Then, on a graph of those records, the
-first ``who calls NAME`` (resolution happens then, for that name's sites only) of common
-names, in milliseconds. Run it under the heavy-job lock.
+``.go``; ``rust``: ``.rs``) once (not timed), then times ``lang.parse_file`` over all of them
+(grammar parse, definitions, imports, call sites: the language layer's share of an index build)
+``--runs`` times with the receiver walk (:mod:`codeagent.lang.ts_calls`,
+:mod:`codeagent.lang.java_calls`, :mod:`codeagent.lang.go_calls`,
+:mod:`codeagent.lang.rust_calls`) and ``--runs`` times without it (and without the call query's
+captures for it), interleaved, and prints the medians in seconds (wall and CPU) and the
+difference, and the median of the runs' paired CPU ratios (with / without, run by run: what a
+drift of the machine's speed changes least). Then, on a graph of those records, the first ``who
+calls NAME`` (resolution happens then, for that name's sites only) of common names, in
+milliseconds. Run it under the heavy-job lock.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import go, java, javascript, typescript
+from codeagent.lang import go, java, javascript, rust, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
@@ -36,6 +37,16 @@ GO_CALLS = """
   (identifier) @name
   (selector_expression field: (field_identifier) @name)
   (generic_type type: (type_identifier) @name)]) @call
+"""
+# Rust's calls without what the receiver walk reads: the query before it
+RUST_CALLS = """
+(call_expression function: [
+  (identifier) @name
+  (field_expression field: (field_identifier) @name)
+  (scoped_identifier name: (identifier) @name)
+  (generic_function function: [(identifier) @name
+                               (scoped_identifier name: (identifier) @name)
+                               (field_expression field: (field_identifier) @name)])]) @call
 """
 # Java's calls without what the receiver walk reads: the query before it
 JAVA_CALLS = """
@@ -49,10 +60,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("repo", type=Path)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--language", choices=("typescript", "java", "go"), default="typescript")
+    parser.add_argument(
+        "--language", choices=("typescript", "java", "go", "rust"), default="typescript"
+    )
     args = parser.parse_args()
     root = args.repo.resolve()
-    patterns = {"java": ["*.java"], "go": ["*.go"]}.get(args.language, ["*.ts", "*.tsx"])
+    patterns = {"java": ["*.java"], "go": ["*.go"], "rust": ["*.rs"]}.get(
+        args.language, ["*.ts", "*.tsx"]
+    )
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
@@ -64,6 +79,9 @@ def main() -> None:
     elif args.language == "go":
         spec = go.SPEC
         plain = dataclasses.replace(spec, receivers=None, calls=GO_CALLS)
+    elif args.language == "rust":
+        spec = rust.SPEC
+        plain = dataclasses.replace(spec, receivers=None, crate_paths=False, calls=RUST_CALLS)
     else:
         spec = typescript.SPEC
         plain = dataclasses.replace(spec, receivers=None, calls=javascript.CALLS)
