@@ -109,6 +109,11 @@ FILES = {
         "pub fn inner(w: &Wrapper) -> Option<String> {\n"
         '    w.0.get("t") // @tuple-field get\n'
         "}\n"
+        "\n"
+        "pub fn unwrapped(w: Wrapper) -> Option<String> {\n"
+        "    let Wrapper(s) = w;\n"
+        '    s.get("u") // @tuple-pattern get\n'
+        "}\n"
     ),
     "src/shape.rs": (
         "pub trait Shape {\n"
@@ -178,6 +183,20 @@ FILES = {
         "\n"
         "pub fn counter() -> Counter {\n"
         "    Counter::new(0) // @cfg-chosen - new\n"
+        "}\n"
+        "\n"
+        "pub enum Figure {\n"
+        "    Sq(Square),\n"
+        "    Ci(Box<Circle>),\n"
+        "    Empty,\n"
+        "}\n"
+        "\n"
+        "pub fn figure_area(f: &Figure) -> f64 {\n"
+        "    match f {\n"
+        "        Figure::Sq(ref s) => s.area(), // @variant-pattern area\n"
+        "        Figure::Ci(c) => c.area(), // @variant-boxed area\n"
+        "        Figure::Empty => 0.0,\n"
+        "    }\n"
         "}\n"
         "\n"
         "pub fn visit<S: Shape>(s: &S) -> f64 {\n"
@@ -294,3 +313,5 @@ def test_a_call_resolves_where_rustc_lands(
 def test_no_call_is_tied_where_rustc_does_not_tie_it(graph: SymbolGraph, types: Answers) -> None:
     outside = tied_only_where(graph, types, at_least=16)
     assert ("new", "std::collections::HashMap::new") in outside
+    # a pattern's type (`if let Some(s)`) binds no local: the calls of `Some` stay the prelude's
+    assert {(c.target, c.outside) for c in graph.callers("Some")} == {("Some", True)}

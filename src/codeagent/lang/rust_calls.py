@@ -28,7 +28,7 @@ from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang.rust_types import written_path, written_type
+from codeagent.lang.rust_types import Local, declared, written_path, written_type
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest
 from codeagent.lang.ts_receivers import Text, reader
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 # The language's call query with what the receiver walk reads, found in one pass in C: the
 # calls (0), the declarations (1-3), impl and trait blocks (4), inline modules (5), fields (6,
-# 7: a tuple struct's are named by their place), generic parameters' first bounds (8).
+# 7: a tuple struct's are named by their place), generic parameters' first bounds (8), the
+# names a tuple struct's or a variant's pattern binds (9), variants' fields (10: ``V.0``).
 RUST_CALLS = """
 (call_expression function: [
   (identifier) @name
@@ -50,13 +51,10 @@ RUST_CALLS = """
                                                  field: (field_identifier) @name)])]) @call
 (parameter pattern: (identifier) @var type: (_) @type) @decl
 (let_declaration pattern: (identifier) @var type: (_)? @type) @decl
-[(let_condition pattern: (tuple_struct_pattern (identifier) @var))
- (match_pattern (tuple_struct_pattern (identifier) @var))
- (match_pattern (identifier) @var)
+[(match_pattern (identifier) @var)
  (closure_parameters (identifier) @var)
  (for_expression pattern: (identifier) @var)
- (let_declaration pattern: (tuple_pattern (identifier) @var))
- (let_declaration pattern: (tuple_struct_pattern (identifier) @var))] @decl
+ (let_declaration pattern: (tuple_pattern (identifier) @var))] @decl
 [(impl_item type: (_) @type body: (declaration_list) @body)
  (trait_item name: (type_identifier) @type body: (declaration_list) @body)]
 (mod_item name: (identifier) @var body: (declaration_list) @body)
@@ -65,11 +63,12 @@ RUST_CALLS = """
 (struct_item name: (type_identifier) @owner body: (ordered_field_declaration_list type: (_) @type))
 [(type_parameter name: (type_identifier) @var bounds: (trait_bounds . (_) @type))
  (where_predicate left: (type_identifier) @var bounds: (trait_bounds . (_) @type))] @bound
+(tuple_struct_pattern type: (_) @path [(identifier) @var (mut_pattern (identifier) @var)
+  (ref_pattern [(identifier) @var (mut_pattern (identifier) @var)])]) @decl
+(enum_item name: (type_identifier) @owner body: (enum_variant_list (enum_variant
+  name: (identifier) @var body: (ordered_field_declaration_list type: (_) @type))))
 """
-_CALL, _IMPL, _MOD, _FIELD, _TUPLE, _BOUND = 0, 4, 5, 6, 7, 8
-_Local = tuple[int, "Node", "Node | None"]  # (seen to, the declaration, its stated type)
-_ENDS = frozenset({"block", "if_expression", "while_expression", "match_arm",
-                   "closure_expression", "for_expression", "function_item"})  # fmt: skip
+_CALL, _IMPL, _MOD, _FIELD, _TUPLE, _BOUND, _VARIANT = 0, 4, 5, 6, 7, 8, 10
 
 
 def read(
@@ -93,11 +92,12 @@ def read(
         elif pattern == _MOD:
             body = captures["body"][0]
             mods.append((body.start_byte, body.end_byte, text(captures["var"][0])))
-        elif pattern in (_FIELD, _TUPLE):
+        elif pattern in (_FIELD, _TUPLE, _VARIANT):
             typed = captures["type"][0]
             written = written_type(typed, text, "")
-            if pattern == _TUPLE and typed.parent is not None:
+            if pattern != _FIELD and typed.parent is not None:
                 field = str(typed.parent.children_by_field_name("type").index(typed))
+                field = f"{text(captures['var'][0])}.{field}" if pattern == _VARIANT else field
             else:
                 field = text(captures["var"][0])
             if written:
@@ -128,7 +128,7 @@ class _Calls:
         self, decls: dict[str, list[dict[str, list[Node]]]], text: Text, impls: Nest, mods: Nest
     ):
         self.decls, self.text, self.impls, self.mods = decls, text, impls, mods
-        self.by_name: dict[str, tuple[list[int], list[_Local]]] = {}
+        self.by_name: dict[str, tuple[list[int], list[Local]]] = {}
         self.depth = 0
         self.types: dict[int, str] = {}  # a declaration's name's offset -> its type
         self.bounds: list[tuple[int, int, str, str]] = []
@@ -228,11 +228,11 @@ class _Calls:
             return self._receiver(value, at, own) or ""
         return ""
 
-    def _local(self, name: str, at: int) -> _Local | None:
+    def _local(self, name: str, at: int) -> Local | None:
         """The declaration of the local ``name`` seen at ``at`` (None: no local has it)."""
         seen = self.by_name.get(name)
         if seen is None:
-            read = sorted(map(_declared, self.decls.get(name, ())), key=itemgetter(0))
+            read = sorted(map(declared, self.decls.get(name, ())), key=itemgetter(0))
             seen = self.by_name[name] = ([r[0] for r in read], [r[1] for r in read])
         begins, rest = seen
         for i in range(bisect_right(begins, at) - 1, -1, -1):
@@ -240,7 +240,7 @@ class _Calls:
                 return rest[i]
         return None
 
-    def _typed(self, local: _Local, own: str) -> str:
+    def _typed(self, local: Local, own: str) -> str:
         """The type a declaration states, or its value's ("" when neither says one); read
         once per declaration."""
         _end, decl, typed = local
@@ -251,6 +251,13 @@ class _Calls:
         return found
 
     def _read_type(self, decl: Node, typed: Node | None, own: str) -> str:
+        if decl.type == "tuple_struct_pattern" and typed is not None:  # V(x): V's field's type
+            head = decl.child_by_field_name("type")
+            path = written_path(head, self.text, own) if head is not None else None
+            held = [c for c in decl.named_children if c.start_byte > head.end_byte] if head else []
+            at = next((i for i, c in enumerate(held) if c.start_byte <= typed.start_byte
+                       and typed.end_byte <= c.end_byte), -1)  # fmt: skip
+            return f"{path}#{at}" if path and at >= 0 else ""
         if typed is not None:
             written = written_type(typed, self.text, own)
             bare = written.lstrip("*")
@@ -267,21 +274,3 @@ class _Calls:
             return self._value(value, value.start_byte, own)
         finally:
             self.depth -= 1
-
-
-def _declared(captures: dict[str, list[Node]]) -> tuple[int, _Local]:
-    """(seen from, (seen to, the declaration, its stated type)) of one declaration: a
-    parameter in its whole function or closure, a ``let`` after itself to the end of its
-    block, a pattern's name in the ``if``, arm, loop or closure that binds it."""
-    var, decl, typed = captures["var"][0], captures["decl"][0], captures.get("type")
-    stated = typed[0] if typed and decl.type in ("parameter", "let_declaration") else None
-    if decl.type == "let_declaration":
-        holder, begin = decl.parent, decl.end_byte
-    else:
-        holder, begin = decl.parent, var.start_byte
-        while holder is not None and holder.type not in _ENDS:
-            holder = holder.parent
-        if decl.type == "parameter" and holder is not None:
-            begin = holder.start_byte
-    end = holder.end_byte if holder is not None else decl.end_byte
-    return (begin, (end, decl, stated))

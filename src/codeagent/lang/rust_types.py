@@ -17,6 +17,9 @@ _TRAITS = frozenset({"dynamic_type", "abstract_type"})
 _HEADS = frozenset({"identifier", "type_identifier", "crate", "super", "self"})
 _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 _POINTERS = frozenset({"Box", "Rc", "Arc"})
+Local = tuple[int, "Node", "Node | None"]  # (seen to, the declaration, its stated type)
+_ENDS = frozenset({"block", "if_expression", "while_expression", "match_arm",
+                   "closure_expression", "for_expression", "function_item"})  # fmt: skip
 
 
 def written_type(node: Node, text: Text, own: str) -> str:
@@ -64,3 +67,24 @@ def written_path(node: Node, text: Text, own: str) -> str | None:
         inner = node.child_by_field_name("type")
         return written_path(inner, text, own) if inner is not None else None
     return None
+
+
+def declared(captures: dict[str, list[Node]]) -> tuple[int, Local]:
+    """(seen from, (seen to, the declaration, its stated type, or for a pattern ``V(x)`` the
+    name)) of one declaration: a
+    parameter in its whole function or closure, a ``let`` after itself to the end of its
+    block, a pattern's name in the ``if``, arm, loop or closure that binds it."""
+    var, decl, typed = captures["var"][0], captures["decl"][0], captures.get("type")
+    stated = typed[0] if typed and decl.type in ("parameter", "let_declaration") else None
+    if decl.type == "tuple_struct_pattern":
+        stated = var  # which of the pattern's fields it binds
+    if decl.type == "let_declaration":
+        holder, begin = decl.parent, decl.end_byte
+    else:
+        holder, begin = decl.parent, var.start_byte
+        while holder is not None and holder.type not in _ENDS:
+            holder = holder.parent
+        if decl.type == "parameter" and holder is not None:
+            begin = holder.start_byte
+    end = holder.end_byte if holder is not None else decl.end_byte
+    return (begin, (end, decl, stated))

@@ -67,7 +67,10 @@ def rust_target(graph: SymbolHierarchy, path: str, written: str) -> Target | Non
 def _first(graph: SymbolHierarchy, module: Module, written: str) -> Target | None:
     head, *names = written.split(".")
     pointer = head.startswith("*")  # a &mut T, Box<T>: another crate's trait's method not T's
-    found = _resolve(graph, module, head.lstrip("*").split("::"), 0)
+    head, hash, field = head.lstrip("*").partition("#")
+    if hash:  # V(x): x is V's field ``field`` (a tuple struct's, or an enum variant's)
+        return _payload(graph, module, head.split("::"), field, names)
+    found = _resolve(graph, module, head.split("::"), 0)
     if found is None and not names and "::" not in head:  # a function declared in a function
         items = crate_of(graph).items.items()
         inner = [d for (p, q), ds in items if p == module[0] and q.endswith(f".{head}")
@@ -102,6 +105,20 @@ def _walk(
     if method is None or (pointer and _foreign(graph, method)):
         return None
     return (method.full_name, False)
+
+
+def _payload(
+    graph: SymbolHierarchy, module: Module, parts: list[str], field: str, names: list[str]
+) -> Target | None:
+    """``names`` on the value of field ``field`` of the tuple struct or the enum variant that
+    the path ``parts`` names (an enum's variants' fields are its ``b`` rows ``V.0``)."""
+    found = _resolve(graph, module, parts, 0)
+    if not isinstance(found, Definition) and len(parts) > 1:
+        found = _resolve(graph, module, parts[:-1], 0)
+        field = f"{parts[-1]}.{field}"
+    if not isinstance(found, Definition) or found.kind not in ("struct", "enum") or not names:
+        return None
+    return _walk(graph, found, [field, *names], 0)
 
 
 def _foreign(graph: SymbolHierarchy, method: Definition) -> bool:
