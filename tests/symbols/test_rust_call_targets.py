@@ -18,6 +18,7 @@ from types import ModuleType
 
 import pytest
 
+from codeagent.symbols import rust_targets
 from codeagent.symbols.graph import SymbolGraph
 from oracle_marks import Answers, committed, indexed, lands, marked, tied_only_where
 
@@ -283,10 +284,9 @@ def _oracle() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="module")
-def types(repo: Path, rustc: str) -> Answers:
+def _answers(repo: Path, files: dict[str, str], rustc: str) -> Answers:
     """(path, line, called name) -> the declarations rustc ties the call to (path, line)."""
-    paths = [p for p in FILES if p.endswith(".rs")]
+    paths = [p for p in files if p.endswith(".rs")]
     previous = os.environ.get("RUSTC")
     os.environ["RUSTC"] = rustc
     try:
@@ -303,6 +303,11 @@ def types(repo: Path, rustc: str) -> Answers:
     return out
 
 
+@pytest.fixture(scope="module")
+def types(repo: Path, rustc: str) -> Answers:
+    return _answers(repo, FILES, rustc)
+
+
 @pytest.mark.parametrize("mark", marked(FILES), ids=lambda m: f"{m[0]}-{m[1]}-{m[2]}")
 def test_a_call_resolves_where_rustc_lands(
     graph: SymbolGraph, types: Answers, mark: tuple[str, str, int, str, bool]
@@ -315,3 +320,40 @@ def test_no_call_is_tied_where_rustc_does_not_tie_it(graph: SymbolGraph, types: 
     assert ("new", "std::collections::HashMap::new") in outside
     # a pattern's type (`if let Some(s)`) binds no local: the calls of `Some` stay the prelude's
     assert {(c.target, c.outside) for c in graph.callers("Some")} == {("Some", True)}
+
+
+def _glob_web(modules: int) -> dict[str, str]:
+    """A crate whose modules all bring each other's names in by globs (and the root re-exports
+    them all), as preludes do: each module defines ``f_mK`` and calls the next one's."""
+    names = [f"m{i}" for i in range(modules)]
+    files = {
+        "Cargo.toml": FILES["Cargo.toml"],
+        "src/lib.rs": "".join(f"pub mod {m};\n" for m in names)
+        + "".join(f"pub use {m}::*;\n" for m in names),
+    }
+    for i, m in enumerate(names):
+        others = "".join(f"#[allow(unused_imports)]\nuse crate::{o}::*;\n" for o in names if o != m)
+        after = names[(i + 1) % modules]
+        files[f"src/{m}.rs"] = (
+            f"#[allow(unused_imports)]\nuse super::*;\n{others}\n"
+            f"pub fn f_{m}() {{\n    f_{after}(); // @glob f_{after}\n    missing_{m}();\n}}\n"
+            f"\nfn missing_{m}() {{}}\n"
+        )
+    return files
+
+
+def test_a_web_of_globs_is_walked_once_per_name(
+    tmp_path_factory: pytest.TempPathFactory, rustc: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _glob_web(8)
+    repo = committed(tmp_path_factory, "rust-globs", files)
+    graph = indexed(repo)
+    truth = _answers(repo, files, rustc)
+    walked = []
+    find = rust_targets._find
+    monkeypatch.setattr(rust_targets, "_find", lambda *a: walked.append(a) or find(*a))
+    for mark in marked(files):
+        lands(graph, truth, mark, "rustc")
+    # each (module, name) is looked up once, not once per path through the globs (8 modules
+    # each bringing in the 7 others: walked again at every step, that was millions)
+    assert 0 < len(walked) < 500

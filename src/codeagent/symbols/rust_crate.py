@@ -33,12 +33,19 @@ _USE = re.compile(r"\s*(::|\{|\}|,)\s*")
 @dataclass
 class Crate:
     """The repository's Rust definitions: items by (file, qualified name), methods by (the
-    name of their impl's type, name), impl blocks by (file, qualified name)."""
+    name of their impl's type, name), impl blocks by (file, qualified name), functions not at
+    a module's top by (file, name)."""
 
     items: dict[tuple[str, str], list[Definition]] = field(default_factory=dict)
     methods: dict[tuple[str, str], list[Definition]] = field(default_factory=dict)
     impls: dict[tuple[str, str], list[Definition]] = field(default_factory=dict)
+    # functions declared in a function, or in a type's or module's body, by (file, name)
+    nested: dict[tuple[str, str], list[Definition]] = field(default_factory=dict)
+    impls_of: dict[str, list[Definition]] = field(default_factory=dict)  # by the type's name
     uses: dict[Module, Uses] = field(default_factory=dict)
+    # what a name names in a module, once found (None while it is being found: a cycle of
+    # globs or re-exports finds nothing through itself)
+    lookups: dict[tuple[Module, str], object] = field(default_factory=dict)
 
 
 _CRATES: WeakKeyDictionary[SymbolHierarchy, Crate] = WeakKeyDictionary()
@@ -51,6 +58,8 @@ def crate_of(graph: SymbolHierarchy) -> Crate:
         items: dict[tuple[str, str], list[Definition]] = defaultdict(list)
         methods: dict[tuple[str, str], list[Definition]] = defaultdict(list)
         impls: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        nested: dict[tuple[str, str], list[Definition]] = defaultdict(list)
+        impls_of: dict[str, list[Definition]] = defaultdict(list)
         for d in graph._defs:
             if d.path.endswith(".rs"):
                 if d.kind == "method":
@@ -58,9 +67,14 @@ def crate_of(graph: SymbolHierarchy) -> Crate:
                     methods[(owner.rpartition(".")[2], d.name)].append(d)
                 elif d.kind == "impl":
                     impls[(d.path, d.qualname)].append(d)
+                    impls_of[d.name].append(d)
                 else:
                     items[(d.path, d.qualname)].append(d)
-        found = _CRATES[graph] = Crate(dict(items), dict(methods), dict(impls))
+                    if d.kind == "function" and "." in d.qualname:
+                        nested[(d.path, d.name)].append(d)
+        found = _CRATES[graph] = Crate(
+            dict(items), dict(methods), dict(impls), dict(nested), dict(impls_of)
+        )
     return found
 
 

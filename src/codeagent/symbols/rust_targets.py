@@ -72,9 +72,7 @@ def _first(graph: SymbolHierarchy, module: Module, written: str) -> Target | Non
         return _payload(graph, module, head.split("::"), field, names)
     found = _resolve(graph, module, head.split("::"), 0)
     if found is None and not names and "::" not in head:  # a function declared in a function
-        items = crate_of(graph).items.items()
-        inner = [d for (p, q), ds in items if p == module[0] and q.endswith(f".{head}")
-                 for d in ds if d.kind == "function"]  # fmt: skip
+        inner = crate_of(graph).nested.get((module[0], head), [])
         found = inner[0] if len(inner) == 1 else None  # two: which one is the call's scope's
     if isinstance(found, str):
         return (".".join([found, *names]), True)
@@ -179,7 +177,18 @@ def _alias(graph: SymbolHierarchy, d: Definition, depth: int) -> Found:
 
 
 def _lookup(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Found:
-    """The item, module or outside path ``name`` names in ``module``."""
+    """The item, module or outside path ``name`` names in ``module``; found once per graph
+    (globs that bring each other's names would otherwise be walked again at every step)."""
+    memo = crate_of(graph).lookups
+    key = (module, name)
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    memo[key] = None
+    found = memo[key] = _find(graph, module, name, depth)
+    return found
+
+
+def _find(graph: SymbolHierarchy, module: Module, name: str, depth: int) -> Found:
     path, prefix = module
     qual = f"{prefix}.{name}" if prefix else name
     index = crate_of(graph)
@@ -217,17 +226,15 @@ def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> Definition | 
         return found[0]
     if cls.kind == "trait":
         return None
-    for (path, qual), impls in index.impls.items():
-        if qual.rpartition(".")[2] != cls.name:
+    for impl in index.impls_of.get(cls.name, ()):
+        module = (impl.path, impl.qualname.rpartition(".")[0])
+        if not impl.bases or not _names(graph, module, cls):
             continue
-        for impl in impls:
-            if not impl.bases or not _names(graph, (path, qual.rpartition(".")[0]), cls):
-                continue
-            trait = _resolve(graph, (path, qual.rpartition(".")[0]), impl.bases[0].split("::"), 0)
-            if isinstance(trait, Definition) and trait.kind == "trait":
-                inherited = _method(graph, trait, name)
-                if inherited is not None:
-                    return inherited
+        trait = _resolve(graph, module, impl.bases[0].split("::"), 0)
+        if isinstance(trait, Definition) and trait.kind == "trait":
+            inherited = _method(graph, trait, name)
+            if inherited is not None:
+                return inherited
     return None
 
 
