@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 Target = tuple[str, bool]
 Found = Definition | Module | str | None  # a definition, a module, a path outside
-MAX_DEPTH = 6
+MAX_DEPTH = 16  # re-exports and fields followed (a lookup is found once: see _lookup)
 _TYPES = frozenset({"struct", "enum", "union", "trait"})
 _ITEMS = _TYPES | {"function", "type", "mod"}
 _OUTSIDE = frozenset({"std", "core", "alloc"})
