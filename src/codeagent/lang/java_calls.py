@@ -25,12 +25,11 @@ as the file writes them: which class ``T`` is (the file's own, an import, the pa
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest
+from codeagent.lang.ts_names import Nest, holding
 from codeagent.lang.ts_receivers import Text, reader
 
 if TYPE_CHECKING:
@@ -268,12 +267,9 @@ class _Calls:
         if seen is None:
             read = sorted(_declaration(c, self.text) for c in self.decls.get(name, ()))
             seen = self.by_name[name] = ([r[0] for r in read], [(r[1], r[2]) for r in read])
-        begins, rest = seen
-        # the spans of one name nest or are apart (Java lets no local hide another): the
-        # latest to begin before ``at`` that still holds it is the innermost
-        for i in range(bisect_right(begins, at) - 1, -1, -1):
-            if at < rest[i][0]:
-                return rest[i][1]
+        found = holding(*seen, at)  # Java lets no local hide another: the spans nest
+        if found is not None:
+            return found[1]
         if name not in self.field_names:
             return None
         cls, parents, fields = self.classes.inner(at, at), self.classes.parents, self.fields

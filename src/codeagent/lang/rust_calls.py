@@ -24,13 +24,12 @@ tuple) leaves its calls by name.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.rust_types import Local, declared, written_path, written_type
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest
+from codeagent.lang.ts_names import Nest, holding
 from codeagent.lang.ts_receivers import Text, reader
 
 if TYPE_CHECKING:
@@ -234,11 +233,7 @@ class _Calls:
         if seen is None:
             read = sorted(map(declared, self.decls.get(name, ())), key=itemgetter(0))
             seen = self.by_name[name] = ([r[0] for r in read], [r[1] for r in read])
-        begins, rest = seen
-        for i in range(bisect_right(begins, at) - 1, -1, -1):
-            if at < rest[i][0]:
-                return rest[i]
-        return None
+        return holding(*seen, at)
 
     def _typed(self, local: Local, own: str) -> str:
         """The type a declaration states, or its value's ("" when neither says one); read

@@ -1,13 +1,26 @@
 """The spans and names the TypeScript/JavaScript receiver walk looks things up in
 (:mod:`codeagent.lang.ts_calls`): nested spans with the innermost one holding a place, and
-every name a file declares with the function that declares it."""
+every name a file declares with the function that declares it; the innermost of one name's
+declarations holding a place (:func:`holding`, for the Java, Go and Rust walks too)."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any
+from typing import Any, TypeVar
 
 from codeagent.lang.ts_receivers import Scope
+
+Span = TypeVar("Span", bound=tuple[Any, ...])
+
+
+def holding(begins: list[int], spans: list[Span], at: int) -> Span | None:
+    """Of one name's declarations, sorted by where they are first seen (``begins``), each
+    ``(seen to, ...)``: the latest to begin at or before ``at`` that still holds it, which is
+    the innermost where a name's spans nest or are apart; None when none holds it."""
+    for i in range(bisect_right(begins, at) - 1, -1, -1):
+        if at < spans[i][0]:
+            return spans[i]
+    return None
 
 
 class Nest:
