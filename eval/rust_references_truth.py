@@ -46,7 +46,7 @@ _SPAN = re.compile(r"span: (.+?):(\d+):(\d+): (\d+):(\d+) \(#(\d+)\)")
 _FNDEF = re.compile(r"ty: FnDef\(DefId\((\d+):(\d+) ~ ([^)]*)\), \[(.*)\]\)$")
 
 
-def _rustc(root: Path, what: str) -> list[str]:
+def _rustc(root: Path, what: str, rustc: str | None) -> list[str]:
     """rustc's printing of ``what`` (``thir-tree``, ``hir-tree``) for the crate at ``root``."""
     meta = tomllib.loads((root / "Cargo.toml").read_text())
     package = meta.get("package", {})
@@ -60,7 +60,7 @@ def _rustc(root: Path, what: str) -> list[str]:
         on.add(name)
         todo.extend(features[name])
     command = [
-        os.environ.get("RUSTC", "rustc"),
+        rustc or os.environ.get("RUSTC", "rustc"),
         "--crate-type",
         "lib",
         "--edition",
@@ -119,13 +119,16 @@ def _strip(path: str) -> str:
     return path.partition("::")[2] if "::" in path else ""
 
 
-def rust_truth(root: Path, paths: list[str]) -> dict[tuple[str, int, int], dict[str, Any]]:
-    """(path, line, column) of each call the compiler's tree holds -> its answer."""
-    where, impls = _owners(_rustc(root, "hir-tree"))
+def rust_truth(
+    root: Path, paths: list[str], rustc: str | None = None
+) -> dict[tuple[str, int, int], dict[str, Any]]:
+    """(path, line, column) of each call the compiler's tree holds -> its answer (``rustc``:
+    the compiler to run; default ``RUSTC``, else the one on the PATH)."""
+    where, impls = _owners(_rustc(root, "hir-tree", rustc))
     by_trait = {(t, s): i for i, (t, s) in impls.items() if t}
     texts: dict[str, list[str]] = {}
     out: dict[tuple[str, int, int], dict[str, Any]] = {}
-    lines = _rustc(root, "thir-tree")
+    lines = _rustc(root, "thir-tree", rustc)
     for i, line in enumerate(lines):
         if line.strip() != "Call {":
             continue

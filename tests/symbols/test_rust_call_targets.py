@@ -287,17 +287,8 @@ def _oracle() -> ModuleType:
 def _answers(repo: Path, files: dict[str, str], rustc: str) -> Answers:
     """(path, line, called name) -> the declarations rustc ties the call to (path, line)."""
     paths = [p for p in files if p.endswith(".rs")]
-    previous = os.environ.get("RUSTC")
-    os.environ["RUSTC"] = rustc
-    try:
-        rows = _oracle().rust_truth(repo, paths).values()
-    finally:
-        if previous is None:
-            os.environ.pop("RUSTC")
-        else:
-            os.environ["RUSTC"] = previous
     out: Answers = {}
-    for row in rows:
+    for row in _oracle().rust_truth(repo, paths, rustc).values():
         key = (row["path"], row["line"], row["name"])
         out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
     return out
