@@ -94,8 +94,10 @@ def score(
         every = sites(graph, texts)
         try:
             truth = oracle(root.resolve(), sorted(texts))
-        except subprocess.CalledProcessError as exc:
-            said = (exc.stderr or "").strip().splitlines() or [str(exc)]
+        except (subprocess.CalledProcessError, OSError, ValueError) as exc:
+            # a compiler that fails; a file the oracle reads missing (a crate's Cargo.toml) or
+            # unreadable (ValueError: a manifest that is no TOML)
+            said = (getattr(exc, "stderr", "") or "").strip().splitlines() or [str(exc)]
             print(f"error: the oracle failed on {root}: {said[-1]}", file=sys.stderr)
             return 2
         held = [s for s in every if (s.path, s.line, s.column) in truth]
