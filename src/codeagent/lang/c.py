@@ -8,6 +8,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from codeagent.lang.c_calls import C_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
@@ -168,7 +169,10 @@ SPEC = LanguageSpec(
     grammar=_grammar,
     definitions=function_patterns("(identifier) @name") + TYPES + MACRO_FUNCTIONS,
     imports=INCLUDES,
-    calls=CALLS,
+    # the calls, and the variables a call of a name may be of (codeagent.lang.c_calls)
+    calls=C_CALLS,
+    receivers=read,
+    linked_functions=True,
     repair=blank_c_macros,
     macro_blocks=TOP_LEVEL,
 )

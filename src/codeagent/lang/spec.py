@@ -138,3 +138,7 @@ class LanguageSpec:
     # declarations and ``impl`` blocks (Rust: codeagent.lang.rust_calls' forms, followed by
     # codeagent.symbols.rust_targets).
     crate_paths: bool = False
+    # The targets ``receivers`` writes are the names of functions as the program links them
+    # (C: codeagent.lang.c_calls' ``f``, the file's own function, else the one of that name
+    # the repository defines for every file: codeagent.symbols.c_targets).
+    linked_functions: bool = False

@@ -1,0 +1,136 @@
+"""Each C call's target as the file names it: a call of a name (``f()``) is a call of the
+function of that name unless a variable of that name is in scope there (a parameter, a local,
+a variable of the file: a pointer to a function); resolved across files by
+:mod:`codeagent.symbols.c_targets`.
+
+    found = read(tree, QueryCursor(Query(lang, C_CALLS)).matches(root), spans)
+    found.calls   # [[line, "run", scope], [line, "helper", scope, "helper"], ...]
+
+A call through a struct's field (``ops->run()``, ``s.f()``) or an expression (``(*fp)()``)
+stays by name: what it calls is a value. A function's declaration (``int f(int);``, in a
+function too) declares no variable; ``int (*f)(int);`` does. Without a preprocessor a macro of
+the name is not seen here: the graph tells a function from a macro.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from codeagent.lang.ts_calls import Found
+from codeagent.lang.ts_names import Nest, holding
+from codeagent.lang.ts_receivers import Text, reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+# The language's call query with what the walk reads, found in one pass in C: the calls (0),
+# the parameters (1) and the declarations (2), each declarator on its own.
+C_CALLS = """
+(call_expression function: [(identifier) @name
+                            (field_expression field: (field_identifier) @name)]) @call
+(parameter_declaration declarator: (_) @var)
+(declaration declarator: (_) @var)
+"""
+# What holds a declaration: the block, ``for`` or function it is seen in (a parameter: its
+# function; a function declaration's parameter: that declaration), else the file.
+_HOLDERS = frozenset({"compound_statement", "for_statement", "function_definition", "declaration"})
+# The declarators a name is wrapped in (``*p``, ``a[4]``, ``x = 1``, ``(x)``).
+_WRAPPERS = frozenset({
+    "init_declarator", "pointer_declarator", "array_declarator", "parenthesized_declarator",
+    "attributed_declarator",
+})  # fmt: skip
+Variable = tuple["Node", "Node | None"]  # a variable's name, and the node above its declaration
+
+
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows, a call of a name with its target (``spans``: the definitions' byte
+    spans ``(start, end, row)``, a call's scope the innermost one holding its name)."""
+    text = reader(tree.root_node.text or b"")
+    calls: list[Node] = []
+    variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
+    for pattern, captures in matches:
+        if pattern == 0:
+            calls.append(captures["name"][0])
+            continue
+        declarator = captures["var"][0]
+        named = _variable(declarator, pattern == 1)
+        if named is not None:
+            name = text(named)
+            declaration = declarator.parent
+            above = (named, declaration.parent if declaration is not None else None)
+            if name in variables:
+                variables[name].append(above)
+            else:
+                variables[name] = [above]
+    found = Found()
+    if calls:
+        found.calls = _rows(calls, spans, variables, text)
+    return found
+
+
+def _rows(
+    calls: list[Node],
+    spans: list[tuple[int, int, int]],
+    variables: dict[str, list[Variable]],
+    text: Text,
+) -> list[list[Any]]:
+    scopes = Nest(list(spans))
+    inner, scope_rows = scopes.inner, scopes.items
+    seen: dict[str, tuple[list[int], list[tuple[int]]]] = {}
+    rows: list[list[Any]] = []
+    for node in calls:
+        start, end = node.byte_range
+        name = text(node)
+        target = None
+        if node.type == "identifier":  # f(), not s.f()
+            target = name
+            declared = variables.get(name)
+            if declared is not None:
+                if name not in seen:
+                    seen[name] = _held(declared)
+                begins, held = seen[name]
+                if holding(begins, held, start) is not None:
+                    target = None  # a variable: a pointer to a function
+        i = inner(start, end)
+        row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
+        rows.append([*row, target] if target else row)
+    rows.sort(key=itemgetter(0, 1))
+    return rows
+
+
+def _held(declared: list[Variable]) -> tuple[list[int], list[tuple[int]]]:
+    """Where each of a name's variables is seen, from its declarator to the end of what holds
+    it (the file's end for a variable of the file), sorted by where it begins (as
+    :func:`~codeagent.lang.ts_names.holding` reads them)."""
+    found = []
+    for node, holder in declared:
+        while holder is not None and holder.type not in _HOLDERS:
+            holder = holder.parent
+        found.append((node.start_byte, holder.end_byte if holder is not None else 1 << 62))
+    found.sort()
+    return [begin for begin, _ in found], [(end,) for _, end in found]
+
+
+def _variable(node: Node, parameter: bool) -> Node | None:
+    """The name a declarator declares a variable, or None: no name (``int f(int)``'s
+    parameter), or a function's declaration (``int f(int);``, ``char *g(void);``)."""
+    function = pointer = False
+    while True:
+        kind = node.type
+        if kind == "identifier":
+            return node if parameter or not function or pointer else None
+        if kind == "function_declarator":
+            function, pointer = True, False
+        elif kind == "pointer_declarator" and function:
+            pointer = True  # (*f)(int): a pointer to a function
+        elif kind not in _WRAPPERS:
+            return None
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = node.named_child(0)  # ( x ): a parenthesized declarator has no field
+        if inner is None:
+            return None
+        node = inner
