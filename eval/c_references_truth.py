@@ -41,9 +41,10 @@ The sites are drawn as in ``eval/go_references_truth.py`` (seed 46, among those 
 holds). A call GCC ties to a function the translation unit defines is that definition; to one
 it only declares, the definition with external linkage of that name among the compiled files
 (none: the C library, or a file that did not compile: GCC is silent there, and a site resolved
-there is counted apart); a call through a pointer is answered with no repository function. A call whose written name is not the called function's
-(a macro that expands to a call of another) is left out, and so is a pointer's call where the
-name is a function-like macro of the repository's.
+there is counted apart); a call through a pointer is answered with no repository function. A
+call whose written name is not the called function's (a macro that expands to a call of
+another) is left out, and so is a pointer's call where the name is a function-like macro of
+the repository's.
 """
 
 from __future__ import annotations
