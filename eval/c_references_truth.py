@@ -4,10 +4,10 @@ the compiler emits, where it is written, and the function it calls).
     PYTHONPATH=src:eval python eval/c_references_truth.py DIR [DIR ...] [--sample 300] [--show 8]
 
 Needs GCC (``gcc`` on the PATH, or ``CC``; 12.2 here). Each tracked ``.c`` file is compiled on
-its own (``-O0``, ``-D_GNU_SOURCE``, every folder of the repository that holds a header on
-the path of ``#include "..."``, those named ``include`` on that of ``#include <...>`` too); a
-file that does not compile alone (a platform's, one that needs a configure step) gives no
-answers. Chosen and written down before the first run (none written
+its own (``-O0``, ``-D_GNU_SOURCE``, every folder of the repository that holds a header, and
+the folders above them, on the path of ``#include "..."``, those named ``include`` on that of
+``#include <...>`` too); a file that does not compile alone (a platform's, one that needs a
+configure step) gives no answers. Chosen and written down before the first run (none written
 here; each the commit named, its tracked ``.c`` and ``.h`` files), and why:
 
 - DaveGamble/cJSON a29814f: a JSON parser and printer in one file, its utilities in a second
@@ -62,17 +62,23 @@ from typing import Any
 _NODE = re.compile(r'^node: \{ title: "([^"]+)" label: "([^"\\]+)\\n([^"]+):(\d+):(\d+)"( shape)?')
 _EDGE = re.compile(r'^edge: \{ sourcename: "[^"]+" targetname: "([^"]+)" label: "(.+):(\d+):(\d+)"')
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_BEFORE = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)[ \t]*$")  # the name a C++ call's ( follows
+# a C++ function's name in GCC's label (``int shop::Store::total() const``: ``total``)
+_CPP_NAME = re.compile(r"(?<!operator )(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:<[^()]*>)?\(")
+CPP = (".cpp", ".cc", ".cxx")  # compiled as C++ (with ``CXX``, g++)
 _MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)\(", re.MULTILINE)
 INDIRECT = "__indirect_call"
+_HEADERS = (".h", ".hh", ".hpp", ".hxx")
 Where = tuple[str, int]
 
 
 def _compile(root: Path, path: str, includes: list[str], out: Path, cc: str) -> list[str]:
     """The lines of GCC's call graph of one file ([] when it does not compile alone)."""
     target = out / "unit.o"
+    standard = ["-std=c++17"] if path.endswith(CPP) else []
     done = subprocess.run(
-        [cc, "-fcallgraph-info", "-O0", "-w", "-D_GNU_SOURCE", *includes, "-c", path,
-         "-o", str(target)],
+        [cc, "-fcallgraph-info", "-O0", "-w", "-D_GNU_SOURCE", *standard, *includes, "-c",
+         path, "-o", str(target)],
         cwd=root, capture_output=True, text=True,
     )  # fmt: skip
     graph = out / "unit.ci"
@@ -84,28 +90,37 @@ def _compile(root: Path, path: str, includes: list[str], out: Path, cc: str) -> 
 
 
 def c_truth(
-    root: Path, paths: list[str], cc: str | None = None
+    root: Path, paths: list[str], cc: str | None = None, cxx: str | None = None
 ) -> dict[tuple[str, int, int], dict[str, Any]]:
     """(path, line, column) of each call GCC's graphs hold whose written name is the called
-    function's (column: UTF-16 units) -> its answer."""
+    function's (column: UTF-16 units) -> its answer. ``cc`` compiles the ``.c`` files, ``cxx``
+    the C++ ones (default: ``CC`` and ``CXX``, else ``gcc`` and ``g++``)."""
     cc = cc or os.environ.get("CC") or "gcc"
+    cxx = cxx or os.environ.get("CXX") or "g++"
     if shutil.which(cc) is None:
         raise OSError(f"no {cc} on the PATH")
     known = set(paths)
-    headers = sorted({posixpath.dirname(p) or "." for p in paths if p.endswith(".h")})
-    # each header's folder for ``#include "x.h"`` only (``include/uv/errno.h`` must not stand
-    # for ``<errno.h>``), an ``include`` folder for ``<x.h>`` too
-    includes = [f"-iquote{h}" for h in headers]
-    includes += [f"-I{h}" for h in headers if posixpath.basename(h) == "include"]
+    headers = {posixpath.dirname(p) or "." for p in paths if p.endswith(_HEADERS)}
+    for folder in list(headers):  # and the folders above them (``#include "shop/item.h"``)
+        while "/" in folder:
+            folder = posixpath.dirname(folder)
+            headers.add(folder)
+    # each for ``#include "x.h"`` only (``include/uv/errno.h`` must not stand for
+    # ``<errno.h>``), an ``include`` folder for ``<x.h>`` too
+    includes = [f"-iquote{h}" for h in sorted(headers)]
+    includes += [f"-I{h}" for h in sorted(headers) if posixpath.basename(h) == "include"]
     edges: list[tuple[str, int, int, str, str, Where | None]] = []  # where, callee, def
     linked: dict[str, set[Where]] = defaultdict(set)  # external name -> its definitions
     with tempfile.TemporaryDirectory() as tmp:
-        for path in (p for p in paths if p.endswith(".c")):
+        for path in (p for p in paths if p.endswith((".c", *CPP))):
             nodes: dict[str, tuple[str, Where | None]] = {}
-            lines = _compile(root, path, includes, Path(tmp), cc)
+            lines = _compile(root, path, includes, Path(tmp), cxx if path.endswith(CPP) else cc)
             for line in lines:
                 if (node := _NODE.match(line)) is not None:
                     title, name, file, number = node.group(1, 2, 3, 4)
+                    if "(" in name:  # C++: the name in the signature
+                        cpp = _CPP_NAME.search(name)
+                        name = cpp.group(1) if cpp is not None else ""
                     defined = node.group(6) is None and title != INDIRECT
                     at = (posixpath.normpath(file), int(number)) if defined else None
                     nodes[title] = (name, at)
@@ -116,7 +131,8 @@ def c_truth(
                     title, file, number, column = edge.group(1, 2, 3, 4)
                     name, at = nodes.get(title, (title, None))
                     place = posixpath.normpath(file)
-                    if place in known:
+                    if place in known and not (title == INDIRECT and path.endswith(CPP)):
+                        # (C++: a virtual method's call is indirect too: not known)
                         edges.append((place, int(number), int(column) - 1, title, name, at))
     texts = {p: (root / p).read_bytes() for p in {e[0] for e in edges}}
     macros = {m.decode() for p in known for m in _MACRO.findall(_read(root, p))}
@@ -124,6 +140,11 @@ def c_truth(
     for path, number, column, title, name, at in edges:
         lines = texts[path].split(b"\n")
         text = lines[number - 1] if number <= len(lines) else b""
+        if text[column : column + 1] == b"(":  # C++ places a call at its (: the name before
+            before = _BEFORE.search(text, 0, column)
+            if before is None:
+                continue
+            column = before.start(1)
         written = _IDENT.match(text, column)
         word = written.group().decode() if written is not None else ""
         if title == INDIRECT:
@@ -134,13 +155,14 @@ def c_truth(
             continue  # a macro's name where the call is written: not this site's callee
         else:  # declared only and defined by no file that compiled: silent (not known)
             defs = {at} if at is not None else linked.get(title, set())
-        known = title == INDIRECT or at is not None or title in linked
+        answered = title == INDIRECT or bool(defs)
+        defs = {w for w in defs if w[0] in known}  # a library's (a template's instance): none
         utf16 = len(text[:column].decode("utf-8", "replace").encode("utf-16-le")) // 2
         answer = out.setdefault(
             (path, number, utf16),
             {"path": path, "line": number, "column": utf16, "name": word, "defs": []},
         )
-        answer["answered"] = answer.get("answered", False) or known
+        answer["answered"] = answer.get("answered", False) or answered
         answer["defs"] = sorted({*map(tuple, answer["defs"]), *defs})
     return out
 

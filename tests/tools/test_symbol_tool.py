@@ -95,11 +95,11 @@ def test_callers_tied_to_the_method_say_so(graph: SymbolGraph) -> None:
     [
         # obj.load(): nothing says what obj is, so the call is by name and the note explains
         ({"a.py": "def load():\n    pass\n\ndef f(obj):\n    obj.load()\n"}, True, False),
-        ({"main.cpp": "void load() {}\n\nint main() {\n    load();\n}\n"}, False, True),
+        ({"main.rb": "def load\nend\n\ndef main\n  load()\nend\n"}, False, True),
         (
             {
                 "a.py": "def load():\n    pass\n\ndef f(obj):\n    obj.load()\n",
-                "main.cpp": "void load() {}\n\nint main() {\n    load();\n}\n",
+                "main.rb": "def load\nend\n\ndef main\n  load()\nend\n",
             },
             True,
             True,

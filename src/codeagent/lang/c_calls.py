@@ -14,6 +14,7 @@ the name is not seen here: the graph tells a function from a macro.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -35,11 +36,12 @@ C_CALLS = """
 # What holds a declaration: the block, ``for`` or function it is seen in (a parameter: its
 # function; a function declaration's parameter: that declaration), else the file.
 _HOLDERS = frozenset({"compound_statement", "for_statement", "function_definition", "declaration"})
-# The declarators a name is wrapped in (``*p``, ``a[4]``, ``x = 1``, ``(x)``).
+# The declarators a name is wrapped in (``*p``, ``a[4]``, ``x = 1``, ``(x)``, C++'s ``&r``).
 _WRAPPERS = frozenset({
     "init_declarator", "pointer_declarator", "array_declarator", "parenthesized_declarator",
-    "attributed_declarator",
+    "attributed_declarator", "reference_declarator",
 })  # fmt: skip
+_NAMES = frozenset({"identifier", "field_identifier"})  # a variable's, a C++ field's
 Variable = tuple["Node", "Node | None"]  # a variable's name, and the node above its declaration
 
 
@@ -56,7 +58,7 @@ def read(
             calls.append(captures["name"][0])
             continue
         declarator = captures["var"][0]
-        named = _variable(declarator, pattern == 1)
+        named = variable(declarator, pattern == 1)
         if named is not None:
             name = text(named)
             declaration = declarator.parent
@@ -79,7 +81,7 @@ def _rows(
 ) -> list[list[Any]]:
     scopes = Nest(list(spans))
     inner, scope_rows = scopes.inner, scopes.items
-    seen: dict[str, tuple[list[int], list[tuple[int]]]] = {}
+    seen: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {}
     rows: list[list[Any]] = []
     for node in calls:
         start, end = node.byte_range
@@ -90,9 +92,9 @@ def _rows(
             declared = variables.get(name)
             if declared is not None:
                 if name not in seen:
-                    seen[name] = _held(declared)
-                begins, held = seen[name]
-                if holding(begins, held, start) is not None:
+                    seen[name] = held(declared)
+                begins, spans_of = seen[name]
+                if holding(begins, spans_of, start) is not None:
                     target = None  # a variable: a pointer to a function
         i = inner(start, end)
         row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
@@ -101,26 +103,28 @@ def _rows(
     return rows
 
 
-def _held(declared: list[Variable]) -> tuple[list[int], list[tuple[int]]]:
-    """Where each of a name's variables is seen, from its declarator to the end of what holds
-    it (the file's end for a variable of the file), sorted by where it begins (as
-    :func:`~codeagent.lang.ts_names.holding` reads them)."""
+def held(declared: Sequence[tuple[Any, ...]]) -> tuple[list[int], list[tuple[Any, ...]]]:
+    """Where each of a name's variables ``(name, the node above its declaration, *what)`` is
+    seen, from its declarator to the end of what holds it (the file's end for a variable of
+    the file), sorted by where it begins, as :func:`~codeagent.lang.ts_names.holding` reads
+    them: ``(end, *what)``."""
     found = []
-    for node, holder in declared:
+    for node, holder, *what in declared:
         while holder is not None and holder.type not in _HOLDERS:
             holder = holder.parent
-        found.append((node.start_byte, holder.end_byte if holder is not None else 1 << 62))
-    found.sort()
-    return [begin for begin, _ in found], [(end,) for _, end in found]
+        end = holder.end_byte if holder is not None else 1 << 62
+        found.append((node.start_byte, end, *what))
+    found.sort(key=itemgetter(0, 1))
+    return [begin for begin, *_ in found], [tuple(rest) for _, *rest in found]
 
 
-def _variable(node: Node, parameter: bool) -> Node | None:
+def variable(node: Node, parameter: bool) -> Node | None:
     """The name a declarator declares a variable, or None: no name (``int f(int)``'s
     parameter), or a function's declaration (``int f(int);``, ``char *g(void);``)."""
     function = pointer = False
     while True:
         kind = node.type
-        if kind == "identifier":
+        if kind in _NAMES:
             return node if parameter or not function or pointer else None
         if kind == "function_declarator":
             function, pointer = True, False

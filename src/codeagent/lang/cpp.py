@@ -5,7 +5,6 @@ functions defined in a class body (methods) or outside it (``Type::method``: qua
 from __future__ import annotations
 
 from codeagent.lang.c import (
-    CALLS,
     INCLUDES,
     MACRO_FUNCTIONS,
     TEST_NAMES,
@@ -16,6 +15,7 @@ from codeagent.lang.c import (
     import_files,
 )
 from codeagent.lang.c import SPEC as C
+from codeagent.lang.cpp_calls import CPP_CALLS, read
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -67,10 +67,10 @@ SPEC = LanguageSpec(
     + TYPES
     + MACRO_FUNCTIONS,
     imports=INCLUDES,
-    calls=CALLS
-    + """
-(call_expression function: (qualified_identifier name: (identifier) @name)) @call
-""",
+    # the calls, and the declared types their receivers are read from (lang.cpp_calls)
+    calls=CPP_CALLS,
+    receivers=read,
+    scoped_names=True,
     repair=blank_macros,
     macro_blocks=TOP_LEVEL,
     # App(const App &) = delete; virtual ~App() = default;: declarations (a deleted member

@@ -142,3 +142,7 @@ class LanguageSpec:
     # (C: codeagent.lang.c_calls' ``f``, the file's own function, else the one of that name
     # the repository defines for every file: codeagent.symbols.c_targets).
     linked_functions: bool = False
+    # The targets ``receivers`` writes are the calling function's row and a name looked up in
+    # its class and namespaces, or a declared type's (C++: codeagent.lang.cpp_calls' forms,
+    # followed by codeagent.symbols.cpp_targets).
+    scoped_names: bool = False

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from codeagent.lang import languages_where
 from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.c_targets import c_target
+from codeagent.symbols.cpp_targets import cpp_target
 from codeagent.symbols.go_targets import go_target
 from codeagent.symbols.java_targets import java_target
 from codeagent.symbols.rust_targets import rust_target
@@ -53,8 +54,8 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     rec = graph.files.get(path)
     if rec is None or "l" in rec:
         # the languages whose receivers are read (TypeScript, JavaScript; Java, by declared
-        # types; Go, by package; Rust, by module path; C, by linkage); the others' calls
-        # stay by name
+        # types; Go, by package; Rust, by module path; C, by linkage; C++, by class and
+        # namespace); the others' calls stay by name
         if rec is None or rec["l"] not in languages_where("receivers"):
             return None
         if rec["l"] in languages_where("declared_types"):
@@ -65,6 +66,8 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
             return rust_target(graph, path, written)
         if rec["l"] in languages_where("linked_functions"):  # a function as linked (C)
             return c_target(graph, path, written)
+        if rec["l"] in languages_where("scoped_names"):  # by class and namespace (C++)
+            return cpp_target(graph, path, written)
         return ts_target(graph, path, written)
     first, *after = written.split("().")  # make().send: send of what make() returns
     found = _path(graph, path, rec["m"], first)

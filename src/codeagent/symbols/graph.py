@@ -58,7 +58,7 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # function is a method; 9: ``with T() as self.x`` binds the attribute (it was left unbound)
 # 10: Java's call targets too (lang.java_calls), with its classes' typed fields ("b")
 # 11: Rust's call targets too (lang.rust_calls), with its structs' typed fields ("b")
-# 12: C's call targets too (lang.c_calls): a call of a name, unless a variable has it
+# 12: C's and C++'s call targets too (lang.c_calls, lang.cpp_calls), C++'s classes' fields
 FORMAT = 12
 log = logging.getLogger(__name__)
 

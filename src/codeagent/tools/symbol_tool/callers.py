@@ -108,7 +108,7 @@ def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     """How call sites were found, in the words of the languages they are in: Python's note
     for Python files (unchanged), the language layer's for the others, both when both."""
     languages = [graph.files.get(c.path, {}).get("l", "") for c in sites]
-    # followed as Python's are (TypeScript, JavaScript, Java, Go, Rust, C)
+    # followed as Python's are (TypeScript, JavaScript, Java, Go, Rust, C, C++)
     followed = languages_where("receivers")
     other = [lang for lang in languages if lang and lang not in followed]
     notes = []
@@ -116,8 +116,8 @@ def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
         notes.append(BY_NAME_NOTE.format(n=name))
     if any(lang in followed for lang in languages):
         note = JS_BY_NAME_NOTE.format(n=name)
-        notes.append(f"In TypeScript, JavaScript, Java, Go, Rust and C: {note[0].lower()}{note[1:]}"
-                     if notes else note)  # fmt: skip
+        where = "In TypeScript, JavaScript, Java, Go, Rust, C and C++"
+        notes.append(f"{where}: {note[0].lower()}{note[1:]}" if notes else note)
     if other:
         note = OTHER_BY_NAME_NOTE.format(n=name)
         notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"

@@ -1,0 +1,229 @@
+"""Each C++ call's target as the file names it, read from the types the code declares (no
+inference): resolved across files by :mod:`codeagent.symbols.cpp_targets`.
+
+    found = read(tree, QueryCursor(Query(lang, CPP_CALLS)).matches(root), spans)
+    found.calls     # [[line, "send", 4, "4$Client.send"], [line, "size", 4], ...]
+    found.bindings  # [["net.Client", "transport_", "Transport"], ...]: the classes' fields
+                    # (and ["", "", "net"]: ``using namespace net;``, read file-wide)
+
+A target starts with the row (in the record's ``d``) of the function the call is made in (-1
+at the top level), then its form:
+
+- ``f()``: ``R~f``: a method of the function's class (its bases' too), else a function of its
+  namespaces (a variable of the name in scope, a pointer to a function: by name);
+- ``this->f()``: ``R@f``;
+- ``x.f()``, ``x->f()`` where ``x`` is a parameter or a local declared with a type ``T``
+  (``T x``, ``T* x``, ``const T& x``, ``ns::T x``, ``Array<T> x`` by the template's name;
+  ``auto`` and a built-in type say nothing): ``R$T.f``; where ``x`` is no
+  variable of the function, a field of its class: ``R.x.f`` (``this->x.f()`` too), its type
+  read from the class's fields (``bindings``);
+- ``S::f()``: ``R:S::f``, a class's (a static method, a base's) or a namespace's function;
+- ``x.g().f()``: ``R$T.g().f``: ``f`` of what ``T::g`` is declared to return (and so on).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from codeagent.lang.c_calls import held, variable
+from codeagent.lang.ts_calls import Found
+from codeagent.lang.ts_names import Nest, holding
+from codeagent.lang.ts_receivers import Text, reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+# The language's call query with what the walk reads, found in one pass in C: the calls (0,
+# 1: the sites C++'s query had), the declarations with their types (2-5), the fields (6), the
+# ``using namespace`` directives (7).
+CPP_CALLS = """
+(call_expression function: [(identifier) @name
+                            (field_expression argument: (_) @obj
+                                              field: (field_identifier) @name)]) @call
+(call_expression function: (qualified_identifier scope: (_) @scope name: (identifier) @name)) @call
+(parameter_declaration type: (_) @type declarator: (_) @var)
+(optional_parameter_declaration type: (_) @type declarator: (_) @var)
+(declaration type: (_) @type declarator: (_) @var)
+(for_range_loop type: (_) @type declarator: (_) @var)
+(field_declaration type: (_) @type declarator: (_) @var)
+(using_declaration "namespace" (_) @using)
+"""
+_PARAMETERS = (2, 3)
+_FIELD, _USING = 6, 7
+_CLASSES = frozenset({"class_specifier", "struct_specifier"})
+# A declaration's variable: its name, the node above its declaration, its type as written
+Variable = tuple["Node", "Node | None", str]
+
+
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows with their targets, and the classes' typed fields as ``bindings``."""
+    text = reader(tree.root_node.text or b"")
+    calls: list[dict[str, list[Node]]] = []
+    variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
+    found = Found()
+    for pattern, captures in matches:
+        if pattern < 2:
+            calls.append(captures)
+            continue
+        if pattern == _USING:  # using namespace a::b;: ["", "", "a.b"]
+            found.bindings.append(["", "", text(captures["using"][0]).replace("::", ".")])
+            continue
+        declarator = captures["var"][0]
+        named = variable(declarator, pattern in _PARAMETERS) or _constructed(declarator)
+        if named is None:
+            continue
+        written = _type(captures["type"][0], text)
+        if pattern == _FIELD:
+            owner = _owner(declarator, text)
+            if owner and written:
+                found.bindings.append([owner, text(named), written])
+            continue
+        above = declarator.parent.parent if declarator.parent is not None else None
+        variables.setdefault(text(named), []).append((named, above, written))
+    if calls:
+        found.calls = _Calls(variables, text).rows(calls, spans)
+    return found
+
+
+def _constructed(node: Node) -> Node | None:
+    """``T x(a, b);`` in a function's body, which the grammar reads as a function's
+    declaration when its arguments are names (``a`` as a parameter's type): a variable."""
+    declaration = node.parent
+    if node.type != "function_declarator" or declaration is None:
+        return None
+    if declaration.type != "declaration" or declaration.parent is None:
+        return None
+    if declaration.parent.type != "compound_statement":
+        return None
+    parameters = node.child_by_field_name("parameters")
+    if parameters is None or any(
+        p.child_by_field_name("declarator") is not None for p in parameters.named_children
+    ):
+        return None  # int f(int a);: a function's declaration
+    name = node.child_by_field_name("declarator")
+    return name if name is not None and name.type == "identifier" else None
+
+
+def _type(node: Node, text: Text) -> str:
+    """A declared type as written (``T``, ``ns::T``; a template's, ``Array<T, 4>``, by its
+    name), or "" (``auto``, a built-in type, a function's)."""
+    if node.type == "template_type":
+        name = node.child_by_field_name("name")
+        return text(name) if name is not None else ""
+    if node.type == "type_identifier":
+        return text(node)
+    if node.type == "qualified_identifier":
+        inner = node
+        while inner.type == "qualified_identifier":
+            name = inner.child_by_field_name("name")
+            if name is None:
+                return ""
+            inner = name
+        if inner.type == "template_type":  # ns::Array<T>: ns::Array
+            return text(node)[: inner.start_byte - node.start_byte] + _type(inner, text)
+        return text(node) if inner.type == "type_identifier" else ""
+    return ""
+
+
+def _owner(node: Node, text: Text) -> str:
+    """The qualified name of the class a field is declared in (``net.Client``), namespaces
+    and enclosing classes included; "" in an anonymous one."""
+    names: list[str] = []
+    above = node.parent
+    while above is not None:
+        if above.type in _CLASSES or above.type == "namespace_definition":
+            name = above.child_by_field_name("name")
+            if name is None:
+                return "" if above.type in _CLASSES else ".".join(reversed(names))
+            if name.type == "template_type":
+                name = name.child_by_field_name("name") or name
+            names.append(text(name).replace("::", "."))
+        above = above.parent
+    return ".".join(reversed(names))
+
+
+def _parts(function: Node | None) -> dict[str, list[Node]] | None:
+    """A called function's parts as the call query captures them (``name``, ``obj``,
+    ``scope``), or None for another shape."""
+    if function is None:
+        return None
+    if function.type == "identifier":
+        return {"name": [function]}
+    first, last = function.child_by_field_name("argument"), function.child_by_field_name("field")
+    if function.type == "field_expression" and first is not None and last is not None:
+        return {"obj": [first], "name": [last]} if last.type == "field_identifier" else None
+    first, last = function.child_by_field_name("scope"), function.child_by_field_name("name")
+    if function.type == "qualified_identifier" and first is not None and last is not None:
+        return {"scope": [first], "name": [last]} if last.type == "identifier" else None
+    return None
+
+
+class _Calls:
+    """The variables of one file, and each call's target read from them."""
+
+    def __init__(self, variables: dict[str, list[Variable]], text: Text) -> None:
+        self.variables, self.text = variables, text
+        self.seen: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {}
+
+    def rows(
+        self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
+    ) -> list[list[Any]]:
+        scopes = Nest(list(spans))
+        inner, scope_rows, text = scopes.inner, scopes.items, self.text
+        rows: list[list[Any]] = []
+        for captures in calls:
+            node = captures["name"][0]
+            start, end = node.byte_range
+            name = text(node)
+            i = inner(start, end)
+            row = scope_rows[i] if i >= 0 else -1
+            target = self._target(captures, name, start, row)
+            line = node.start_point[0] + 1
+            rows.append([line, name, row, target] if target else [line, name, row])
+        rows.sort(key=itemgetter(0, 1))
+        return rows
+
+    def _target(self, captures: dict[str, list[Node]], name: str, at: int, row: int) -> str:
+        scope = captures.get("scope")
+        if scope is not None:  # S::f()
+            if scope[0].type in ("namespace_identifier", "type_identifier", "qualified_identifier"):
+                return f"{row}:{self.text(scope[0])}::{name}"
+            return ""
+        obj = captures.get("obj")
+        if obj is None:  # f(): unless a variable (a pointer to a function) has the name
+            return "" if self._local(name, at) is not None else f"{row}~{name}"
+        kind = obj[0].type
+        if kind == "this":
+            return f"{row}@{name}"
+        if kind == "identifier":
+            head = self.text(obj[0])
+            local = self._local(head, at)
+            if local is None:  # a field of the function's class
+                return f"{row}.{head}.{name}"
+            return f"{row}${local}.{name}" if local else ""
+        if kind == "field_expression":  # this->x.f()
+            base = obj[0].child_by_field_name("argument")
+            field = obj[0].child_by_field_name("field")
+            if base is not None and base.type == "this" and field is not None:
+                return f"{row}.{self.text(field)}.{name}"
+        if kind == "call_expression":  # x.g().f(): f of what g is declared to return
+            inner = _parts(obj[0].child_by_field_name("function"))
+            if inner is not None:
+                called = self._target(inner, self.text(inner["name"][0]), at, row)
+                return f"{called}().{name}" if called else ""
+        return ""
+
+    def _local(self, name: str, at: int) -> str | None:
+        """The declared type of the variable ``name`` that holds the place ``at`` ("" when it
+        states none), or None when no variable of the name is in scope there."""
+        declared = self.variables.get(name)
+        if declared is None:
+            return None
+        if name not in self.seen:
+            self.seen[name] = held(declared)
+        begins, spans = self.seen[name]
+        found = holding(begins, spans, at)
+        return found[1] if found is not None else None
