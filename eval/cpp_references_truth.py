@@ -22,6 +22,17 @@ why:
   compiler's: a call a template makes is held only where it is instantiated), ``detail::``.
 
 (leethomason/tinyxml2 3dcad8e was the one the resolution was developed on; it is not scored.)
+The four above were scored once, then the resolution changed after their figures (a
+namespace's function defined as ``ns::f``, an owning pointer's ``->``, ``using a::B;``, an
+anonymous namespace's functions kept to their file). So two more, written down after those
+changes and before their one run, held out:
+
+- p-ranav/argparse d924b84: a command-line parser in one header (an ``ArgumentParser`` and
+  ``Argument`` with chained builder methods: ``parser.add_argument("x").help(..)``), tests on
+  a vendored doctest, one file per feature.
+- CLIUtils/CLI11 c1cfe00d: a command-line parser in headers with their implementations in
+  ``impl/`` files, compiled in ``src/``; examples using ``CLI::App`` (its tests need Catch2,
+  which is not in the repository: they do not compile here).
 
 The sites are drawn as in ``eval/c_references_truth.py``. A call GCC ties to a function or
 method the repository defines is that definition (a method defined in its class's body is

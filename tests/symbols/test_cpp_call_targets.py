@@ -27,11 +27,13 @@ FILES = {
         "struct Item {\n"
         "  int price;\n"
         "  int cost() const { return price; }\n"
+        "  void reset() { price = 0; }\n"
         "};\n"
         "}  // namespace shop\n"
     ),
     "include/shop/store.h": (
         "#pragma once\n"
+        "#include <memory>\n"
         "#include <vector>\n"
         '#include "shop/item.h"\n'
         "namespace shop {\n"
@@ -52,7 +54,12 @@ FILES = {
         "  int helper() const { return count_; }\n"
         "  int count_;\n"
         "  Item last_;\n"
+        "  std::unique_ptr<Item> spare_;\n"
         "};\n"
+        "\n"
+        "namespace util {\n"
+        "int twice(int x);\n"
+        "}\n"
         "\n"
         "int free_fn(int x);\n"
         "int size(int x);\n"
@@ -77,11 +84,13 @@ FILES = {
         "  sum += base_total();  // @inherited base_total\n"
         "  sum += last_.cost();  // @field cost\n"
         "  sum += this->last_.cost();  // @this-field cost\n"
+        "  sum += spare_->cost();  // @owning-pointer cost\n"
         "  return sum + first().cost();  // @returned cost\n"
         "}\n"
         "\n"
         "int Store::add(const Item& item) {\n"
         "  count_ += item.cost();  // @parameter cost\n"
+        "  spare_.reset();  // @owning-pointer-own - reset\n"
         "  return count_;\n"
         "}\n"
         "\n"
@@ -91,15 +100,32 @@ FILES = {
         "\n"
         "int size(int x) { return x; }\n"
         "\n"
+        "int util::twice(int x) { return 2 * x; }\n"
+        "\n"
         "int free_fn(int x) {\n"
         "  Store s(x);\n"
         "  Store* p = Store::make();  // @static make\n"
         "  int (*size)(int) = free_fn;\n"
         "  int r = s.total();  // @constructed total\n"
         "  r += p->add(Item{x});  // @pointer add\n"
+        "  r += util::twice(r);  // @namespace-function twice\n"
         "  return r + size(x);  // @function-pointer - size\n"
         "}\n"
         "}  // namespace shop\n"
+    ),
+    "app/tool.cpp": (
+        '#include "shop/store.h"\n'
+        "\n"
+        "using shop::Store;\n"
+        "\n"
+        "namespace {\n"
+        "int local_count() { return 1; }\n"
+        "}  // namespace\n"
+        "\n"
+        "int tool() {\n"
+        "  Store s(3);\n"
+        "  return s.total();  // @using-declaration total\n"
+        "}\n"
     ),
     "app/main.cpp": (
         "#include <vector>\n"
@@ -108,7 +134,12 @@ FILES = {
         "\n"
         "using namespace shop;\n"
         "\n"
+        "namespace {\n"
+        "int local_count() { return 2; }\n"
+        "}  // namespace\n"
+        "\n"
         "int main() {\n"
+        "  int n = local_count();  // @anonymous-namespace local_count\n"
         "  Store s(2);\n"
         "  int r = s.total();  // @using-namespace total\n"
         "  r += shop::free_fn(r);  // @qualified free_fn\n"
@@ -117,7 +148,7 @@ FILES = {
         "  v.push_back(r);  // @standard - push_back\n"
         "  auto q = Store::make();  // @static-used make\n"
         "  r += q->total();  // @auto - total\n"
-        "  return r + s.first().cost();  // @chain cost\n"
+        "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),
 }
@@ -174,4 +205,5 @@ def test_a_call_resolves_where_gcc_lands(
 def test_no_call_is_tied_where_gcc_does_not_tie_it(graph: SymbolGraph, calls: Answers) -> None:
     assert not tied_only_where(graph, calls, at_least=14)  # nothing is resolved outside
     # the standard library's method is answered, with no function of the repository
-    assert calls[("app/main.cpp", 13, "push_back")] == set()
+    assert calls[("app/main.cpp", 18, "push_back")] == set()
+    assert calls[("src/store.cpp", 18, "reset")] == set()  # std::unique_ptr's own

@@ -4,7 +4,9 @@ inference): resolved across files by :mod:`codeagent.symbols.cpp_targets`.
     found = read(tree, QueryCursor(Query(lang, CPP_CALLS)).matches(root), spans)
     found.calls     # [[line, "send", 4, "4$Client.send"], [line, "size", 4], ...]
     found.bindings  # [["net.Client", "transport_", "Transport"], ...]: the classes' fields
-                    # (and ["", "", "net"]: ``using namespace net;``, read file-wide)
+                    # (and ["", "", "net"]: ``using namespace net;``, ["", "Client",
+                    # "net.Client"]: ``using net::Client;``, each read file-wide; ["-",
+                    # "helper", ""]: a function of an anonymous namespace, the file's own)
 
 A target starts with the row (in the record's ``d``) of the function the call is made in (-1
 at the top level), then its form:
@@ -14,9 +16,10 @@ at the top level), then its form:
 - ``this->f()``: ``R@f``;
 - ``x.f()``, ``x->f()`` where ``x`` is a parameter or a local declared with a type ``T``
   (``T x``, ``T* x``, ``const T& x``, ``ns::T x``, ``Array<T> x`` by the template's name;
-  ``auto`` and a built-in type say nothing): ``R$T.f``; where ``x`` is no
-  variable of the function, a field of its class: ``R.x.f`` (``this->x.f()`` too), its type
-  read from the class's fields (``bindings``);
+  ``std::unique_ptr<T> x`` through ``->``; ``auto`` and a built-in type say nothing):
+  ``R$T.f``; where ``x`` is no variable of the function, a field of its class: ``R.x.f``
+  (``R>x.f`` for ``x->f()``; ``this->x.f()`` too), its type read from the class's fields
+  (``bindings``);
 - ``S::f()``: ``R:S::f``, a class's (a static method, a base's) or a namespace's function;
 - ``x.g().f()``: ``R$T.g().f``: ``f`` of what ``T::g`` is declared to return (and so on).
 """
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
 
 # The language's call query with what the walk reads, found in one pass in C: the calls (0,
 # 1: the sites C++'s query had), the declarations with their types (2-5), the fields (6), the
-# ``using namespace`` directives (7).
+# ``using`` directives (7) and declarations (8), an anonymous namespace's functions (9).
 CPP_CALLS = """
 (call_expression function: [(identifier) @name
                             (field_expression argument: (_) @obj
@@ -48,9 +51,13 @@ CPP_CALLS = """
 (for_range_loop type: (_) @type declarator: (_) @var)
 (field_declaration type: (_) @type declarator: (_) @var)
 (using_declaration "namespace" (_) @using)
+(using_declaration . (qualified_identifier) @alias .)
+(namespace_definition !name body: (declaration_list (function_definition declarator: (_) @local)))
 """
 _PARAMETERS = (2, 3)
-_FIELD, _USING = 6, 7
+_FIELD, _USING, _ALIAS, _LOCAL = 6, 7, 8, 9
+# the standard library's owning pointers: ``->`` reaches the type they hold
+_SMART = frozenset({"unique_ptr", "shared_ptr", "weak_ptr"})
 _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 # A declaration's variable: its name, the node above its declaration, its type as written
 Variable = tuple["Node", "Node | None", str]
@@ -71,6 +78,15 @@ def read(
         if pattern == _USING:  # using namespace a::b;: ["", "", "a.b"]
             found.bindings.append(["", "", text(captures["using"][0]).replace("::", ".")])
             continue
+        if pattern == _ALIAS:  # using a::B;: ["", "B", "a.B"]
+            full = text(captures["alias"][0]).replace("::", ".").lstrip(".")
+            found.bindings.append(["", full.rpartition(".")[2], full])
+            continue
+        if pattern == _LOCAL:  # a function of an anonymous namespace: ["-", "f", ""]
+            name = _function_name(captures["local"][0])
+            if name is not None:
+                found.bindings.append(["-", text(name), ""])
+            continue
         declarator = captures["var"][0]
         named = variable(declarator, pattern in _PARAMETERS) or _constructed(declarator)
         if named is None:
@@ -86,6 +102,17 @@ def read(
     if calls:
         found.calls = _Calls(variables, text).rows(calls, spans)
     return found
+
+
+def _function_name(node: Node) -> Node | None:
+    """The name a function definition's declarator declares (behind ``*`` and ``&``)."""
+    while node.type != "function_declarator":
+        inner = node.child_by_field_name("declarator") or node.named_child(0)
+        if inner is None or node.type not in ("pointer_declarator", "reference_declarator"):
+            return None
+        node = inner
+    name = node.child_by_field_name("declarator")
+    return name if name is not None and name.type == "identifier" else None
 
 
 def _constructed(node: Node) -> Node | None:
@@ -112,6 +139,12 @@ def _type(node: Node, text: Text) -> str:
     name), or "" (``auto``, a built-in type, a function's)."""
     if node.type == "template_type":
         name = node.child_by_field_name("name")
+        if name is not None and text(name) in _SMART:  # std::unique_ptr<T>: ->T
+            held = node.child_by_field_name("arguments")
+            inner = held.named_child(0) if held is not None else None
+            inner = inner.child_by_field_name("type") if inner is not None else None
+            found = _type(inner, text) if inner is not None else ""
+            return f"->{found}" if found and not found.startswith("->") else ""
         return text(name) if name is not None else ""
     if node.type == "type_identifier":
         return text(node)
@@ -123,7 +156,10 @@ def _type(node: Node, text: Text) -> str:
                 return ""
             inner = name
         if inner.type == "template_type":  # ns::Array<T>: ns::Array
-            return text(node)[: inner.start_byte - node.start_byte] + _type(inner, text)
+            written = _type(inner, text)
+            if written.startswith("->"):  # std::unique_ptr<T>
+                return written
+            return text(node)[: inner.start_byte - node.start_byte] + written
         return text(node) if inner.type == "type_identifier" else ""
     return ""
 
@@ -196,19 +232,22 @@ class _Calls:
         if obj is None:  # f(): unless a variable (a pointer to a function) has the name
             return "" if self._local(name, at) is not None else f"{row}~{name}"
         kind = obj[0].type
+        arrow = obj[0].next_sibling is not None and obj[0].next_sibling.type == "->"
         if kind == "this":
             return f"{row}@{name}"
         if kind == "identifier":
             head = self.text(obj[0])
             local = self._local(head, at)
             if local is None:  # a field of the function's class
-                return f"{row}.{head}.{name}"
+                return f"{row}{'>' if arrow else '.'}{head}.{name}"
+            if local.startswith("->"):  # an owning pointer: its own method through .
+                local = local[2:] if arrow else ""
             return f"{row}${local}.{name}" if local else ""
         if kind == "field_expression":  # this->x.f()
             base = obj[0].child_by_field_name("argument")
             field = obj[0].child_by_field_name("field")
             if base is not None and base.type == "this" and field is not None:
-                return f"{row}.{self.text(field)}.{name}"
+                return f"{row}{'>' if arrow else '.'}{self.text(field)}.{name}"
         if kind == "call_expression":  # x.g().f(): f of what g is declared to return
             inner = _parts(obj[0].child_by_field_name("function"))
             if inner is not None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from codeagent.symbols.types import Definition
 
 Target = tuple[str, bool]
-_WRITTEN = re.compile(r"(-?\d+)([~@$.:])(.+)")
+_WRITTEN = re.compile(r"(-?\d+)([~@$.>:])(.+)")
 _QUALIFIERS = frozenset({"const", "static", "virtual", "inline", "constexpr", "explicit", "extern"})
 # (language, class qualname, field) -> its declared type, from the records' ``b``, per graph
 _FIELDS: WeakKeyDictionary[SymbolHierarchy, dict[tuple[str, str, str], str]] = WeakKeyDictionary()
@@ -49,10 +49,13 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     language = rec["l"]
     owner = _class(graph, language, context.rpartition(".")[0]) if kind == "method" else None
     spaces = _spaces(context)
-    for used in [w for owner_, field, w in rec.get("b", ()) if not owner_ and not field]:
-        spaces += [f"{space}.{used}" if space else used for space in _spaces(context)]
+    for owner_, alias, used in rec.get("b", ()):
+        if not owner_ and not alias:  # using namespace
+            spaces += [f"{space}.{used}" if space else used for space in _spaces(context)]
+        elif not owner_:  # using a::B: B is a.B
+            spaces.append(f"={alias}={used}")
     first, *after = rest.split("().")  # x.g().f(): f of what g returns
-    callee = _first(graph, language, owner, spaces, form, first)
+    callee = _first(graph, path, owner, spaces, form, first)
     for name in after:
         cls = _returns(graph, language, callee) if callee is not None else None
         callee = _method(graph, cls, name)[0] if cls is not None else None
@@ -61,31 +64,32 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
 
 def _first(
     graph: SymbolHierarchy,
-    language: str,
+    path: str,
     owner: Definition | None,
     spaces: list[str],
     form: str,
     rest: str,
 ) -> Definition | None:
-    """The function or method the first part of a target names."""
+    """The function or method the first part of a target (in the file at ``path``) names."""
+    language = graph.files[path]["l"]
     if form in "~@":
         if owner is not None:
             method, complete = _method(graph, owner, rest)
             if method is not None or form == "@" or not complete:
                 return method
-        return _function(graph, language, spaces, rest) if form == "~" else None
+        return _function(graph, path, spaces, rest) if form == "~" else None
     if form == "$":
         written_type, _, name = rest.rpartition(".")
         cls = _type(graph, language, spaces, written_type)
-    elif form == ".":
+    elif form in ".>":
         field, _, name = rest.partition(".")
-        cls = _field(graph, language, owner, field) if owner is not None else None
+        cls = _field(graph, language, owner, field, form == ">") if owner is not None else None
     else:  # S::f: a class's method, or a namespace's function
         scope, _, name = rest.rpartition("::")
         cls = _type(graph, language, spaces, scope)
         if cls is None:
             inner = [f"{s}.{scope.replace('::', '.')}".lstrip(".") for s in spaces]
-            return _function(graph, language, inner, name)
+            return _function(graph, path, inner, name)
     return _method(graph, cls, name)[0] if cls is not None else None
 
 
@@ -98,6 +102,21 @@ def _returns(graph: SymbolHierarchy, language: str, callee: Definition) -> Defin
         return None  # no return type (a constructor), or one of several words or a template's
     scope = callee.qualname.rpartition(".")[0]
     return _type(graph, language, _spaces(scope), words[0])
+
+
+def _named(spaces: list[str], name: str) -> list[str]:
+    """The qualified names ``name`` may stand for, looked up in ``spaces`` in turn (a ``using
+    a::B`` declaration, ``=B=a.B`` among them, names ``B`` and what is under it)."""
+    found = []
+    head = name.partition(".")[0]
+    for space in spaces:
+        if space.startswith("="):
+            alias, _, full = space[1:].partition("=")
+            if alias == head:
+                found.append(full + name[len(head) :])
+        else:
+            found.append(f"{space}.{name}" if space else name)
+    return found
 
 
 def _spaces(context: str) -> list[str]:
@@ -119,29 +138,39 @@ def _type(
     graph: SymbolHierarchy, language: str, spaces: list[str], written: str
 ) -> Definition | None:
     """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn."""
-    name = written.replace("::", ".").lstrip(".")
-    for space in spaces:
-        found = _class(graph, language, f"{space}.{name}" if space else name)
+    for qualname in _named(spaces, written.replace("::", ".").lstrip(".")):
+        found = _class(graph, language, qualname)
         if found is not None:
             return found
     return None
 
 
-def _function(
-    graph: SymbolHierarchy, language: str, spaces: list[str], name: str
-) -> Definition | None:
-    """The function ``name`` of the innermost of ``spaces`` that has one (in one file)."""
-    defined = [
+def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -> Definition | None:
+    """The function ``name`` of the innermost of ``spaces`` that has one (in one file), for
+    a call in the file at ``path``: another file's ``static`` function, or one of its
+    anonymous namespace, is that file's own."""
+    language = graph.files[path]["l"]
+    defined = [  # a namespace's function defined outside it (ns::f) reads as a method
         d
         for d in graph._by_name.get(name, ())
-        if d.kind == "function" and graph.files[d.path].get("l") == language
+        if d.kind in ("function", "method")
+        and graph.files[d.path].get("l") == language
+        and (d.path == path or not _file_local(graph, d))
     ]
-    for space in spaces:
-        qualname = f"{space}.{name}" if space else name
+    for qualname in _named(spaces, name):
         found = [d for d in defined if d.qualname == qualname]
+        if found and _class(graph, language, qualname.rpartition(".")[0]) is not None:
+            return None  # a class's method, not a namespace's function
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
     return None
+
+
+def _file_local(graph: SymbolHierarchy, d: Definition) -> bool:
+    """Whether a function is its file's only: ``static``, or of an anonymous namespace."""
+    if "static" in d.signature.partition("(")[0].split():
+        return True
+    return ["-", d.name, ""] in graph.files[d.path].get("b", ())
 
 
 def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> tuple[Definition | None, bool]:
@@ -157,12 +186,17 @@ def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> tuple[Definit
     return None, complete
 
 
-def _field(graph: SymbolHierarchy, language: str, cls: Definition, field: str) -> Definition | None:
-    """The class of ``cls``'s field ``field`` (its bases' too), as its class declares it."""
+def _field(
+    graph: SymbolHierarchy, language: str, cls: Definition, field: str, arrow: bool
+) -> Definition | None:
+    """The class of ``cls``'s field ``field`` (its bases' too), as its class declares it
+    (``arrow``: reached through ``->``, which an owning pointer passes to what it holds)."""
     for owner, _ in graph._mro(cls, set()):
         written = _fields(graph).get((language, owner.qualname, field))
         if written is not None:
-            return _type(graph, language, _spaces(owner.qualname), written)
+            if written.startswith("->"):
+                written = written[2:] if arrow else ""
+            return _type(graph, language, _spaces(owner.qualname), written) if written else None
     return None
 
 
