@@ -1,15 +1,18 @@
-"""The TypeScript/JavaScript (or Java, Go, Rust, C) symbol phase with and without call
+"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++) symbol phase with and without call
 targets, in-process.
 
-    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language java|go|rust|c]
+    PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language LANGUAGE]
+
+``LANGUAGE``: typescript (the default), java, go, rust, c, cpp.
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
-``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``) once (not timed), then times
-``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
-language layer's share of an index build) ``--runs`` times with the receiver walk
-(:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
-:mod:`codeagent.lang.go_calls`, :mod:`codeagent.lang.rust_calls`,
-:mod:`codeagent.lang.c_calls`) and ``--runs`` times without it (and without the call query's
+``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``; ``cpp``: ``.cpp``, ``.cc``, ``.cxx``,
+``.hpp``, ``.hh``, ``.hxx``) once (not timed), then times ``lang.parse_file`` over all of them
+(grammar parse, definitions, imports, call sites: the language layer's share of an index
+build) ``--runs`` times with the receiver walk (:mod:`codeagent.lang.ts_calls`,
+:mod:`codeagent.lang.java_calls`, :mod:`codeagent.lang.go_calls`,
+:mod:`codeagent.lang.rust_calls`, :mod:`codeagent.lang.c_calls`,
+:mod:`codeagent.lang.cpp_calls`) and ``--runs`` times without it (and without the call query's
 captures for it), interleaved, and prints the medians in seconds (wall and CPU) and the
 difference, and the median of the runs' paired CPU ratios (with / without, run by run: what a
 drift of the machine's speed changes least). Then, on a graph of those records, the first ``who
@@ -27,7 +30,7 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import c, go, java, javascript, rust, typescript
+from codeagent.lang import c, cpp, go, java, javascript, rust, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
@@ -49,6 +52,13 @@ RUST_CALLS = """
                                (scoped_identifier name: (identifier) @name)
                                (field_expression field: (field_identifier) @name)])]) @call
 """
+# C++'s calls without what the receiver walk reads: the query before it
+CPP_CALLS = (
+    c.CALLS
+    + """
+(call_expression function: (qualified_identifier name: (identifier) @name)) @call
+"""
+)
 # Java's calls without what the receiver walk reads: the query before it
 JAVA_CALLS = """
 (method_invocation name: (identifier) @name) @call
@@ -62,13 +72,19 @@ def main() -> None:
     parser.add_argument("repo", type=Path)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
-        "--language", choices=("typescript", "java", "go", "rust", "c"), default="typescript"
+        "--language",
+        choices=("typescript", "java", "go", "rust", "c", "cpp"),
+        default="typescript",
     )
     args = parser.parse_args()
     root = args.repo.resolve()
-    patterns = {"java": ["*.java"], "go": ["*.go"], "rust": ["*.rs"], "c": ["*.c", "*.h"]}.get(
-        args.language, ["*.ts", "*.tsx"]
-    )
+    patterns = {
+        "java": ["*.java"],
+        "go": ["*.go"],
+        "rust": ["*.rs"],
+        "c": ["*.c", "*.h"],
+        "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx"],
+    }.get(args.language, ["*.ts", "*.tsx"])
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
@@ -83,6 +99,9 @@ def main() -> None:
     elif args.language == "rust":
         spec = rust.SPEC
         plain = dataclasses.replace(spec, receivers=None, crate_paths=False, calls=RUST_CALLS)
+    elif args.language == "cpp":
+        spec = cpp.SPEC
+        plain = dataclasses.replace(spec, receivers=None, scoped_names=False, calls=CPP_CALLS)
     elif args.language == "c":
         spec = c.SPEC
         plain = dataclasses.replace(spec, receivers=None, linked_functions=False, calls=c.CALLS)
