@@ -1,12 +1,17 @@
 """Small repositories whose calls are marked with what an oracle (a compiler) must tie them to:
 the marks read from the files, the repository committed, the oracle's answers read back
-(tests/symbols/test_java_call_targets.py, test_go_call_targets.py)."""
+(tests/symbols/test_java_call_targets.py, test_go_call_targets.py, and the C and C++ ones,
+whose oracle, GCC's call graph, is read here)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
+import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,6 +22,7 @@ from codeagent.symbols.types import CallSite
 from conftest import git, write_files
 
 MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
+EVAL = Path(__file__).resolve().parents[1] / "eval"
 Answers = dict[tuple[str, int, str], set[tuple[str, int]]]
 
 
@@ -93,3 +99,36 @@ def tied_only_where(graph: SymbolGraph, truth: Answers, at_least: int) -> set[tu
     for site in resolved:
         assert declared(graph, site) & truth.get((site.path, site.line, site.name), set()), site
     return {(c.name, c.target) for c in sites if c.outside}
+
+
+def compiler(variable: str, command: str, what: str) -> str:
+    """The compiler ``variable`` (``CC``) names, else ``command`` on the PATH: a test without
+    it fails in CI and is skipped elsewhere (``what``: why the test needs it)."""
+    found = os.environ.get(variable) or shutil.which(command)
+    if found is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"no {command} ({what}): CI runs this")
+        pytest.skip(f"no {command} ({what})")
+    return found
+
+
+def eval_script(name: str) -> ModuleType:
+    """The scoring script ``eval/NAME.py``, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, EVAL / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def gcc_answers(
+    repo: Path, paths: list[str], cc: str | None = None, cxx: str | None = None
+) -> Answers:
+    """GCC's call graph of ``paths`` in ``repo`` (``eval/c_references_truth.py``) as (path,
+    line, called name) -> the definitions it ties the call to (path, line)."""
+    out: Answers = {}
+    for row in eval_script("c_references_truth").c_truth(repo, paths, cc, cxx).values():
+        key = (row["path"], row["line"], row["name"])
+        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
+    return out

@@ -8,18 +8,22 @@ repository is tied anywhere GCC does not tie it."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
-from oracle_marks import Answers, committed, indexed, lands, marked, tied_only_where
+from oracle_marks import (
+    Answers,
+    committed,
+    compiler,
+    gcc_answers,
+    indexed,
+    lands,
+    marked,
+    tied_only_where,
+)
 
-ORACLE = Path(__file__).resolve().parents[2] / "eval" / "c_references_truth.py"
 FILES = {
     "include/shop.h": (
         "#ifndef SHOP_H\n"
@@ -110,13 +114,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def gcc() -> str:
-    """GCC (its call graph is the truth): failed in CI without it, skipped elsewhere."""
-    found = os.environ.get("CC") or shutil.which("gcc")
-    if found is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("no gcc (GCC's call graph is the truth): CI runs this")
-        pytest.skip("no gcc (GCC's call graph is the truth)")
-    return found
+    """GCC (its call graph is the truth)."""
+    return compiler("CC", "gcc", "GCC's call graph is the truth")
 
 
 @pytest.fixture(scope="module")
@@ -129,24 +128,10 @@ def graph(repo: Path) -> SymbolGraph:
     return indexed(repo)
 
 
-def _oracle() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("c_references_truth", ORACLE)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def calls(repo: Path, gcc: str) -> Answers:
     """(path, line, called name) -> the definitions GCC ties the call to (path, line)."""
-    paths = sorted(FILES)
-    out: Answers = {}
-    for row in _oracle().c_truth(repo, paths, gcc).values():
-        key = (row["path"], row["line"], row["name"])
-        out.setdefault(key, set()).update((p, line) for p, line in row["defs"])
-    return out
+    return gcc_answers(repo, sorted(FILES), cc=gcc)
 
 
 @pytest.mark.parametrize("mark", marked(FILES), ids=lambda m: f"{m[0]}-{m[1]}-{m[2]}")
