@@ -19,8 +19,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest, holding
-from codeagent.lang.ts_receivers import Text, reader
+from codeagent.lang.ts_names import call_rows, holding
+from codeagent.lang.ts_receivers import reader
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -51,11 +51,11 @@ def read(
     """The call rows, a call of a name with its target (``spans``: the definitions' byte
     spans ``(start, end, row)``, a call's scope the innermost one holding its name)."""
     text = reader(tree.root_node.text or b"")
-    calls: list[Node] = []
+    calls: list[dict[str, list[Node]]] = []
     variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
     for pattern, captures in matches:
         if pattern == 0:
-            calls.append(captures["name"][0])
+            calls.append(captures)
             continue
         declarator = captures["var"][0]
         named = variable(declarator, pattern == 1)
@@ -69,38 +69,29 @@ def read(
                 variables[name] = [above]
     found = Found()
     if calls:
-        found.calls = _rows(calls, spans, variables, text)
+        found.calls = call_rows(calls, spans, text, _Names(variables).target)
     return found
 
 
-def _rows(
-    calls: list[Node],
-    spans: list[tuple[int, int, int]],
-    variables: dict[str, list[Variable]],
-    text: Text,
-) -> list[list[Any]]:
-    scopes = Nest(list(spans))
-    inner, scope_rows = scopes.inner, scopes.items
-    seen: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {}
-    rows: list[list[Any]] = []
-    for node in calls:
-        start, end = node.byte_range
-        name = text(node)
-        target = None
-        if node.type == "identifier":  # f(), not s.f()
-            target = name
-            declared = variables.get(name)
-            if declared is not None:
-                if name not in seen:
-                    seen[name] = held(declared)
-                begins, spans_of = seen[name]
-                if holding(begins, spans_of, start) is not None:
-                    target = None  # a variable: a pointer to a function
-        i = inner(start, end)
-        row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
-        rows.append([*row, target] if target else row)
-    rows.sort(key=itemgetter(0, 1))
-    return rows
+class _Names:
+    """A file's variables, and what each call of a name calls."""
+
+    def __init__(self, variables: dict[str, list[Variable]]) -> None:
+        self.variables = variables
+        self.seen: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {}
+
+    def target(self, captures: dict[str, list[Node]], name: str, at: int, _: int) -> str | None:
+        """``name`` for ``f()`` (not ``s.f()``) unless a variable of the name holds ``at``."""
+        if captures["name"][0].type != "identifier":
+            return None
+        declared = self.variables.get(name)
+        if declared is not None:
+            if name not in self.seen:
+                self.seen[name] = held(declared)
+            begins, spans = self.seen[name]
+            if holding(begins, spans, at) is not None:
+                return None  # a variable: a pointer to a function
+        return name
 
 
 def held(declared: Sequence[tuple[Any, ...]]) -> tuple[list[int], list[tuple[Any, ...]]]:

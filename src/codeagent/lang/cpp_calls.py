@@ -26,12 +26,11 @@ at the top level), then its form:
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.c_calls import held, variable
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest, holding
+from codeagent.lang.ts_names import call_rows, holding
 from codeagent.lang.ts_receivers import Text, reader
 
 if TYPE_CHECKING:
@@ -207,22 +206,10 @@ class _Calls:
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
     ) -> list[list[Any]]:
-        scopes = Nest(list(spans))
-        inner, scope_rows, text = scopes.inner, scopes.items, self.text
-        rows: list[list[Any]] = []
-        for captures in calls:
-            node = captures["name"][0]
-            start, end = node.byte_range
-            name = text(node)
-            i = inner(start, end)
-            row = scope_rows[i] if i >= 0 else -1
-            target = self._target(captures, name, start, row)
-            line = node.start_point[0] + 1
-            rows.append([line, name, row, target] if target else [line, name, row])
-        rows.sort(key=itemgetter(0, 1))
-        return rows
+        return call_rows(calls, spans, self.text, self._target)
 
     def _target(self, captures: dict[str, list[Node]], name: str, at: int, row: int) -> str:
+        """The call's target as written (``row``: its function's), or "": by name."""
         scope = captures.get("scope")
         if scope is not None:  # S::f()
             if scope[0].type in ("namespace_identifier", "type_identifier", "qualified_identifier"):

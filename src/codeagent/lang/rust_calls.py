@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.rust_types import Local, declared, written_path, written_type
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest, holding
+from codeagent.lang.ts_names import Nest, call_rows, holding
 from codeagent.lang.ts_receivers import Text, reader
 
 if TYPE_CHECKING:
@@ -135,23 +135,15 @@ class _Calls:
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
     ) -> list[list[Any]]:
-        scopes = Nest(list(spans))
-        inner, scope_rows, text = scopes.inner, scopes.items, self.text
-        rows: list[list[Any]] = []
-        for captures in calls:
-            node = captures["name"][0]
-            start, end = node.byte_range
-            name = text(node)
-            own = self._own(start)
-            target = self._target(captures, name, start, own)
-            if target and self.mods.items:
-                module = self._module(start)
-                target = f"{module}|{target}" if module else target
-            i = inner(start, end)
-            row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
-            rows.append([*row, target] if target else row)
-        rows.sort(key=itemgetter(0, 1))
-        return rows
+        return call_rows(calls, spans, self.text, self._written)
+
+    def _written(self, captures: dict[str, list[Node]], name: str, at: int, _: int) -> str | None:
+        """The call's target, behind the inline modules holding it (``a.b|T::f``)."""
+        target = self._target(captures, name, at, self._own(at))
+        if target and self.mods.items:
+            module = self._module(at)
+            target = f"{module}|{target}" if module else target
+        return target
 
     def _own(self, at: int) -> str:
         """The type of the ``impl`` block holding ``at`` ("" outside one)."""

@@ -1,14 +1,23 @@
 """The spans and names the TypeScript/JavaScript receiver walk looks things up in
 (:mod:`codeagent.lang.ts_calls`): nested spans with the innermost one holding a place, and
 every name a file declares with the function that declares it; the innermost of one name's
-declarations holding a place (:func:`holding`, for the Java, Go and Rust walks too)."""
+declarations holding a place (:func:`holding`, for the Java, Go, Rust, C and C++ walks too);
+the call rows of a walk that writes each call's target (:func:`call_rows`: Rust, C, C++)."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from codeagent.lang.ts_receivers import Scope
+from codeagent.lang.ts_receivers import Scope, Text
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# What a walk writes for one call: (its captures, its name, where it is, its scope) -> target
+Targeter = Callable[[dict[str, list["Node"]], str, int, int], "str | None"]
 
 Span = TypeVar("Span", bound=tuple[Any, ...])
 
@@ -21,6 +30,31 @@ def holding(begins: list[int], spans: list[Span], at: int) -> Span | None:
         if at < spans[i][0]:
             return spans[i]
     return None
+
+
+def call_rows(
+    calls: Iterable[dict[str, list[Node]]],
+    spans: list[tuple[int, int, int]],
+    text: Text,
+    target: Targeter,
+) -> list[list[Any]]:
+    """``[line, name, scope]`` of each call (its ``name`` capture), with the target ``target``
+    writes for it when it writes one, sorted by line and name; the scope is the row of the
+    innermost of ``spans`` ``(start, end, row)`` holding the name (-1: none)."""
+    scopes = Nest(list(spans))
+    inner, scope_rows = scopes.inner, scopes.items
+    rows: list[list[Any]] = []
+    for captures in calls:
+        node = captures["name"][0]
+        start, end = node.byte_range
+        name = text(node)
+        i = inner(start, end)
+        scope = scope_rows[i] if i >= 0 else -1
+        written = target(captures, name, start, scope)
+        line = node.start_point[0] + 1
+        rows.append([line, name, scope, written] if written else [line, name, scope])
+    rows.sort(key=itemgetter(0, 1))
+    return rows
 
 
 class Nest:

@@ -40,7 +40,7 @@ def c_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     own = [d for d in functions if d.path == path]
     if own:
         return (own[0].full_name, False)
-    linked = {d.full_name: d.path for d in functions if not _static(d)}
+    linked = {d.full_name: d.path for d in functions if not declared_static(d)}
     if len(linked) > 1:  # one per platform: the one of the caller's folder, if one is
         folder = posixpath.dirname(path)
         mine = [n for n, p in linked.items() if posixpath.dirname(p) == folder]
@@ -55,7 +55,7 @@ def c_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     return (next(iter(linked)), False) if len(linked) == 1 else None
 
 
-def _static(d: Definition) -> bool:
+def declared_static(d: Definition) -> bool:
     """Whether the function is declared ``static`` (its signature's words before the name)."""
     return "static" in d.signature.partition("(")[0].split()
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
+from codeagent.symbols.c_targets import declared_static
 from codeagent.symbols.tables import CLASS_KINDS
 
 if TYPE_CHECKING:
@@ -168,9 +169,7 @@ def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -
 
 def _file_local(graph: SymbolHierarchy, d: Definition) -> bool:
     """Whether a function is its file's only: ``static``, or of an anonymous namespace."""
-    if "static" in d.signature.partition("(")[0].split():
-        return True
-    return ["-", d.name, ""] in graph.files[d.path].get("b", ())
+    return declared_static(d) or ["-", d.name, ""] in graph.files[d.path].get("b", ())
 
 
 def _method(graph: SymbolHierarchy, cls: Definition, name: str) -> tuple[Definition | None, bool]:
