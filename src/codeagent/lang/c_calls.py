@@ -50,7 +50,7 @@ def read(
 ) -> Found:
     """The call rows, a call of a name with its target (``spans``: the definitions' byte
     spans ``(start, end, row)``, a call's scope the innermost one holding its name)."""
-    text = reader(tree.root_node.text or b"")
+    text = reader(tree.root_node)
     calls: list[dict[str, list[Node]]] = []
     variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
     for pattern, captures in matches:

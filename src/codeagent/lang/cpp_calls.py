@@ -66,7 +66,7 @@ def read(
     tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
 ) -> Found:
     """The call rows with their targets, and the classes' typed fields as ``bindings``."""
-    text = reader(tree.root_node.text or b"")
+    text = reader(tree.root_node)
     calls: list[dict[str, list[Node]]] = []
     variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
     found = Found()

@@ -64,7 +64,7 @@ def read(
 ) -> Found:
     """The call rows with their targets, and the structs' typed fields as ``bindings``."""
     root = tree.root_node
-    text = reader(root.text or b"")
+    text = reader(root)
     calls: list[dict[str, list[Node]]] = []
     decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     found = Found()

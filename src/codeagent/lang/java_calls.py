@@ -72,7 +72,7 @@ def read(
 ) -> Found:
     """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
     end, row)``, a call's scope the innermost one holding its name)."""
-    text = reader(tree.root_node.text or b"")
+    text = reader(tree.root_node)
     calls: list[tuple[int, dict[str, list[Node]]]] = []  # (0: a method call, 1: new T())
     decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     fields: list[tuple[Node, str, str]] = []

@@ -74,7 +74,7 @@ def read(
     tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
 ) -> Found:
     """The call rows with their targets, and the structs' typed fields as ``bindings``."""
-    text = reader(tree.root_node.text or b"")
+    text = reader(tree.root_node)
     calls: list[dict[str, list[Node]]] = []
     decls: dict[str, list[dict[str, list[Node]]]] = {}  # name -> its declarations' captures
     impls: list[tuple[int, int, str]] = []

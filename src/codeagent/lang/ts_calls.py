@@ -134,7 +134,7 @@ def _calls(
 ) -> list[list[Any]]:  # fmt: skip
     """``[line, name, scope]`` of each call, and its target when its receiver names one. A
     call is placed by its called name's span: what holds the name holds the call."""
-    text = reader(tree.root_node.text or b"")  # names sliced from the source by byte range
+    text = reader(tree.root_node)  # names sliced from the source by byte range
     names = _names(functions, classes, decls, bindings, text)
     this = _This(functions, classes, text, tree.language)
     scopes = _Nest(list(spans))  # the definitions

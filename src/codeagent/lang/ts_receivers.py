@@ -43,16 +43,20 @@ def text(node: Node | None) -> str:
     return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
-def reader(source: bytes) -> Text:
-    """The text of a node of a tree parsed from ``source``: a slice by the node's byte range of
-    the source decoded once as Latin-1 (a character a byte), decoded again as UTF-8 only
-    where the slice is not ASCII; a third of ``Node.text``'s cost."""
+def reader(root: Node) -> Text:
+    """The text of a node of the tree whose root is ``root``: a slice by the node's byte range
+    of the source decoded once as Latin-1 (a character a byte), decoded again as UTF-8 only
+    where the slice is not ASCII; a third of ``Node.text``'s cost. The root's text starts at
+    its first token (a file's leading blank lines and spaces are not in it), so the slices
+    are taken from there."""
+    source, offset = root.text or b"", root.start_byte
     whole = source.decode("latin-1")
 
     def sliced(node: Node | None) -> str:
         if node is None:
             return ""
         start, end = node.byte_range
+        start, end = start - offset, end - offset
         piece = whole[start:end]
         return piece if piece.isascii() else source[start:end].decode("utf-8", "replace")
 
