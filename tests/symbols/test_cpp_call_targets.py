@@ -32,7 +32,10 @@ FILES = {
         "  int price;\n"
         "  int cost() const { return price; }\n"
         "  void reset() { price = 0; }\n"
+        "  Item* next;\n"
         "};\n"
+        "typedef Item Piece;\n"
+        "using Part = Piece;\n"
         "}  // namespace shop\n"
     ),
     "include/shop/store.h": (
@@ -53,6 +56,12 @@ FILES = {
         "  int add(const Item& item);\n"
         "  static Store* make();\n"
         "  Item first() const;\n"
+        "  class Shelf {\n"
+        "   public:\n"
+        "    int count() const;\n"
+        "    Item top;\n"
+        "  };\n"
+        "  Shelf shelf;\n"
         "\n"
         " private:\n"
         "  int helper() const { return count_; }\n"
@@ -89,11 +98,14 @@ FILES = {
         "  sum += last_.cost();  // @field cost\n"
         "  sum += this->last_.cost();  // @this-field cost\n"
         "  sum += spare_->cost();  // @owning-pointer cost\n"
+        "  sum += last_.next->next->cost();  // @fields-on cost\n"
+        "  sum += this->shelf.count();  // @outside-nested count\n"
         "  return sum + first().cost();  // @returned cost\n"
         "}\n"
         "\n"
         "int Store::add(const Item& item) {\n"
         "  count_ += item.cost();  // @parameter cost\n"
+        "  count_ += Store(2).total();  // @constructed-here total\n"
         "  spare_.reset();  // @owning-pointer-own - reset\n"
         "  return count_;\n"
         "}\n"
@@ -101,6 +113,11 @@ FILES = {
         "Store* Store::make() { return new Store(1); }\n"
         "\n"
         "Item Store::first() const { return last_; }\n"
+        "\n"
+        "int Store::Shelf::count() const {\n"
+        "  int n = top.cost();  // @nested-field cost\n"
+        "  return n + top.next->cost();  // @nested-field-on cost\n"
+        "}\n"
         "\n"
         "int size(int x) { return x; }\n"
         "\n"
@@ -131,6 +148,43 @@ FILES = {
         "  return s.total();  // @using-declaration total\n"
         "}\n"
     ),
+    "test/testing.h": (  # a test framework's macro, as googletest writes it
+        "#pragma once\n"
+        "namespace testing {\n"
+        "class Test {\n"
+        " public:\n"
+        "  virtual ~Test() {}\n"
+        "};\n"
+        "}  // namespace testing\n"
+        "#define TEST_F(fixture, name) \\\n"
+        "  class fixture##_##name##_Test : public fixture { \\\n"
+        "   public: \\\n"
+        "    void TestBody(); \\\n"
+        "  }; \\\n"
+        "  void fixture##_##name##_Test::TestBody()\n"
+    ),
+    "test/store_test.cpp": (
+        '#include "shop/store.h"\n'
+        '#include "testing.h"\n'
+        "\n"
+        "namespace shop {\n"
+        "namespace {\n"
+        "class StoreTest : public testing::Test {\n"
+        " protected:\n"
+        "  int stocked() { return kept_.cost(); }  // @anonymous-namespace-field cost\n"
+        "  Item kept_;\n"
+        "};\n"
+        "\n"
+        "int stocked() { return 0; }\n"
+        "}  // namespace\n"
+        "\n"
+        "TEST_F(StoreTest, Stocks) {\n"
+        "  int n = stocked();  // @fixture stocked\n"
+        "  n += kept_.cost();  // @fixture-field cost\n"
+        "  n += size(n);  // @fixture-function size\n"
+        "}\n"
+        "}  // namespace shop\n"
+    ),
     "app/main.cpp": (
         "#include <vector>\n"
         "\n"
@@ -151,7 +205,24 @@ FILES = {
         "  std::vector<int> v;\n"
         "  v.push_back(r);  // @standard - push_back\n"
         "  auto q = Store::make();  // @static-used make\n"
-        "  r += q->total();  // @auto - total\n"
+        "  r += q->total();  // @auto-returned total\n"
+        "  auto* m = new Store(4);\n"
+        "  r += m->total();  // @auto-new total\n"
+        "  auto c = Store(5);\n"
+        "  r += c.total();  // @auto-constructed total\n"
+        "  auto i = Item{1};\n"
+        "  r += i.cost();  // @auto-braces cost\n"
+        "  auto o = std::make_unique<Item>();\n"
+        "  r += o->cost();  // @auto-owning cost\n"
+        "  o.reset();  // @auto-owning-own - reset\n"
+        "  auto f = q->first();\n"
+        "  r += f.cost();  // @auto-method cost\n"
+        "  Piece p{2};\n"
+        "  r += p.cost();  // @typedef cost\n"
+        "  Part t{3};\n"
+        "  r += t.cost();  // @alias-of-alias cost\n"
+        "  r += q->shelf.top.cost();  // @auto-fields cost\n"
+        "  delete m;\n"
         "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),
@@ -190,5 +261,12 @@ def test_a_call_resolves_where_gcc_lands(
 def test_no_call_is_tied_where_gcc_does_not_tie_it(graph: SymbolGraph, calls: Answers) -> None:
     assert not tied_only_where(graph, calls, at_least=14)  # nothing is resolved outside
     # the standard library's method is answered, with no function of the repository
-    assert calls[("app/main.cpp", 18, "push_back")] == set()
-    assert calls[("src/store.cpp", 18, "reset")] == set()  # std::unique_ptr's own
+    assert calls[("app/main.cpp", _line("app/main.cpp", "v.push_back"), "push_back")] == set()
+    # std::unique_ptr's own
+    assert calls[("src/store.cpp", _line("src/store.cpp", "spare_.reset"), "reset")] == set()
+    assert calls[("app/main.cpp", _line("app/main.cpp", "o.reset"), "reset")] == set()
+
+
+def _line(path: str, text: str) -> int:
+    """The line of ``path`` (in ``FILES``) that holds ``text``."""
+    return next(n for n, line in enumerate(FILES[path].splitlines(), 1) if text in line)

@@ -40,7 +40,8 @@ SPEC = LanguageSpec(
         f"(qualified_identifier scope: (_) @receiver name: {_NAME})", references=True
     )
     + function_patterns(
-        f"(qualified_identifier scope: (_) @receiver name: (qualified_identifier name: {_NAME}))",
+        "(qualified_identifier scope: (_) @receiver"
+        f" name: (qualified_identifier scope: (_) @receiver name: {_NAME}))",
         references=True,
     )
     # an explicit specialisation, template <> auto digits10<uint128_t>() -> int

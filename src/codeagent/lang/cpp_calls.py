@@ -18,10 +18,15 @@ at the top level), then its form:
   (``T x``, ``T* x``, ``const T& x``, ``ns::T x``, ``Array<T> x`` by the template's name;
   ``std::unique_ptr<T> x`` through ``->``; ``auto`` and a built-in type say nothing):
   ``R$T.f``; where ``x`` is no variable of the function, a field of its class: ``R.x.f``
-  (``R>x.f`` for ``x->f()``; ``this->x.f()`` too), its type read from the class's fields
-  (``bindings``);
+  (``R.x>f`` for ``x->f()``; ``this->x.f()`` too), its type read from the class's fields
+  (``bindings``); fields read on from either (``x->y.z->f()``: ``R$T>y.z>f``, each field's
+  type from its class's fields);
 - ``S::f()``: ``R:S::f``, a class's (a static method, a base's) or a namespace's function;
-- ``x.g().f()``: ``R$T.g().f``: ``f`` of what ``T::g`` is declared to return (and so on).
+- ``x.g().f()``: ``R$T.g().f``: ``f`` of what ``T::g`` is declared to return (and so on;
+  ``T(a).f()``: ``R~T().f``, the class constructed), fields read on after it too;
+- ``x.f()`` where ``auto x = ...;``: as if the value were written in its place (``new
+  T(a)``, ``T{a}``: ``T``; ``std::make_unique<T>()``: ``T`` through ``->``; a call: what it
+  gives, ``R:S::make().f``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.c_calls import held, variable
+from codeagent.lang.cpp_types import (
+    auto_value,
+    constructed,
+    declared_type,
+    field_owner,
+    function_name,
+)
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import call_rows, holding
 from codeagent.lang.ts_receivers import Text, reader
@@ -56,10 +68,10 @@ CPP_CALLS = """
 _PARAMETERS = (2, 3)
 _FIELD, _USING, _ALIAS, _LOCAL = 6, 7, 8, 9
 # the standard library's owning pointers: ``->`` reaches the type they hold
-_SMART = frozenset({"unique_ptr", "shared_ptr", "weak_ptr"})
-_CLASSES = frozenset({"class_specifier", "struct_specifier"})
 # A declaration's variable: its name, the node above its declaration, its type as written
-Variable = tuple["Node", "Node | None", str]
+# (or, for ``auto x = f(a);``, the call whose result it holds)
+Variable = tuple["Node", "Node | None", "str | Node"]
+_DEPTH = 8  # calls read inside one call's target at most
 
 
 def read(
@@ -82,102 +94,28 @@ def read(
             found.bindings.append(["", full.rpartition(".")[2], full])
             continue
         if pattern == _LOCAL:  # a function of an anonymous namespace: ["-", "f", ""]
-            name = _function_name(captures["local"][0])
+            name = function_name(captures["local"][0])
             if name is not None:
                 found.bindings.append(["-", text(name), ""])
             continue
         declarator = captures["var"][0]
-        named = variable(declarator, pattern in _PARAMETERS) or _constructed(declarator)
+        named = variable(declarator, pattern in _PARAMETERS) or constructed(declarator)
         if named is None:
             continue
-        written = _type(captures["type"][0], text)
+        written = declared_type(captures["type"][0], text)
         if pattern == _FIELD:
-            owner = _owner(declarator, text)
+            owner = field_owner(declarator, text)
             if owner and written:
                 found.bindings.append([owner, text(named), written])
             continue
+        made: str | Node = written
+        if not written and captures["type"][0].type == "placeholder_type_specifier":
+            made = auto_value(declarator.child_by_field_name("value"), text)  # auto x = ...;
         above = declarator.parent.parent if declarator.parent is not None else None
-        variables.setdefault(text(named), []).append((named, above, written))
+        variables.setdefault(text(named), []).append((named, above, made))
     if calls:
         found.calls = _Calls(variables, text).rows(calls, spans)
     return found
-
-
-def _function_name(node: Node) -> Node | None:
-    """The name a function definition's declarator declares (behind ``*`` and ``&``)."""
-    while node.type != "function_declarator":
-        inner = node.child_by_field_name("declarator") or node.named_child(0)
-        if inner is None or node.type not in ("pointer_declarator", "reference_declarator"):
-            return None
-        node = inner
-    name = node.child_by_field_name("declarator")
-    return name if name is not None and name.type == "identifier" else None
-
-
-def _constructed(node: Node) -> Node | None:
-    """``T x(a, b);`` in a function's body, which the grammar reads as a function's
-    declaration when its arguments are names (``a`` as a parameter's type): a variable."""
-    declaration = node.parent
-    if node.type != "function_declarator" or declaration is None:
-        return None
-    if declaration.type != "declaration" or declaration.parent is None:
-        return None
-    if declaration.parent.type != "compound_statement":
-        return None
-    parameters = node.child_by_field_name("parameters")
-    if parameters is None or any(
-        p.child_by_field_name("declarator") is not None for p in parameters.named_children
-    ):
-        return None  # int f(int a);: a function's declaration
-    name = node.child_by_field_name("declarator")
-    return name if name is not None and name.type == "identifier" else None
-
-
-def _type(node: Node, text: Text) -> str:
-    """A declared type as written (``T``, ``ns::T``; a template's, ``Array<T, 4>``, by its
-    name), or "" (``auto``, a built-in type, a function's)."""
-    if node.type == "template_type":
-        name = node.child_by_field_name("name")
-        if name is not None and text(name) in _SMART:  # std::unique_ptr<T>: ->T
-            held = node.child_by_field_name("arguments")
-            inner = held.named_child(0) if held is not None else None
-            inner = inner.child_by_field_name("type") if inner is not None else None
-            found = _type(inner, text) if inner is not None else ""
-            return f"->{found}" if found and not found.startswith("->") else ""
-        return text(name) if name is not None else ""
-    if node.type == "type_identifier":
-        return text(node)
-    if node.type == "qualified_identifier":
-        inner = node
-        while inner.type == "qualified_identifier":
-            name = inner.child_by_field_name("name")
-            if name is None:
-                return ""
-            inner = name
-        if inner.type == "template_type":  # ns::Array<T>: ns::Array
-            written = _type(inner, text)
-            if written.startswith("->"):  # std::unique_ptr<T>
-                return written
-            return text(node)[: inner.start_byte - node.start_byte] + written
-        return text(node) if inner.type == "type_identifier" else ""
-    return ""
-
-
-def _owner(node: Node, text: Text) -> str:
-    """The qualified name of the class a field is declared in (``net.Client``), namespaces
-    and enclosing classes included; "" in an anonymous one."""
-    names: list[str] = []
-    above = node.parent
-    while above is not None:
-        if above.type in _CLASSES or above.type == "namespace_definition":
-            name = above.child_by_field_name("name")
-            if name is None:
-                return "" if above.type in _CLASSES else ".".join(reversed(names))
-            if name.type == "template_type":
-                name = name.child_by_field_name("name") or name
-            names.append(text(name).replace("::", "."))
-        above = above.parent
-    return ".".join(reversed(names))
 
 
 def _parts(function: Node | None) -> dict[str, list[Node]] | None:
@@ -202,6 +140,7 @@ class _Calls:
     def __init__(self, variables: dict[str, list[Variable]], text: Text) -> None:
         self.variables, self.text = variables, text
         self.seen: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {}
+        self.depth = 0  # calls read inside a call's target (auto a = f(); auto b = a.g();)
 
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
@@ -222,27 +161,54 @@ class _Calls:
         arrow = obj[0].next_sibling is not None and obj[0].next_sibling.type == "->"
         if kind == "this":
             return f"{row}@{name}"
-        if kind == "identifier":
-            head = self.text(obj[0])
-            local = self._local(head, at)
-            if local is None:  # a field of the function's class
-                return f"{row}{'>' if arrow else '.'}{head}.{name}"
-            if local.startswith("->"):  # an owning pointer: its own method through .
-                local = local[2:] if arrow else ""
-            return f"{row}${local}.{name}" if local else ""
-        if kind == "field_expression":  # this->x.f()
-            base = obj[0].child_by_field_name("argument")
-            field = obj[0].child_by_field_name("field")
-            if base is not None and base.type == "this" and field is not None:
-                return f"{row}{'>' if arrow else '.'}{self.text(field)}.{name}"
+        if kind in ("identifier", "field_expression"):  # x.f(), x->y.f(), this->x.f()
+            held = self._object(obj[0], arrow, at, row)
+            return f"{held}{'>' if arrow else '.'}{name}" if held else ""
         if kind == "call_expression":  # x.g().f(): f of what g is declared to return
-            inner = _parts(obj[0].child_by_field_name("function"))
-            if inner is not None:
-                called = self._target(inner, self.text(inner["name"][0]), at, row)
-                return f"{called}().{name}" if called else ""
+            held = self._result(obj[0], row)
+            return f"{held}.{name}" if held else ""
         return ""
 
-    def _local(self, name: str, at: int) -> str | None:
+    def _object(self, node: Node, arrow: bool, at: int, row: int) -> str:
+        """What a call's object is, as a target's head: ``R$T`` (a variable declared ``T``),
+        ``R.x`` (a field of the function's class), then each field read from it (``>y``
+        through ``->``), or "" when the code does not say (``arrow``: ``->`` follows)."""
+        if node.type == "identifier":
+            head = self.text(node)
+            local = self._local(head, at)
+            if local is None:  # a field of the function's class
+                return f"{row}.{head}"
+            if not isinstance(local, str):  # auto x = f(a);: what f returns
+                return self._result(local, row)
+            if local.startswith("->"):  # an owning pointer: its own members through .
+                local = local[2:] if arrow else ""
+            return f"{row}${local}" if local else ""
+        base, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+        if node.type != "field_expression" or base is None or field is None:
+            return ""
+        if field.type != "field_identifier":
+            return ""
+        if base.type == "this":  # this->x
+            return f"{row}.{self.text(field)}"
+        through = base.next_sibling is not None and base.next_sibling.type == "->"
+        held = self._object(base, through, at, row)
+        if not held:
+            return ""
+        return f"{held}{'>' if through else '.'}{self.text(field)}"
+
+    def _result(self, call: Node, row: int) -> str:
+        """A call's target followed by ``()``: what it returns (or the class it makes)."""
+        inner = _parts(call.child_by_field_name("function"))
+        if inner is None or self.depth > _DEPTH:
+            return ""
+        self.depth += 1
+        try:
+            called = self._target(inner, self.text(inner["name"][0]), call.start_byte, row)
+        finally:
+            self.depth -= 1
+        return f"{called}()" if called else ""
+
+    def _local(self, name: str, at: int) -> str | Node | None:
         """The declared type of the variable ``name`` that holds the place ``at`` ("" when it
         states none), or None when no variable of the name is in scope there."""
         declared = self.variables.get(name)

@@ -154,7 +154,7 @@ def _definitions(
             child.type in spec.declaration_children for child in node.children
         ):
             continue
-        receiver = first_capture(captures, "receiver")
+        receivers = captures.get("receiver", ())  # A::B::f: A, then B
         found[key] = _Def(
             node=node,
             kind=kinds[0][4:],
@@ -164,7 +164,7 @@ def _definitions(
             if name is cast
             else prefix + node_text(name).strip("\"'`"),
             name_line=name.start_point[0] + 1,
-            receiver=_type_name(node_text(receiver)).replace("::", ".") if receiver else "",
+            receiver=".".join(_type_name(node_text(r)).replace("::", ".") for r in receivers),
             bases=[_type_name(node_text(b)) for b in _bases(captures)],
             end=first_capture(captures, "end") or node,
         )

@@ -11,7 +11,10 @@ looked up in those namespaces in turn, as C++'s unqualified lookup does, then in
 file's ``using namespace`` directives name (each read for the whole file). A method is the
 class's own (in its body, or defined outside it, ``Store::add``, in any file), else its
 bases' in order; a class with a base that is not the repository's may inherit the name from
-there, so a call not found before it stays by name. An overload is not chosen by its
+there, so a call not found before it stays by name. A field read on from a variable or from
+the class (``T>y.z>f``: ``y`` of ``T``, then ``z`` of ``y``'s type) is typed as its class
+declares it; an owning pointer's (``std::unique_ptr<U>``) passes to ``U`` through ``->``
+only. An overload is not chosen by its
 arguments: the first of the class's methods of the name stands for them. A function of a
 namespace is the one of that qualified name (in one file); what a function returns is the
 class its declaration names before its name (``const Node* first()``). Anything else (a
@@ -21,20 +24,33 @@ template's parameter, ``std::``, a type no file of the repository defines) stays
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
 from codeagent.symbols.c_targets import declared_static
-from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.symbols.cpp_types import QUALIFIERS, TYPE, class_named, named, spaces_of, type_named
+from codeagent.symbols.tables import METHOD_KINDS
 
 if TYPE_CHECKING:
     from codeagent.symbols.hierarchy import SymbolHierarchy
     from codeagent.symbols.types import Definition
 
 Target = tuple[str, bool]
-_WRITTEN = re.compile(r"(-?\d+)([~@$.>:])(.+)")
-_QUALIFIERS = frozenset({"const", "static", "virtual", "inline", "constexpr", "explicit", "extern"})
+_WRITTEN = re.compile(r"(-?\d+)([~@$.:])(.+)")
+_CHAIN = re.compile(r"([.>])")  # a field read with . or ->
+_CALLED = re.compile(r"\(\)[.>]")  # what a call returns, read on
+# test frameworks' macros whose body is a method of a class derived from a fixture: the
+# fixture's place among the macro's arguments (googletest, Catch2, doctest, Boost.Test)
+_FIXTURES = {
+    "TEST_F": 0,
+    "TEST_P": 0,
+    "TYPED_TEST": 0,
+    "TYPED_TEST_P": 0,
+    "TEST_CASE_METHOD": 0,
+    "TEST_CASE_FIXTURE": 0,
+    "BOOST_FIXTURE_TEST_CASE": 1,
+}
 # (language, class qualname, field) -> its declared type, from the records' ``b``, per graph
 _FIELDS: WeakKeyDictionary[SymbolHierarchy, dict[tuple[str, str, str], str]] = WeakKeyDictionary()
 
@@ -48,19 +64,34 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     defs = rec["d"]
     context, kind = (defs[row][0], defs[row][1]) if 0 <= row < len(defs) else ("", "")
     language = rec["l"]
-    owner = _class(graph, language, context.rpartition(".")[0]) if kind == "method" else None
-    spaces = _spaces(context)
+    spaces = spaces_of(context)
+    if kind == "method":
+        owner = class_named(graph, language, context.rpartition(".")[0])
+    else:  # a test of a fixture (TEST_F(Fixture, Name) { ... }) is a method of its class's
+        owner = _fixture(graph, language, spaces, defs[row]) if kind == "function" else None
     for owner_, alias, used in rec.get("b", ()):
         if not owner_ and not alias:  # using namespace
-            spaces += [f"{space}.{used}" if space else used for space in _spaces(context)]
+            spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]
         elif not owner_:  # using a::B: B is a.B
             spaces.append(f"={alias}={used}")
-    first, *after = rest.split("().")  # x.g().f(): f of what g returns
+    first, *after = _CALLED.split(rest)  # x.g().f(): f of what g returns
     callee = _first(graph, path, owner, spaces, form, first)
     for name in after:
-        cls = _returns(graph, language, callee) if callee is not None else None
-        callee = _method(graph, cls, name)[0] if cls is not None else None
+        if callee is None and form in "~:":  # T(a).f(): f of the class T
+            cls = type_named(graph, language, spaces, first)
+        else:
+            cls = _result(graph, language, callee) if callee is not None else None
+        callee, form = _along(graph, language, cls, _CHAIN.split(name)), ""
     return (callee.full_name, False) if callee is not None else None
+
+
+def _result(graph: SymbolHierarchy, language: str, callee: Definition) -> Definition | None:
+    """The class a call of ``callee`` gives: its class for a constructor, else the class it
+    is declared to return."""
+    owner = callee.qualname.rpartition(".")[0]
+    if callee.kind in METHOD_KINDS and owner.rpartition(".")[2] == callee.name:
+        return class_named(graph, language, owner)
+    return _returns(graph, language, callee)
 
 
 def _first(
@@ -79,71 +110,57 @@ def _first(
             if method is not None or form == "@" or not complete:
                 return method
         return _function(graph, path, spaces, rest) if form == "~" else None
-    if form == "$":
-        written_type, _, name = rest.rpartition(".")
-        cls = _type(graph, language, spaces, written_type)
-    elif form in ".>":
-        field, _, name = rest.partition(".")
-        cls = _field(graph, language, owner, field, form == ">") if owner is not None else None
+    if form == "$":  # T.f, T.x>y.f: a variable's type, then the fields read from it
+        written_type, *chain = _CHAIN.split(rest)
+        cls = type_named(graph, language, spaces, written_type)
+        chain = chain[1:]
+    elif form == ".":  # x.f, x>y.f: a field of the function's class, then its fields'
+        cls, chain = owner, _CHAIN.split(rest)
     else:  # S::f: a class's method, or a namespace's function
         scope, _, name = rest.rpartition("::")
-        cls = _type(graph, language, spaces, scope)
+        cls, chain = type_named(graph, language, spaces, scope), [name]
         if cls is None:
             inner = [f"{s}.{scope.replace('::', '.')}".lstrip(".") for s in spaces]
             return _function(graph, path, inner, name)
-    return _method(graph, cls, name)[0] if cls is not None else None
+    return _along(graph, language, cls, chain)
+
+
+def _along(
+    graph: SymbolHierarchy, language: str, cls: Definition | None, chain: list[str]
+) -> Definition | None:
+    """The method ``chain`` names from ``cls``: ``[x, op, y, op, f]`` reads field ``x`` of
+    ``cls``, then ``y`` of its type (each ``op``, ``.`` or ``>``, how the field before it is
+    read), then ``f`` of the last."""
+    for field, op in zip(chain[:-1:2], chain[1::2], strict=True):
+        if cls is None:
+            return None
+        cls = _field(graph, language, cls, field, op == ">")
+    return _method(graph, cls, chain[-1])[0] if cls is not None else None
+
+
+def _fixture(
+    graph: SymbolHierarchy, language: str, spaces: list[str], row: list[Any]
+) -> Definition | None:
+    """The fixture class of a test written with a test framework's macro (``TEST_F(Fixture,
+    Name) { ... }``: the body is a method of a class derived from ``Fixture``), or None."""
+    name, signature = str(row[0]).rpartition(".")[2], str(row[5])
+    at = _FIXTURES.get(name)
+    if at is None or not signature.startswith(f"{name}(") or not signature.endswith(")"):
+        return None
+    arguments = signature[len(name) + 1 : -1].split(",")
+    written = arguments[at].strip() if at < len(arguments) else ""
+    return type_named(graph, language, spaces, written) if TYPE.fullmatch(written) else None
 
 
 def _returns(graph: SymbolHierarchy, language: str, callee: Definition) -> Definition | None:
     """The class a function or method is declared to return (``T*``, ``const T&``, ``T``),
     looked up from where it is declared; None for anything else."""
     words = callee.signature.partition("(")[0].replace("*", " ").replace("&", " ").split()
-    words = [w for w in words if w not in _QUALIFIERS]
+    words = [w for w in words if w not in QUALIFIERS]
     if len(words) != 2 or "<" in words[0]:
         return None  # no return type (a constructor), or one of several words or a template's
     scope = callee.qualname.rpartition(".")[0]
-    return _type(graph, language, _spaces(scope), words[0])
-
-
-def _named(spaces: list[str], name: str) -> list[str]:
-    """The qualified names ``name`` may stand for, looked up in ``spaces`` in turn (a ``using
-    a::B`` declaration, ``=B=a.B`` among them, names ``B`` and what is under it)."""
-    found = []
-    head = name.partition(".")[0]
-    for space in spaces:
-        if space.startswith("="):
-            alias, _, full = space[1:].partition("=")
-            if alias == head:
-                found.append(full + name[len(head) :])
-        else:
-            found.append(f"{space}.{name}" if space else name)
-    return found
-
-
-def _spaces(context: str) -> list[str]:
-    """The scopes a name used in ``context`` is looked up in, the innermost first."""
-    parts = context.split(".") if context else []
-    return [".".join(parts[:i]) for i in range(len(parts), -1, -1)]
-
-
-def _class(graph: SymbolHierarchy, language: str, qualname: str) -> Definition | None:
-    if not qualname:
-        return None
-    for d in graph._lang_types.get((language, qualname.rpartition(".")[2]), ()):
-        if d.qualname == qualname and d.kind in CLASS_KINDS:
-            return d
-    return None
-
-
-def _type(
-    graph: SymbolHierarchy, language: str, spaces: list[str], written: str
-) -> Definition | None:
-    """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn."""
-    for qualname in _named(spaces, written.replace("::", ".").lstrip(".")):
-        found = _class(graph, language, qualname)
-        if found is not None:
-            return found
-    return None
+    return type_named(graph, language, spaces_of(scope), words[0])
 
 
 def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -> Definition | None:
@@ -158,9 +175,9 @@ def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -
         and graph.files[d.path].get("l") == language
         and (d.path == path or not _file_local(graph, d))
     ]
-    for qualname in _named(spaces, name):
+    for qualname in named(spaces, name):
         found = [d for d in defined if d.qualname == qualname]
-        if found and _class(graph, language, qualname.rpartition(".")[0]) is not None:
+        if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
@@ -195,7 +212,9 @@ def _field(
         if written is not None:
             if written.startswith("->"):
                 written = written[2:] if arrow else ""
-            return _type(graph, language, _spaces(owner.qualname), written) if written else None
+            return (
+                type_named(graph, language, spaces_of(owner.qualname), written) if written else None
+            )
     return None
 
 

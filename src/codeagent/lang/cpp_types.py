@@ -1,0 +1,125 @@
+"""The C++ declarations the call walk (:mod:`codeagent.lang.cpp_calls`) reads: a declared
+type as written, what ``auto x = ...;`` makes ``x``, the class a field is declared in, the
+name a function's declarator declares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from codeagent.lang.ts_receivers import Text
+
+SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr"})
+_CLASSES = frozenset({"class_specifier", "struct_specifier"})
+_MAKERS = frozenset({"make_unique", "make_shared"})  # std::make_unique<T>(...): ->T
+
+
+def declared_type(node: Node, text: Text) -> str:
+    """A declared type as written (``T``, ``ns::T``; a template's, ``Array<T, 4>``, by its
+    name), or "" (``auto``, a built-in type, a function's)."""
+    if node.type == "template_type":
+        name = node.child_by_field_name("name")
+        if name is not None and text(name) in SMART_POINTERS:  # std::unique_ptr<T>: ->T
+            held = node.child_by_field_name("arguments")
+            return held_type(held, text) if held is not None else ""
+        return text(name) if name is not None else ""
+    if node.type == "type_identifier":
+        return text(node)
+    if node.type == "qualified_identifier":
+        inner = node
+        while inner.type == "qualified_identifier":
+            name = inner.child_by_field_name("name")
+            if name is None:
+                return ""
+            inner = name
+        if inner.type == "template_type":  # ns::Array<T>: ns::Array
+            written = declared_type(inner, text)
+            if written.startswith("->"):  # std::unique_ptr<T>
+                return written
+            return text(node)[: inner.start_byte - node.start_byte] + written
+        return text(node) if inner.type == "type_identifier" else ""
+    return ""
+
+
+def auto_value(value: Node | None, text: Text) -> str | Node:
+    """What ``auto x = value;`` makes ``x``: the type of ``new T(..)``, ``T{..}``,
+    ``std::make_unique<T>(..)`` (``->T``), or a call (``T(..)``, ``f(..)``, ``s.f(..)``:
+    the class constructed or what the function is declared to return, read when ``x`` is
+    used); "" for anything else."""
+    if value is None:
+        return ""
+    if value.type in ("new_expression", "compound_literal_expression"):
+        made = value.child_by_field_name("type")
+        return declared_type(made, text) if made is not None else ""
+    if value.type != "call_expression":
+        return ""
+    function = value.child_by_field_name("function")
+    if function is not None and function.type == "qualified_identifier":
+        function = function.child_by_field_name("name")
+    if function is None or function.type != "template_function":
+        return value
+    name, held = function.child_by_field_name("name"), function.child_by_field_name("arguments")
+    if name is None or text(name) not in _MAKERS or held is None:
+        return ""
+    return held_type(held, text)
+
+
+def held_type(arguments: Node, text: Text) -> str:
+    """``->T`` for an owning pointer's template arguments ``<T>`` (``T`` as
+    :func:`declared_type` reads it), or ""."""
+    inner = arguments.named_child(0)
+    held = inner.child_by_field_name("type") if inner is not None else None
+    found = declared_type(held, text) if held is not None else ""
+    return f"->{found}" if found and not found.startswith("->") else ""
+
+
+def function_name(node: Node) -> Node | None:
+    """The name a function definition's declarator declares (behind ``*`` and ``&``)."""
+    while node.type != "function_declarator":
+        inner = node.child_by_field_name("declarator") or node.named_child(0)
+        if inner is None or node.type not in ("pointer_declarator", "reference_declarator"):
+            return None
+        node = inner
+    name = node.child_by_field_name("declarator")
+    return name if name is not None and name.type == "identifier" else None
+
+
+def constructed(node: Node) -> Node | None:
+    """``T x(a, b);`` in a function's body, which the grammar reads as a function's
+    declaration when its arguments are names (``a`` as a parameter's type): a variable."""
+    declaration = node.parent
+    if node.type != "function_declarator" or declaration is None:
+        return None
+    if declaration.type != "declaration" or declaration.parent is None:
+        return None
+    if declaration.parent.type != "compound_statement":
+        return None
+    parameters = node.child_by_field_name("parameters")
+    if parameters is None or any(
+        p.child_by_field_name("declarator") is not None for p in parameters.named_children
+    ):
+        return None  # int f(int a);: a function's declaration
+    name = node.child_by_field_name("declarator")
+    return name if name is not None and name.type == "identifier" else None
+
+
+def field_owner(node: Node, text: Text) -> str:
+    """The qualified name of the class a field is declared in (``net.Client``), namespaces
+    and enclosing classes included; "" in an anonymous one."""
+    names: list[str] = []
+    above = node.parent
+    while above is not None:
+        if above.type in _CLASSES or above.type == "namespace_definition":
+            name = above.child_by_field_name("name")
+            if name is None and above.type in _CLASSES:
+                return ""
+            if name is None:  # an anonymous namespace names nothing
+                above = above.parent
+                continue
+            if name.type == "template_type":
+                name = name.child_by_field_name("name") or name
+            names.append(text(name).replace("::", "."))
+        above = above.parent
+    return ".".join(reversed(names))

@@ -1,0 +1,91 @@
+"""The C++ class a name stands for where a call is written: looked up in the scopes around
+it, in turn, as C++'s unqualified lookup does, through ``using a::B`` and type aliases
+(``typedef A B;``, ``using B = ns::A;``). Read by :mod:`codeagent.symbols.cpp_targets`."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from codeagent.lang.cpp_types import SMART_POINTERS
+from codeagent.symbols.tables import CLASS_KINDS
+
+if TYPE_CHECKING:
+    from codeagent.symbols.hierarchy import SymbolHierarchy
+    from codeagent.symbols.types import Definition
+
+TYPE = re.compile(r"(?:\w+::)*\w+")  # a type's name as written (ns::T)
+QUALIFIERS = frozenset({"const", "static", "virtual", "inline", "constexpr", "explicit", "extern"})
+_WORDS = QUALIFIERS | {"typename", "struct", "class", "volatile"}
+_ALIASES = 4  # aliases of aliases followed at most
+
+
+def named(spaces: list[str], name: str) -> list[str]:
+    """The qualified names ``name`` may stand for, looked up in ``spaces`` in turn (a ``using
+    a::B`` declaration, ``=B=a.B`` among them, names ``B`` and what is under it)."""
+    found = []
+    head = name.partition(".")[0]
+    for space in spaces:
+        if space.startswith("="):
+            alias, _, full = space[1:].partition("=")
+            if alias == head:
+                found.append(full + name[len(head) :])
+        else:
+            found.append(f"{space}.{name}" if space else name)
+    return found
+
+
+def spaces_of(context: str) -> list[str]:
+    """The scopes a name used in ``context`` is looked up in, the innermost first."""
+    parts = context.split(".") if context else []
+    return [".".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def class_named(
+    graph: SymbolHierarchy, language: str, qualname: str, depth: int = 0
+) -> Definition | None:
+    """The class of that qualified name, or the one a type alias of that name stands for
+    (``typedef A B;``, ``using B = ns::A;``, ``using B = Array<int>;`` by its template)."""
+    if not qualname:
+        return None
+    last = qualname.rpartition(".")[2]
+    for d in graph._lang_types.get((language, last), ()):
+        if d.qualname == qualname and d.kind in CLASS_KINDS:
+            return d
+    for d in graph._by_name.get(last, ()) if depth < _ALIASES else ():
+        if d.kind == "typedef" and d.qualname == qualname:
+            written = aliased(d.signature)
+            if written and graph.files[d.path].get("l") == language:
+                scope = spaces_of(qualname.rpartition(".")[0])
+                return type_named(graph, language, scope, written, depth + 1)
+    return None
+
+
+def aliased(signature: str) -> str:
+    """The type an alias's declaration names (``typedef A B;``, ``using B = A;``), a
+    template's by its name; "" for anything else (an owning pointer, a function's type)."""
+    text = signature.strip().removesuffix(";")
+    if text.startswith("using "):
+        text = text.partition("=")[2]
+    elif text.startswith("typedef "):
+        text = text[len("typedef ") :]
+    else:
+        return ""
+    head, template, _ = text.partition("<")
+    words = [w for w in head.replace("*", " ").replace("&", " ").split() if w not in _WORDS]
+    if signature.startswith("typedef ") and not template:
+        words = words[:-1]  # typedef A B: B is the alias's own name
+    if len(words) != 1 or not TYPE.fullmatch(words[0]):
+        return ""
+    return "" if template and words[0].rpartition("::")[2] in SMART_POINTERS else words[0]
+
+
+def type_named(
+    graph: SymbolHierarchy, language: str, spaces: list[str], written: str, depth: int = 0
+) -> Definition | None:
+    """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn."""
+    for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
+        found = class_named(graph, language, qualname, depth)
+        if found is not None:
+            return found
+    return None
