@@ -34,6 +34,17 @@ changes and before their one run, held out:
   ``impl/`` files, compiled in ``src/``; examples using ``CLI::App`` (its tests need Catch2,
   which is not in the repository: they do not compile here).
 
+A second round changed the resolution after all six had been run (fields read on from a
+variable or the class, ``auto x = ...``, type aliases, a test fixture's members in
+``TEST_F``-style bodies, ``A::B::f`` defined outside its nested class), so two more, written
+down before their one run, held out again:
+
+- zeux/pugixml 3a8e1dc59: an XML parser with a DOM (``xml_node``, ``xml_attribute``,
+  ``xml_document`` and their methods, called on values and on what methods return), its
+  sources in one file, tests on its own test framework.
+- jarro2783/cxxopts a3a21b31e: a command-line options parser in one header (``Options``,
+  ``OptionAdder`` with chained ``add_options()(...)``), tests and examples.
+
 The sites are drawn as in ``eval/c_references_truth.py``. A call GCC ties to a function or
 method the repository defines is that definition (a method defined in its class's body is
 where the body is; a constructor is its class's); a call into the standard library is
