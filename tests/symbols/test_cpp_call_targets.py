@@ -148,6 +148,44 @@ FILES = {
         "  return s.total();  // @using-declaration total\n"
         "}\n"
     ),
+    "include/shop/ledger.h": ("#pragma once\nclass Ledger {\n public:\n  int sum() const;\n};\n"),
+    "include/shop/counter.h": (  # one class or the other, as the preprocessor chooses
+        "#pragma once\n"
+        "#ifdef SHOP_SMALL\n"
+        "class Counter {\n"
+        " public:\n"
+        "  int add() { return 1; }\n"
+        "};\n"
+        "#else\n"
+        "class Counter {\n"
+        " public:\n"
+        "  int add() { return 2; }\n"
+        "};\n"
+        "#endif\n"
+    ),
+    "src/ledger.cpp": (  # a namespace a macro names, when it is defined: not here
+        '#include "shop/ledger.h"\n'
+        "\n"
+        "#ifdef SHOP_LEGACY_NAMESPACE\n"
+        "namespace SHOP_LEGACY_NAMESPACE {\n"
+        "#endif\n"
+        "\n"
+        "int Ledger::sum() const { return 1; }\n"
+        "\n"
+        "class Book {\n"
+        " public:\n"
+        "  int total() const;\n"
+        "  Ledger ledger;\n"
+        "};\n"
+        "\n"
+        "int Book::total() const {\n"
+        "  return ledger.sum();  // @macro-namespace-field sum\n"
+        "}\n"
+        "\n"
+        "#ifdef SHOP_LEGACY_NAMESPACE\n"
+        "}  // namespace SHOP_LEGACY_NAMESPACE\n"
+        "#endif\n"
+    ),
     "test/testing.h": (  # a test framework's macro, as googletest writes it
         "#pragma once\n"
         "namespace testing {\n"
@@ -164,6 +202,8 @@ FILES = {
         "  void fixture##_##name##_Test::TestBody()\n"
     ),
     "test/store_test.cpp": (
+        "#include <exception>\n"
+        "\n"
         '#include "shop/store.h"\n'
         '#include "testing.h"\n'
         "\n"
@@ -178,6 +218,13 @@ FILES = {
         "int stocked() { return 0; }\n"
         "}  // namespace\n"
         "\n"
+        "class OutsideTest : public std::exception {};\n"
+        "\n"
+        "TEST_F(OutsideTest, Sizes) {\n"
+        "  int n = size(1);  // @fixture-outside-base size\n"
+        "  n += n;\n"
+        "}\n"
+        "\n"
         "TEST_F(StoreTest, Stocks) {\n"
         "  int n = stocked();  // @fixture stocked\n"
         "  n += kept_.cost();  // @fixture-field cost\n"
@@ -188,6 +235,8 @@ FILES = {
     "app/main.cpp": (
         "#include <vector>\n"
         "\n"
+        '#include "shop/counter.h"\n'
+        '#include "shop/ledger.h"\n'
         '#include "shop/store.h"\n'
         "\n"
         "using namespace shop;\n"
@@ -223,6 +272,10 @@ FILES = {
         "  r += t.cost();  // @alias-of-alias cost\n"
         "  r += q->shelf.top.cost();  // @auto-fields cost\n"
         "  delete m;\n"
+        "  Ledger l;\n"
+        "  r += l.sum();  // @macro-namespace sum\n"
+        "  Counter k;\n"
+        "  r += k.add();  // @two-classes - add\n"
         "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),

@@ -16,6 +16,7 @@ from codeagent.lang.c import (
 )
 from codeagent.lang.c import SPEC as C
 from codeagent.lang.cpp_calls import CPP_CALLS, read
+from codeagent.lang.cpp_types import MACRO_NAMESPACE
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -61,7 +62,11 @@ SPEC = LanguageSpec(
   (base_class_clause)? @bases body: (_)) @def.class
 (struct_specifier name: (template_type name: (type_identifier) @name)
   (base_class_clause)? @bases body: (_)) @def.struct
-(namespace_definition name: (_) @name) @def.namespace
+"""
+    # a namespace a macro names is no scope (lang.cpp_types.MACRO_NAMESPACE)
+    + "((namespace_definition name: (_) @name) @def.namespace"
+    + f' (#not-match? @name "{MACRO_NAMESPACE}"))'
+    + """
 (alias_declaration name: (type_identifier) @name) @def.typedef
 (type_definition declarator: (reference_declarator (type_identifier) @name)) @def.typedef
 """

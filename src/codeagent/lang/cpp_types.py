@@ -4,6 +4,7 @@ name a function's declarator declares."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -11,6 +12,9 @@ if TYPE_CHECKING:
 
     from codeagent.lang.ts_receivers import Text
 
+# a namespace named by a macro (``namespace IMGUI_STB_NAMESPACE {`` behind an ``#ifdef``):
+# upper case with an underscore, as the macros the C repair blanks; no scope of its own
+MACRO_NAMESPACE = "^[A-Z][A-Z0-9]*_[A-Z0-9_]*$"
 SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr"})
 _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 _MAKERS = frozenset({"make_unique", "make_shared"})  # std::make_unique<T>(...): ->T
@@ -120,6 +124,7 @@ def field_owner(node: Node, text: Text) -> str:
                 continue
             if name.type == "template_type":
                 name = name.child_by_field_name("name") or name
-            names.append(text(name).replace("::", "."))
+            if above.type in _CLASSES or not re.match(MACRO_NAMESPACE, text(name)):
+                names.append(text(name).replace("::", "."))
         above = above.parent
     return ".".join(reversed(names))

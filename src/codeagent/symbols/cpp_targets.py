@@ -75,7 +75,8 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         elif not owner_:  # using a::B: B is a.B
             spaces.append(f"={alias}={used}")
     first, *after = _CALLED.split(rest)  # x.g().f(): f of what g returns
-    callee = _first(graph, path, owner, spaces, form, first)
+    test = owner is not None and kind == "function"  # a fixture's test
+    callee = _first(graph, path, owner, spaces, form, first, test)
     for name in after:
         if callee is None and form in "~:":  # T(a).f(): f of the class T
             cls = type_named(graph, language, spaces, first)
@@ -101,13 +102,16 @@ def _first(
     spaces: list[str],
     form: str,
     rest: str,
+    test: bool = False,
 ) -> Definition | None:
-    """The function or method the first part of a target (in the file at ``path``) names."""
+    """The function or method the first part of a target (in the file at ``path``) names
+    (``test``: ``owner`` is a test's fixture, whose base outside the repository is the test
+    framework's class: a name not found in the repository's classes is then a function's)."""
     language = graph.files[path]["l"]
     if form in "~@":
         if owner is not None:
             method, complete = _method(graph, owner, rest)
-            if method is not None or form == "@" or not complete:
+            if method is not None or form == "@" or not (complete or test):
                 return method
         return _function(graph, path, spaces, rest) if form == "~" else None
     if form == "$":  # T.f, T.x>y.f: a variable's type, then the fields read from it

@@ -83,9 +83,21 @@ def aliased(signature: str) -> str:
 def type_named(
     graph: SymbolHierarchy, language: str, spaces: list[str], written: str, depth: int = 0
 ) -> Definition | None:
-    """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn."""
+    """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn; None
+    when one file defines two classes of that name (behind an ``#if``, or a template's
+    specialisations: which one is meant is the preprocessor's or the compiler's choice)."""
     for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
         found = class_named(graph, language, qualname, depth)
         if found is not None:
-            return found
+            return None if _twice(graph, language, found) else found
     return None
+
+
+def _twice(graph: SymbolHierarchy, language: str, cls: Definition) -> bool:
+    """Whether ``cls``'s file defines another class of its qualified name."""
+    same = [
+        d
+        for d in graph._lang_types.get((language, cls.name), ())
+        if d.qualname == cls.qualname and d.path == cls.path
+    ]
+    return len(same) > 1
