@@ -65,18 +65,19 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     context, kind = (defs[row][0], defs[row][1]) if 0 <= row < len(defs) else ("", "")
     language = rec["l"]
     spaces = spaces_of(context)
-    if kind == "method":
-        owner = class_named(graph, language, context.rpartition(".")[0])
-    else:  # a test of a fixture (TEST_F(Fixture, Name) { ... }) is a method of its class's
-        owner = _fixture(graph, language, spaces, defs[row]) if kind == "function" else None
+    owner = class_named(graph, language, context.rpartition(".")[0]) if kind == "method" else None
     for owner_, alias, used in rec.get("b", ()):
         if not owner_ and not alias:  # using namespace
             spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]
         elif not owner_:  # using a::B: B is a.B
             spaces.append(f"={alias}={used}")
+    fixture = _fixture(defs[row]) if kind == "function" else ""
+    if fixture:  # a test of a fixture (TEST_F(Fixture, Name) { ... }) is a method of its class's
+        owner = type_named(graph, language, spaces, fixture)
+        if owner is None and form in "~@":
+            return None  # a fixture the repository does not show (a macro's): any name may be its
     first, *after = _CALLED.split(rest)  # x.g().f(): f of what g returns
-    test = owner is not None and kind == "function"  # a fixture's test
-    callee = _first(graph, path, owner, spaces, form, first, test)
+    callee = _first(graph, path, owner, spaces, form, first, bool(fixture))
     for name in after:
         if callee is None and form in "~:":  # T(a).f(): f of the class T
             cls = type_named(graph, language, spaces, first)
@@ -142,18 +143,16 @@ def _along(
     return _method(graph, cls, chain[-1])[0] if cls is not None else None
 
 
-def _fixture(
-    graph: SymbolHierarchy, language: str, spaces: list[str], row: list[Any]
-) -> Definition | None:
-    """The fixture class of a test written with a test framework's macro (``TEST_F(Fixture,
-    Name) { ... }``: the body is a method of a class derived from ``Fixture``), or None."""
+def _fixture(row: list[Any]) -> str:
+    """The fixture class a test written with a test framework's macro names (``TEST_F(Fixture,
+    Name) { ... }``: the body is a method of a class derived from ``Fixture``), or ""."""
     name, signature = str(row[0]).rpartition(".")[2], str(row[5])
     at = _FIXTURES.get(name)
     if at is None or not signature.startswith(f"{name}(") or not signature.endswith(")"):
-        return None
+        return ""
     arguments = signature[len(name) + 1 : -1].split(",")
     written = arguments[at].strip() if at < len(arguments) else ""
-    return type_named(graph, language, spaces, written) if TYPE.fullmatch(written) else None
+    return written if TYPE.fullmatch(written) else ""
 
 
 def _returns(graph: SymbolHierarchy, language: str, callee: Definition) -> Definition | None:
