@@ -155,11 +155,13 @@ FILES = {
         "class Counter {\n"
         " public:\n"
         "  int add() { return 1; }\n"
+        "  int twice() { return add() * 2; }\n"
         "};\n"
         "#else\n"
         "class Counter {\n"
         " public:\n"
         "  int add() { return 2; }\n"
+        "  int twice() { return add() * 3; }  // @two-classes-own - add\n"
         "};\n"
         "#endif\n"
     ),
@@ -284,6 +286,7 @@ FILES = {
         "  r += l.sum();  // @macro-namespace sum\n"
         "  Counter k;\n"
         "  r += k.add();  // @two-classes - add\n"
+        "  r += k.twice();\n"
         "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),

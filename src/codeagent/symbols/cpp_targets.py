@@ -29,7 +29,15 @@ from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
 from codeagent.symbols.c_targets import declared_static
-from codeagent.symbols.cpp_types import QUALIFIERS, TYPE, class_named, named, spaces_of, type_named
+from codeagent.symbols.cpp_types import (
+    QUALIFIERS,
+    TYPE,
+    class_named,
+    named,
+    spaces_of,
+    twice,
+    type_named,
+)
 from codeagent.symbols.tables import METHOD_KINDS
 
 if TYPE_CHECKING:
@@ -66,6 +74,8 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     language = rec["l"]
     spaces = spaces_of(context)
     owner = class_named(graph, language, context.rpartition(".")[0]) if kind == "method" else None
+    if owner is not None and form in "~@." and twice(graph, language, owner, anywhere=True):
+        return None  # one of several classes of the name (#if, specialisations): not known
     for owner_, alias, used in rec.get("b", ()):
         if not owner_ and not alias:  # using namespace
             spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]

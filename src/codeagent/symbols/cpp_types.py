@@ -89,15 +89,16 @@ def type_named(
     for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
         found = class_named(graph, language, qualname, depth)
         if found is not None:
-            return None if _twice(graph, language, found) else found
+            return None if twice(graph, language, found) else found
     return None
 
 
-def _twice(graph: SymbolHierarchy, language: str, cls: Definition) -> bool:
-    """Whether ``cls``'s file defines another class of its qualified name."""
+def twice(graph: SymbolHierarchy, language: str, cls: Definition, anywhere: bool = False) -> bool:
+    """Whether ``cls``'s file (``anywhere``: any file) defines another class of its qualified
+    name."""
     same = [
         d
         for d in graph._lang_types.get((language, cls.name), ())
-        if d.qualname == cls.qualname and d.path == cls.path
+        if d.qualname == cls.qualname and (anywhere or d.path == cls.path)
     ]
     return len(same) > 1
