@@ -151,6 +151,7 @@ FILES = {
     "include/shop/ledger.h": ("#pragma once\nclass Ledger {\n public:\n  int sum() const;\n};\n"),
     "include/shop/counter.h": (  # one class or the other, as the preprocessor chooses
         "#pragma once\n"
+        "inline int scale(int x) { return 2 * x; }\n"
         "#ifdef SHOP_SMALL\n"
         "class Counter {\n"
         " public:\n"
@@ -162,6 +163,7 @@ FILES = {
         " public:\n"
         "  int add() { return 2; }\n"
         "  int twice() { return add() * 3; }  // @two-classes-own - add\n"
+        "  int scaled() { return scale(4); }  // @two-classes-function scale\n"
         "};\n"
         "#endif\n"
     ),
@@ -286,7 +288,7 @@ FILES = {
         "  r += l.sum();  // @macro-namespace sum\n"
         "  Counter k;\n"
         "  r += k.add();  // @two-classes - add\n"
-        "  r += k.twice();\n"
+        "  r += k.twice() + k.scaled();\n"
         "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),

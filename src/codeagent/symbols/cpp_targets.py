@@ -75,7 +75,13 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     spaces = spaces_of(context)
     owner = class_named(graph, language, context.rpartition(".")[0]) if kind == "method" else None
     if owner is not None and form in "~@." and twice(graph, language, owner, anywhere=True):
-        return None  # one of several classes of the name (#if, specialisations): not known
+        # one of several classes of the name (#if, specialisations): which one is not known,
+        # so neither are its members; f() that none of them (nor a base outside) may hold is
+        # a function's
+        method, complete = _method(graph, owner, _CALLED.split(rest)[0])
+        if form != "~" or method is not None or not complete:
+            return None
+        owner = None
     for owner_, alias, used in rec.get("b", ()):
         if not owner_ and not alias:  # using namespace
             spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]
