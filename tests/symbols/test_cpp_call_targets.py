@@ -151,7 +151,9 @@ FILES = {
     "include/shop/ledger.h": ("#pragma once\nclass Ledger {\n public:\n  int sum() const;\n};\n"),
     "include/shop/counter.h": (  # one class or the other, as the preprocessor chooses
         "#pragma once\n"
+        "#include <exception>\n"
         "inline int scale(int x) { return 2 * x; }\n"
+        "inline int add() { return 0; }  // hidden in Counter by its own add\n"
         "#ifdef SHOP_SMALL\n"
         "class Counter {\n"
         " public:\n"
@@ -164,6 +166,17 @@ FILES = {
         "  int add() { return 2; }\n"
         "  int twice() { return add() * 3; }  // @two-classes-own - add\n"
         "  int scaled() { return scale(4); }  // @two-classes-function scale\n"
+        "};\n"
+        "#endif\n"
+        "#ifdef SHOP_SMALL\n"
+        "class Meter : public std::exception {\n"
+        " public:\n"
+        "  int read() const { return scale(1); }\n"
+        "};\n"
+        "#else\n"
+        "class Meter : public std::exception {\n"
+        " public:\n"
+        "  int read() const { return scale(2); }  // @two-classes-outside - scale\n"
         "};\n"
         "#endif\n"
     ),
@@ -289,6 +302,8 @@ FILES = {
         "  Counter k;\n"
         "  r += k.add();  // @two-classes - add\n"
         "  r += k.twice() + k.scaled();\n"
+        "  Meter meter;\n"
+        "  r += meter.read();\n"
         "  return n + r + s.first().cost();  // @chain cost\n"
         "}\n"
     ),

@@ -77,9 +77,8 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     if owner is not None and form in "~@." and twice(graph, language, owner, anywhere=True):
         # one of several classes of the name (#if, specialisations): which one is not known,
         # so neither are its members; f() that none of them (nor a base outside) may hold is
-        # a function's
-        method, complete = _method(graph, owner, _CALLED.split(rest)[0])
-        if form != "~" or method is not None or not complete:
+        # a function's (the lookup in the class's scope finds no function of a member's name)
+        if form != "~" or not _method(graph, owner, _CALLED.split(rest)[0])[1]:
             return None
         owner = None
     for owner_, alias, used in rec.get("b", ()):
