@@ -26,7 +26,9 @@ at the top level), then its form:
   ``T(a).f()``: ``R~T().f``, the class constructed), fields read on after it too;
 - ``x.f()`` where ``auto x = ...;``: as if the value were written in its place (``new
   T(a)``, ``T{a}``: ``T``; ``std::make_unique<T>()``: ``T`` through ``->``; a call: what it
-  gives, ``R:S::make().f``).
+  gives, ``R:S::make().f``; another variable: its type);
+- ``x.f()`` in ``for (auto& x : xs)``: the element type of ``xs`` when it is declared a
+  standard container (``std::vector<T>``, ``std::set<T>``, ...: ``T``).
 """
 
 from __future__ import annotations
@@ -59,18 +61,19 @@ CPP_CALLS = """
 (parameter_declaration type: (_) @type declarator: (_) @var)
 (optional_parameter_declaration type: (_) @type declarator: (_) @var)
 (declaration type: (_) @type declarator: (_) @var)
-(for_range_loop type: (_) @type declarator: (_) @var)
+(for_range_loop type: (_) @type declarator: (_) @var right: (_) @range)
 (field_declaration type: (_) @type declarator: (_) @var)
 (using_declaration "namespace" (_) @using)
 (using_declaration . (qualified_identifier) @alias .)
 (namespace_definition !name body: (declaration_list (function_definition declarator: (_) @local)))
 """
 _PARAMETERS = (2, 3)
-_FIELD, _USING, _ALIAS, _LOCAL = 6, 7, 8, 9
+_RANGE, _FIELD, _USING, _ALIAS, _LOCAL = 5, 6, 7, 8, 9
 # the standard library's owning pointers: ``->`` reaches the type they hold
 # A declaration's variable: its name, the node above its declaration, its type as written
-# (or, for ``auto x = f(a);``, the call whose result it holds)
-Variable = tuple["Node", "Node | None", "str | Node"]
+# (or, for ``auto x = f(a);`` / ``auto x = y;``, the call or the variable whose value it
+# holds; for ``for (auto& x : xs)``, ``(xs,)``: an element of ``xs``)
+Variable = tuple["Node", "Node | None", "str | Node | tuple[Node]"]
 _DEPTH = 8  # calls read inside one call's target at most
 
 
@@ -108,9 +111,12 @@ def read(
             if owner and written:
                 found.bindings.append([owner, text(named), written])
             continue
-        made: str | Node = written
+        made: str | Node | tuple[Node] = written
         if not written and captures["type"][0].type == "placeholder_type_specifier":
-            made = auto_value(declarator.child_by_field_name("value"), text)  # auto x = ...;
+            if pattern == _RANGE:  # for (auto& x : xs): an element of xs
+                made = (captures["range"][0],) if captures["range"][0].type == "identifier" else ""
+            else:  # auto x = ...;
+                made = auto_value(declarator.child_by_field_name("value"), text)
         above = declarator.parent.parent if declarator.parent is not None else None
         variables.setdefault(text(named), []).append((named, above, made))
     if calls:
@@ -178,11 +184,7 @@ class _Calls:
             local = self._local(head, at)
             if local is None:  # a field of the function's class
                 return f"{row}.{head}"
-            if not isinstance(local, str):  # auto x = f(a);: what f returns
-                return self._result(local, row)
-            if local.startswith("->"):  # an owning pointer: its own members through .
-                local = local[2:] if arrow else ""
-            return f"{row}${local}" if local else ""
+            return self._held(local, arrow, row)
         base, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
         if node.type != "field_expression" or base is None or field is None:
             return ""
@@ -196,6 +198,25 @@ class _Calls:
             return ""
         return f"{held}{'>' if through else '.'}{self.text(field)}"
 
+    def _held(self, local: str | Node | tuple[Node], arrow: bool, row: int) -> str:
+        """A variable's value as a target's head, from what its declaration says."""
+        if isinstance(local, tuple):  # for (auto& x : xs): an element of xs
+            typed = self._local(self.text(local[0]), local[0].start_byte)
+            local = typed[2:] if isinstance(typed, str) and typed.startswith("[]") else ""
+        elif not isinstance(local, str) and local.type == "identifier":  # auto x = y;
+            if self.depth > _DEPTH:
+                return ""
+            self.depth += 1
+            try:
+                return self._object(local, arrow, local.start_byte, row)
+            finally:
+                self.depth -= 1
+        elif not isinstance(local, str):  # auto x = f(a);: what f returns
+            return self._result(local, row)
+        if local.startswith("->"):  # an owning pointer: its own members through .
+            local = local[2:] if arrow else ""
+        return f"{row}${local}" if local else ""
+
     def _result(self, call: Node, row: int) -> str:
         """A call's target followed by ``()``: what it returns (or the class it makes)."""
         inner = _parts(call.child_by_field_name("function"))
@@ -208,7 +229,7 @@ class _Calls:
             self.depth -= 1
         return f"{called}()" if called else ""
 
-    def _local(self, name: str, at: int) -> str | Node | None:
+    def _local(self, name: str, at: int) -> str | Node | tuple[Node] | None:
         """The declared type of the variable ``name`` that holds the place ``at`` ("" when it
         states none), or None when no variable of the name is in scope there."""
         declared = self.variables.get(name)

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 # a namespace named by a macro (``namespace IMGUI_STB_NAMESPACE {`` behind an ``#ifdef``):
 # upper case with an underscore, as the macros the C repair blanks; no scope of its own
 MACRO_NAMESPACE = "^[A-Z][A-Z0-9]*_[A-Z0-9_]*$"
+# the standard library's containers: a loop over one (for (auto& x : items)) reads ``T``
+CONTAINERS = frozenset(
+    {"vector", "list", "deque", "forward_list", "set", "multiset", "unordered_set", "array"}
+    | {"span", "initializer_list", "valarray"}
+)
 SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr"})
 _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 _MAKERS = frozenset({"make_unique", "make_shared"})  # std::make_unique<T>(...): ->T
@@ -22,12 +27,18 @@ _MAKERS = frozenset({"make_unique", "make_shared"})  # std::make_unique<T>(...):
 
 def declared_type(node: Node, text: Text) -> str:
     """A declared type as written (``T``, ``ns::T``; a template's, ``Array<T, 4>``, by its
-    name), or "" (``auto``, a built-in type, a function's)."""
+    name; ``std::unique_ptr<T>``: ``->T``; ``std::vector<T>``: ``[]T``), or "" (``auto``, a
+    built-in type, a function's)."""
     if node.type == "template_type":
         name = node.child_by_field_name("name")
-        if name is not None and text(name) in SMART_POINTERS:  # std::unique_ptr<T>: ->T
-            held = node.child_by_field_name("arguments")
-            return held_type(held, text) if held is not None else ""
+        held = node.child_by_field_name("arguments")
+        if name is not None and held is not None and text(name) in SMART_POINTERS:
+            return held_type(held, text)  # std::unique_ptr<T>: ->T
+        if name is not None and held is not None and text(name) in CONTAINERS:
+            first = held.named_child(0)  # std::vector<T>: []T, what a loop over it reads
+            element = first.child_by_field_name("type") if first is not None else None
+            found = declared_type(element, text) if element is not None else ""
+            return f"[]{found}" if found and not found.startswith("[]") else ""
         return text(name) if name is not None else ""
     if node.type == "type_identifier":
         return text(node)
@@ -40,7 +51,7 @@ def declared_type(node: Node, text: Text) -> str:
             inner = name
         if inner.type == "template_type":  # ns::Array<T>: ns::Array
             written = declared_type(inner, text)
-            if written.startswith("->"):  # std::unique_ptr<T>
+            if written.startswith(("->", "[]")):  # std::unique_ptr<T>, std::vector<T>
                 return written
             return text(node)[: inner.start_byte - node.start_byte] + written
         return text(node) if inner.type == "type_identifier" else ""
@@ -50,10 +61,12 @@ def declared_type(node: Node, text: Text) -> str:
 def auto_value(value: Node | None, text: Text) -> str | Node:
     """What ``auto x = value;`` makes ``x``: the type of ``new T(..)``, ``T{..}``,
     ``std::make_unique<T>(..)`` (``->T``), or a call (``T(..)``, ``f(..)``, ``s.f(..)``:
-    the class constructed or what the function is declared to return, read when ``x`` is
-    used); "" for anything else."""
+    the class constructed or what the function is declared to return) or a variable
+    (``auto x = y;``), read when ``x`` is used; "" for anything else."""
     if value is None:
         return ""
+    if value.type == "identifier":  # auto x = y;: what y is
+        return value
     if value.type in ("new_expression", "compound_literal_expression"):
         made = value.child_by_field_name("type")
         return declared_type(made, text) if made is not None else ""
