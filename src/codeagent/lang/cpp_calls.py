@@ -9,7 +9,8 @@ inference): resolved across files by :mod:`codeagent.symbols.cpp_targets`.
                     # "helper", ""]: a function of an anonymous namespace, the file's own)
 
 A target starts with the row (in the record's ``d``) of the function the call is made in (-1
-at the top level), then its form:
+at the top level), then its form, and ends with the number of the call's arguments (``#2``:
+of overloads, the one that takes them):
 
 - ``f()``: ``R~f``: a method of the function's class (its bases' too), else a function of its
   namespaces (a variable of the name in scope, a pointer to a function: by name);
@@ -151,7 +152,14 @@ class _Calls:
     def rows(
         self, calls: list[dict[str, list[Node]]], spans: list[tuple[int, int, int]]
     ) -> list[list[Any]]:
-        return call_rows(calls, spans, self.text, self._target)
+        return call_rows(calls, spans, self.text, self._counted)
+
+    def _counted(self, captures: dict[str, list[Node]], name: str, at: int, row: int) -> str:
+        """The call's target with its number of arguments (``R~f#2``: an overload is chosen
+        by it), or ""."""
+        written = self._target(captures, name, at, row)
+        arguments = captures["call"][0].child_by_field_name("arguments") if written else None
+        return f"{written}#{arguments.named_child_count}" if arguments is not None else written
 
     def _target(self, captures: dict[str, list[Node]], name: str, at: int, row: int) -> str:
         """The call's target as written (``row``: its function's), or "": by name."""

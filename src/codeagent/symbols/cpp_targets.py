@@ -14,9 +14,11 @@ bases' in order; a class with a base that is not the repository's may inherit th
 there, so a call not found before it stays by name. A field read on from a variable or from
 the class (``T>y.z>f``: ``y`` of ``T``, then ``z`` of ``y``'s type) is typed as its class
 declares it; an owning pointer's (``std::unique_ptr<U>``) passes to ``U`` through ``->``
-only. An overload is not chosen by its
-arguments: the first of the class's methods of the name stands for them. A function of a
-namespace is the one of that qualified name (in one file); what a function returns is the
+only. Of overloads, the one whose parameters take the call's number of arguments
+(``R~f#2``) is chosen when the first of the name does not (their types are not compared);
+else the first stands for them. A function of a namespace is the one of that qualified name
+(in one file, or the one file's whose overload takes the arguments); what a function returns
+is the
 class its declaration names before its name (``const Node* first()``). Anything else (a
 template's parameter, ``std::``, a type no file of the repository defines) stays by name.
 """
@@ -33,6 +35,7 @@ from codeagent.symbols.cpp_types import (
     QUALIFIERS,
     TYPE,
     class_named,
+    fits,
     named,
     spaces_of,
     twice,
@@ -64,6 +67,10 @@ _FIELDS: WeakKeyDictionary[SymbolHierarchy, dict[tuple[str, str, str], str]] = W
 
 
 def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
+    count = None  # the call's arguments: R~f#2
+    if "#" in written:
+        written, _, counted = written.rpartition("#")
+        count = int(counted) if counted.isdigit() else None
     found = _WRITTEN.fullmatch(written)
     if found is None:
         return None
@@ -92,14 +99,31 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         if owner is None and form in "~@":
             return None  # a fixture the repository does not show (a macro's): any name may be its
     first, *after = _CALLED.split(rest)  # x.g().f(): f of what g returns
-    callee = _first(graph, path, owner, spaces, form, first, bool(fixture))
+    last = None if after else count  # the first part is the call itself
+    callee = _first(graph, path, owner, spaces, form, first, bool(fixture), last)
     for name in after:
         if callee is None and form in "~:":  # T(a).f(): f of the class T
             cls = type_named(graph, language, spaces, first)
         else:
             cls = _result(graph, language, callee) if callee is not None else None
         callee, form = _along(graph, language, cls, _CHAIN.split(name)), ""
-    return (callee.full_name, False) if callee is not None else None
+    if callee is None:
+        return None
+    return (_overload(graph, language, callee, count).full_name, False)
+
+
+def _overload(
+    graph: SymbolHierarchy, language: str, callee: Definition, count: int | None
+) -> Definition:
+    """``callee``, or another function of its qualified name (an overload, in another file)
+    whose parameters take ``count`` arguments when ``callee``'s do not."""
+    if fits(callee, count):
+        return callee
+    for d in graph._by_name.get(callee.name, ()):
+        same = d.qualname == callee.qualname and d.kind == callee.kind
+        if same and graph.files[d.path].get("l") == language and fits(d, count):
+            return d
+    return callee
 
 
 def _result(graph: SymbolHierarchy, language: str, callee: Definition) -> Definition | None:
@@ -119,6 +143,7 @@ def _first(
     form: str,
     rest: str,
     test: bool = False,
+    count: int | None = None,
 ) -> Definition | None:
     """The function or method the first part of a target (in the file at ``path``) names
     (``test``: ``owner`` is a test's fixture, whose base outside the repository is the test
@@ -129,7 +154,7 @@ def _first(
             method, complete = _method(graph, owner, rest)
             if method is not None or form == "@" or not (complete or test):
                 return method
-        return _function(graph, path, spaces, rest) if form == "~" else None
+        return _function(graph, path, spaces, rest, count) if form == "~" else None
     if form == "$":  # T.f, T.x>y.f: a variable's type, then the fields read from it
         written_type, *chain = _CHAIN.split(rest)
         cls = type_named(graph, language, spaces, written_type)
@@ -141,7 +166,7 @@ def _first(
         cls, chain = type_named(graph, language, spaces, scope), [name]
         if cls is None:
             inner = [f"{s}.{scope.replace('::', '.')}".lstrip(".") for s in spaces]
-            return _function(graph, path, inner, name)
+            return _function(graph, path, inner, name, count)
     return _along(graph, language, cls, chain)
 
 
@@ -181,9 +206,12 @@ def _returns(graph: SymbolHierarchy, language: str, callee: Definition) -> Defin
     return type_named(graph, language, spaces_of(scope), words[0])
 
 
-def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -> Definition | None:
-    """The function ``name`` of the innermost of ``spaces`` that has one (in one file), for
-    a call in the file at ``path``: another file's ``static`` function, or one of its
+def _function(
+    graph: SymbolHierarchy, path: str, spaces: list[str], name: str, count: int | None = None
+) -> Definition | None:
+    """The function ``name`` of the innermost of ``spaces`` that has one (in one file; of
+    overloads in several files, the one file's whose parameters take ``count`` arguments),
+    for a call in the file at ``path``: another file's ``static`` function, or one of its
     anonymous namespace, is that file's own."""
     language = graph.files[path]["l"]
     defined = [  # a namespace's function defined outside it (ns::f) reads as a method
@@ -197,6 +225,7 @@ def _function(graph: SymbolHierarchy, path: str, spaces: list[str], name: str) -
         found = [d for d in defined if d.qualname == qualname]
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
+        found = [d for d in found if fits(d, count)] or found
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
     return None

@@ -102,3 +102,44 @@ def twice(graph: SymbolHierarchy, language: str, cls: Definition, anywhere: bool
         if d.qualname == cls.qualname and (anywhere or d.path == cls.path)
     ]
     return len(same) > 1
+
+
+def fits(d: Definition, count: int | None) -> bool:
+    """Whether a call with ``count`` arguments (None: not known) may call ``d``, as the
+    parameters its signature writes say (defaults may be left out, ``...`` takes any number;
+    a signature cut short says nothing)."""
+    if count is None:
+        return True
+    signature = d.signature
+    start = signature.find(f"{d.name}(")
+    if start < 0 or signature.endswith("..."):
+        return True
+    depth = 0
+    params: list[str] = []
+    current: list[str] = []
+    quote, escaped = "", False  # inside a literal ('a', "x, y"): no bracket, no comma counts
+    for char in signature[start + len(d.name) + 1 :]:
+        if quote:
+            quote = "" if char == quote and not escaped else quote
+            escaped = char == "\\" and not escaped
+        elif char in "'\"":
+            quote = char
+        elif char in "(<[{":
+            depth += 1
+        elif char in ")>]}":
+            if depth == 0 and char == ")":
+                break
+            depth -= 1
+        elif char == "," and depth == 0:
+            params.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    else:
+        return True  # no end to the parameters
+    params.append("".join(current).strip())
+    if params in ([""], ["void"]):
+        return count == 0
+    if any("..." in p for p in params):
+        return count >= sum(1 for p in params if "..." not in p and "=" not in p)
+    return sum(1 for p in params if "=" not in p) <= count <= len(params)
