@@ -1,5 +1,5 @@
 """Which of a C++ function's overloads a call may reach, by its number of arguments
-(``symbols.cpp_types.fits``), against g++: for each signature and each number of arguments,
+(``symbols.arity.fits``), against g++: for each signature and each number of arguments,
 the call compiles (``g++ -fsyntax-only``) exactly when ``fits`` says the function takes that
 many."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.symbols.cpp_types import fits
+from codeagent.symbols.arity import fits
 from codeagent.symbols.types import Definition
 from oracle_marks import compiler
 

@@ -49,6 +49,14 @@ FILES = {
         "    public void close() {\n"
         "        send(1); // @unqualified-own send\n"
         "    }\n"
+        "\n"
+        "    public String label(String k) {\n"
+        "        return k;\n"
+        "    }\n"
+        "\n"
+        "    public String label(String k, String v) {\n"
+        "        return k + v;\n"
+        "    }\n"
         "}\n"
     ),
     f"{NET}/Pool.java": (
@@ -97,6 +105,11 @@ FILES = {
         "        close(); // @unqualified-inherited close\n"
         "        pool.add(transport);\n"
         "        return x;\n"
+        "    }\n"
+        "\n"
+        "    @Override\n"
+        "    public String label(String k, String v) {\n"
+        "        return v;\n"
         "    }\n"
         "\n"
         "    public static class Builder {\n"
@@ -154,6 +167,8 @@ FILES = {
         "        new Client.Builder().transport(p).build().close(); // @builder-chain close\n"
         "        Object o = client;\n"
         "        ((Client) o).close(); // @cast close\n"
+        '        client.label("a"); // @overload-inherited label\n'
+        '        client.label("a", "b"); // @overload-own label\n'
         "        check(true); // @static-import check\n"
         "        Runnable r = () -> client.close(); // @lambda-reads-field close\n"
         "        Consumer<Transport> c = x -> x.copy(); // @lambda-parameter - copy\n"

@@ -199,9 +199,12 @@ class _Calls:
             if pattern:  # new T(...): the class
                 cls = self._receiver(captures["call"][0], start)
                 target = f"={cls}" if cls else None
-            else:
+            else:  # with the number of its arguments (#2): of overloads, the one taking them
                 obj = captures.get("obj")
                 target = self._target(obj[0] if obj else None, name, start)
+                arguments = captures["call"][0].child_by_field_name("arguments")
+                if target and arguments is not None:
+                    target = f"{target}#{arguments.named_child_count}"
             i = inner(start, end)
             row = [node.start_point[0] + 1, name, scope_rows[i] if i >= 0 else -1]
             rows.append([*row, target] if target else row)

@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
+from codeagent.symbols.arity import fits
 from codeagent.symbols.c_targets import declared_static
 from codeagent.symbols.cpp_types import (
     QUALIFIERS,
     TYPE,
     class_named,
-    fits,
     named,
     spaces_of,
     twice,

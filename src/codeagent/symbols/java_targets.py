@@ -10,7 +10,9 @@ one), a class a single-type import names, a class of the file's package (the sam
 the same package path under another source root: ``src/main/java/a`` and ``src/test/java/a``),
 then one of a package the file imports whole; a qualified name (``a.b.C``) by its path. A type
 imported from outside the repository, or one of ``java.lang``, is outside. A method is looked
-up in the class, then its bases (breadth first); ``~`` (an unqualified call) goes on to the
+up in the class, then its bases (breadth first): the first whose parameters take the call's
+number of arguments (``T.send#2``; types are not compared), else the first of the name;
+``~`` (an unqualified call) goes on to the
 enclosing classes, then to the static imports of that name. Anything else leads nowhere: the
 call stays by name.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from codeagent.lang.java import package_of
+from codeagent.symbols.arity import fits
 from codeagent.symbols.file_imports import targets
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.ts_targets import _declared
@@ -39,17 +42,23 @@ _LANG = frozenset({
 
 
 def java_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
+    count = None  # the call's arguments: T.send#2
+    if "#" in written:
+        written, _, counted = written.rpartition("#")
+        count = int(counted) if counted.isdigit() else None
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
-    found = _target(graph, path, first)
+    found = _target(graph, path, first, None if after else count)
     for attr in after:
         if found is None or found[1]:
             return None
         cls = _returns(graph, found[0])
-        found = _member(graph, cls, attr, skip_first=False) if cls is not None else None
+        found = _member(graph, cls, attr, skip_first=False, count=count) if cls else None
     return found
 
 
-def _target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
+def _target(
+    graph: SymbolHierarchy, path: str, written: str, count: int | None = None
+) -> Target | None:
     if written.startswith("="):  # new T(...)
         made = java_type(graph, path, written[1:])
         if isinstance(made, str):
@@ -62,12 +71,12 @@ def _target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
         return (f"{cls}.{member}", True)
     if cls is None:
         return None
-    found = _member(graph, cls, member, skip_first=after)
+    found = _member(graph, cls, member, skip_first=after, count=count)
     while found is None and unqualified:
         cls = graph._by_full.get(cls.full_name.rpartition(".")[0])
         if cls is None or cls.kind not in CLASS_KINDS:
             return _static(graph, path, member)
-        found = _member(graph, cls, member, skip_first=False)
+        found = _member(graph, cls, member, skip_first=False, count=count)
     return found
 
 
@@ -166,15 +175,24 @@ def _top(graph: SymbolHierarchy, files: list[str], name: str) -> Definition | No
 
 
 def _member(
-    graph: SymbolHierarchy, cls: Definition, attr: str, *, skip_first: bool
+    graph: SymbolHierarchy,
+    cls: Definition,
+    attr: str,
+    *,
+    skip_first: bool,
+    count: int | None = None,
 ) -> Target | None:
-    """Method ``attr`` of ``cls`` or of its bases, breadth first."""
+    """Method ``attr`` of ``cls`` or of its bases, breadth first: the first whose parameters
+    take ``count`` arguments (an overload, maybe a base's), else the first of the name."""
     order = [d for d, _via in graph._mro(cls, set())]
+    first = None
     for d in order[1:] if skip_first else order:
         for m in graph.members(d):
             if m.name == attr and m.kind != "constructor":
-                return (m.full_name, False)
-    return None
+                if fits(m, count):
+                    return (m.full_name, False)
+                first = first or m
+    return (first.full_name, False) if first is not None else None
 
 
 def _static(graph: SymbolHierarchy, path: str, name: str) -> Target | None:
