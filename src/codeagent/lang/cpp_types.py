@@ -35,9 +35,7 @@ def declared_type(node: Node, text: Text) -> str:
         if name is not None and held is not None and text(name) in SMART_POINTERS:
             return held_type(held, text)  # std::unique_ptr<T>: ->T
         if name is not None and held is not None and text(name) in CONTAINERS:
-            first = held.named_child(0)  # std::vector<T>: []T, what a loop over it reads
-            element = first.child_by_field_name("type") if first is not None else None
-            found = declared_type(element, text) if element is not None else ""
+            found = _first_argument(held, text)  # std::vector<T>: []T, what a loop reads
             return f"[]{found}" if found and not found.startswith("[]") else ""
         return text(name) if name is not None else ""
     if node.type == "type_identifier":
@@ -86,10 +84,15 @@ def auto_value(value: Node | None, text: Text) -> str | Node:
 def held_type(arguments: Node, text: Text) -> str:
     """``->T`` for an owning pointer's template arguments ``<T>`` (``T`` as
     :func:`declared_type` reads it), or ""."""
-    inner = arguments.named_child(0)
-    held = inner.child_by_field_name("type") if inner is not None else None
-    found = declared_type(held, text) if held is not None else ""
+    found = _first_argument(arguments, text)
     return f"->{found}" if found and not found.startswith("->") else ""
+
+
+def _first_argument(arguments: Node, text: Text) -> str:
+    """The first of a template's arguments ``<T, ...>`` as :func:`declared_type` reads it."""
+    first = arguments.named_child(0)
+    held = first.child_by_field_name("type") if first is not None else None
+    return declared_type(held, text) if held is not None else ""
 
 
 def function_name(node: Node) -> Node | None:
