@@ -50,3 +50,12 @@ def fits(d: Definition, count: int | None) -> bool:
     if any("..." in p for p in params):
         return count >= sum(1 for p in params if "..." not in p and "=" not in p)
     return sum(1 for p in params if "=" not in p) <= count <= len(params)
+
+
+def counted(written: str) -> tuple[str, int | None]:
+    """A call's target as written and the number of its arguments (``T.send#2``: 2), or
+    None where the target does not end with one."""
+    if "#" not in written:
+        return written, None
+    target, _, count = written.rpartition("#")
+    return target, int(count) if count.isdigit() else None

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
-from codeagent.symbols.arity import fits
+from codeagent.symbols.arity import counted, fits
 from codeagent.symbols.c_targets import declared_static
 from codeagent.symbols.cpp_types import (
     QUALIFIERS,
@@ -67,10 +67,7 @@ _FIELDS: WeakKeyDictionary[SymbolHierarchy, dict[tuple[str, str, str], str]] = W
 
 
 def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
-    count = None  # the call's arguments: R~f#2
-    if "#" in written:
-        written, _, counted = written.rpartition("#")
-        count = int(counted) if counted.isdigit() else None
+    written, count = counted(written)  # the call's arguments: R~f#2
     found = _WRITTEN.fullmatch(written)
     if found is None:
         return None

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from codeagent.lang.java import package_of
-from codeagent.symbols.arity import fits
+from codeagent.symbols.arity import counted, fits
 from codeagent.symbols.file_imports import targets
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.ts_targets import _declared
@@ -42,10 +42,7 @@ _LANG = frozenset({
 
 
 def java_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
-    count = None  # the call's arguments: T.send#2
-    if "#" in written:
-        written, _, counted = written.rpartition("#")
-        count = int(counted) if counted.isdigit() else None
+    written, count = counted(written)  # the call's arguments: T.send#2
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
     found = _target(graph, path, first, None if after else count)
     for attr in after:
