@@ -44,8 +44,11 @@ log = logging.getLogger(__name__)
 # windows only around the error, its definitions clear of it are chunked as definitions; "5": a
 # comment that trails code on its line (``}  // namespace detail``) is not the doc comment of
 # the definition below it, which no longer starts on that line; "6": a TypeScript/JavaScript
-# class field whose value is a function (``fetch = (req) => ...``) is a method.
-CHUNKER_VERSION = "6" if lang.available() else "1"
+# class field whose value is a function (``fetch = (req) => ...``) is a method; "7": a
+# definition starts at the attributes and decorators before it (Rust's ``#[..]``,
+# TypeScript's ``@dec``) and at what wraps it (``export``, ``const f =``, C++'s ``template
+# <..>``), with the comment above them.
+CHUNKER_VERSION = "7" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

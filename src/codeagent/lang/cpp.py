@@ -82,4 +82,7 @@ SPEC = LanguageSpec(
     # App(const App &) = delete; virtual ~App() = default;: declarations (a deleted member
     # cannot be called, a defaulted one has no source), as ctags reads them
     declaration_children=("default_method_clause", "delete_method_clause"),
+    # template <class T> before a definition is its first line, a comment above it its doc
+    wrappers=("template_declaration",),
+    wrapper_parts=("template_parameter_list", "requires_clause"),
 )

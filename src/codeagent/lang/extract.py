@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from codeagent.lang.leads import clear_leads, lead
 from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.spec import TYPE_KINDS, LanguageSpec, suffix_of
@@ -106,6 +107,8 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
         calls = calls_of(call_matches, nodes) if call_query else []
     errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
     spans = error_lines(root, spec.macro_blocks) if errors else ()
+    if spans:
+        clear_leads(defs, nodes, source, spans)
     if found is None:
         return Parsed(spec.name, defs, imports, calls, errors, spans)
     return Parsed(spec.name, defs, imports, calls, errors, spans, found.bindings, found.exports)
@@ -190,7 +193,7 @@ def _definitions(
         if kind in spec.function_kinds and inside_type:
             kind = "method"
         qualname = ".".join([*scope, d.name]) if d.name else ".".join(scope)
-        doc, start = _doc(spec, d.node)
+        doc, start = lead(spec, d.node, MAX_DOC)
         end = d.end.end_point[0] + 1
         if d.end.end_point[1] == 0 and end > d.node.start_point[0] + 1:
             end -= 1  # a node that ends with its line break
@@ -263,33 +266,6 @@ def _signature(node: Node) -> str:
         text = text.split("\n", 1)[0]
     sig = " ".join(text.split()).rstrip("{ :")
     return sig if len(sig) <= MAX_SIGNATURE else sig[: MAX_SIGNATURE - 3] + "..."
-
-
-def _doc(spec: LanguageSpec, node: Node) -> tuple[str, int]:
-    """The first line of the comments right above the definition (no blank line between),
-    and the line where they start (the definition's own first line without any)."""
-    start = node.start_point[0]
-    first: Node | None = None
-    prev = node.prev_named_sibling
-    while prev is not None and prev.type in spec.doc_comment and start - prev.end_point[0] <= 1:
-        if prev.end_point[0] == start and prev.end_point[1] > 0 and start != node.start_point[0]:
-            break
-        before = prev.prev_sibling  # code ending on the comment's line: the comment trails it
-        if (
-            before is not None
-            and before.type not in spec.doc_comment
-            and before.end_point[0] == prev.start_point[0]
-        ):
-            break
-        first, start = prev, prev.start_point[0]
-        prev = prev.prev_named_sibling
-    if first is None:
-        return "", node.start_point[0] + 1
-    for line in node_text(first).split("\n"):
-        line = line.strip().lstrip("/*#!").rstrip("*/").strip()
-        if line:
-            return (line if len(line) <= MAX_DOC else line[: MAX_DOC - 3] + "..."), start + 1
-    return "", start + 1
 
 
 __all__ = ["Parsed", "parse"]

@@ -31,6 +31,16 @@ COMMON_DEFINITIONS = f"""
   right: {FUNCTION_VALUE}) @def.function
 (pair key: [(property_identifier) (string)] @name value: {FUNCTION_VALUE}) @def.function
 """
+# a method's decorators; what wraps one definition (``export``, ``const f = () => ..``,
+# ``module.exports.f = function``, ``declare``): a comment above them is the definition's
+LEADING = ("decorator",)
+WRAPPERS = (
+    "export_statement",
+    "lexical_declaration",
+    "variable_declaration",
+    "expression_statement",
+    "ambient_declaration",
+)
 IMPORTS = """
 (import_statement (import_clause (named_imports
   (import_specifier name: (_) @name alias: (_)? @alias)))
@@ -96,4 +106,6 @@ SPEC = LanguageSpec(
     imports=IMPORTS,
     calls=JS_CALLS,
     receivers=read,
+    leading=LEADING,
+    wrappers=WRAPPERS,
 )

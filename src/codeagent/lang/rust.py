@@ -67,4 +67,5 @@ SPEC = LanguageSpec(
     receivers=read,
     crate_paths=True,
     doc_comment=("line_comment", "block_comment"),
+    leading=("attribute_item",),  # #[derive(..)], #[cfg(..)], #[inline], #[test]
 )

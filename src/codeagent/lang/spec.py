@@ -97,6 +97,15 @@ class LanguageSpec:
     calls: str = ""
     # Kinds that ctags and this layer both call a definition (eval/compare_ctags.py).
     doc_comment: tuple[str, ...] = ("comment",)
+    # Nodes before a definition, its siblings, that belong to it as its comments do (Rust's
+    # ``#[derive(..)]``, a TypeScript method's ``@decorator``): the definition starts at them.
+    leading: tuple[str, ...] = ()
+    # Nodes that wrap one definition (``export class A``, ``const f = () => ..``, C++'s
+    # ``template <class T>``): a comment above the wrapper is the definition's, which starts
+    # with it. Climbed when the definition is the wrapper's only named child that is not of
+    # ``leading``, ``doc_comment`` or ``wrapper_parts`` (C++'s template parameters).
+    wrappers: tuple[str, ...] = ()
+    wrapper_parts: tuple[str, ...] = ()
     # Definitions of these kinds become "method" when a type kind encloses them.
     function_kinds: tuple[str, ...] = ("function",)
     strip_quotes: bool = True

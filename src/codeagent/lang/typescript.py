@@ -11,7 +11,9 @@ from codeagent.lang.javascript import (
     COMMON_DEFINITIONS,
     FUNCTION_VALUE,
     IMPORTS,
+    LEADING,
     TEST_NAMES,
+    WRAPPERS,
     import_files,
 )
 from codeagent.lang.spec import LanguageSpec
@@ -58,4 +60,6 @@ SPEC = LanguageSpec(
     + "(ambient_declaration (module name: (string (string_fragment) @module))) @import\n",
     calls=TS_CALLS,
     receivers=read,
+    leading=LEADING,
+    wrappers=WRAPPERS,
 )

@@ -61,7 +61,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 12: C's and C++'s call targets too (lang.c_calls, lang.cpp_calls), C++'s classes' fields
 # 13: the call sites of a file that starts with blank lines read where they are written
 # 14: C++: fields read on (x->y.f()), auto, typedefs, tests' fixtures, A::B::f, arguments (#N)
-FORMAT = 14
+# 15: a definition starts at its attributes, decorators and wrappers (export, template <..>)
+FORMAT = 15
 log = logging.getLogger(__name__)
 
 
