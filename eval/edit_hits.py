@@ -3,7 +3,9 @@ cites overlap a line the commit edits (at its parent, where the question is aske
 
     python eval/edit_hits.py OUT/report.json --mirrors DIR [--k 1,3,5,10] [--json OUT.json]
 
-Reads the records of an ``eval-dev`` report of mined commits (``eval/mine_commits.py``: each
+``codeagent eval-dev`` scores this itself now (``edit@k`` in its tables, ``gold_edits`` in its
+records); this reads a report written before, or re-scores one. Reads the records of an
+``eval-dev`` report of mined commits (``eval/mine_commits.py``: each
 item's id is ``OWNER/NAME@COMMIT``, its ``commit`` the parent, its ``expected_files`` the
 source files the commit changed) and the commits' diffs from the bare mirrors (``git diff
 -U0 PARENT COMMIT -- FILES``): the truth is git's, not the project's chunker. A hunk that
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import subprocess
 import sys
@@ -27,38 +28,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from codeagent.eval.functions import edited_lines, overlaps
 from codeagent.eval.mirrors import find_mirror
 
 Span = tuple[str, int, int]
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.MULTILINE)
-
-
-def edited_spans(mirror: Path, parent: str, commit: str, files: list[str]) -> list[Span]:
-    """The lines of the parent the commit edits in ``files``, as ``(path, first, last)``."""
-    spans: list[Span] = []
-    for path in files:
-        diff = subprocess.run(
-            ["git", "--git-dir", str(mirror), "diff", "-U0", parent, commit, "--", path],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            check=True,
-        ).stdout
-        for match in _HUNK.finditer(diff):
-            start, count = int(match.group(1)), int(match.group(2) or "1")
-            if count:
-                spans.append((path, start, start + count - 1))
-            else:  # lines added after line ``start`` of the parent
-                spans.append((path, max(start, 1), start + 1))
-    return spans
 
 
 def hit(chunks: list[list[Any]], gold: list[Span], k: int) -> float:
     """1.0 when one of the first ``k`` chunks shares a line with a gold span of its file."""
-    for path, first, last in (tuple(c) for c in chunks[:k]):
-        if any(p == path and first <= b and a <= last for p, a, b in gold):
-            return 1.0
-    return 0.0
+    found = any(overlaps((c[0], c[1], c[2]), span) for c in chunks[:k] for span in gold)
+    return 1.0 if found else 0.0
 
 
 def score(report: dict[str, Any], mirrors: Path, ks: list[int]) -> dict[str, Any]:
@@ -74,7 +53,7 @@ def score(report: dict[str, Any], mirrors: Path, ks: list[int]) -> dict[str, Any
         if mirror is None or not short:
             continue
         if record["id"] not in gold_of:
-            gold_of[record["id"]] = edited_spans(
+            gold_of[record["id"]] = edited_lines(
                 mirror, record["commit"], short, record["expected_files"]
             )
         gold = gold_of[record["id"]]

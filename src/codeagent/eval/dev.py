@@ -19,6 +19,7 @@ scored; any other failure marks its questions as errored and the run goes on.
 from __future__ import annotations
 
 import logging
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -199,8 +200,9 @@ def run_dev(items: Sequence[SuiteItem], run: DevRun) -> list[dict[str, Any]]:
         with run.progress.task(f"{repo}@{full[:10]}", total=len(group)) as advance:
             for item in group:
                 gold = functions.gold_functions(root, item.expected_spans)
+                edits = _edited(mirror, full, item)
                 for name, rank in rankers.items():
-                    records.append(_ranked(item, name, rank, existing, gold))
+                    records.append(_ranked(item, name, rank, existing, gold, edits))
                 advance(1)
         info["search_seconds"] = time.perf_counter() - search_started
         if run.first_counts:  # chunks embedded first, per question, for answer_first
@@ -225,6 +227,19 @@ def _oldest_first(
     return sorted(groups.items(), key=lambda pair: when(pair[0]))
 
 
+def _edited(mirror: Path, parent: str, item: SuiteItem) -> list[Span]:
+    """The lines a mined commit (its id ``OWNER/NAME@COMMIT``, asked at its parent) edits in
+    its expected files; none for another item, or a commit the mirror does not have."""
+    commit = item.id.rpartition("@")[2]
+    if not item.suite.startswith("mined") or not commit:
+        return []
+    try:
+        return functions.edited_lines(mirror, parent, commit, item.expected_files or [])
+    except subprocess.CalledProcessError as exc:
+        log.warning("no diff of %s in %s: %s", item.id, mirror, exc.stderr.strip())
+        return []
+
+
 def _record(item: SuiteItem, ranker: str) -> dict[str, Any]:
     record = blank_record(item)
     record["ranker"] = ranker
@@ -237,6 +252,7 @@ def _ranked(
     rank: FileRanker,
     existing: list[str],
     gold: list[Span] | None = None,
+    edits: list[Span] | None = None,
 ) -> dict[str, Any]:
     record = _record(item, ranker)
     started = time.perf_counter()
@@ -251,6 +267,9 @@ def _ranked(
     record["cited_chunks"] = [list(chunk) for chunk in chunks]
     record["gold_functions"] = [list(span) for span in gold or []]
     score(item, record, existing)
-    if record["error"] is None and gold:
-        record["scores"].update(functions.function_scores(chunks, gold))
+    if edits:
+        record["gold_edits"] = [list(span) for span in edits]
+    if record["error"] is None:
+        record["scores"].update(functions.function_scores(chunks, gold or []))
+        record["scores"].update(functions.edit_scores(chunks, edits or []))
     return record

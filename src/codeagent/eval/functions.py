@@ -11,11 +11,16 @@ function and is left out; an item with no function left is not scored at this le
 order an answer cites them) shares a line with one of those functions. The product's chunks are
 the RAG tool's sources; the plain baseline's are its best BM25 chunks
 (:meth:`codeagent.eval.baseline.BaselineRanker.rank_chunks`).
+
+A mined commit (``eval/mine_commits.py``, in any language) is scored the same way against the
+lines the commit edits at its parent, read from git (:func:`edited_lines`): ``edit@k``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -68,10 +73,45 @@ def overlaps(chunk: Span, function: Span) -> bool:
 
 def function_scores(cited: Sequence[Span], gold: Iterable[Span]) -> dict[str, float]:
     """``fn_hit@k`` for every k of :data:`K_VALUES`; empty when there is no gold function."""
+    return _hits(cited, gold, "fn_hit")
+
+
+def edit_scores(cited: Sequence[Span], edited: Iterable[Span]) -> dict[str, float]:
+    """``edit@k`` for every k of :data:`K_VALUES` (one of the first k cited chunks shares a
+    line with a line the commit edits: :func:`edited_lines`); empty when there is none."""
+    return _hits(cited, edited, "edit")
+
+
+def _hits(cited: Sequence[Span], gold: Iterable[Span], name: str) -> dict[str, float]:
     wanted = list(gold)
     if not wanted:
         return {}
     first = next(
         (i for i, chunk in enumerate(cited) if any(overlaps(chunk, f) for f in wanted)), None
     )
-    return {f"fn_hit@{k}": 1.0 if first is not None and first < k else 0.0 for k in K_VALUES}
+    return {f"{name}@{k}": 1.0 if first is not None and first < k else 0.0 for k in K_VALUES}
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.MULTILINE)
+
+
+def edited_lines(mirror: Path, parent: str, commit: str, files: Iterable[str]) -> list[Span]:
+    """The lines of ``parent`` that ``commit`` edits in ``files``, as ``(path, first, last)``,
+    from git's ``diff -U0`` in the bare ``mirror``: a hunk that removes or rewrites lines is
+    those lines; one that only adds lines is the two lines around the place it adds them."""
+    spans: list[Span] = []
+    for path in files:
+        diff = subprocess.run(
+            ["git", "--git-dir", str(mirror), "diff", "-U0", parent, commit, "--", path],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            check=True,
+        ).stdout
+        for match in _HUNK.finditer(diff):
+            start, count = int(match.group(1)), int(match.group(2) or "1")
+            if count:
+                spans.append((path, start, start + count - 1))
+            else:  # lines added after line ``start`` of the parent
+                spans.append((path, max(start, 1), start + 1))
+    return spans

@@ -24,12 +24,15 @@ BENCHMARKS = {
     "swe-qa": ("SWE-QA expected-file recall@k", ["recall@5", "recall@10"]),
     # an item whose gold patch edits a function: one of the first k cited chunks overlaps it
     "functions": ("SWE-bench function Acc@k", [f"fn_hit@{k}" for k in (1, 5, 10)]),
+    # a mined commit: one of the first k cited chunks shares a line the commit edits
+    "edits": ("Mined commits: edited-line Acc@k", [f"edit@{k}" for k in (1, 5, 10)]),
 }
 HEADERS = {
     **{f"hit@{k}": f"Acc@{k}" for k in metrics.K_VALUES},
     "recall@5": "R@5",
     "recall@10": "R@10",
     **{f"fn_hit@{k}": f"Fn@{k}" for k in (1, 5, 10)},
+    **{f"edit@{k}": f"Edit@{k}" for k in (1, 5, 10)},
 }
 SPLIT_TITLES = {"fit": "Fit", "choose": "Choose", "sealed": "Sealed", None: "In no split"}
 FAMILY_TITLES = {"go": "Go", "js": "JavaScript/TypeScript", "rust": "Rust", "java": "Java"}
@@ -58,11 +61,15 @@ def benchmark_of(suite: str) -> str | None:
 
 
 def benchmarks_of(record: Mapping[str, Any]) -> list[str]:
-    """The tables a record counts in: its suite's benchmark, and ``functions`` when it was
-    scored at function level (:mod:`codeagent.eval.functions`)."""
+    """The tables a record counts in: its suite's benchmark, and ``functions`` (``edits``)
+    when it was scored at function level (against the lines a mined commit edits:
+    :mod:`codeagent.eval.functions`)."""
     found = [bench] if (bench := benchmark_of(record["suite"])) is not None else []
-    if any(key.startswith("fn_hit@") for key in record.get("scores") or {}):
+    scores = record.get("scores") or {}
+    if any(key.startswith("fn_hit@") for key in scores):
         found.append("functions")
+    if any(key.startswith("edit@") for key in scores):
+        found.append("edits")
     return found
 
 
