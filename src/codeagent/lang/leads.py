@@ -10,6 +10,9 @@ holds its doc and attributes as a Python definition's holds its decorators.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.references import node_text
@@ -28,32 +31,35 @@ def lead(spec: LanguageSpec, node: Node, max_doc: int) -> tuple[str, int]:
     start = node.start_point[0]
     own_line = start
     first: Node | None = None  # the first comment
+    comments, leading = spec.doc_comment, spec.leading
     prev = node.prev_named_sibling
-    while prev is not None and start - _last_row(prev) <= 1:
-        is_comment = prev.type in spec.doc_comment
-        if not is_comment and prev.type not in spec.leading:
+    while prev is not None:
+        kind = prev.type
+        is_comment = kind in comments
+        if not is_comment and kind not in leading:
             break
-        if prev.end_point[0] == start and prev.end_point[1] > 0 and start != own_line:
+        (end_row, end_column), begin = prev.end_point, prev.start_point[0]
+        last = end_row - 1 if end_column == 0 and end_row > begin else end_row  # past its "\n"
+        if start - last > 1 or (end_row == start and end_column > 0 and start != own_line):
             break
         before = prev.prev_sibling  # code ending on the comment's line: the comment trails it
         if (
             before is not None
-            and before.type not in spec.doc_comment
-            and before.type not in spec.leading
-            and before.end_point[0] == prev.start_point[0]
+            and before.end_point[0] == begin
+            and before.type not in comments
+            and before.type not in leading
         ):
             break
-        start = prev.start_point[0]
+        start = begin
         if is_comment:
             first = prev
-        prev = prev.prev_named_sibling
-    if first is None:  # a comment among the definition's own leading children (JS's @dec)
-        for child in node.named_children:
-            if child.type in spec.doc_comment:
-                first = child
-                break
-            if child.type not in spec.leading:
-                break
+        prev = before if before is None or before.is_named else prev.prev_named_sibling
+    if first is None and spec.leading:  # a comment after the definition's own decorators
+        child: Node | None = node.named_child(0)  # (JavaScript's, inside the method)
+        while child is not None and child.type in spec.leading:
+            child = child.next_named_sibling
+        if child is not None and child.type in spec.doc_comment:
+            first = child
     if first is None:
         return "", start + 1
     for line in node_text(first).split("\n"):
@@ -73,20 +79,24 @@ def clear_leads(
     error the definition itself is clear of starts at its own first line again, so that it
     is still chunked as a definition (C++'s ``template <class T, FMT_ENABLE_IF(..)>``)."""
 
-    def touched(first: int, last: int) -> bool:
-        return any(a <= last and first <= b for a, b in errors)
+    spans = sorted(errors)
+    starts = [a for a, _ in spans]
+    reach = list(accumulate((b for _, b in spans), max))  # the furthest end so far
 
+    def touched(first: int, last: int) -> bool:
+        i = bisect_right(starts, last) - 1  # the spans that start by ``last``
+        return i >= 0 and reach[i] >= first
+
+    breaks: list[int] | None = None  # where the lines end, read once when one is asked
     for start_byte, _, index in nodes:
         row = rows[index]
-        own = source.count(b"\n", 0, start_byte) + 1
+        if not touched(row[3], row[2] - 1):  # the lead is above the name's line: clear
+            continue
+        if breaks is None:
+            breaks = [m.start() for m in re.finditer(b"\n", source)]
+        own = bisect_left(breaks, start_byte) + 1
         if own > row[3] and touched(row[3], own - 1) and not touched(own, row[4]):
             row[3] = own
-
-
-def _last_row(node: Node) -> int:
-    """The last row with text of ``node`` (Rust's ``///`` comment ends past its line break)."""
-    row, column = node.end_point
-    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def _wrapper(spec: LanguageSpec, node: Node) -> Node:
