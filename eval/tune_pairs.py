@@ -38,7 +38,7 @@ from typing import Any
 
 from mine_commits import clean_message, commits, is_example
 
-from codeagent.eval.functions import _functions
+from codeagent.eval.functions import functions_in
 from codeagent.eval.sources import is_source
 from codeagent.index.chunking import chunk_file
 from codeagent.records import Chunk
@@ -193,7 +193,7 @@ def issue_pairs(mirror: Path, repo: str) -> list[dict[str, Any]]:
             if text is None or not path.endswith(".py"):
                 continue
             try:
-                spans = _functions(ast.parse(text))
+                spans = functions_in(ast.parse(text))
             except (SyntaxError, ValueError):
                 continue
             chunks = _defs(path, text)

@@ -28,7 +28,7 @@ Span = tuple[str, int, int]  # path, first line, last line (1-based, inclusive)
 K_VALUES = (1, 3, 5, 10)
 
 
-def _functions(tree: ast.Module) -> dict[str, tuple[int, int]]:
+def functions_in(tree: ast.Module) -> dict[str, tuple[int, int]]:
     """Every function and method of a module by qualified name (``Class.method``,
     ``outer.inner``): its first line (decorators included) and last line."""
     found: dict[str, tuple[int, int]] = {}
@@ -59,7 +59,7 @@ def gold_functions(root: Path, spans: Mapping[str, Sequence[str]] | None) -> lis
             tree = ast.parse(target.read_bytes(), filename=path)
         except (SyntaxError, ValueError):
             continue
-        functions = _functions(tree)
+        functions = functions_in(tree)
         for name in names:
             if name in functions:
                 first, last = functions[name]
