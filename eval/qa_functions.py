@@ -19,7 +19,6 @@ which the question did not say). Items with no such function are not scored.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import re
 import statistics
@@ -29,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from codeagent.eval.functions import Span, function_scores, functions_in
+from codeagent.eval.functions import Span, file_functions, function_scores
 from codeagent.eval.repos import repo_key
 
 _CODE = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`")
@@ -45,14 +44,7 @@ def gold(root: Path, files: list[str], names: set[str]) -> list[tuple[Span, str]
     """The functions of ``files`` (at ``root``) that ``names`` name, with their names."""
     table: dict[str, list[tuple[Span, str]]] = defaultdict(list)  # last part -> functions
     for path in files:
-        target = root / path
-        if not path.endswith(".py") or not target.is_file():
-            continue
-        try:
-            tree = ast.parse(target.read_bytes(), filename=path)
-        except (SyntaxError, ValueError):
-            continue
-        for qualname, (first, last) in functions_in(tree).items():
+        for qualname, (first, last) in file_functions(root, path).items():
             table[qualname.rpartition(".")[2]].append(((path, first, last), qualname))
     found: list[tuple[Span, str]] = []
     for name in sorted(names):

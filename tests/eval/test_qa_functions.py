@@ -38,6 +38,16 @@ ANSWER = (
 )
 
 
+def script(*args: object) -> subprocess.CompletedProcess[str]:
+    """eval/qa_functions.py ARGS as a user runs it."""
+    return subprocess.run(
+        [sys.executable, str(EVAL / "qa_functions.py"), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(EVAL.parent / "src"), "PATH": "/usr/bin:/bin"},
+    )
+
+
 @pytest.fixture(scope="module")
 def qa_functions() -> ModuleType:
     return load_script("qa_functions")
@@ -100,12 +110,7 @@ def test_a_cited_chunk_hits_a_named_function(
     report, suite = tmp_path / "report.json", tmp_path / "swe-qa-lib.jsonl"
     report.write_text(json.dumps({"questions": [record]}))
     suite.write_text(json.dumps(answers["q1"]) + "\n")
-    done = subprocess.run(
-        [sys.executable, str(EVAL / "qa_functions.py"), str(report), "--suites", str(suite),
-         "--checkouts", str(root)],
-        capture_output=True, text=True,
-        env={"PYTHONPATH": str(EVAL.parent / "src"), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    done = script(report, "--suites", suite, "--checkouts", root)
     assert done.returncode == 0, done.stderr
     assert f"| acme/lib | 1 (1) | {row['fn@1']:.1f} / nan |" in done.stdout
 
@@ -131,12 +136,7 @@ def test_a_checkout_at_another_commit_is_not_read(
 def test_bad_input_is_one_line(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     report.write_text(json.dumps({"questions": []}))
-    done = subprocess.run(
-        [sys.executable, str(EVAL / "qa_functions.py"), str(report), "--suites", str(report),
-         "--checkouts", str(tmp_path)],
-        capture_output=True, text=True,
-        env={"PYTHONPATH": str(EVAL.parent / "src"), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    done = script(report, "--suites", report, "--checkouts", tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         f"qa_functions: no eval-dev checkouts at {tmp_path} (no clones/)"

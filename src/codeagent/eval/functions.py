@@ -48,18 +48,23 @@ def functions_in(tree: ast.Module) -> dict[str, tuple[int, int]]:
     return found
 
 
+def file_functions(root: Path, path: str) -> dict[str, tuple[int, int]]:
+    """:func:`functions_in` of the Python file ``path`` under ``root``; empty for a file that
+    is not Python, is missing or does not parse."""
+    target = root / path
+    if not path.endswith(".py") or not target.is_file():
+        return {}
+    try:
+        return functions_in(ast.parse(target.read_bytes(), filename=path))
+    except (SyntaxError, ValueError):
+        return {}
+
+
 def gold_functions(root: Path, spans: Mapping[str, Sequence[str]] | None) -> list[Span]:
     """The functions ``spans`` names, as ``(path, first, last)`` read at ``root``."""
     found: list[Span] = []
     for path, names in (spans or {}).items():
-        target = root / path
-        if not path.endswith(".py") or not target.is_file():
-            continue
-        try:
-            tree = ast.parse(target.read_bytes(), filename=path)
-        except (SyntaxError, ValueError):
-            continue
-        functions = functions_in(tree)
+        functions = file_functions(root, path)
         for name in names:
             if name in functions:
                 first, last = functions[name]
