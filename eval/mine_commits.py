@@ -30,7 +30,9 @@ Of the last :data:`HISTORY` non-merge commits of each mirror's ``HEAD``, the qua
 sampled with ``random.Random(f"{seed}:{repo}")``: at most ``--per-repo`` per repository. The
 output is a suite in ``eval/README.md``'s format (``repo``, ``commit`` = the parent,
 ``expected_files``, ``expected_route`` ``rag``); ``--commits`` records the repositories and
-commits used (repo, commit, parent), one line each, so the corpus can be checked and rebuilt.
+commits used (repo, commit, parent), one line each, so the corpus can be checked and rebuilt;
+a record already there that lists repositories this run mined nothing of (their mirrors
+missing here) is left as it is, with one line and exit 2, unless ``--force``.
 The corpus itself (other projects' commit messages) stays out of this repository.
 """
 
@@ -200,6 +202,15 @@ def repositories(corpus: dict[str, Any], splits: str) -> list[tuple[str, str]]:
     return found
 
 
+def recorded_elsewhere(commits: Path, repos: set[str]) -> list[str]:
+    """The repositories the record ``commits`` (a ``--commits`` file of an earlier run) lists
+    that ``repos`` lacks, sorted; none when there is no such file."""
+    if not commits.is_file():
+        return []
+    listed = {line.split("\t", 1)[0] for line in commits.read_text().splitlines()[1:] if line}
+    return sorted(listed - repos)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--mirrors", type=Path, required=True)
@@ -211,7 +222,14 @@ def main() -> None:
     parser.add_argument("--per-repo", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("eval/out/mined.jsonl"))
-    parser.add_argument("--commits", type=Path, default=None)
+    parser.add_argument(
+        "--commits",
+        type=Path,
+        default=None,
+        help="write the mined (repository, commit, parent) rows here; an existing record that"
+        " lists repositories this run has no example of is kept unless --force",
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite --commits in any case")
     parser.add_argument(
         "--splits",
         default="fit,choose",
@@ -238,6 +256,15 @@ def main() -> None:
         found = mine(mirror, repo, args.per_repo, args.seed, language)
         print(f"{repo} ({language}): {len(found)} examples", file=sys.stderr)
         examples.extend(found)
+    if args.commits is not None and not args.force:
+        lost = recorded_elsewhere(args.commits, {e["repo"] for e in examples})
+        if lost:
+            parser.exit(
+                2,
+                f"mine_commits: {args.commits} records commits of {len(lost)} repositories this"
+                f" run has none of ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}):"
+                " not overwritten (--force overwrites it)\n",
+            )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(e) + "\n" for e in examples))
     if args.commits is not None:

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from conftest import GitRepoFactory
-from eval_scripts import load_script
+from eval_scripts import EVAL, load_script
 
 LONG = "Make the retry loop honour the backoff factor when the server sends Retry-After"
 
@@ -130,3 +130,36 @@ def test_command_line_errors_are_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2
         assert "Traceback" not in done.stderr
         assert done.stderr.strip().splitlines()[-1].startswith("mine_commits")
+
+
+def test_a_commits_record_of_other_repositories_is_kept(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    """Run where some recorded repositories have no mirror, ``--commits`` would lose their
+    rows: the record stays as it was, one line says why, exit 2; ``--force`` overwrites."""
+    root = git_repo({"pkg/retry.py": "x = 1\n"})
+    commit(root, f"{LONG} for good", {"pkg/retry.py": "x = 2\n"})
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "psf+black").mkdir(parents=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(root), str(mirrors / "psf+black" / "repo")],
+                   check=True)  # fmt: skip
+    corpus = tmp_path / "corpus.json"
+    corpus.write_text('{"fit": ["psf/black", "pallets/click"]}')
+    record = tmp_path / "commits.tsv"
+    kept = "repo\tcommit\tparent\npallets/click\tabc\tdef\n"
+    record.write_text(kept)
+    args = [sys.executable, str(EVAL / "mine_commits.py"), "--mirrors", str(mirrors), "--repos",
+            str(corpus), "--splits", "fit", "--out", str(tmp_path / "out.jsonl"),
+            "--commits", str(record)]  # fmt: skip
+    env = {"PYTHONPATH": str(EVAL.parent / "src"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"mine_commits: {record} records commits of 1 repositories this run has none of"
+        " (pallets/click): not overwritten (--force overwrites it)"
+    )
+    assert record.read_text() == kept
+    assert not (tmp_path / "out.jsonl").exists()
+    done = subprocess.run([*args, "--force"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert record.read_text().splitlines()[1].startswith("psf/black\t")
