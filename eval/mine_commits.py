@@ -259,11 +259,12 @@ def main() -> None:
     if args.commits is not None and not args.force:
         lost = recorded_elsewhere(args.commits, {e["repo"] for e in examples})
         if lost:
+            named = ", ".join(lost[:3]) + (", ..." if len(lost) > 3 else "")
+            what = "repository" if len(lost) == 1 else "repositories"
             parser.exit(
                 2,
-                f"mine_commits: {args.commits} records commits of {len(lost)} repositories this"
-                f" run has none of ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}):"
-                " not overwritten (--force overwrites it)\n",
+                f"mine_commits: {args.commits} records commits of {len(lost)} {what} this run"
+                f" has none of ({named}): not overwritten (--force overwrites it)\n",
             )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(e) + "\n" for e in examples))

@@ -155,7 +155,7 @@ def test_a_commits_record_of_other_repositories_is_kept(
     done = subprocess.run(args, capture_output=True, text=True, env=env)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == (
-        f"mine_commits: {record} records commits of 1 repositories this run has none of"
+        f"mine_commits: {record} records commits of 1 repository this run has none of"
         " (pallets/click): not overwritten (--force overwrites it)"
     )
     assert record.read_text() == kept
