@@ -10,11 +10,12 @@ name, alias]``, ``c`` rows ``[line, called name, index of the enclosing row in d
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang.leads import clear_leads, lead
+from codeagent.lang.leads import lead, touching
 from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.spec import TYPE_KINDS, LanguageSpec, suffix_of
@@ -97,7 +98,10 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
         if loose_error_bytes(again.root_node) < loose_error_bytes(root):
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
-    defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root))
+    errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
+    spans = error_lines(root, spec.macro_blocks) if errors else ()
+    touched = touching(spans) if spans else None
+    defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root), touched)
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     call_matches = QueryCursor(call_query).matches(root) if call_query else []
     found = spec.receivers(tree, call_matches, nodes) if spec.receivers is not None else None
@@ -105,10 +109,6 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
         calls = found.calls  # with their targets, read in the same pass
     else:
         calls = calls_of(call_matches, nodes) if call_query else []
-    errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
-    spans = error_lines(root, spec.macro_blocks) if errors else ()
-    if spans:
-        clear_leads(defs, nodes, source, spans)
     if found is None:
         return Parsed(spec.name, defs, imports, calls, errors, spans)
     return Parsed(spec.name, defs, imports, calls, errors, spans, found.bindings, found.exports)
@@ -132,9 +132,13 @@ _PREFIXED = (("operator", "operator"), ("destructor", "~"), ("conversion", "oper
 
 
 def _definitions(
-    spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]]
+    spec: LanguageSpec,
+    matches: list[tuple[int, dict[str, list[Node]]]],
+    touched: Callable[[int, int], bool] | None = None,
 ) -> tuple[list[list[Any]], list[tuple[int, int, int]]]:
-    """Rows of ``d`` in source order, and each row's byte span (for call scopes)."""
+    """Rows of ``d`` in source order, and each row's byte span (for call scopes);
+    ``touched``: whether a parse error lies on lines ``first`` to ``last``
+    (:func:`~codeagent.lang.leads.touching`), None for a file without one."""
     found: dict[tuple[int, int, str], _Def] = {}
     for _, captures in sorted(matches, key=lambda m: m[0]):  # the first pattern wins
         kinds = [k for k in captures if k.startswith("def.")]
@@ -194,9 +198,14 @@ def _definitions(
             kind = "method"
         qualname = ".".join([*scope, d.name]) if d.name else ".".join(scope)
         doc, start = lead(spec, d.node, MAX_DOC)
+        own = d.node.start_point[0] + 1
         end = d.end.end_point[0] + 1
-        if d.end.end_point[1] == 0 and end > d.node.start_point[0] + 1:
+        if d.end.end_point[1] == 0 and end > own:
             end -= 1  # a node that ends with its line break
+        # a lead the grammar cannot read (a macro in C++'s ``template <..>``) is left to the
+        # lines above when the definition is clear of errors: it is still chunked as one
+        if touched and own > start and touched(start, own - 1) and not touched(own, end):
+            start = own
         rows.append(
             [
                 qualname,

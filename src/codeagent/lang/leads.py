@@ -10,10 +10,10 @@ holds its doc and attributes as a Python definition's holds its decorators.
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
+from collections.abc import Callable
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codeagent.lang.references import node_text
 from codeagent.lang.spec import LanguageSpec
@@ -69,16 +69,10 @@ def lead(spec: LanguageSpec, node: Node, max_doc: int) -> tuple[str, int]:
     return "", start + 1
 
 
-def clear_leads(
-    rows: list[list[Any]],
-    nodes: list[tuple[int, int, int]],
-    source: bytes,
-    errors: tuple[tuple[int, int], ...],
-) -> None:
-    """A definition whose lead (its comment, attributes, ``template <..>``) holds a parse
-    error the definition itself is clear of starts at its own first line again, so that it
-    is still chunked as a definition (C++'s ``template <class T, FMT_ENABLE_IF(..)>``)."""
-
+def touching(errors: tuple[tuple[int, int], ...]) -> Callable[[int, int], bool]:
+    """Whether a span of ``errors`` (1-based line spans, as
+    :func:`~codeagent.lang.parse_errors.error_lines` gives them) lies on lines ``first`` to
+    ``last``: each asked by bisection."""
     spans = sorted(errors)
     starts = [a for a, _ in spans]
     reach = list(accumulate((b for _, b in spans), max))  # the furthest end so far
@@ -87,16 +81,7 @@ def clear_leads(
         i = bisect_right(starts, last) - 1  # the spans that start by ``last``
         return i >= 0 and reach[i] >= first
 
-    breaks: list[int] | None = None  # where the lines end, read once when one is asked
-    for start_byte, _, index in nodes:
-        row = rows[index]
-        if not touched(row[3], row[2] - 1):  # the lead is above the name's line: clear
-            continue
-        if breaks is None:
-            breaks = [m.start() for m in re.finditer(b"\n", source)]
-        own = bisect_left(breaks, start_byte) + 1
-        if own > row[3] and touched(row[3], own - 1) and not touched(own, row[4]):
-            row[3] = own
+    return touched
 
 
 def _wrapper(spec: LanguageSpec, node: Node) -> Node:
