@@ -28,16 +28,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from codeagent.eval.functions import edited_lines, overlaps
+from codeagent.eval.functions import Span, edited_lines, hits_at
 from codeagent.eval.mirrors import find_mirror
-
-Span = tuple[str, int, int]
-
-
-def hit(chunks: list[list[Any]], gold: list[Span], k: int) -> float:
-    """1.0 when one of the first ``k`` chunks shares a line with a gold span of its file."""
-    found = any(overlaps((c[0], c[1], c[2]), span) for c in chunks[:k] for span in gold)
-    return 1.0 if found else 0.0
 
 
 def score(report: dict[str, Any], mirrors: Path, ks: list[int]) -> dict[str, Any]:
@@ -59,10 +51,10 @@ def score(report: dict[str, Any], mirrors: Path, ks: list[int]) -> dict[str, Any
         gold = gold_of[record["id"]]
         if not gold:
             continue
-        chunks = record.get("cited_chunks") or []
+        chunks = [(c[0], c[1], c[2]) for c in record.get("cited_chunks") or []]
         cell = sums[(repo, record["ranker"])]
-        for k in ks:
-            cell[f"edit@{k}"].append(hit(chunks, gold, k))
+        for name, value in hits_at(chunks, gold, "edit", ks).items():
+            cell[name].append(value)
         lengths[record["ranker"]] += [c[2] - c[1] + 1 for c in chunks[:5]]
     table: dict[str, Any] = {"repos": {}, "chunk_lines": {}}
     for (repo, ranker), cell in sorted(sums.items()):

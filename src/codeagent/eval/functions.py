@@ -78,23 +78,27 @@ def overlaps(chunk: Span, function: Span) -> bool:
 
 def function_scores(cited: Sequence[Span], gold: Iterable[Span]) -> dict[str, float]:
     """``fn_hit@k`` for every k of :data:`K_VALUES`; empty when there is no gold function."""
-    return _hits(cited, gold, "fn_hit")
+    return hits_at(cited, gold, "fn_hit")
 
 
 def edit_scores(cited: Sequence[Span], edited: Iterable[Span]) -> dict[str, float]:
     """``edit@k`` for every k of :data:`K_VALUES` (one of the first k cited chunks shares a
     line with a line the commit edits: :func:`edited_lines`); empty when there is none."""
-    return _hits(cited, edited, "edit")
+    return hits_at(cited, edited, "edit")
 
 
-def _hits(cited: Sequence[Span], gold: Iterable[Span], name: str) -> dict[str, float]:
+def hits_at(
+    cited: Sequence[Span], gold: Iterable[Span], name: str, ks: Iterable[int] = K_VALUES
+) -> dict[str, float]:
+    """``NAME@k`` for every k of ``ks``: 1.0 when one of the first k ``cited`` chunks
+    overlaps a span of ``gold``; empty when ``gold`` is."""
     wanted = list(gold)
     if not wanted:
         return {}
     first = next(
         (i for i, chunk in enumerate(cited) if any(overlaps(chunk, f) for f in wanted)), None
     )
-    return {f"{name}@{k}": 1.0 if first is not None and first < k else 0.0 for k in K_VALUES}
+    return {f"{name}@{k}": 1.0 if first is not None and first < k else 0.0 for k in ks}
 
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.MULTILINE)
