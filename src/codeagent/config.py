@@ -116,6 +116,11 @@ class Settings:
         return self.home / "repos"
 
     @property
+    def git_index_dir(self) -> Path:
+        """Refreshed copies of the repositories' git indexes (:mod:`codeagent.repo.index_copy`)."""
+        return self.home / "git-index"
+
+    @property
     def embed_cache_dir(self) -> Path:
         return (self.cache_home or self.home) / "embeddings"
 

@@ -104,7 +104,7 @@ def load_or_build(
     from concurrent.futures import ThreadPoolExecutor
 
     asker = ThreadPoolExecutor(1, thread_name_prefix="git-state")  # git works while we go on
-    git = asker.submit(git_state, discovery)
+    git = asker.submit(git_state, discovery, settings.git_index_dir)
     asker.shutdown(wait=False)
     if embedder is _DEFAULT:
         embedder = make_embedder(settings.embed, settings)

@@ -41,8 +41,9 @@ class SharedCheck:
     """Probes on demand, one at a time. A caller always gets a probe that began after it asked;
     the callers that ask while one runs share the next one."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, index_copies: Path | None = None) -> None:
         self.root = Path(root)
+        self.index_copies = index_copies  # git's index read refreshed from there (repo.index_copy)
         self._prober: Prober | None = None
         self._cond = threading.Condition()
         self._started = 0
@@ -79,7 +80,7 @@ class SharedCheck:
     def _probe(self) -> Probe | None:
         try:
             if self._prober is None:
-                self._prober = Prober(self.root)
+                self._prober = Prober(self.root, self.index_copies)
             return self._prober.probe()
         except Exception:  # an unreadable repository must not fail the question
             log.exception("cannot look at the state of %s", self.root)

@@ -64,7 +64,7 @@ class IndexKeeper:
         self.name = name
         self.root = root
         self.settings = settings
-        self.check = SharedCheck(root)
+        self.check = SharedCheck(root, settings.git_index_dir)
         self.updater = Updater(name, root, settings, build, self.check)
         self.dense_first = False  # answer from a stand-in while the first index builds
         self._embedder = embedder

@@ -20,6 +20,7 @@ from typing import Any
 
 from codeagent.errors import GitError
 from codeagent.repo.git import git_paths, git_toplevel
+from codeagent.repo.index_copy import run_git_on_copy
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +69,13 @@ def untracked_excludes() -> list[str]:
     return [f"--exclude={name}/" for name in sorted(JUNK_DIRS)]
 
 
-def untracked_files(root: Path) -> set[str]:
-    """The untracked, not ignored files of a git work tree (as :func:`list_files` counts them)."""
-    return set(git_paths(root, "ls-files", "-o", "--exclude-standard", *untracked_excludes()))
+def untracked_files(root: Path, index_copies: Path | None = None) -> set[str]:
+    """The untracked, not ignored files of a git work tree (as :func:`list_files` counts them);
+    ``index_copies``: git's index read from a refreshed copy kept there
+    (:mod:`codeagent.repo.index_copy`)."""
+    args = ("ls-files", "-o", "--exclude-standard", *untracked_excludes(), "-z")
+    raw = run_git_on_copy(root, index_copies, *args)
+    return {os.fsdecode(item) for item in raw.split(b"\0") if item}
 
 
 def _git_files(base: Path, *specs: str) -> list[str] | None:

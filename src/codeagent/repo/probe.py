@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.errors import GitError
-from codeagent.repo.git import git_toplevel, run_git
+from codeagent.repo.git import filter_overrides, git_toplevel, run_git
+from codeagent.repo.index_copy import run_git_on_copy
 from codeagent.repo.listing import JUNK_DIRS, list_files
 
 log = logging.getLogger(__name__)
@@ -39,10 +40,13 @@ class Probe:
 
 
 class Prober:
-    """Probes one repository (told once whether it is a git work tree, and where its top is)."""
+    """Probes one repository (told once whether it is a git work tree, and where its top is);
+    ``index_copies``: where git's index is copied to be read refreshed
+    (:mod:`codeagent.repo.index_copy`; None: read in place)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, index_copies: Path | None = None) -> None:
         self.root = Path(root).resolve()
+        self.index_copies = index_copies
         top = git_toplevel(self.root)
         self._top = Path(top).resolve() if top is not None else None
 
@@ -55,8 +59,10 @@ class Prober:
         return self._walk_probe()
 
     def _git_probe(self, top: Path) -> Probe:
-        raw = run_git(
+        raw = run_git_on_copy(
             self.root,
+            self.index_copies,
+            *filter_overrides(self.root),  # a racy entry is hashed: no filter of the repo's
             "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all",
             "--ignore-submodules=all", "--no-renames", "--", ".",
         )  # fmt: skip

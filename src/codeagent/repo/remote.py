@@ -24,7 +24,7 @@ from pathlib import Path
 from codeagent.config import Settings
 from codeagent.errors import CloneError, GitError, RepoNotFoundError
 from codeagent.home import make_private_dir, write_error, writing
-from codeagent.repo.git import git_text
+from codeagent.repo.git import filter_overrides, git_text
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,10 @@ def _checkout_is_at(path: Path, commit: str, kind: str) -> bool:
     try:
         wanted = git_text(path, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
         head = git_text(path, "rev-parse", "--verify", "-q", "HEAD")
-        changes = git_text(path, "status", "--porcelain", "--untracked-files=no")
+        # a racily clean entry is hashed: no filter driver of the repository's config runs
+        changes = git_text(
+            path, *filter_overrides(path), "status", "--porcelain", "--untracked-files=no"
+        )
     except GitError:
         return False
     return wanted == head and not changes

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from codeagent.errors import GitError
 from codeagent.repo.discover import Discovery
-from codeagent.repo.git import filter_overrides, git_text, run_git
+from codeagent.repo.git import filter_overrides, git_text
+from codeagent.repo.index_copy import run_git_on_copy
 from codeagent.repo.listing import untracked_files
 
 log = logging.getLogger(__name__)
@@ -43,14 +44,17 @@ class GitState:
     untracked: frozenset[str]
 
 
-def git_state(discovery: Discovery) -> GitState | None:
+def git_state(discovery: Discovery, index_copies: Path | None = None) -> GitState | None:
     """The git side of the state; None outside git, before the first commit or when git cannot
-    produce the diff (the files themselves are hashed then)."""
-    head = _git_head(discovery.root) if discovery.is_git else None
-    diff = _git_diff_digest(discovery.root) if head is not None else None
+    produce the diff (the files themselves are hashed then). ``index_copies``: git's index read
+    from a refreshed copy kept there (:mod:`codeagent.repo.index_copy`: the same state, read
+    without hashing every racily clean file again)."""
+    root = discovery.root
+    head = _git_head(root) if discovery.is_git else None
+    diff = _git_diff_digest(root, index_copies) if head is not None else None
     if head is None or diff is None:
         return None
-    return GitState(head, diff, frozenset(untracked_files(discovery.root)))
+    return GitState(head, diff, frozenset(untracked_files(root, index_copies)))
 
 
 def state_hash(discovery: Discovery, fingerprint: str) -> str:
@@ -102,12 +106,13 @@ def _git_head(root: Path) -> str | None:
         return None
 
 
-def _git_diff_digest(root: Path) -> str | None:
+def _git_diff_digest(root: Path, index_copies: Path | None = None) -> str | None:
     """The work tree's diff against HEAD, hashed; None when git cannot produce it (a tracked
     file it cannot read, for one): the caller then hashes the files themselves."""
     try:
-        raw = run_git(
+        raw = run_git_on_copy(
             root,
+            index_copies,
             *filter_overrides(root),
             "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
             "--no-renames", "--full-index", "--", ".",
