@@ -196,6 +196,26 @@ def test_no_copy_where_none_can_be_had(
     assert Prober(root, tmp_path / "copies").probe().key == Prober(root).probe().key
 
 
+def test_a_merge_with_conflicts_is_copied_too(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_copy, "RACY_S", 0.0)
+    root = git_repo(FILES)
+    git(root, "checkout", "-qb", "side")
+    (root / "pkg" / "m0.py").write_text("side = 1\n")
+    git(root, "commit", "-qam", "side")
+    git(root, "checkout", "-q", "main")
+    (root / "pkg" / "m0.py").write_text("main = 1\n")
+    git(root, "commit", "-qam", "main")
+    with pytest.raises(subprocess.CalledProcessError):
+        git(root, "merge", "-q", "side")
+    copies = tmp_path / "copies"
+    assert index_env(root, copies)  # unmerged entries refresh too
+    own, copied = both(root, copies, *STATUS)
+    assert own == copied
+    assert b"u UU" in copied
+
+
 def test_a_linked_work_tree_copies_its_own_index(
     git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

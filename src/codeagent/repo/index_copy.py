@@ -152,7 +152,7 @@ def _copy(root: Path, real: Path, folder: Path) -> Path | None:
             return None
         run_git(
             root, *filter_overrides(root),
-            "update-index", "-q", "--ignore-submodules", "--refresh",
+            "update-index", "-q", "--unmerged", "--ignore-submodules", "--refresh",
             env={ENV: str(work)},
         )  # fmt: skip
         os.replace(work, copy)
