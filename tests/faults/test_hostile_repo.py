@@ -162,3 +162,38 @@ def test_a_symlinked_gitignore_is_not_read(tmp_path: Path) -> None:
     (root / "a.py").write_text("x = 1\n", encoding="utf-8")
     (root / ".gitignore").symlink_to(secret)
     assert "a.py" in list_files(root).paths
+
+
+def test_a_copied_tree_is_indexed_and_asked_without_writing_its_git_folder(
+    git_repo: GitRepoFactory, tmp_path: Path
+) -> None:
+    """A tree copied with its .git (an archive, a volume): every index entry's stat data is
+    stale, and git's own `diff` rewrites such an index (checked live first). Indexing it, asking
+    about it and following an edit leave .git byte for byte as it was."""
+    import shutil
+
+    copied = tmp_path / "copied"
+    shutil.copytree(git_repo(FILES), copied, symlinks=True)
+    for path in copied.rglob("*.py"):  # the same bytes at another time than the index holds
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    probe = tmp_path / "probe"
+    shutil.copytree(copied, probe, symlinks=True)
+    index = probe / ".git" / "index"
+    before = index.stat().st_mtime_ns
+    git(probe, "--no-optional-locks", "diff", "HEAD", "--quiet")
+    assert index.stat().st_mtime_ns != before  # live: git's diff rewrote the index
+
+    def git_folder() -> dict[str, tuple[int, bytes]]:
+        return {
+            str(p.relative_to(copied)): (p.stat().st_mtime_ns, p.read_bytes())
+            for p in (copied / ".git").rglob("*")
+            if p.is_file()
+        }
+
+    seen = git_folder()
+    assert index_json(copied)["files_indexed"] == 2
+    ask_json(copied, "where is beta defined")
+    (copied / "pkg" / "core.py").write_text("def alpha():\n    return 10\n", encoding="utf-8")
+    answer = ask_json(copied, "list the functions in pkg/core.py")
+    assert "beta" not in json.dumps(answer.get("tool_result"))  # the edit is seen
+    assert git_folder() == seen
