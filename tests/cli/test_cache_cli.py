@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 
 from click.testing import CliRunner
 
 from codeagent.cli.main import cli
+from codeagent.config import Settings
 from conftest import GitRepoFactory
 
 
@@ -34,6 +37,13 @@ def test_list_prune_clear(git_repo: GitRepoFactory) -> None:
     listed = json.loads(runner.invoke(cli, ["cache", "list", "--json"]).stdout)
     assert listed["repos"][0]["states"] == 1
 
+    then = time.time() - 60  # an index a minute old: its refreshed copy is kept
+    os.utime(root / ".git" / "index", (then, then))
+    index(root)
+    copies = Settings.load().git_index_dir
+    assert [p for p in copies.iterdir() if p.name != ".gitignore"]
+    (copies / "notes.txt").write_text("mine\n", encoding="utf-8")  # not codeagent's
+
     refused = runner.invoke(cli, ["cache", "clear"], input="n\n")
     assert refused.exit_code != 0
     assert json.loads(runner.invoke(cli, ["cache", "list", "--json"]).stdout)["repos"]
@@ -41,3 +51,4 @@ def test_list_prune_clear(git_repo: GitRepoFactory) -> None:
     assert cleared.exit_code == 0
     assert "removed the indexes of 1 repository and" in cleared.stdout
     assert json.loads(runner.invoke(cli, ["cache", "list", "--json"]).stdout)["repos"] == []
+    assert sorted(p.name for p in copies.iterdir()) == [".gitignore", "notes.txt"]

@@ -80,7 +80,8 @@ def prune_command(keep: int | None) -> None:
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--embeddings", is_flag=True, help="Also clear the embedding cache.")
 def clear_command(yes: bool, embeddings: bool) -> None:
-    """Delete every cached index (and with --embeddings, every cached vector)."""
+    """Delete every cached index and the copies of git indexes (and with --embeddings,
+    every cached vector)."""
     from codeagent.cli.common import confirm
     from codeagent.config import Settings
     from codeagent.store.cache import clear, foreign

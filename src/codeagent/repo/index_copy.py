@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import threading
 import time
@@ -57,6 +58,20 @@ ENV = "GIT_INDEX_FILE"
 # checkout) have its second for their modification time, and a refresh within that second
 # leaves them racy in the copy too, for as long as the copy is used.
 RACY_S = 2.0
+_COPY_NAME = re.compile(r"[0-9a-f]{16}-[0-9a-f]{16}")  # a kept copy: repository, index stamp
+
+
+def clear_copies(folder: Path) -> int:
+    """Delete the copies kept in ``folder`` (``codeagent cache clear``); how many. A process
+    reading one at that moment reads again (:func:`run_git_on_copy`)."""
+    if not folder.is_dir():
+        return 0
+    gone = 0
+    for path in folder.iterdir():
+        if _COPY_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
+            gone += 1
+    return gone
 
 
 def index_env(root: Path, folder: Path | None) -> dict[str, str]:

@@ -221,7 +221,8 @@ def _drop_external(repo_dir: Path, notices: list[str] | None) -> None:
 def clear(
     settings: Settings, *, embeddings: bool = False, notices: list[str] | None = None
 ) -> tuple[int, int]:
-    """Delete every cached index codeagent made (and, with ``embeddings``, the embedding cache).
+    """Delete every cached index codeagent made, and the copies of the repositories' git
+    indexes (and, with ``embeddings``, the embedding cache).
 
     Vectors an entry keeps in Milvus are dropped there too; a Milvus that cannot be reached
     adds a line to ``notices``. Returns (repositories removed, embedding entries removed).
@@ -241,6 +242,9 @@ def clear(
                 repos += 1
             except Timeout:
                 log.warning("skipping %s: an index is being built", repo_dir.name)
+    from codeagent.repo.index_copy import clear_copies
+
+    clear_copies(settings.git_index_dir)  # the git indexes' copies: made again when needed
     vectors = 0
     if embeddings and settings.embed_cache_dir.is_dir():
         from codeagent.embed.cache import clear_embeddings
