@@ -242,15 +242,18 @@ def test_no_filter_of_the_repository_runs_on_a_racy_index(
     hook = tmp_path / "hook.sh"
     hook.write_text(f"#!/bin/sh\necho ran >> {witness}\ncat\n", encoding="utf-8")
     hook.chmod(0o755)
+    folder = tmp_path / copies if copies else None
+    early = Prober(root, folder)  # made before the filter was configured
+    early.probe()
     git(root, "config", "filter.evil.clean", str(hook))
     make_racy(root)
     git(root, "--no-optional-locks", "status", "--porcelain")
     assert witness.exists()  # live: a plain status on the racy index runs it
     witness.unlink()
-    folder = tmp_path / copies if copies else None
     head = git(root, "rev-parse", "HEAD").strip()
     calls: list[Callable[[], object]] = [
         lambda: Prober(root, folder).probe(),
+        early.probe,
         lambda: git_state(discover(root), folder),
         lambda: _checkout_is_at(root, head, "worktree"),  # a local checkout asked at a commit
     ]

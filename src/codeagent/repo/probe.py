@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.errors import GitError
-from codeagent.repo.git import filter_overrides, git_toplevel, run_git
+from codeagent.repo.git import filter_overrides, git_text, git_toplevel, run_git
 from codeagent.repo.index_copy import run_git_on_copy
 from codeagent.repo.listing import JUNK_DIRS, list_files
 
@@ -49,6 +49,8 @@ class Prober:
         self.index_copies = index_copies
         top = git_toplevel(self.root)
         self._top = Path(top).resolve() if top is not None else None
+        self._config: Path | None = None  # the repository's config file
+        self._filters: tuple[tuple[int, ...] | None, list[str]] | None = None
 
     def probe(self) -> Probe:
         if self._top is not None:
@@ -62,7 +64,7 @@ class Prober:
         raw = run_git_on_copy(
             self.root,
             self.index_copies,
-            *filter_overrides(self.root),  # a racy entry is hashed: no filter of the repo's
+            *self._filter_overrides(),  # a racy entry is hashed: no filter of the repo's
             "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all",
             "--ignore-submodules=all", "--no-renames", "--", ".",
         )  # fmt: skip
@@ -77,6 +79,20 @@ class Prober:
                 if rel is not None:
                     entries[rel] = line + "|" + _stat(top / path)
         return Probe(_digest(head or "", entries), head, entries)
+
+    def _filter_overrides(self) -> list[str]:
+        """:func:`~codeagent.repo.git.filter_overrides`, read again only when the repository's
+        config file changes (a ``git config`` call saved from every question)."""
+        if self._config is None:
+            self._config = self.root / git_text(self.root, "rev-parse", "--git-path", "config")
+        try:
+            st = os.stat(self._config)
+            stamp: tuple[int, ...] | None = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        except OSError:
+            stamp = None
+        if self._filters is None or self._filters[0] != stamp:
+            self._filters = (stamp, filter_overrides(self.root))
+        return self._filters[1]
 
     def _walk_probe(self) -> Probe:
         entries = {rel: _stat(self.root / rel) for rel in list_files(self.root).paths}
