@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from codeagent.lang.leads import lead, touching
 from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
+from codeagent.lang.signatures import signature
 from codeagent.lang.spec import TYPE_KINDS, LanguageSpec, suffix_of
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
 
-MAX_SIGNATURE = 200
 MAX_DOC = 160
 _local = threading.local()  # a tree-sitter parser is not shared between threads
 
@@ -213,7 +213,7 @@ def _definitions(
                 d.name_line,
                 start,
                 end,
-                _signature(d.node),
+                signature(d.node),
                 doc,
                 [b for b in d.bases if b],
             ]
@@ -265,16 +265,6 @@ def _type_name(written: str) -> str:
     if not words and text[:1] in "[(" and len(text) > 2:
         return _type_name(text[1:-1].split(";")[0])  # a slice or array: its element type
     return " ".join(words)
-
-
-def _signature(node: Node) -> str:
-    body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None else node.end_byte
-    text = (node.text or b"")[: end - node.start_byte].decode("utf-8", errors="replace")
-    if body is None:
-        text = text.split("\n", 1)[0]
-    sig = " ".join(text.split()).rstrip("{ :")
-    return sig if len(sig) <= MAX_SIGNATURE else sig[: MAX_SIGNATURE - 3] + "..."
 
 
 __all__ = ["Parsed", "parse"]

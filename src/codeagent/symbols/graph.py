@@ -62,7 +62,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 13: the call sites of a file that starts with blank lines read where they are written
 # 14: C++: fields read on (x->y.f()), auto, typedefs, tests' fixtures, A::B::f, arguments (#N)
 # 15: a definition starts at its attributes, decorators and wrappers (export, template <..>)
-FORMAT = 15
+# 16: a tree-sitter definition's signature leaves its comments out
+FORMAT = 16
 log = logging.getLogger(__name__)
 
 
