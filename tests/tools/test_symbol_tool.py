@@ -76,6 +76,17 @@ def test_an_ambiguous_name_lists_the_candidates(graph: SymbolGraph) -> None:
     assert lines[2].startswith("  pkg/session.py:10-11  function request")
 
 
+def test_a_definition_line_says_its_kind_and_name_once(graph: SymbolGraph) -> None:
+    """A class without bases: its signature is ``class Mixin``, written once, not after its
+    kind and name again; a method's line keeps its qualified name before its signature."""
+    mixin = run_symbol_query(graph, SymbolArgs(operation="definition", name="Mixin"))
+    assert mixin.render().splitlines()[1] == "  pkg/base.py:1-4  class Mixin"
+    method = run_symbol_query(graph, SymbolArgs(operation="definition", name="Session.request"))
+    assert method.render().splitlines()[1].startswith(
+        "  pkg/session.py:5-7  method Session.request  def request("
+    )
+
+
 def test_callers_tied_to_the_method_say_so(graph: SymbolGraph) -> None:
     result = run_symbol_query(graph, SymbolArgs(operation="callers", name="Session.request"))
     sites = [(i.path, i.start_line, i.name, i.resolved) for i in result.items]

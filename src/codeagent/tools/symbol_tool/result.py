@@ -185,8 +185,9 @@ class SymbolResult(BaseModel):
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
-        if item.detail and self.operation != "definition":
-            text = f"  {_span(item)}  {item.detail}"
+        said = item.detail.startswith(f"{item.kind} {item.name}") if item.detail else False
+        if item.detail and (self.operation != "definition" or said):
+            text = f"  {_span(item)}  {item.detail}"  # ``class Mixin``: said once
         elif item.detail:
             text += f"  {item.detail}"
         if item.via:
