@@ -82,8 +82,10 @@ def test_a_definition_line_says_its_kind_and_name_once(graph: SymbolGraph) -> No
     mixin = run_symbol_query(graph, SymbolArgs(operation="definition", name="Mixin"))
     assert mixin.render().splitlines()[1] == "  pkg/base.py:1-4  class Mixin"
     method = run_symbol_query(graph, SymbolArgs(operation="definition", name="Session.request"))
-    assert method.render().splitlines()[1].startswith(
-        "  pkg/session.py:5-7  method Session.request  def request("
+    assert (
+        method.render()
+        .splitlines()[1]
+        .startswith("  pkg/session.py:5-7  method Session.request  def request(")
     )
 
 
