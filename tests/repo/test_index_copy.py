@@ -49,6 +49,13 @@ def racy_entries(root: Path, env: dict[str, str]) -> int:
     return sum(m >= limit for m in mtimes)
 
 
+@pytest.fixture
+def at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index is copied however recently it was written (each test writes its own a moment
+    before)."""
+    monkeypatch.setattr(index_copy, "RACY_S", 0.0)
+
+
 def git_dir_digest(root: Path) -> str:
     h = hashlib.sha256()
     for path in sorted((root / ".git").rglob("*")):
@@ -138,10 +145,10 @@ def test_the_state_and_the_probe_write_nothing_of_the_repository(
     assert len(leftovers) == (1 if index_age else 0)  # the kept copy, or none
 
 
+@pytest.mark.usefixtures("at_once")
 def test_a_changed_index_is_copied_again_and_the_older_copy_deleted(
-    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoFactory, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(index_copy, "RACY_S", 0.0)  # copied however recently it was written
     root = git_repo(FILES)
     copies = tmp_path / "copies"
     first = index_env(root, copies)[ENV]
@@ -181,10 +188,8 @@ def test_an_index_written_a_moment_ago_is_read_in_place(
     assert index_env(root, copies)
 
 
-def test_no_copy_where_none_can_be_had(
-    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(index_copy, "RACY_S", 0.0)
+@pytest.mark.usefixtures("at_once")
+def test_no_copy_where_none_can_be_had(git_repo: GitRepoFactory, tmp_path: Path) -> None:
     root = git_repo(FILES)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
@@ -196,10 +201,8 @@ def test_no_copy_where_none_can_be_had(
     assert Prober(root, tmp_path / "copies").probe().key == Prober(root).probe().key
 
 
-def test_a_merge_with_conflicts_is_copied_too(
-    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(index_copy, "RACY_S", 0.0)
+@pytest.mark.usefixtures("at_once")
+def test_a_merge_with_conflicts_is_copied_too(git_repo: GitRepoFactory, tmp_path: Path) -> None:
     root = git_repo(FILES)
     git(root, "checkout", "-qb", "side")
     (root / "pkg" / "m0.py").write_text("side = 1\n")
@@ -216,10 +219,8 @@ def test_a_merge_with_conflicts_is_copied_too(
     assert b"u UU" in copied
 
 
-def test_a_linked_work_tree_copies_its_own_index(
-    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(index_copy, "RACY_S", 0.0)
+@pytest.mark.usefixtures("at_once")
+def test_a_linked_work_tree_copies_its_own_index(git_repo: GitRepoFactory, tmp_path: Path) -> None:
     root = git_repo(FILES)
     other = tmp_path / "other"
     git(root, "worktree", "add", "-q", str(other))
