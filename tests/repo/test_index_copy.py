@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from codeagent.config import Settings
+from codeagent.index.build import quick_index
 from codeagent.repo import index_copy
 from codeagent.repo.discover import discover
 from codeagent.repo.index_copy import ENV, index_env, run_git_on_copy
@@ -140,9 +142,12 @@ def test_the_state_and_the_probe_write_nothing_of_the_repository(
     copies = tmp_path / "copies"
     assert git_state(discover(root), copies) is not None
     assert Prober(root, copies).probe().head is not None
+    settings = Settings.load(home=str(tmp_path / "home"))
+    quick_index(root, settings, None)  # the first answer's index, on a new repository
     assert git_dir_digest(root) == before_digest
-    leftovers = {p.name for p in copies.iterdir()} - {".gitignore"} if copies.exists() else set()
-    assert len(leftovers) == (1 if index_age else 0)  # the kept copy, or none
+    for folder in (copies, settings.git_index_dir):
+        left = {p.name for p in folder.iterdir()} - {".gitignore"} if folder.exists() else set()
+        assert len(left) == (1 if index_age else 0)  # the kept copy, or none
 
 
 @pytest.mark.usefixtures("at_once")

@@ -186,7 +186,7 @@ def quick_index(
     earlier = index_cache.states(settings.cache_dir / repo_id(discovery.root))
     chunked = chunk_repo(discovery, stats, NullProgress(), earlier, **pool_settings(settings))
     store, coverage = quick_store(chunked, embedder, settings)
-    stats.state_hash = state_hash(discovery, fingerprint(None))
+    stats.state_hash = state_hash(discovery, fingerprint(None), settings.git_index_dir)
     return store, coverage, stats
 
 

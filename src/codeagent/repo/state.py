@@ -57,9 +57,10 @@ def git_state(discovery: Discovery, index_copies: Path | None = None) -> GitStat
     return GitState(head, diff, frozenset(untracked_files(root, index_copies)))
 
 
-def state_hash(discovery: Discovery, fingerprint: str) -> str:
-    """A sha256 hex digest that changes whenever the indexed content or fingerprint does."""
-    return state_hash_of(discovery, fingerprint, git_state(discovery))
+def state_hash(discovery: Discovery, fingerprint: str, index_copies: Path | None = None) -> str:
+    """A sha256 hex digest that changes whenever the indexed content or fingerprint does
+    (``index_copies``: as for :func:`git_state`)."""
+    return state_hash_of(discovery, fingerprint, git_state(discovery, index_copies))
 
 
 def state_hash_of(discovery: Discovery, fingerprint: str, git: GitState | None) -> str:
