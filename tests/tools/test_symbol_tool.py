@@ -12,6 +12,7 @@ from codeagent.index.build import load_or_build
 from codeagent.index.chunking import parse_python
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
+from codeagent.tools.symbol_tool.result import _says
 from codeagent.workspace import Workspace
 from conftest import GitRepoFactory
 
@@ -87,6 +88,25 @@ def test_a_definition_line_says_its_kind_and_name_once(graph: SymbolGraph) -> No
         .splitlines()[1]
         .startswith("  pkg/session.py:5-7  method Session.request  def request(")
     )
+
+
+@pytest.mark.parametrize(
+    ("signature", "kind", "name", "says"),
+    [
+        ("class Mixin", "class", "Mixin", True),
+        ("pub trait Buf", "trait", "Buf", True),
+        ("public class A extends B", "class", "A", True),
+        ("template <class T> class Box", "class", "Box", True),
+        ("Router interface", "interface", "Router", False),  # Go writes the name first
+        ("def request(self, method, url)", "method", "Session.request", False),
+        ("class Mixins", "class", "Mixin", False),
+        ("def f(x: 'class Mixin')", "function", "f", False),
+    ],
+)
+def test_a_signature_says_its_kind_and_name(
+    signature: str, kind: str, name: str, says: bool
+) -> None:
+    assert _says(signature, kind, name) is says
 
 
 def test_callers_tied_to_the_method_say_so(graph: SymbolGraph) -> None:

@@ -3,6 +3,7 @@ context an LLM answer is given, and the citations."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -185,7 +186,7 @@ class SymbolResult(BaseModel):
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
-        said = item.detail.startswith(f"{item.kind} {item.name}") if item.detail else False
+        said = bool(item.detail) and _says(item.detail, item.kind, item.name)
         if item.detail and (self.operation != "definition" or said):
             text = f"  {_span(item)}  {item.detail}"  # ``class Mixin``: said once
         elif item.detail:
@@ -195,6 +196,13 @@ class SymbolResult(BaseModel):
         if item.doc and self.operation == "definition" and not self.ambiguous:
             text += f"\n  {item.doc}"
         return text
+
+
+def _says(signature: str, kind: str, name: str) -> bool:
+    """Whether ``signature`` itself says ``KIND NAME`` before its parameters (``class Mixin``,
+    ``pub trait Buf``, ``public class A extends B``, ``template <class T> class Box``)."""
+    head = signature.split("(", 1)[0]
+    return re.search(rf"(?:^|\s){re.escape(kind)} {re.escape(name)}(?![\w.])", head) is not None
 
 
 class SymbolToolResult(ModelToolResult):
