@@ -78,9 +78,13 @@ def git_text(
 
 
 def git_paths(cwd: Path, *args: str) -> list[str]:
-    """``git ARGS -z``: the NUL-separated output as paths (undecodable bytes kept as
-    surrogates, as :func:`os.fsdecode` does)."""
-    raw = run_git(cwd, *args, "-z")
+    """``git ARGS -z``: the NUL-separated output as paths (:func:`split_paths`)."""
+    return split_paths(run_git(cwd, *args, "-z"))
+
+
+def split_paths(raw: bytes) -> list[str]:
+    """git's NUL-separated (``-z``) output as paths, undecodable bytes kept as surrogates (as
+    :func:`os.fsdecode` does)."""
     return [os.fsdecode(item) for item in raw.split(b"\0") if item]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.errors import GitError
-from codeagent.repo.git import git_paths, git_toplevel
+from codeagent.repo.git import git_paths, git_toplevel, split_paths
 from codeagent.repo.index_copy import run_git_on_copy
 
 log = logging.getLogger(__name__)
@@ -74,8 +74,7 @@ def untracked_files(root: Path, index_copies: Path | None = None) -> set[str]:
     ``index_copies``: git's index read from a refreshed copy kept there
     (:mod:`codeagent.repo.index_copy`)."""
     args = ("ls-files", "-o", "--exclude-standard", *untracked_excludes(), "-z")
-    raw = run_git_on_copy(root, index_copies, *args)
-    return {os.fsdecode(item) for item in raw.split(b"\0") if item}
+    return set(split_paths(run_git_on_copy(root, index_copies, *args)))
 
 
 def _git_files(base: Path, *specs: str) -> list[str] | None:
