@@ -267,3 +267,33 @@ def test_no_filter_of_the_repository_runs_on_a_racy_index(
         make_racy(root)
         assert call()
         assert not witness.exists()
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_an_entry_racy_in_the_index_stays_racy_in_the_copy(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: bool
+) -> None:
+    """A file rewritten in its entry's second with the same size (ctime not trusted, as with
+    ``core.trustctime=false``): the stat data matches and only the index file's time tells git
+    to read it. The copy, kept (an index a minute old) or made for one command (a moment old),
+    must see the edit as git does on the repository's own index (a copy with a time of its
+    own made the edit invisible)."""
+    if not kept:  # seconds old, still copied for each command alone
+        monkeypatch.setattr(index_copy, "RACY_S", 3600.0)
+    root = git_repo(FILES)
+    git(root, "config", "core.trustctime", "false")
+    then = time.time() - 60
+    for path in root.rglob("*.py"):
+        os.utime(path, (then, then))
+    git(root, "add", "-A")  # entries take the files' time
+    git(root, "update-index", "--really-refresh")
+    os.utime(root / ".git" / "index", (then, then))  # written in their second: racy
+    assert racy_entries(root, {}) == len(FILES)
+    clean = git_state(discover(root))
+    _edit_same_size(root)
+    own = run_git_on_copy(root, None, *STATUS)
+    assert b"pkg/m1.py" in own  # git reads the racy file and sees the edit
+    copies = tmp_path / "copies"
+    assert run_git_on_copy(root, copies, *STATUS) == own
+    assert Prober(root, copies).probe().key == Prober(root).probe().key
+    assert git_state(discover(root), copies) == git_state(discover(root)) != clean

@@ -115,7 +115,7 @@ def _one_off(root: Path, folder: Path | None) -> Iterator[Path | None]:
         if real is not None and folder is not None:
             make_private_dir(folder)
             once = folder / f".once.{os.getpid()}.{threading.get_ident()}.tmp"
-            shutil.copyfile(real, once)
+            _copy_file(real, once)
         else:
             once = None
     except (OSError, GitError) as exc:
@@ -143,6 +143,16 @@ def _index_file(root: Path) -> Path:
     return (root / git_text(root, "rev-parse", "--git-path", "index")).resolve()
 
 
+def _copy_file(real: Path, copy: Path) -> None:
+    """``real``'s bytes and modification time: git trusts an entry's stat data only when it
+    is older than the index file; a copy with a time of its own would make the entries racy
+    in the repository's index (a file rewritten in their second, with the same size) look
+    clean, and git would read them as unchanged."""
+    st = os.stat(real)  # before: an index rewritten meanwhile gets an older time, so more racy
+    shutil.copyfile(real, copy)
+    os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
 def _stamp(st: os.stat_result) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
 
@@ -162,7 +172,7 @@ def _copy(root: Path, real: Path, folder: Path) -> Path | None:
     make_private_dir(folder)
     work = folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
-        shutil.copyfile(real, work)
+        _copy_file(real, work)
         if _stamp(os.stat(real)) != stamp:  # rewritten while it was read
             return None
         run_git(
