@@ -55,14 +55,23 @@ _ALIAS = re.compile(r"^[^{(]*\btype\s+\w+(?:<[^=]*>)?\s*=")
 
 def classes_named(graph: SymbolGraph, name: str) -> list[Definition]:
     """Python's classes, the other languages' types (see :func:`preferred`)."""
-    return preferred([d for d in graph.definitions(name) if d.kind in CLASS_KINDS])
+    return preferred(graph, [d for d in graph.definitions(name) if d.kind in CLASS_KINDS])
 
 
-def preferred(found: list[Definition]) -> list[Definition]:
+def preferred(graph: SymbolGraph, found: list[Definition]) -> list[Definition]:
     """``found`` without a Rust type's ``impl`` blocks, then without the type aliases of its
-    name (a Rust associated type), where something else of that name is left."""
+    name (a Rust associated type), then without a Python stub's declarations (``m.pyi``
+    beside an indexed ``m.py``: the stub types what the source defines or re-exports, as
+    attrs' ``attr/__init__.pyi`` does ``attr._make.Attribute``), each where something else of
+    that name is left."""
     found = [d for d in found if d.kind != "impl"] or found
-    return [d for d in found if not is_alias(d)] or found
+    found = [d for d in found if not is_alias(d)] or found
+    return [d for d in found if not is_typed_by_stub(graph, d.path)] or found
+
+
+def is_typed_by_stub(graph: SymbolGraph, path: str) -> bool:
+    """``path`` is a Python stub whose module's source is indexed too."""
+    return path.endswith(".pyi") and path[:-1] in graph.files
 
 
 def is_alias(d: Definition) -> bool:

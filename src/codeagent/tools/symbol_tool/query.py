@@ -114,7 +114,7 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
     found = graph.definitions(name)
     if not found:
         raise SymbolToolError(f"nothing named {name} is defined in the repository")
-    found = preferred(found)  # a Rust type, not its impl blocks nor its associated types
+    found = preferred(graph, found)  # not a Rust type's impl blocks, not a stub's types
     types = {(d.path, d.qualname) for d in found if d.kind in CLASS_KINDS}
     # a constructor named as its type (C#, Java, C++) is part of the type's answer (a Python
     # method named as its class is a method: Python's constructor is __init__)
