@@ -15,6 +15,9 @@ checkout of the commit named), and why:
   (``ctx: Context``), decorators, many bare calls of module functions.
 - Textualize/rich 42899d8a0a96: a large repository of small classes, ``Console`` passed
   around annotated, ``self._x = T(...)`` attributes, ``super().__init__``.
+- pallets/jinja 5ef70112 (added 2026-11-30, before its first run, for pytest fixtures):
+  tests take ``env`` and loaders as fixtures from ``tests/conftest.py`` (``env.from_string``
+  is called hundreds of times), ``Environment`` methods called through them.
 
 For each repository the symbol graph is built from every tracked Python file (as the index
 builds it), and ``--sample`` call sites are drawn at random (seed 46) among all its call
