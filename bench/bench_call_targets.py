@@ -44,17 +44,24 @@ class _NoTargets:
     def of(self, *_: object) -> None:
         return None
 
+    def value(self, *_: object) -> None:
+        return None
+
 
 @contextmanager
 def by_name() -> Iterator[None]:
     """Inside: no binding nodes gathered in the call walk, no target read (every site by
     name); the receivers as before after."""
-    kept = extract.CallTargets, extract.BINDING_NODES
+    kept = extract.CallTargets, extract.BINDING_NODES, getattr(extract, "fixture_values", None)
     extract.CallTargets, extract.BINDING_NODES = _NoTargets, ()  # type: ignore[misc,assignment]
+    if kept[2] is not None:  # pytest's fixtures' values: resolution's too
+        extract.fixture_values = lambda *_: {}  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        extract.CallTargets, extract.BINDING_NODES = kept  # type: ignore[misc]
+        extract.CallTargets, extract.BINDING_NODES = kept[:2]  # type: ignore[misc]
+        if kept[2] is not None:
+            extract.fixture_values = kept[2]  # type: ignore[attr-defined]
 
 
 def _build_without(trees: dict[str, ast.Module], root: Path) -> float:

@@ -1,6 +1,7 @@
 """Call sites resolved by receiver and import, against jedi's ``goto`` on every sampled site.
 
     PYTHONPATH=src:eval python eval/references_truth.py DIR [DIR ...] [--sample 400] [--show 8]
+        [--silent N]
 
 The repositories, chosen and written down before the first run (none written here; each a
 checkout of the commit named), and why:
@@ -179,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("repos", nargs="+", type=Path)
     parser.add_argument("--sample", type=int, default=400)
     parser.add_argument("--show", type=int, default=8)
+    parser.add_argument(
+        "--silent", type=int, default=0, help="show this many sites resolved where jedi is silent"
+    )
     args = parser.parse_args(argv)
     totals: Counter[str] = Counter()
     misses: Counter[str] = Counter()
@@ -194,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         shown: Counter[str] = Counter()
         for site, (jedi_defs, answered) in zip(chosen, truth, strict=True):
             verdict = _judge(site, jedi_defs, answered, count, misses)
+            if site.ours is not None and not answered and shown["silent"] < args.silent:
+                shown["silent"] += 1
+                show("jedi silent", site, site.text[:90], jedi_defs, "jedi")
             if verdict and shown[verdict] < args.show:
                 shown[verdict] += 1
                 show(verdict, site, site.text[:90], jedi_defs, "jedi")

@@ -4,7 +4,9 @@ only): what :mod:`codeagent.symbols.receivers` ties a call's receiver to.
 A binding says a type when it is an annotation (``x: T``, ``x: Optional[T]``, a parameter
 ``x: T``) or a constructor call (``x = T(...)``); ``x = None`` says nothing either way; an
 import says "what the import binds" (:data:`IMPORTED`); anything else (a loop variable,
-``with ... as x``, ``x = f()``, ``global x``) says the type is unknown (:data:`UNKNOWN`).
+``with ... as x``, ``x = f()``, ``global x``) says the type is unknown (:data:`UNKNOWN`). A
+parameter pytest fills says ``@name``: the value of the fixture ``name``
+(:mod:`codeagent.symbols.fixtures`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from keyword import iskeyword
 from typing import Any
 
 from codeagent.pysyntax import Structure
+from codeagent.symbols.fixtures import injected
 
 UNKNOWN = ""  # a binding that says nothing of the type
 IMPORTED = "="  # bound by an import: the graph resolves the name itself
@@ -131,8 +134,12 @@ def scope_bindings(structure: Structure, scope: int | None, nodes: list[ast.AST]
         node = structure.defs[scope].node
         if isinstance(node, FUNCTIONS):
             args = node.args
+            filled = injected(structure, scope)  # pytest's fixtures: "@name", their values
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-                _add(found, arg.arg, arg if arg.annotation is not None else UNKNOWN)
+                if arg.annotation is not None:
+                    _add(found, arg.arg, arg)
+                else:
+                    _add(found, arg.arg, f"@{arg.arg}" if arg.arg in filled else UNKNOWN)
             for rest in (args.vararg, args.kwarg):
                 if rest is not None:
                     _add(found, rest.arg, UNKNOWN)

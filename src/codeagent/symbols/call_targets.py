@@ -10,9 +10,10 @@ an import binds there (the import applied: ``from .client import Client as C`` m
 ``pkg.client.Client.send``); the rest is followed through the repository's modules and
 re-exports (:meth:`SymbolTables.resolve`); an attribute a class does not define itself is
 looked up in its bases, in Python's method order (C3); ``^C.f`` (``super().f()``) starts after
-``C``. A name bound outside the repository (an import of another package, a builtin) is
-"outside"; one that leads nowhere (an attribute no class of the repository has, a function's
-attribute) is None: the call stays by name.
+``C``; ``@env.f``: ``f`` of the value of the pytest fixture ``env``, read where the fixture is
+defined (:mod:`codeagent.symbols.fixtures`). A name bound outside the repository (an import of
+another package, a builtin) is "outside"; one that leads nowhere (an attribute no class of the
+repository has, a function's attribute) is None: the call stays by name.
 
 Resolved when a question asks (one name's sites at a time), cached per written name and file.
 """
@@ -27,6 +28,7 @@ from codeagent.lang import languages_where
 from codeagent.symbols.bindings import annotation_type
 from codeagent.symbols.c_targets import c_target
 from codeagent.symbols.cpp_targets import cpp_target
+from codeagent.symbols.fixtures import FIXTURE_FIELD, providers
 from codeagent.symbols.go_targets import go_target
 from codeagent.symbols.java_targets import java_target
 from codeagent.symbols.rust_targets import rust_target
@@ -46,6 +48,7 @@ def target_of(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     cache = graph.target_cache
     key = (path, written)
     if key not in cache:
+        cache[key] = None  # a fixture whose value leads back to itself says nothing
         cache[key] = _resolve(graph, path, written)
     return cache[key]
 
@@ -69,6 +72,8 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
         if rec["l"] in languages_where("scoped_names"):  # by class and namespace (C++)
             return cpp_target(graph, path, written)
         return ts_target(graph, path, written)
+    if written[0] == "@":  # @env.render: render of the value of the fixture env
+        return _fixture(graph, path, written[1:])
     first, *after = written.split("().")  # make().send: send of what make() returns
     found = _path(graph, path, rec["m"], first)
     for attr in after:
@@ -77,6 +82,19 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
         cls = _returns(graph, found[0])
         found = inherited(graph, cls, attr, skip_first=False) if cls is not None else None
     return found
+
+
+def _fixture(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
+    """``NAME.rest`` where ``NAME`` is a fixture a test of ``path`` is given: ``rest`` of its
+    value, read in the file that defines the fixture (the nearest, as pytest finds it)."""
+    name, _, rest = written.partition(".")
+    if not rest:
+        return None
+    for provider in providers(graph.files, path):
+        value = graph.files[provider].get(FIXTURE_FIELD, {}).get(name)
+        if value is not None:
+            return target_of(graph, provider, f"{value}.{rest}")
+    return None
 
 
 def _path(graph: SymbolHierarchy, path: str, module: str, written: str) -> Target | None:

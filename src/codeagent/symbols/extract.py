@@ -20,6 +20,8 @@ graph built from all of them):
   receiver says (``self.send()`` in ``Client.request`` -> ``Client.send``; ``g()`` ->
   ``g``; ``c.send()`` after ``c = Client()`` -> ``Client.send``: see
   :mod:`codeagent.symbols.receivers`), resolved across files by the graph.
+- ``x`` (only when the file defines module-level pytest fixtures): each fixture's name and its
+  value as the file names it (:mod:`codeagent.symbols.fixtures`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 from codeagent.pysyntax import DefSite, Structure, calls, scan
 from codeagent.symbols.bindings import BINDING_NODES
 from codeagent.symbols.bindings import dotted as name_chain
+from codeagent.symbols.fixtures import FIXTURE_FIELD, fixture_values
 from codeagent.symbols.receivers import CallTargets
 from codeagent.symbols.types import pack_calls
 
@@ -82,11 +85,15 @@ def extract(
     """The symbols of one parsed file whose dotted name is ``module`` (``found``: the tree's
     :func:`~codeagent.pysyntax.scan`, when the caller has it)."""
     found = found if found is not None else scan(tree)
+    rows, targets = _calls(found)
     record: dict[str, Any] = {
         "d": [_definition(site) for site in found.defs],
         "i": _imports(found, module, is_package),
-        "c": pack_calls(_calls(found)),
+        "c": pack_calls(rows),
     }
+    fixtures = fixture_values(found, targets.value)
+    if fixtures:
+        record[FIXTURE_FIELD] = fixtures
     exported = module_all(found)
     if exported is not None:
         record["a"] = exported
@@ -192,9 +199,10 @@ def _imports(found: Structure, module: str, is_package: bool) -> list[list[Any]]
     return rows
 
 
-def _calls(found: Structure) -> list[list[Any]]:
+def _calls(found: Structure) -> tuple[list[list[Any]], CallTargets]:
     """``[line, name, scope, target]`` of each call, aliases undone as they stand at the call,
-    ``target`` the callee as the file names it (:mod:`codeagent.symbols.receivers`) or ""."""
+    ``target`` the callee as the file names it (:mod:`codeagent.symbols.receivers`) or "";
+    and the file's call targets, for its fixtures' values."""
     rows: list[list[Any]] = []
     aliases: dict[str, str] = {}  # local name -> imported name (``g`` -> ``f``)
     bound: dict[int | None, list[ast.AST]] = {}
@@ -218,4 +226,4 @@ def _calls(found: Structure) -> list[list[Any]]:
             )
             target = targets.of(node, scope) or ""
             rows.append([line, name, -1 if scope is None else scope, target])
-    return rows
+    return rows, targets

@@ -63,7 +63,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 14: C++: fields read on (x->y.f()), auto, typedefs, tests' fixtures, A::B::f, arguments (#N)
 # 15: a definition starts at its attributes, decorators and wrappers (export, template <..>)
 # 16: a tree-sitter definition's signature leaves its comments out
-FORMAT = 16
+# 17: Python: a parameter pytest fills is the fixture's value ("@name"), fixtures' values ("x")
+FORMAT = 17
 log = logging.getLogger(__name__)
 
 

@@ -25,6 +25,8 @@ code says, no inference:
   self.x`` as for a name (:mod:`codeagent.symbols.attributes`);
 - ``T(...).f()``: ``T.f``; ``mod.f()``, ``mod.sub.f()``, ``Class.f()``: as written, when the
   first name is bound in the module (an import, a definition).
+- ``x.f()`` where ``x`` is a parameter pytest fills (a test's, a fixture's): ``@x.f``, ``f``
+  of the value of the fixture ``x``, found by the graph (:mod:`codeagent.symbols.fixtures`).
 
 A name bound any other way in the scope (a loop, an assignment from another call, ``global``)
 leaves its calls by name (:mod:`codeagent.symbols.bindings`).
@@ -79,6 +81,11 @@ class CallTargets:
             return None
         owner = self._object(func.value, scope)
         return f"{owner}.{func.attr}" if owner else None
+
+    def value(self, node: ast.expr, scope: int | None) -> str | None:
+        """The object ``node`` (read in ``scope``) is, as the graph reads it: ``Client``,
+        ``Client()``, ``make()``, ``@app.test_client()``; None when the code does not say."""
+        return self._object(node, scope)
 
     # -- names --------------------------------------------------------------------------------
 
@@ -164,6 +171,8 @@ class CallTargets:
     def _written(self, text: str, scope: int | None) -> str | None:
         """One binding's object: ``Client``, ``mod.Client``, ``x.get()``, ``3|self.make()``
         (read in scope 3)."""
+        if text[0] == "@":  # a fixture's value: the graph finds the fixture
+            return text
         if "|" in text:
             where, _, text = text.partition("|")
             scope = int(where)
