@@ -45,16 +45,19 @@ def module_name(path: str, packages: set[str], root_name: str = "") -> str:
 
     ``packages`` holds the directories (repository-relative, ``""`` for the root) that have an
     ``__init__.py``; the name starts at the topmost package directory above the file, so
-    ``src/pkg/mod.py`` is ``pkg.mod`` and a script outside any package is its stem. When the
-    repository root is itself a package, its directory name ``root_name`` leads.
+    ``src/pkg/mod.py`` is ``pkg.mod`` and a script outside any package is its stem. A folder
+    without ``__init__.py`` inside a package is a namespace package of it, as Python imports
+    it (flask's ``src/flask/sansio/app.py`` is ``flask.sansio.app``). When the repository
+    root is itself a package, its directory name ``root_name`` leads.
     """
     parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0]
     dirs = parts[:-1]
     names = [] if stem == "__init__" else [stem]
-    while dirs and "/".join(dirs) in packages:
-        names.insert(0, dirs[-1])
-        dirs = dirs[:-1]
+    top = next((n for n in range(1, len(dirs) + 1) if "/".join(dirs[:n]) in packages), 0)
+    if top:
+        names[:0] = dirs[top - 1 :]
+        dirs = dirs[: top - 1]
     if not dirs and "" in packages and root_name and (names or stem == "__init__"):
         names.insert(0, root_name)
     return ".".join(names) or stem

@@ -64,7 +64,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 15: a definition starts at its attributes, decorators and wrappers (export, template <..>)
 # 16: a tree-sitter definition's signature leaves its comments out
 # 17: Python: a parameter pytest fills is the fixture's value ("@name"), fixtures' values ("x")
-FORMAT = 17
+# 18: Python: a folder without __init__.py inside a package is a namespace package of it
+FORMAT = 18
 log = logging.getLogger(__name__)
 
 
