@@ -16,8 +16,8 @@ An MCP tool that answers one of these operations names its row (``McpTool.operat
 file outline, a name's definitions, its references), so what MCP offers and what the router
 offers are the same operations.
 
-The graph-only operations (``callers``, ``subclasses``, ``importers``) are not asked of one
-file: which files import a named file is a question about the rest of the repository.
+The graph-only operations (``callers``, ``subclasses``, ``importers``, ``overrides``) are not
+asked of one file: which files import a named file is a question about the rest of the repository.
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ OPERATIONS: tuple[StructuralOperation, ...] = (
     StructuralOperation(
         "importers", "the files that import a module or a named file", needs_symbol=True,
         in_file=False, graph="importers",
+    ),
+    StructuralOperation(
+        "overrides", "the methods that override a method in subclasses (`symbol` = "
+        "Class.method, or the method's name)", needs_symbol=True, in_file=False,
+        graph="overrides",
     ),
 )  # fmt: skip
 BY_NAME: dict[str, StructuralOperation] = {op.name: op for op in OPERATIONS}

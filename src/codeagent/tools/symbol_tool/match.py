@@ -1,6 +1,6 @@
-"""Phrasings of the repository-wide questions only the symbol graph answers: subclasses,
-importers, a module's imports. (Definitions, callers and methods are phrased like the file
-AST tool's questions; the rule router maps those when the question names no file.)"""
+"""Phrasings of the repository-wide questions only the symbol graph answers: overrides,
+subclasses, importers, a module's imports. (Definitions, callers and methods are phrased like
+the file AST tool's questions; the rule router maps those when the question names no file.)"""
 
 from __future__ import annotations
 
@@ -34,6 +34,16 @@ _SUBCLASSES = [
     re.compile(rf"\b(?:inherit|derive)\s+from\s+{_CLS}", _I),
     re.compile(rf"\b(?:is|are)\s+{_CLS}\s+(?:subclassed|extended|inherited\s+from)", _I),
 ]
+_METHOD = rf"(?:the\s+)?(?:method\s+)?{_ID}(?:\s+method)?"
+_OVERRIDES = [
+    re.compile(
+        rf"\b(?:who|what|which(?:\s+(?:classes|types|methods|subclasses))?)\s+"
+        rf"(?:also\s+)?overrides?\s+{_METHOD}",
+        _I,
+    ),
+    re.compile(rf"\boverrides\s+of\s+{_METHOD}", _I),
+    re.compile(rf"\b(?:where|how\s+often)\s+(?:is|are)\s+{_METHOD}\s+overridden\b", _I),
+]
 _TRANSITIVE = re.compile(
     r"\b(?:all|every|transitive(?:ly)?|indirect(?:ly)?|descendants|recursive(?:ly)?|whole)\b", _I
 )
@@ -57,6 +67,7 @@ def match_symbol_question(text: str) -> SymbolArgs | None:
     """Subclasses / importers / imports questions, with the name they ask about (never a
     placeholder: "which classes inherit from something in x.py" names no class)."""
     for operation, patterns in (
+        ("overrides", _OVERRIDES),
         ("subclasses", _SUBCLASSES),
         ("importers", _IMPORTERS),
         ("imports", _IMPORTS),

@@ -20,6 +20,7 @@ from codeagent.tools.symbol_tool.names import (
     scoped,
     several,
 )
+from codeagent.tools.symbol_tool.overrides import overrides_result
 from codeagent.tools.symbol_tool.result import (
     MAX_SOURCE_LINES,
     SYMBOL_OPERATIONS,
@@ -103,6 +104,7 @@ ANSWERS: dict[SymbolOperation, Callable[[Asked], SymbolResult]] = {
     "importers": _importers,
     "imports": _imports,
     "methods": lambda q: _methods(q.graph, q.name, q.file),
+    "overrides": lambda q: overrides_result(q.graph, q.name, q.file),
     "outline": _outline,
 }
 if tuple(ANSWERS) != SYMBOL_OPERATIONS or set(ANSWERS) != {o.graph for o in OPERATIONS if o.graph}:

@@ -12,7 +12,14 @@ from codeagent.display import location, safe_name
 from codeagent.tools.base import ModelToolResult
 
 SymbolOperation = Literal[
-    "definition", "callers", "subclasses", "importers", "imports", "methods", "outline"
+    "definition",
+    "callers",
+    "subclasses",
+    "importers",
+    "imports",
+    "methods",
+    "overrides",
+    "outline",
 ]
 SYMBOL_OPERATIONS: tuple[str, ...] = SymbolOperation.__args__  # type: ignore[attr-defined]
 MAX_LISTED = 200  # items shown in the text answer (the result keeps them all)
@@ -44,7 +51,8 @@ class SymbolArgs(BaseModel):
     operation: SymbolOperation = Field(
         description="definition (where is X defined / show X), callers (who calls X), "
         "subclasses (of class X), importers (which files import X), imports (what module X "
-        "imports), methods (of class X, inherited ones included), outline (the definitions of "
+        "imports), methods (of class X, inherited ones included), overrides (who overrides "
+        "method X: Class.method, or a method's name), outline (the definitions of "
         "one file of another language than Python, named by its path)"
     )
     name: str = Field(description="The name: X, Class.method, a dotted path, or a module.")
@@ -156,6 +164,11 @@ class SymbolResult(BaseModel):
             return f"Files importing `{what}`: {files} ({_plural(n, 'import')})"
         if self.operation == "imports":
             return f"Imports of {what}: {n}"
+        if self.operation == "overrides":
+            if self.subject:
+                return f"Overrides of `{what}` in its subclasses: {n}"
+            over = sum(1 for i in self.items if i.via)
+            return f"Methods named `{what}` in the repository: {n}, {over} overriding a base's"
         own = sum(1 for i in self.items if i.via is None)
         return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} inherited)"
 
@@ -185,6 +198,9 @@ class SymbolResult(BaseModel):
             return f"  {where}  {item.detail}  in {safe_name(item.name) or '<module>'}{mark}"
         if self.operation in ("importers", "imports"):
             return f"  {location(item.path, item.start_line)}  {item.detail}"
+        if self.operation == "overrides":  # the class is the news: Class.method
+            over = f"  [overrides {safe_name(item.via)}]" if item.via else ""
+            return f"  {_span(item)}  {item.kind} {safe_name(item.name)}{over}"
         text = f"  {_span(item)}  {item.kind} {safe_name(item.name)}"
         said = bool(item.detail) and _says(item.detail, item.kind, item.name)
         if item.detail and (self.operation != "definition" or said):
