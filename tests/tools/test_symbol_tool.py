@@ -123,6 +123,18 @@ def test_callers_tied_to_the_method_say_so(graph: SymbolGraph) -> None:
     assert "by name" not in result.render()
 
 
+def test_a_class_s_callers_say_what_its_calls_leave_out(graph: SymbolGraph) -> None:
+    """Its calls are its instantiations; the files that import it are counted (as the
+    importers answer lists them: the truth is the import statements of FILES)."""
+    importing = [p for p, text in FILES.items() if "import Session" in text]
+    result = run_symbol_query(graph, SymbolArgs(operation="callers", name="Session"))
+    assert {i.start_line for i in result.items} == {11, 4}
+    assert "`Session` is a class: its calls are where it is instantiated." in result.note
+    assert f"{len(importing)} file imports it (`who imports Session`)" in result.note
+    function = run_symbol_query(graph, SymbolArgs(operation="callers", name="follow"))
+    assert "is a class" not in function.note
+
+
 @pytest.mark.parametrize(
     ("files", "python_note", "other_note"),
     [

@@ -64,12 +64,29 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
         )
     if last != name and not resolved:
         notes.insert(0, f"Resolved by the last name, {last}, whatever it is called on.")
+    classes = [graph._by_full[t] for t in targets if t in graph._by_full]
+    if classes and all(d.kind in CLASS_KINDS for d in classes):
+        notes.append(_class_note(graph, classes[0].full_name, last))
     return SymbolResult(
         operation="callers",
         name=name if resolved else last,
         subject=targets[0] if len(targets) == 1 else "",
         items=items,
         note=" ".join(notes),
+    )
+
+
+def _class_note(graph: SymbolGraph, full: str, last: str) -> str:
+    """What a class's calls leave out: its other uses, and where to ask for them."""
+    files = len(graph.importers(full))
+    many = files != 1
+    imports = (
+        f"; {files} file{'s' if many else ''} import{'' if many else 's'} it (`who imports {last}`)"
+    )
+    return (
+        f"`{last}` is a class: its calls are where it is instantiated. Other uses (except "
+        f"clauses, isinstance, annotations) are not listed; subclasses: `which classes "
+        f"inherit from {last}`" + (imports if files else "") + "."
     )
 
 
