@@ -19,6 +19,9 @@ checkout of the commit named), and why:
 - pallets/jinja 5ef70112 (added 2026-11-30, before its first run, for pytest fixtures):
   tests take ``env`` and loaders as fixtures from ``tests/conftest.py`` (``env.from_string``
   is called hundreds of times), ``Environment`` methods called through them.
+- python-attrs/attrs c1dc5dcb (added 2026-11-30, before its first run, for type stubs):
+  ``attr/__init__.pyi`` and ``attrs/__init__.pyi`` beside the modules that re-export the
+  implementation (``attr.evolve``, ``attr.Attribute``).
 
 For each repository the symbol graph is built from every tracked Python file (as the index
 builds it), and ``--sample`` call sites are drawn at random (seed 46) among all its call
