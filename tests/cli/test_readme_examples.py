@@ -83,6 +83,16 @@ def charset(headers):
     kind = parse_header(headers["content-type"])
     return kind[-1]
 """
+ADAPTERS = """\
+class BaseAdapter:
+    def send(self, request):
+        raise NotImplementedError
+
+
+class HTTPAdapter(BaseAdapter):
+    def send(self, request):
+        return request
+"""
 RETRY = 'def with_retry(call, retries=3):\n    """The retry logic."""\n    return call()\n'
 FIXTURE = {
     "message.py": MESSAGE,
@@ -92,6 +102,7 @@ FIXTURE = {
     "requests/sessions.py": SESSIONS,
     "requests/utils.py": UTILS,
     "requests/exceptions.py": EXCEPTIONS,
+    "requests/adapters.py": ADAPTERS,
     "retry.py": RETRY,
 }
 
@@ -138,7 +149,7 @@ def argv(line: str, root: Path) -> list[str]:
 
 
 def test_the_readme_has_the_examples_this_test_knows() -> None:
-    assert len(RUNNABLE) == 15, RUNNABLE
+    assert len(RUNNABLE) == 16, RUNNABLE
     assert len(SYNOPSES) == 4, SYNOPSES
     assert len(SERVED) == 4, SERVED
 
@@ -198,6 +209,17 @@ def test_a_readme_example_does_what_the_readme_says(line: str, project: Path) ->
         for name in subclasses:
             assert name in out
             assert f"requests/exceptions.py:{truth[name].lineno}" in out
+    elif question.startswith("who overrides BaseAdapter.send"):  # "in every subclass"
+        truth = pyclbr.readmodule_ex("adapters", path=[str(project / "requests")])
+        overriding = {
+            n: c.methods["send"]
+            for n, c in truth.items()
+            if "send" in c.methods and "BaseAdapter" in {getattr(b, "name", b) for b in c.super}
+        }
+        assert overriding == {"HTTPAdapter": 7}
+        for name, lineno in overriding.items():
+            assert f"requests/adapters.py:{lineno}" in out
+            assert f"{name}.send  [overrides BaseAdapter.send]" in out
     elif question.startswith("who calls should_strip_auth"):  # "by name"
         calls = [n for n, text in enumerate(SESSIONS.splitlines(), 1)
                  if "should_strip_auth(response)" in text and "def " not in text]  # fmt: skip
