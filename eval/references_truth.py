@@ -26,8 +26,10 @@ checkout of the commit named), and why:
 For each repository the symbol graph is built from every tracked Python file (as the index
 builds it), and ``--sample`` call sites are drawn at random (seed 46) among all its call
 sites. For each, jedi 0.20 ``Script.goto(follow_imports=True)`` on the called name is the
-truth; it counts as a *repository callable* when it names a class or function defined in
-the repository. Printed per repository and over all:
+truth (where jedi stops at an import statement of the repository, as it does from a type stub
+to a package that re-exports the name, it is asked again from there: since 2026-11-30); it
+counts as a *repository callable* when it names a class or function defined in the
+repository. Printed per repository and over all:
 
 - precision: sites the graph resolves to a repository definition that jedi resolves to the
   same definition, over those it resolves where jedi answers anything (sites jedi leaves
@@ -162,6 +164,7 @@ def jedi_truth(root: Path, chosen: list[Site]) -> list[tuple[set[tuple[str, int]
             )
         try:
             names = script.goto(site.line, site.column, follow_imports=True)
+            names = [_past_imports(root, project, scripts, name) for name in names]
         except Exception:  # jedi's own failure on a site: no answer
             names = []
         found = set()
@@ -176,6 +179,48 @@ def jedi_truth(root: Path, chosen: list[Site]) -> list[tuple[set[tuple[str, int]
             found.add((rel, name.line))
         out.append((found, bool(names)))
     return out
+
+
+def _import_lines(path: Path, cache: dict[Path, set[int]]) -> set[int]:
+    """The lines of a file's import statements."""
+    if path not in cache:
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        cache[path] = {
+            n
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        }
+    return cache[path]
+
+
+_IMPORT_LINES: dict[Path, set[int]] = {}
+
+
+def _past_imports(root: Path, project: Any, scripts: dict[str, Any], name: Any) -> Any:
+    """jedi's answer, followed on where it stops at an import statement of the repository (a
+    stub's name is mapped to the module's, and a package's ``__init__.py`` that re-exports
+    it imports it: jedi lands on that import, not on the definition)."""
+    import jedi
+
+    for _hop in range(4):
+        path = name.module_path
+        if path is None or name.line is None or not Path(path).is_relative_to(root):
+            return name
+        if name.line not in _import_lines(Path(path), _IMPORT_LINES):
+            return name
+        key = str(path)
+        if key not in scripts:
+            scripts[key] = jedi.Script(Path(path).read_text(encoding="utf-8"), path=key,
+                                       project=project)  # fmt: skip
+        ahead = scripts[key].goto(name.line, name.column, follow_imports=True)
+        if not ahead or (ahead[0].module_path, ahead[0].line) == (path, name.line):
+            return name
+        name = ahead[0]
+    return name
 
 
 def main(argv: list[str] | None = None) -> int:
