@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from codeagent.pysyntax import Structure
@@ -75,31 +76,42 @@ def injected(structure: Structure, scope: int) -> frozenset[str] | set[str]:
     pytest does not call it): no default, not ``self``, not parametrized."""
     site = structure.defs[scope]
     node = site.node
-    if not node.decorator_list and not node.name.startswith("test"):
+    decorators = node.decorator_list
+    test = node.name.startswith("test")
+    if not (test or decorators):
         return _NONE  # most functions: neither a test nor a fixture
-    if site.parent is not None and site.parent_kind != "class":
+    parent = site.parent
+    if parent is not None and site.parent_kind != "class":
         return _NONE  # a function in a function: pytest never calls it
-    if not isinstance(node, FUNCTIONS):
+    if type(node) is ast.ClassDef:
         return _NONE
-    owner = structure.defs[site.parent].node if site.parent is not None else None
-    if fixture_name(node) is None:
-        if not node.name.startswith("test"):
-            return _NONE
-        in_test_class = isinstance(owner, ast.ClassDef) and owner.name.startswith("Test")
-        if owner is not None and not in_test_class:
-            return _NONE
-    args = node.args
-    params = [*args.posonlyargs, *args.args]
-    params = params[: len(params) - len(args.defaults)]
-    if isinstance(owner, ast.ClassDef) and params:
+    owner = structure.defs[parent].node if parent is not None else None
+    collected = test and (owner is None or owner.name.startswith("Test"))
+    if not collected and (not decorators or fixture_name(node) is None):
+        return _NONE
+    args = node.args  # type: ignore[union-attr]
+    params = args.args
+    if args.posonlyargs:
+        params = [*args.posonlyargs, *params]
+    if args.defaults:
+        params = params[: len(params) - len(args.defaults)]
+    if owner is not None:
         params = params[1:]  # self (or cls)
-    params += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
-    skipped = _parametrized(node.decorator_list)
-    if isinstance(owner, ast.ClassDef):
-        skipped |= _parametrized(owner.decorator_list)
-        # a fixture the class defines is not the module's or a conftest's: left alone
-        skipped |= {n for n in (fixture_name(s) for s in owner.body) if n is not None}
+    if args.kwonlyargs:
+        kw = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+        params = [*params, *(a for a, d in kw if d is None)]
+    skipped = _parametrized(decorators) if decorators else _NONE
+    if owner is not None:
+        skipped = skipped | _class_names(owner)
     return {a.arg for a in params if a.annotation is None and a.arg not in skipped}
+
+
+@lru_cache(maxsize=8)  # the methods of one class come one after the other
+def _class_names(owner: ast.ClassDef) -> frozenset[str]:
+    """What a test class keeps from the module's and conftest's fixtures: the names its own
+    ``parametrize`` marks give values, and its own fixtures (left alone)."""
+    own = {n for n in (fixture_name(s) for s in owner.body) if n is not None}
+    return frozenset(_parametrized(owner.decorator_list) | own)
 
 
 def _values(node: ast.AST) -> Iterator[ast.expr | None]:
