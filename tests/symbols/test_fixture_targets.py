@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from codeagent.config import Settings
-from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
-from conftest import git, write_files
+from oracle_marks import committed, indexed
 
 jedi = pytest.importorskip("jedi")
 
@@ -152,14 +150,8 @@ def _marked() -> list[tuple[str, str, int, str]]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
-    root = tmp_path_factory.mktemp("fixtures") / "repo"
-    root.mkdir()
-    git(root, "init", "-q")
-    write_files(root, dict(FILES))
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
-    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
-    return root, store.symbols
+    root = committed(tmp_path_factory, "fixtures", FILES)
+    return root, indexed(root)
 
 
 def _jedi_target(root: Path, path: str, line: int, name: str) -> set[tuple[str, int]]:

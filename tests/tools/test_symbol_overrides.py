@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from codeagent.config import Settings
-from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.symbol_tool import SymbolArgs, SymbolToolError, run_symbol_query
 from codeagent.workspace import Workspace
 from conftest import GitRepoFactory
+from oracle_marks import committed
+from oracle_marks import indexed as graph_of
 
 FILES = {
     "shapes/__init__.py": "",
@@ -127,16 +128,8 @@ def replaced(python: dict[str, dict[str, list[str]]], cls: str, method: str) -> 
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
-    from conftest import git, write_files
-
-    root = tmp_path_factory.mktemp("overrides") / "repo"
-    root.mkdir()
-    git(root, "init", "-q")
-    write_files(root, dict(FILES))
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "initial")
-    store, _ = load_or_build(root, Settings.load(embed="none"), embedder=None)
-    return root, store.symbols
+    root = committed(tmp_path_factory, "overrides", FILES)
+    return root, graph_of(root)
 
 
 @pytest.mark.parametrize(
