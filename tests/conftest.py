@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -150,6 +151,17 @@ def env_setup(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
     return home
+
+
+@pytest.fixture(autouse=True)
+def pyclbr_forgets() -> None:
+    """pyclbr keeps every module it has read, by name, for the life of the process (its
+    ``_modules``): a test that read one repository's ``adapters`` would hand a later test in
+    the same worker that module for another repository's ``adapters``. Each test starts
+    with it empty (pyclbr is the truth of many tests: it must read the files in front of it)."""
+    cache = getattr(sys.modules.get("pyclbr"), "_modules", None)
+    if isinstance(cache, dict):
+        cache.clear()
 
 
 def git(cwd: Path, *args: str) -> str:
