@@ -25,6 +25,7 @@ TOOLS = {
     "file_structure",
     "find_definition",
     "find_references",
+    "find_overrides",
     "repository_map",
 }
 
@@ -41,6 +42,8 @@ async def exercise(session: ClientSession, repo_id: str) -> dict[str, Any]:
         "repos": ("list_repositories", {}),
         "definition": ("find_definition", {"name": "Square.area"}),
         "references": ("find_references", {"name": "Square"}),
+        "overrides": ("find_overrides", {"name": "Shape.area"}),
+        "no_overrides": ("find_overrides", {"name": "Shape.perimeter"}),
         "structure": ("file_structure", {"path": "geo/shapes.py"}),
         "search": ("search_code", {"query": "side times side", "k": 2}),
         "ask": ("ask", {"question": "list the classes in geo/shapes.py", "repo": repo_id}),
@@ -68,6 +71,12 @@ def check(out: dict[str, Any], root: Path) -> None:
         "  target: geo.shapes.Square"
     ) in refs.splitlines()
     assert "geo/shapes.py:9:" not in refs
+    # Square (line 9) derives from Shape and defines area again (lines 13-14)
+    assert text(out["overrides"]).splitlines()[:2] == [
+        "Overrides of `geo.shapes.Shape.area` in its subclasses: 1",
+        "geo/shapes.py:13-14  Square.area  [method]  overrides: Shape.area",
+    ]
+    assert text(out["no_overrides"]).startswith("no overrides of Shape.perimeter found")
     assert re.search(r"geo/shapes.py:9-14 +class Square\b", text(out["structure"]))
     assert re.search(r"geo/shapes.py:13-14 +def area\(self\)\n", text(out["structure"]))
     assert text(out["search"]).startswith("geo/shapes.py:")

@@ -29,6 +29,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("find_definition", {"name": "Square.area"}),
     ("find_definition", {"name": "Square", "unknown": 1}),
     ("find_references", {"name": "Square"}),
+    ("find_overrides", {"name": "Shape.area"}),
     ("file_structure", {"path": "geo/shapes.py"}),
     ("file_structure", {"path": "geo/nothere.py"}),
     ("search_code", {"query": "side times side", "k": 2}),

@@ -1,6 +1,7 @@
-"""What MCP lists for the symbol tool: ``find_definition`` (the graph's definitions of a name)
-and ``find_references`` (the calls resolved to it, then those matched by name, then its
-importers), each as one line per place."""
+"""What MCP lists for the symbol tool: ``find_definition`` (the graph's definitions of a name),
+``find_references`` (the calls resolved to it, then those matched by name, then its
+importers) and ``find_overrides`` (the methods that override one), each as one line per
+place."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from codeagent.symbols.graph import SymbolGraph
 from codeagent.tools.base import McpTool, ToolContext
 from codeagent.tools.symbol_tool.callers import callers_result
 from codeagent.tools.symbol_tool.names import SymbolToolError
+from codeagent.tools.symbol_tool.overrides import overrides_result
 
 MAX_REFERENCES = 100
 
@@ -20,6 +22,10 @@ class DefinitionArgs(BaseModel):
 
 class ReferencesArgs(BaseModel):
     name: str = Field(description="The function, method or class name to look for.")
+
+
+class OverridesArgs(BaseModel):
+    name: str = Field(description="`Class.method` (its subclasses' overrides) or a method's name.")
 
 
 def _graph(ctx: ToolContext) -> SymbolGraph:
@@ -60,6 +66,20 @@ def _references(args: ReferencesArgs, ctx: ToolContext) -> str:
     return "\n".join([*lines[:MAX_REFERENCES], *tail, *note]) or f"no references to {name} found"
 
 
+def _overrides(args: OverridesArgs, ctx: ToolContext) -> str:
+    """A first line that counts them, then one line per overriding method: its place, its
+    qualified name and the base method it replaces."""
+    try:
+        result = overrides_result(_graph(ctx), args.name)
+    except SymbolToolError as exc:
+        return f"no overrides of {args.name} found: {exc}"
+    lines = [result.render().splitlines()[0]]
+    for i in result.items:
+        over = f"  overrides: {i.via}" if i.via else ""
+        lines.append(f"{i.path}:{i.start_line}-{i.end_line}  {i.name}  [{i.kind}]{over}")
+    return "\n".join(lines)
+
+
 FIND_DEFINITION = McpTool(
     name="find_definition",
     description="Find where a class, function or method is defined: "
@@ -77,4 +97,13 @@ FIND_REFERENCES = McpTool(
     args_model=ReferencesArgs,
     answer=_references,
     operation="callers",
+)
+FIND_OVERRIDES = McpTool(
+    name="find_overrides",
+    description="Find the methods that override a method: for `Class.method`, those its "
+    "subclasses (at any depth) define again; for a method's name, every method of it. One "
+    "`path:start-end  Class.method  [method]  overrides: Base.method` per method.",
+    args_model=OverridesArgs,
+    answer=_overrides,
+    operation="overrides",
 )

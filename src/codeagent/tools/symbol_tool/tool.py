@@ -82,9 +82,13 @@ class SymbolTool(BaseTool):
         return f"repository-wide structural question ({what}): the symbol graph"
 
     def mcp_tools(self) -> tuple[McpTool, ...]:
-        from codeagent.tools.symbol_tool.mcp import FIND_DEFINITION, FIND_REFERENCES
+        from codeagent.tools.symbol_tool.mcp import (
+            FIND_DEFINITION,
+            FIND_OVERRIDES,
+            FIND_REFERENCES,
+        )
 
-        return (FIND_DEFINITION, FIND_REFERENCES)
+        return (FIND_DEFINITION, FIND_REFERENCES, FIND_OVERRIDES)
 
     def run(self, args: BaseModel, ctx: ToolContext) -> SymbolToolResult:
         assert isinstance(args, SymbolArgs)
