@@ -19,7 +19,7 @@ from codeagent.tools.symbol_tool.names import (
     preferred,
     several,
 )
-from codeagent.tools.symbol_tool.result import SymbolItem, SymbolResult
+from codeagent.tools.symbol_tool.result import SymbolItem, SymbolResult, definition_item
 
 
 def overrides_result(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
@@ -49,7 +49,7 @@ def overrides_result(graph: SymbolGraph, name: str, path: str = "") -> SymbolRes
 
 
 def _own(graph: SymbolGraph, cls: Definition, method: str) -> list[Definition]:
-    return [d for d, _via in graph.methods(cls.full_name, inherited=False) if d.name == method]
+    return [d for d in graph._own_methods(cls) if d.name == method]
 
 
 def _class_of(graph: SymbolGraph, method: Definition) -> Definition | None:
@@ -74,13 +74,6 @@ def _item(graph: SymbolGraph, method: Definition, name: str) -> SymbolItem:
     """A method, with ``via`` the qualified name of the base class's method it overrides."""
     cls = _class_of(graph, method)
     base = _overridden(graph, cls, name, skip_first=True) if cls is not None else None
-    return SymbolItem(
-        path=method.path,
-        start_line=method.start_line,
-        end_line=method.end_line,
-        kind=method.kind,
-        name=method.qualname,
-        detail=method.signature,
-        doc=method.doc,
-        via=base.qualname if base is not None else None,
+    return definition_item(method).model_copy(
+        update={"via": base.qualname if base is not None else None}
     )

@@ -28,6 +28,7 @@ from codeagent.tools.symbol_tool.result import (
     SymbolItem,
     SymbolOperation,
     SymbolResult,
+    definition_item,
 )
 
 
@@ -88,7 +89,7 @@ def _outline(q: Asked) -> SymbolResult:
     graph, name = q.graph, q.name
     if name not in graph.files or "l" not in graph.files[name]:
         raise SymbolToolError(f"{name} is not a file of the language layer in the index")
-    items = [_def_item(d) for d in graph.definitions_in(name)]
+    items = [definition_item(d) for d in graph.definitions_in(name)]
     return SymbolResult(
         operation="outline", name=name, subject=name, items=items, listing=q.args.listing
     )
@@ -127,7 +128,7 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
         or (d.path, d.qualname.rpartition(".")[0]) not in types
     ] or found
     found = in_file(found, path)
-    items = [_def_item(d) for d in found]
+    items = [definition_item(d) for d in found]
     if len(found) > 1:
         return SymbolResult(operation="definition", name=name, ambiguous=True, items=items)
     d = found[0]
@@ -152,7 +153,7 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "")
     if not found and not classes:
         raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
     subject = _shown(graph, classes[0]) if classes else name
-    items = [_def_item(d) for d in found]
+    items = [definition_item(d) for d in found]
     kind = classes[0].kind if classes else "class"
     return SymbolResult(
         operation="subclasses",
@@ -172,22 +173,11 @@ def _methods(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
         raise several("classes", name, classes)
     cls = classes[0]
     items = [
-        _def_item(d).model_copy(update={"via": via}) for d, via in graph.methods(cls.full_name)
+        definition_item(d).model_copy(update={"via": via})
+        for d, via in graph.methods(cls.full_name)
     ]
     subject = f"`{_shown(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
     return SymbolResult(operation="methods", name=name, subject=subject, items=items, kind=cls.kind)
-
-
-def _def_item(d: Definition) -> SymbolItem:
-    return SymbolItem(
-        path=d.path,
-        start_line=d.start_line,
-        end_line=d.end_line,
-        kind=d.kind,
-        name=d.full_name if d.kind == "module" else d.qualname,
-        detail=d.signature,
-        doc=d.doc,
-    )
 
 
 def _import_items(imports: list[Import]) -> list[SymbolItem]:

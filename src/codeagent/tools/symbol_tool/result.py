@@ -4,12 +4,15 @@ context an LLM answer is given, and the citations."""
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from codeagent.display import location, safe_name
 from codeagent.tools.base import ModelToolResult
+
+if TYPE_CHECKING:
+    from codeagent.symbols.types import Definition
 
 SymbolOperation = Literal[
     "definition",
@@ -212,6 +215,19 @@ class SymbolResult(BaseModel):
         if item.doc and self.operation == "definition" and not self.ambiguous:
             text += f"\n  {item.doc}"
         return text
+
+
+def definition_item(d: Definition) -> SymbolItem:
+    """A definition as an answered item (a module by its full name, the rest qualified)."""
+    return SymbolItem(
+        path=d.path,
+        start_line=d.start_line,
+        end_line=d.end_line,
+        kind=d.kind,
+        name=d.full_name if d.kind == "module" else d.qualname,
+        detail=d.signature,
+        doc=d.doc,
+    )
 
 
 def _says(signature: str, kind: str, name: str) -> bool:
