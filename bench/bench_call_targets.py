@@ -74,8 +74,8 @@ def _build_without(trees: dict[str, ast.Module], root: Path) -> float:
 def parsed_trees(root: Path) -> dict[str, ast.Module]:
     """Every tracked Python file of the checkout ``root`` that parses, by path."""
     listed = subprocess.run(
-        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.split()
+        ["git", "ls-files", "-z", "*.py"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split("\0")[:-1]  # -z: names as they are (not quoted), spaces kept
     trees = {}
     for path in listed:
         try:

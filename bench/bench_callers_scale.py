@@ -32,8 +32,8 @@ def main() -> None:
     args = parser.parse_args()
     root = args.repo.resolve()
     listed = subprocess.run(
-        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.split()
+        ["git", "ls-files", "-z", "*.py"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split("\0")[:-1]  # -z: names as they are (not quoted), spaces kept
     trees, chunks = {}, 0
     for path in listed:
         try:

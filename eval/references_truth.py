@@ -22,6 +22,13 @@ checkout of the commit named), and why:
 - python-attrs/attrs c1dc5dcb (added 2026-11-30, before its first run, for type stubs):
   ``attr/__init__.pyi`` and ``attrs/__init__.pyi`` beside the modules that re-export the
   implementation (``attr.evolve``, ``attr.Attribute``).
+- marshmallow-code/marshmallow 341b927f (added 2026-12-01, before its first run): ``Schema``
+  subclasses defined inside tests and called through locals bound twice in one function
+  (``schema = PostSchema(...)`` then ``schema = PreSchema(...)``), fixtures a test class
+  defines, ``Field`` methods reached through ``self.`` in a deep hierarchy.
+- psf/black 8947c48e (added 2026-12-01, before its first run): a vendored parser
+  (``blib2to3``'s ``Node``/``Leaf``) whose methods are called through annotated parameters
+  (``line: Line``, ``leaf: Leaf``), dataclasses, many module functions called bare.
 
 For each repository the symbol graph is built from every tracked Python file (as the index
 builds it), and ``--sample`` call sites are drawn at random (seed 46) among all its call
@@ -77,8 +84,8 @@ class Site:
 def build(root: Path) -> tuple[SymbolGraph, dict[str, ast.Module], dict[str, str]]:
     """The symbol graph of every tracked Python file, the trees and the texts."""
     listed = subprocess.run(
-        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.split()
+        ["git", "ls-files", "-z", "*.py"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split("\0")[:-1]  # -z: names as they are (not quoted), spaces kept
     trees: dict[str, ast.Module] = {}
     texts: dict[str, str] = {}
     for path in listed:

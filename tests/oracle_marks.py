@@ -101,6 +101,20 @@ def tied_only_where(graph: SymbolGraph, truth: Answers, at_least: int) -> set[tu
     return {(c.name, c.target) for c in sites if c.outside}
 
 
+def jedi_goto(root: Path, path: str, line: int, name: str) -> set[tuple[str, int]]:
+    """(path, line) of the repository definitions jedi's ``goto`` lands on from the name
+    called on ``line`` of ``path`` (its last call on the line before the line's ``#``)."""
+    jedi = pytest.importorskip("jedi")
+    text = (root / path).read_text().splitlines()[line - 1]
+    column = text.rindex(name + "(", 0, text.index("#"))
+    script = jedi.Script(path=str(root / path), project=jedi.Project(str(root)))
+    found = set()
+    for d in script.goto(line, column, follow_imports=True):
+        if d.module_path is not None and d.type in ("function", "class"):
+            found.add((Path(d.module_path).relative_to(root).as_posix(), d.line))
+    return found
+
+
 def compiler(variable: str, command: str, what: str) -> str:
     """The compiler ``variable`` (``CC``) names, else ``command`` on the PATH: a test without
     it fails in CI and is skipped elsewhere (``what``: why the test needs it)."""

@@ -14,6 +14,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
 from conftest import git, write_files
+from oracle_marks import jedi_goto
 
 jedi = pytest.importorskip("jedi")
 
@@ -155,25 +156,13 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
     return root, store.symbols
 
 
-def _jedi_target(root: Path, path: str, line: int, name: str) -> set[tuple[str, int]]:
-    """(path, line) of the repository definitions jedi's goto lands on from the called name."""
-    text = (root / path).read_text().splitlines()[line - 1]
-    column = text.rindex(name + "(", 0, text.index("#"))
-    script = jedi.Script(path=str(root / path), project=jedi.Project(str(root)))
-    found = set()
-    for d in script.goto(line, column, follow_imports=True):
-        if d.module_path is not None and d.type in ("function", "class"):
-            found.add((Path(d.module_path).relative_to(root).as_posix(), d.line))
-    return found
-
-
 @pytest.mark.parametrize(("form", "path", "line", "name"), _marked(), ids=lambda v: str(v))
 def test_a_call_resolves_where_jedi_lands(
     repo: tuple[Path, SymbolGraph], form: str, path: str, line: int, name: str
 ) -> None:
     root, graph = repo
     [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
-    truth = _jedi_target(root, path, line, name)
+    truth = jedi_goto(root, path, line, name)
     if form in UNRESOLVED:  # nothing in the code states the type: kept, marked by name
         assert not site.resolved
         assert site.target == ""

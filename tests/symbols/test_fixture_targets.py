@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
-from oracle_marks import committed, indexed
+from oracle_marks import committed, indexed, jedi_goto
 
 jedi = pytest.importorskip("jedi")
 
@@ -154,17 +154,6 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
     return root, indexed(root)
 
 
-def _jedi_target(root: Path, path: str, line: int, name: str) -> set[tuple[str, int]]:
-    text = (root / path).read_text().splitlines()[line - 1]
-    column = text.rindex(name + "(", 0, text.index("#"))
-    script = jedi.Script(path=str(root / path), project=jedi.Project(str(root)))
-    return {
-        (Path(d.module_path).relative_to(root).as_posix(), d.line)
-        for d in script.goto(line, column, follow_imports=True)
-        if d.module_path is not None and d.type == "function"
-    }
-
-
 @pytest.mark.parametrize(("form", "path", "line", "name"), _marked(), ids=lambda v: str(v))
 def test_a_call_on_a_fixture_resolves_where_jedi_lands(
     repo: tuple[Path, SymbolGraph], form: str, path: str, line: int, name: str
@@ -174,7 +163,7 @@ def test_a_call_on_a_fixture_resolves_where_jedi_lands(
     if form.startswith("unresolved"):  # pytest does not fill it: kept, by name
         assert (site.resolved, site.target) == (False, "")
         return
-    truth = _jedi_target(root, path, line, name)
+    truth = jedi_goto(root, path, line, name)
     assert truth, f"jedi resolves {form} to a repository definition"
     assert site.resolved, f"{form}: {path}:{line} left by name"
     d = graph._by_full[site.target]

@@ -29,7 +29,9 @@ code says, no inference:
   of the value of the fixture ``x``, found by the graph (:mod:`codeagent.symbols.fixtures`).
 
 A name bound any other way in the scope (a loop, an assignment from another call, ``global``)
-leaves its calls by name (:mod:`codeagent.symbols.bindings`).
+leaves its calls by name (:mod:`codeagent.symbols.bindings`), unless the scope's statements
+say which binding reaches the call: ``x = A()``, then ``x = B()``, then ``x.f()``, each a
+statement of the scope itself, is ``B.f`` (:mod:`codeagent.symbols.flow`).
 """
 
 from __future__ import annotations
@@ -45,8 +47,10 @@ from codeagent.symbols.bindings import (
     Entry,
     dotted,
     expression,
+    kind_of,
     kinds,
 )
+from codeagent.symbols.flow import ScopeFlow
 from codeagent.symbols.scopes import FileScopes
 
 _MISSING = object()
@@ -62,10 +66,15 @@ class CallTargets:
         self.scopes = FileScopes(structure, bound)
         self._memo: dict[tuple[str, int | None], str | None] = {}
         self._exprs: dict[str, ast.expr | None] = {}  # a binding's text read back
+        self._values: dict[int, str | None] = {}  # a binding call's object, by the call's id
         # per scope, name -> what it is there (memos of _find_name and _find_typed)
         self._names: dict[int | None, dict[str, str | None]] = {}
         self._typed: dict[int | None, dict[str, str | None]] = {}
         self._selves: dict[int | None, str | None] = {}  # scope -> the name of self there
+        # (scope, name) of names the scope binds more than one way: a use is read with the
+        # order of the scope's statements (:mod:`codeagent.symbols.flow`)
+        self._mixed: set[tuple[int | None, str]] = set()
+        self._flows: dict[int | None, ScopeFlow] = {}
 
     def of(self, call: ast.Call, scope: int | None) -> str | None:
         """The callee of ``call`` (made in the scope ``scope``) as a dotted name, or None."""
@@ -115,14 +124,22 @@ class CallTargets:
                 return found
             if found.count(IMPORTED) == len(found):
                 return _imported(name, index)
-            return self._one(found, index) if typed else None
+            if not typed:
+                return None
+            one = self._one(found, index)
+            if one is None and index == scope and len(found) > 1:
+                self._mixed.add((scope, name))
+            return one
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
     def _object(self, node: ast.expr, scope: int | None) -> str | None:
         """The object an attribute is read from: a class (an instance's type), a module."""
         kind = type(node)
         if kind is ast.Name:
-            return self._typed_name(node.id, scope)  # type: ignore[attr-defined]
+            found = self._typed_name(node.id, scope)  # type: ignore[attr-defined]
+            if found is None and self._mixed:
+                return self._reaching(node, scope)  # type: ignore[arg-type]
+            return found
         if kind is ast.Call:
             assert isinstance(node, ast.Call)
             if _is_super(node):
@@ -157,6 +174,17 @@ class CallTargets:
                 found = memo[name] = self._find_name(name, scope, typed=True)
         return found  # type: ignore[return-value]
 
+    def _reaching(self, node: ast.Name, scope: int | None) -> str | None:
+        """A name bound more than one way in ``scope``, read where ``node`` uses it: the
+        object the binding that reaches the use says, when the statements' order decides."""
+        if (scope, node.id) not in self._mixed:
+            return None
+        flow = self._flows.get(scope)
+        if flow is None:
+            flow = self._flows[scope] = ScopeFlow(self.structure, scope, self.scopes.nodes(scope))
+        reaching = flow.reaching(node.id, node)
+        return self._one(reaching[node.id], scope) if reaching else None
+
     def _one(self, bound: Iterable[Entry] | None, scope: int | None) -> str | None:
         """The one object a name's bindings say (each read where it was written), as the graph
         reads it: ``Client`` (an instance of it), ``make()`` (what ``make`` returns)."""
@@ -165,8 +193,23 @@ class CallTargets:
         types = kinds(bound)
         if UNKNOWN in types or IMPORTED in types:
             return None
-        found = {self._written(t, scope) for t in types}
+        found = set()
+        for entry in bound:  # a call read where it stands; any other binding as its text
+            if type(entry) is ast.Call:
+                found.add(self._called(entry, scope))
+            else:
+                found.add(self._written(kind_of(entry), scope))
         return found.pop() if len(found) == 1 else None
+
+    def _called(self, call: ast.Call, scope: int | None) -> str | None:
+        """``x = T(...)``'s value read at its place (a name in it bound more than one way
+        is read as the statements' order says there: :meth:`_reaching`)."""
+        key = id(call)
+        if key in self._values:
+            return self._values[key]
+        self._values[key] = None  # a binding that leads back to itself says nothing
+        found = self._values[key] = self._object(call, scope)
+        return found
 
     def _written(self, text: str, scope: int | None) -> str | None:
         """One binding's object: ``Client``, ``mod.Client``, ``x.get()``, ``3|self.make()``

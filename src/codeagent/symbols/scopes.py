@@ -70,7 +70,7 @@ class FileScopes:
         """``self.x`` of class ``cls`` (:mod:`codeagent.symbols.attributes`)."""
         found = self._attrs.get(cls)
         if found is None:
-            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self._scope_nodes)
+            found = self._attrs[cls] = attribute_bindings(self.structure, cls, self.nodes)
         return found
 
     def _own_defs(self, scope: int | None) -> dict[str, str]:
@@ -81,5 +81,6 @@ class FileScopes:
                 self._defs.setdefault(site.parent, {}).setdefault(site.node.name, site.qualname)
         return self._defs.get(scope, _NONE)
 
-    def _scope_nodes(self, scope: int | None) -> list[ast.AST]:
+    def nodes(self, scope: int | None) -> list[ast.AST]:
+        """The scope's binding nodes, in source order."""
         return self._nodes.get(scope, [])
