@@ -153,7 +153,13 @@ def jedi_truth(root: Path, chosen: list[Site]) -> list[tuple[set[tuple[str, int]
     """Per site: the repository classes/functions jedi's goto names, and whether it named
     anything at all."""
     import jedi
+    import parso
 
+    # parso keeps every file it parsed, across projects, and drops the oldest past a size;
+    # jedi then fails on a file of this project whose tree was dropped (a KeyError of its
+    # path, seen on the sixth repository of one run): each repository starts with none.
+    parso.cache.parser_cache.clear()
+    jedi.cache.clear_time_caches(True)
     # The checkout's own code first (its src/ layout too), before an installed copy of the
     # same package in this environment; then the environment (the standard library, deps).
     own = [str(root / "src")] if (root / "src").is_dir() else []
