@@ -5,8 +5,8 @@ A binding says a type when it is an annotation (``x: T``, ``x: Optional[T]``, a 
 ``x: T``) or a constructor call (``x = T(...)``); ``x = None`` says nothing either way; an
 import says "what the import binds" (:data:`IMPORTED`); anything else (a loop variable,
 ``with ... as x``, ``x = f()``, ``global x``) says the type is unknown (:data:`UNKNOWN`). A
-parameter pytest fills says ``@name``: the value of the fixture ``name``
-(:mod:`codeagent.symbols.fixtures`).
+parameter pytest fills says ``@name``: the value of the fixture ``name`` (``@Class:name``: of
+the one the test's class defines; :mod:`codeagent.symbols.fixtures`).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def scope_bindings(structure: Structure, scope: int | None, nodes: list[ast.AST]
                 if arg.annotation is not None:
                     _add(found, arg.arg, arg)
                 else:
-                    _add(found, arg.arg, f"@{arg.arg}" if arg.arg in filled else UNKNOWN)
+                    _add(found, arg.arg, filled.get(arg.arg, UNKNOWN))
             for rest in (args.vararg, args.kwarg):
                 if rest is not None:
                     _add(found, rest.arg, UNKNOWN)

@@ -11,7 +11,8 @@ an import binds there (the import applied: ``from .client import Client as C`` m
 re-exports (:meth:`SymbolTables.resolve`); an attribute a class does not define itself is
 looked up in its bases, in Python's method order (C3); ``^C.f`` (``super().f()``) starts after
 ``C``; ``@env.f``: ``f`` of the value of the pytest fixture ``env``, read where the fixture is
-defined (:mod:`codeagent.symbols.fixtures`). A name bound outside the repository (an import of
+defined (:mod:`codeagent.symbols.fixtures`; ``@TestX:env.f``: the fixture class ``TestX``
+defines, recorded by its file under that name). A name bound outside the repository (an import of
 another package, a builtin) is "outside"; one that leads nowhere (an attribute no class of the
 repository has, a function's attribute) is None: the call stays by name.
 

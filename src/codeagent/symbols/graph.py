@@ -65,7 +65,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 16: a tree-sitter definition's signature leaves its comments out
 # 17: Python: a parameter pytest fills is the fixture's value ("@name"), fixtures' values ("x")
 # 18: Python: a folder without __init__.py inside a package is a namespace package of it
-# 19: Python: a name bound more than one way is read where the scope's statements say (flow)
+# 19: Python: a name bound more than one way is read where the scope's statements say (flow);
+# a test class's own fixtures ("@Class:name", recorded as "Class:name")
 FORMAT = 19
 log = logging.getLogger(__name__)
 
