@@ -54,6 +54,7 @@ from codeagent.symbols.flow import ScopeFlow
 from codeagent.symbols.scopes import FileScopes
 
 _MISSING = object()
+_UNTYPED = frozenset({UNKNOWN, IMPORTED})
 
 
 class CallTargets:
@@ -127,8 +128,8 @@ class CallTargets:
             if not typed:
                 return None
             one = self._one(found, index)
-            if one is None and index == scope and len(found) > 1:
-                self._mixed.add((scope, name))
+            if one is None and index == scope and len(found) > 1 and kinds(found) - _UNTYPED:
+                self._mixed.add((scope, name))  # one of its bindings may say a type
             return one
         return name  # unbound in the file: a builtin, or nothing (the graph tells)
 
