@@ -148,6 +148,8 @@ def _reads_first(stmt: ast.stmt, inside: list[tuple[Place, ast.AST]], place: Pla
         value = stmt.value
         reads = value is not None and _start(value) <= place < _end(value)
         return reads and len(inside) == 1 and inside[0][1] is stmt
+    if any(type(n) is ast.comprehension for _, n in inside):
+        return False  # its target is written after the element that reads it
     return isinstance(stmt, _READ_FIRST) and all(p > place for p, _ in inside)
 
 
