@@ -239,6 +239,16 @@ def _import(node: ast.Import | ast.ImportFrom, found: Bindings) -> None:
             _add(found, bound, IMPORTED)
 
 
+def _lambda(node: ast.Lambda, found: Bindings) -> None:
+    """A lambda's parameters: the walk reads its body in the scope around it, where a name
+    they shadow is then bound more than one way (:mod:`codeagent.symbols.flow` reads a use
+    inside the lambda as the parameter, one outside it past the lambda)."""
+    args = node.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if arg is not None:
+            _add(found, arg.arg, UNKNOWN)
+
+
 def _delete(node: ast.Delete, found: Bindings) -> None:
     for target in node.targets:
         if isinstance(target, ast.Name):
@@ -251,6 +261,7 @@ _BINDERS: dict[type[ast.AST], Callable[[Any, Bindings], None]] = {
     ast.comprehension: _target, ast.ExceptHandler: _named_node, ast.Global: _declared,
     ast.Nonlocal: _declared, ast.Import: _import, ast.ImportFrom: _import,
     ast.MatchAs: _named_node, ast.MatchStar: _named_node, ast.Delete: _delete,
+    ast.Lambda: _lambda,
 }  # fmt: skip
 # The nodes that bind names (or, for self.x, attributes) in the scope they run in (exact
 # types: ``pysyntax.calls`` gathers them in its walk).

@@ -74,6 +74,9 @@ class ScopeFlow:
         bindings = self._bindings(name)
         if any(type(n) is ast.Global or type(n) is ast.Nonlocal for _, _, n in bindings):
             return None
+        if any(type(n) is ast.Lambda and p <= place < e for p, e, n in bindings):
+            return None  # a lambda's parameter, in its body
+        bindings = [b for b in bindings if type(b[2]) is not ast.Lambda]  # theirs, elsewhere
         path = self._path(place)
         for depth in range(len(path) - 1, -1, -1):
             block, at = path[depth]
