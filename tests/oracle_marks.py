@@ -22,6 +22,7 @@ from codeagent.symbols.types import CallSite
 from conftest import git, write_files
 
 MARKS = re.compile(r"// @([\w-]+) (-)? ?(\w+)")
+PYTHON_MARKS = re.compile(r"# @([\w-]+) (\w+)")
 EVAL = Path(__file__).resolve().parents[1] / "eval"
 Answers = dict[tuple[str, int, str], set[tuple[str, int]]]
 
@@ -36,6 +37,16 @@ def marked(files: dict[str, str]) -> list[tuple[str, str, int, str, bool]]:
             if found:
                 out.append((found.group(1), path, number, found.group(3), not found.group(2)))
     return out
+
+
+def python_marked(files: dict[str, str]) -> list[tuple[str, str, int, str]]:
+    """``(form, path, line, called name)`` of each call marked ``# @form NAME`` in ``files``."""
+    return [
+        (m.group(1), path, number, m.group(2))
+        for path, text in files.items()
+        for number, line in enumerate(text.splitlines(), 1)
+        if (m := PYTHON_MARKS.search(line))
+    ]
 
 
 def committed(tmp_path_factory: pytest.TempPathFactory, name: str, files: dict[str, str]) -> Path:

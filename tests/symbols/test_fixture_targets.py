@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
-from oracle_marks import committed, indexed, jedi_goto
+from oracle_marks import committed, indexed, jedi_goto, python_marked
 
 jedi = pytest.importorskip("jedi")
 
@@ -204,7 +204,6 @@ FILES = {
         "def test_nearest(app):\n    app.render()  # @nearest-conftest render\n"
     ),
 }
-MARKS = re.compile(r"# @([\w-]+) (\w+)")
 # Marks whose truth is pytest itself (jedi does not read a class's fixtures): the class of the
 # value pytest gives the test, and where Python finds the called method from it
 RUN = re.compile(r"(\w+)\.(\w+)\(.*# @@([\w-]+)")
@@ -226,22 +225,13 @@ def pytest_runtest_call(item):
 """
 
 
-def _marked() -> list[tuple[str, str, int, str]]:
-    return [
-        (m.group(1), path, number, m.group(2))
-        for path, text in FILES.items()
-        for number, line in enumerate(text.splitlines(), 1)
-        if (m := MARKS.search(line))
-    ]
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
     root = committed(tmp_path_factory, "fixtures", FILES)
     return root, indexed(root)
 
 
-@pytest.mark.parametrize(("form", "path", "line", "name"), _marked(), ids=lambda v: str(v))
+@pytest.mark.parametrize(("form", "path", "line", "name"), python_marked(FILES), ids=str)
 def test_a_call_on_a_fixture_resolves_where_jedi_lands(
     repo: tuple[Path, SymbolGraph], form: str, path: str, line: int, name: str
 ) -> None:

@@ -6,13 +6,12 @@ not decide (a branch, a loop, ``global``) the call stays by name."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
-from oracle_marks import committed, indexed, jedi_goto
+from oracle_marks import committed, indexed, jedi_goto, python_marked
 
 pytest.importorskip("jedi")
 
@@ -208,7 +207,6 @@ FILES = {
         "    client.load(7)  # @unresolved-global load\n"
     ),
 }
-MARKS = re.compile(r"# @([\w-]+) (\w+)")
 # jedi follows both ways where the order does not decide: the truth is two definitions
 BOTH_WAYS = {
     "unresolved-after-a-branch",
@@ -217,22 +215,13 @@ BOTH_WAYS = {
 }
 
 
-def _marked() -> list[tuple[str, str, int, str]]:
-    return [
-        (m.group(1), path, number, m.group(2))
-        for path, text in FILES.items()
-        for number, line in enumerate(text.splitlines(), 1)
-        if (m := MARKS.search(line))
-    ]
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SymbolGraph]:
     root = committed(tmp_path_factory, "flow", FILES)
     return root, indexed(root)
 
 
-@pytest.mark.parametrize(("form", "path", "line", "name"), _marked(), ids=lambda v: str(v))
+@pytest.mark.parametrize(("form", "path", "line", "name"), python_marked(FILES), ids=str)
 def test_a_call_on_a_rebound_name_resolves_where_jedi_lands(
     repo: tuple[Path, SymbolGraph], form: str, path: str, line: int, name: str
 ) -> None:
