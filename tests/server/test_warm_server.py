@@ -75,7 +75,10 @@ def leftover(env_setup: Path) -> Iterator[Path]:
     try:
         pid = json.loads((env_setup / "server.json").read_text())["pid"]
     except (OSError, ValueError, KeyError):
-        return
+        try:  # one still starting
+            pid = int((env_setup / "server.starting").read_text())
+        except (OSError, ValueError):
+            return
     if pid_alive(pid):
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 30
@@ -104,6 +107,25 @@ def test_ask_leaves_a_server_that_answers_the_next_question(git_repo: Any, lefto
     stopped = codeagent("stop", home=home, cwd=root)
     assert f"stopped the server (pid {address['pid']})" in stopped.stdout
     assert not pid_alive(address["pid"])
+    assert codeagent("status", home=home, cwd=root).stdout.strip() == "no server is running"
+
+
+def test_stop_right_after_the_ask_stops_the_server_it_started(
+    git_repo: Any, leftover: Path
+) -> None:
+    """`codeagent stop` run as soon as `ask` says it started a server (before the server has
+    written its address) waits for it and stops it, rather than saying none runs and leaving
+    it to run its idle time."""
+    home, root = leftover, git_repo(FILES)
+    asked = codeagent("ask", "--llm", "none", "--embed", "none", QUESTION, home=home, cwd=root)
+    assert STARTED in asked.stderr
+    status = codeagent("status", home=home, cwd=root).stdout
+    assert "a server is starting (pid" in status or "server pid" in status  # or up already
+    stopped = codeagent("stop", home=home, cwd=root)
+    assert stopped.returncode == 0, stopped.stderr
+    pid = int(stopped.stdout.rpartition("(pid ")[2].rstrip(")\n"))
+    assert not pid_alive(pid)
+    assert not (home / "server.starting").exists()
     assert codeagent("status", home=home, cwd=root).stdout.strip() == "no server is running"
 
 

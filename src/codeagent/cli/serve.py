@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,6 +24,9 @@ from codeagent.cli.common import (
     path_option,
 )
 from codeagent.errors import CodeAgentError
+
+if TYPE_CHECKING:
+    from codeagent.server.address import ServerAddress
 
 START_TIMEOUT = 120.0  # seconds `serve --background` waits for the server to come up
 STOP_TIMEOUT = 15.0
@@ -252,10 +256,21 @@ def _start_background(home: Path, *, with_token: bool = False) -> None:
 def stop_command() -> None:
     """Stop the server `codeagent serve` started (the one recorded in CODEAGENT_HOME)."""
     from codeagent.paths import default_home
-    from codeagent.server.address import address_file, pid_alive, read_address
+    from codeagent.server.address import (
+        address_file,
+        forget_starting,
+        pid_alive,
+        read_address,
+        starting_pid,
+    )
 
     home = default_home()
     address = read_address(home)
+    if address is None:
+        starting = starting_pid(home, START_TIMEOUT)  # `codeagent ask` just started one
+        if starting is not None:
+            click.echo(f"waiting for the server that is starting (pid {starting})", err=True)
+            address = _started(home, starting)
     if address is None:
         address_file(home).unlink(missing_ok=True)  # stale: its process is gone
         raise CodeAgentError("no server is running")
@@ -267,4 +282,18 @@ def stop_command() -> None:
                 f"server pid {address.pid} did not stop within {STOP_TIMEOUT:.0f} s"
             )
         time.sleep(0.05)
+    forget_starting(home)
     click.echo(f"stopped the server (pid {address.pid})")
+
+
+def _started(home: Path, pid: int) -> ServerAddress | None:
+    """The address of the server ``pid`` once it writes it; None if it exits first."""
+    from codeagent.server.address import pid_alive, read_address
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and pid_alive(pid):
+        address = read_address(home)
+        if address is not None and address.pid == pid:
+            return address
+        time.sleep(0.05)
+    return None

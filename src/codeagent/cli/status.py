@@ -11,16 +11,18 @@ def command() -> None:
 
     The server recorded in CODEAGENT_HOME: started by `codeagent serve`, or left running by
     `codeagent ask` (it stops after its idle time). `codeagent stop` stops it."""
+    from codeagent.cli.serve import START_TIMEOUT
     from codeagent.cli.warm import duration
     from codeagent.display import safe_name
     from codeagent.paths import default_home
-    from codeagent.server.address import read_address
+    from codeagent.server.address import read_address, starting_pid
     from codeagent.server.client import NoServer, connect
 
     home = default_home()
     address = read_address(home)
     if address is None:
-        click.echo("no server is running")
+        starting = starting_pid(home, START_TIMEOUT)
+        click.echo(f"a server is starting (pid {starting})" if starting else "no server is running")
         return
     idle = address.exit_after_idle
     stops = f", stops after {duration(idle)} without a question" if idle else ""

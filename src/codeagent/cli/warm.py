@@ -31,7 +31,7 @@ def leave_server(repo: str, settings: Settings, flags: dict[str, str | None]) ->
     """Start the server in the background when one should be; the line to say, or None.
     ``flags``: the ``--llm``, ``--embed`` and ``--dense`` the question was asked with (the
     server runs with the same, so the next question with them goes to it)."""
-    from codeagent.server.address import read_address
+    from codeagent.server.address import note_starting, read_address
     from codeagent.server.idle import home_lock_held
 
     root = Path(repo).expanduser()
@@ -49,7 +49,7 @@ def leave_server(repo: str, settings: Settings, flags: dict[str, str | None]) ->
     # The log holds the start line, which may carry the token: readable by this user only.
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "ab") as log:
-        subprocess.Popen(
+        child = subprocess.Popen(
             command,
             cwd=settings.home,  # `-m` puts it first on sys.path: the repository is not code
             stdin=subprocess.DEVNULL,
@@ -57,6 +57,7 @@ def leave_server(repo: str, settings: Settings, flags: dict[str, str | None]) ->
             stderr=log,
             start_new_session=True,  # outlives this command; Ctrl-C here does not reach it
         )
+    note_starting(settings.home, child.pid)  # `codeagent stop` right after finds it
     return (
         f"started a server for this repository: the next questions are answered by it"
         f" (it stops after {duration(settings.server_idle)} idle; `codeagent stop` stops it,"

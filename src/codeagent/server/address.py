@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from os import PathLike
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 FILE_NAME = "server.json"
+STARTING_NAME = "server.starting"  # the pid of a server started in the background, at first
 
 
 class ServerAddress:
@@ -70,7 +72,17 @@ def write_address(home: Path, address: ServerAddress) -> Path:
     tmp = target.with_name(f".{FILE_NAME}.{os.getpid()}")
     tmp.write_text(json.dumps(address.to_json()), encoding="utf-8")
     tmp.replace(target)
+    forget_starting(home)  # found by its address from now on
     return target
+
+
+def forget_starting(home: str | PathLike[str]) -> None:
+    """Remove the record :func:`note_starting` wrote (the server has an address, or is
+    stopped)."""
+    try:
+        os.unlink(os.path.join(home, STARTING_NAME))
+    except OSError:  # none (or it is not this user's to remove)
+        return
 
 
 def remove_address(home: Path, pid: int) -> None:
@@ -99,6 +111,30 @@ def read_address(home: str | PathLike[str], *, check_pid: bool = True) -> Server
     if check_pid and not pid_alive(address.pid):
         return None
     return address
+
+
+def note_starting(home: str | PathLike[str], pid: int) -> None:
+    """Record the pid of a server just started in the background (by ``codeagent ask``),
+    before it has an address: ``codeagent stop`` waits for it rather than missing it."""
+    target = os.path.join(home, STARTING_NAME)
+    tmp = os.path.join(home, f".{STARTING_NAME}.{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as file:
+        file.write(str(pid))
+    os.replace(tmp, target)
+
+
+def starting_pid(home: str | PathLike[str], within: float) -> int | None:
+    """The pid :func:`note_starting` recorded in the last ``within`` seconds, while it runs;
+    None otherwise (an older record's pid may be another process by now)."""
+    path = os.path.join(home, STARTING_NAME)
+    try:
+        if time.time() - os.stat(path).st_mtime > within:
+            return None
+        with open(path, encoding="utf-8") as file:
+            pid = int(file.read().strip())
+    except (OSError, ValueError):
+        return None
+    return pid if pid_alive(pid) else None
 
 
 def pid_alive(pid: int) -> bool:
