@@ -121,8 +121,9 @@ def jedi_goto(root: Path, path: str, line: int, name: str) -> set[tuple[str, int
     script = jedi.Script(path=str(root / path), project=jedi.Project(str(root)))
     found = set()
     for d in script.goto(line, column, follow_imports=True):
-        if d.module_path is not None and d.type in ("function", "class"):
-            found.add((Path(d.module_path).relative_to(root).as_posix(), d.line))
+        path = Path(d.module_path) if d.module_path is not None else None
+        if path is not None and path.is_relative_to(root) and d.type in ("function", "class"):
+            found.add((path.relative_to(root).as_posix(), d.line))
     return found
 
 

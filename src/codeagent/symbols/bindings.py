@@ -62,7 +62,9 @@ def expression(text: str) -> ast.expr | None:
 
 def annotation_type(node: ast.expr | None) -> str | None:
     """The class an annotation names: ``T``, ``mod.T``, ``Optional[T]``, ``T | None``,
-    ``Union[T, None]``, ``Annotated[T, ...]``, ``"T"``; None for anything else (``list[T]``)."""
+    ``Union[T, None]``, ``Annotated[T, ...]``, ``"T"``; ``type[T]``, ``ClassVar[T]``,
+    ``Final[T]`` as ``T``; a generic, its class (``list[T]``: ``list``, ``Node[T]``:
+    ``Node``); None for anything else (``Callable[...]``, ``Literal[...]``, ``A | B``)."""
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -74,17 +76,28 @@ def annotation_type(node: ast.expr | None) -> str | None:
         sides = [s for s in (node.left, node.right) if not _is_none(s)]
         return annotation_type(sides[0]) if len(sides) == 1 else None
     if isinstance(node, ast.Subscript):
-        outer = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        written = dotted(node.value)
+        outer = (written or "").rsplit(".", 1)[-1]
         inner = node.slice
-        if outer == "Optional":
+        if outer in _OF_INNER:
             return annotation_type(inner)
         if outer == "Annotated" and isinstance(inner, ast.Tuple) and inner.elts:
             return annotation_type(inner.elts[0])
         if outer == "Union" and isinstance(inner, ast.Tuple):
             sides = [s for s in inner.elts if not _is_none(s)]
             return annotation_type(sides[0]) if len(sides) == 1 else None
-        return None
+        return None if outer in _NO_CLASS else written  # a generic: its class
     return dotted(node)
+
+
+# Subscripted annotations that say the inner type's methods (``type[T]``: T's classmethods
+# and constructor), and ones that name no class whose methods a call reaches.
+_OF_INNER = frozenset(
+    {"Optional", "type", "Type", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"}
+)
+_NO_CLASS = frozenset(
+    {"Union", "Annotated", "Callable", "Literal", "Concatenate", "TypeGuard", "TypeIs", "Unpack"}
+)
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -252,6 +252,7 @@ class CallTargets:
         ``cls`` in a classmethod), not rebound on the way."""
         found = self._selves.get(scope, _MISSING)
         if found is _MISSING:
+            self._selves[scope] = None  # while its annotation is read
             found = self._selves[scope] = self._find_self(scope)
         return name == found
 
@@ -267,11 +268,15 @@ class CallTargets:
         params = [*node.args.posonlyargs, *node.args.args]
         if not params:
             return None
-        name = params[0].arg
+        first = params[0]
+        name = first.arg
         for index in self.scopes.visible(scope):
-            if index == method:  # a parameter without annotation, not assigned a type
-                bound = self.scopes.bindings(method).get(name, ())
-                return name if kinds(bound) <= {UNKNOWN} else None
+            if index == method:  # not assigned a type in the method, nor annotated with one
+                bound = [b for b in self.scopes.bindings(method).get(name, ()) if b is not first]
+                if not kinds(bound) <= {UNKNOWN}:
+                    return None
+                said = self._one([first], method) if first.annotation is not None else None
+                return name if said is None or said.endswith("TypeVar()") else None  # cls: type[T]
             if name in self.scopes.names(index):  # a binding or a definition
                 return None
         return None
