@@ -16,9 +16,8 @@ code says, no inference:
 - ``self.f()`` / ``cls.f()`` in a method (its first parameter; ``cls`` in a classmethod):
   ``C.f`` for the class ``C`` of the method, looked up through its bases by the graph;
 - ``super().f()``: ``^C.f``;
-- ``x.f()`` where ``x`` is a parameter or local annotated ``x: T`` (``Optional[T]``,
-  ``T | None``, ``"T"``), or every assignment of ``x`` in its scope is ``T(...)`` (``None``
-  aside): ``T.f``; the same for a module-level ``x``;
+- ``x.f()`` where ``x`` is annotated ``x: T`` (``Optional[T]``, ``"T"``) and every other
+  binding in its scope is ``T(...)`` (``None`` aside): ``T.f``; also a module-level ``x``;
 - ``x.f()`` after ``with T() as x``: ``f`` of what ``T.__enter__`` returns;
 - ``self.x.f()`` where the class annotates ``x: T`` or its methods only assign
   ``self.x = T(...)`` or ``self.x = p`` (``p: T`` a parameter): ``T.f``; ``with T() as
@@ -58,8 +57,7 @@ _UNTYPED = frozenset({UNKNOWN, IMPORTED})
 
 
 class CallTargets:
-    """The call targets of one file (its scopes read once each, on first use:
-    :class:`~codeagent.symbols.scopes.FileScopes`)."""
+    """The call targets of one file (its scopes read once each, on first use)."""
 
     def __init__(self, structure: Structure, bound: dict[int | None, list[ast.AST]]) -> None:
         """``bound``: the file's binding nodes (:data:`BINDING_NODES`) by scope, in order."""
@@ -200,6 +198,9 @@ class CallTargets:
                 found.add(self._called(entry, scope))
             else:
                 found.add(self._written(kind_of(entry), scope))
+        if len(found) == 2:  # ``x: T`` and ``x = T()``: an instance of T both ways
+            short, long = sorted(found, key=lambda v: len(v or ""))
+            return short if short and long == f"{short}()" else None
         return found.pop() if len(found) == 1 else None
 
     def _called(self, call: ast.Call, scope: int | None) -> str | None:
@@ -213,8 +214,7 @@ class CallTargets:
         return found
 
     def _written(self, text: str, scope: int | None) -> str | None:
-        """One binding's object: ``Client``, ``mod.Client``, ``x.get()``, ``3|self.make()``
-        (read in scope 3)."""
+        """One binding's object: ``Client``, ``x.get()``, ``3|self.make()`` (in scope 3)."""
         if text[0] == "@":  # a fixture's value: the graph finds the fixture
             return text
         if "|" in text:
