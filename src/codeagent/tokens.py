@@ -8,6 +8,9 @@ dropped. Standard library only at import (PyStemmer loads at the first BM25 term
 BM25 indexes and queries :func:`bm25_terms`: the same tokens reduced to their English stems
 (Snowball, via PyStemmer), so a question's "parsing" meets the code's ``parse``/``parser``
 and "handlers" meets ``handler``. Measured against unstemmed terms in ``docs/benchmarks.md``.
+A stemmer strips suffixes, so an irregular verb form keeps its own stem: the forms a question
+about code uses ("where is the cache *written*", "*overridden* methods", "how is it *built*")
+are read as their verb first (:data:`IRREGULAR`), in the index and the question alike.
 """
 
 from __future__ import annotations
@@ -38,6 +41,21 @@ source structure than their them then there these those us used variables yes yo
 """
 QUESTION_STOPWORDS = STOPWORDS | frozenset(_QUESTION_WORD_TEXT.split())
 
+# Irregular verb forms whose Snowball stem is not their verb's, as "form:verb". Left out: a
+# form that is a word of its own in code ("left", "bound", "seen", "meant", "done" whose verb is
+# a stopword), participles that read as adjectives ("hidden", "frozen", "known", "given",
+# "broken", "lost"), and irregular plurals ("children" is not ``child``, "indices" names a
+# collection): with those the development how-questions lost files (docs/eval.md).
+_IRREGULAR_TEXT = """
+began:begin begun:begin brought:bring built:build caught:catch chose:choose chosen:choose
+drawn:draw drew:draw fallen:fall fell:fall forgot:forget forgotten:forget found:find got:get
+gotten:get held:hold hung:hang kept:keep made:make overridden:override overrode:override
+overwritten:overwrite overwrote:overwrite ran:run rebuilt:rebuild rewritten:rewrite
+rewrote:rewrite sent:send shown:show slept:sleep sought:seek taken:take threw:throw
+thrown:throw took:take undone:undo written:write wrote:write
+"""
+IRREGULAR = dict(pair.split(":") for pair in _IRREGULAR_TEXT.split())
+
 
 def identifier_parts(word: str) -> list[str]:
     """The parts of one identifier, case kept: ``parseHTTPResponse2`` -> ``parse``, ``HTTP``,
@@ -65,9 +83,10 @@ def _per_word(text: str, tokens_of: Callable[[str], tuple[str, ...]]) -> list[st
 
 @functools.lru_cache(maxsize=1 << 16)
 def _word_terms(word: str) -> tuple[str, ...]:
-    """The stemmed tokens of one identifier (remembered, as :func:`_word_tokens` is)."""
+    """The stemmed tokens of one identifier, an irregular verb form as its verb (remembered, as
+    :func:`_word_tokens` is)."""
     stemmer = _stemmer()
-    return tuple(stemmer.stemWord(token) for token in _word_tokens(word))
+    return tuple(stemmer.stemWord(IRREGULAR.get(token, token)) for token in _word_tokens(word))
 
 
 @functools.cache

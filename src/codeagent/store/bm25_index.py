@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 FORMAT = 1
-TOKENS_VERSION = 1  # codeagent.tokens.bm25_terms: a change there bumps this and entry FORMAT
+TOKENS_VERSION = 2  # codeagent.tokens.bm25_terms (2: irregular forms); a change bumps entry FORMAT
 K1 = 1.5
 B = 0.75
 FILES = ("params.json", "terms.json", "starts.npy", "docs.npy", "freqs.npy", "lengths.npy")

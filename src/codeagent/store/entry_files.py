@@ -31,9 +31,10 @@ from codeagent.store.bm25_index import FILES as BM25_FILES
 if TYPE_CHECKING:
     from codeagent.symbols.graph import SymbolGraph
 
-FORMAT = 6  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout);
+FORMAT = 7  # 2: symbols.json; 4: stemmed BM25 terms (3 was a measured, unreleased layout);
 # 5: BM25 as term counts scored at query time (was bm25s's precomputed scores); 6: each file's
-# rows and symbol record are one stretch whose place files.json gives (an edit copies them)
+# rows and symbol record are one stretch whose place files.json gives (an edit copies them);
+# 7: BM25 terms read an irregular form as its base word (tokens 2)
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 BM25_DIR = "bm25"
