@@ -89,6 +89,15 @@ def _word_terms(word: str) -> tuple[str, ...]:
     return tuple(stemmer.stemWord(IRREGULAR.get(token, token)) for token in _word_tokens(word))
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def name_terms(name: str) -> frozenset[str]:
+    """The terms of an identifier's parts, without the whole (``has_magic_trailing_comma`` ->
+    has, magic, trail, comma; ``write`` -> write), as :func:`bm25_terms` makes them."""
+    stemmer = _stemmer()
+    parts = (part.lower() for part in identifier_parts(name))
+    return frozenset(stemmer.stemWord(IRREGULAR.get(p, p)) for p in parts if p not in STOPWORDS)
+
+
 @functools.cache
 def _stemmer() -> Any:
     import Stemmer  # PyStemmer: a C Snowball stemmer, loaded at the first BM25 term

@@ -1,0 +1,85 @@
+"""A question in words gets, inside each file, the chunk whose definition's name it says: the
+name's parts against Snowball's own stems, and the chunks a real index shows."""
+
+from __future__ import annotations
+
+import pytest
+import Stemmer
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
+from codeagent.rank.retrieve import retrieve
+from codeagent.tokens import name_terms
+from conftest import GitRepoFactory
+
+STEM = Stemmer.Stemmer("english").stemWord
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("has_magic_trailing_comma", ["has", "magic", "trailing", "comma"]),
+        ("write", ["write"]),
+        ("getHTTPResponse", ["get", "http", "response"]),
+        ("_parse_headers_", ["parse", "headers"]),
+        ("is_written", ["write"]),  # "is" a stopword; "written" read as its verb
+        ("utf8_decode", ["utf", "8", "decode"]),
+        ("is", []),
+    ],
+)
+def test_a_names_terms_are_the_stems_of_its_parts(name: str, words: list[str]) -> None:
+    assert name_terms(name) == frozenset(STEM(w) for w in words)
+
+
+FILLER = "".join(f"        width = width * {n} + 1\n" for n in range(30))
+LINES = (
+    "class Line:\n"
+    "    def clone(self):\n"
+    "        return Line(magic_trailing_comma=self.magic_trailing_comma)\n\n"
+    "    def has_magic_trailing_comma(self, closing, width):\n"
+    '        """True when the closing bracket follows a trailing comma, which the user\n'
+    "        put there to keep one element a line."
+    '"""\n'
+    f"{FILLER}"
+    "        return closing.prev == ','\n\n"
+    "    def width_of(self, width):\n"
+    f"{FILLER}"
+    "        return width\n"
+)
+FILES = {
+    "pkg/lines.py": LINES,
+    "pkg/other.py": "def render(line):\n    return str(line)  # a comma\n",
+}
+QUESTION = "how does it decide whether to use the magic trailing comma?"
+REPORT = (
+    QUESTION
+    + "\nTraceback (most recent call last):\n"
+    + '  File "pkg/lines.py", line 4, in clone\nTypeError: bad comma\n'
+)
+
+
+def test_a_question_in_words_shows_the_function_its_words_name(
+    git_repo: GitRepoFactory,
+) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    ranking = rank_files(store, QUESTION, analyze(QUESTION))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("pkg/lines.py")]
+    assert by_score[0] == "Line.clone"  # the short chunk that only passes the value on
+    shown = retrieve(store, QUESTION, 4)
+    assert (shown[0].path, shown[0].symbol) == ("pkg/lines.py", "Line.has_magic_trailing_comma")
+
+
+def test_a_bug_report_keeps_its_chunks_in_the_order_of_their_scores(
+    git_repo: GitRepoFactory,
+) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    analysis = analyze(REPORT)
+    assert analysis.reports
+    ranking = rank_files(store, REPORT, analysis)
+    best = store.chunks[ranking.chunks_of(ranking.files[0][0])[0]]
+    assert (retrieve(store, REPORT, 4)[0].path, retrieve(store, REPORT, 4)[0].symbol) == (
+        best.path,
+        best.symbol,
+    )
