@@ -114,13 +114,17 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
 
     analysis = analyze(question)
     ranking = rank_files(store, question, analysis)
-    if not analysis.reports:
-        ranking = _by_name(store, ranking, frozenset(bm25_terms(question)), k + SECOND_WITHIN)
+    terms = None
+    if not analysis.reports:  # a question in words: its chunks weighed by their names, below
+        terms = frozenset(bm25_terms(question))
+        ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
     # a how-question: one window a file after the first (more files; the first keeps its three)
     how = how_order.is_how_question(question, analysis)
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
+        if terms is not None:
+            _by_name(store, ranking, terms, path)
         ids = ranking.chunks_of(path)[:per_file]
         best = float(ranking.chunk_scores[ids[0]])  # ids: best first
         share = FIRST_SHARE if rank == 1 and analysis.reports else SECOND_CHUNK
@@ -138,23 +142,19 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     return merged[:k]
 
 
-def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], depth: int) -> Ranking:
-    """``ranking`` with each chunk of its first ``depth`` files scored up by the share of its
-    definition's name (the last part of its symbol) that ``terms`` hold."""
-    scores = None
-    table = ranking.table
-    for path, _ in ranking.files[:depth]:
-        for i in table.file_chunks[table.ids[path]]:
-            symbol = store.chunks[i].symbol
-            if not symbol or symbol[0] == "<":
-                continue  # no definition: a file's head, a window of lines
-            name = name_terms(symbol.rsplit(".", 1)[-1])
-            said = len(name & terms)
-            if said:
-                if scores is None:
-                    scores = ranking.chunk_scores.copy()
-                scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
-    return ranking if scores is None else replace(ranking, chunk_scores=scores)
+def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: str) -> None:
+    """Score up, in place, each chunk of ``path`` by the share of its definition's name (the
+    last part of its symbol) that ``terms`` hold. A file's chunks are weighed as it is reached:
+    a question in words looks at no later file's chunks before (only a bug report does)."""
+    scores = ranking.chunk_scores
+    for i in ranking.table.file_chunks[ranking.table.ids[path]]:
+        symbol = store.chunks[i].symbol
+        if not symbol or symbol[0] == "<":
+            continue  # no definition: a file's head, a window of lines
+        name = name_terms(symbol.rsplit(".", 1)[-1])
+        said = len(name & terms)
+        if said:
+            scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
 
 
 def _per_file(rank: int, shown: int) -> int:
