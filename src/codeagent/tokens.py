@@ -93,9 +93,7 @@ def _word_terms(word: str) -> tuple[str, ...]:
 def name_terms(name: str) -> frozenset[str]:
     """The terms of an identifier's parts, without the whole (``has_magic_trailing_comma`` ->
     has, magic, trail, comma; ``write`` -> write), as :func:`bm25_terms` makes them."""
-    stemmer = _stemmer()
-    parts = (part.lower() for part in identifier_parts(name))
-    return frozenset(stemmer.stemWord(IRREGULAR.get(p, p)) for p in parts if p not in STOPWORDS)
+    return frozenset(term for part in identifier_parts(name) for term in _word_terms(part))
 
 
 @functools.cache

@@ -9,11 +9,11 @@ from pathlib import Path
 import lemminflect
 import pytest
 import Stemmer
-from tests.conftest import GitRepoFactory
 
 from codeagent import Workspace
 from codeagent.config import Settings
 from codeagent.tokens import IRREGULAR, bm25_terms
+from conftest import GitRepoFactory
 
 STEM = Stemmer.Stemmer("english").stemWord
 

@@ -79,7 +79,5 @@ def test_a_bug_report_keeps_its_chunks_in_the_order_of_their_scores(
     assert analysis.reports
     ranking = rank_files(store, REPORT, analysis)
     best = store.chunks[ranking.chunks_of(ranking.files[0][0])[0]]
-    assert (retrieve(store, REPORT, 4)[0].path, retrieve(store, REPORT, 4)[0].symbol) == (
-        best.path,
-        best.symbol,
-    )
+    shown = retrieve(store, REPORT, 4)[0]
+    assert (shown.path, shown.symbol) == (best.path, best.symbol)
