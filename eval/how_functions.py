@@ -44,11 +44,13 @@ def clone_at(mirrors: Path, work: Path, repo: str, commit: str) -> Path:
     root = work / name
     if not root.is_dir():
         mirror = mirrors / name / "repo"
-        subprocess.run(["git", "clone", "-q", str(mirror if mirror.is_dir() else mirrors / name),
-                        str(root)], check=True)  # fmt: skip
+        source = mirror if mirror.is_dir() else mirrors / name
+        subprocess.run(["git", "clone", "-q", str(source), str(root)], check=True,
+                       capture_output=True)  # fmt: skip
     head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True)
     if head.stdout.decode().strip() != commit:
-        subprocess.run(["git", "-C", str(root), "checkout", "-q", commit], check=True)
+        subprocess.run(["git", "-C", str(root), "checkout", "-q", commit], check=True,
+                       capture_output=True)  # fmt: skip
     return root
 
 
@@ -62,12 +64,15 @@ def main() -> None:
     args = parser.parse_args()
     home = Path(os.environ.get("CODEAGENT_HOME", "~/.codeagent")).expanduser()
     work = args.work or home / "checkouts" / "how"
-    work.mkdir(parents=True, exist_ok=True)
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        items = [json.loads(line) for line in args.suite.read_text().splitlines() if line.strip()]
+        roots = [clone_at(args.mirrors, work, item["repo"], item["commit"]) for item in items]
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as exc:
+        parser.exit(2, f"how_functions: {exc}\n")
     command = str(Path(sys.executable).with_name("codeagent"))
-    items = [json.loads(line) for line in args.suite.read_text().splitlines() if line.strip()]
     rows: list[dict[str, Any]] = []
-    for item in items:
-        root = clone_at(args.mirrors, work, item["repo"], item["commit"])
+    for item, root in zip(items, roots, strict=True):
         done = subprocess.run(
             [command, "ask", item["question"], "--json", "--llm", "none", "-k", "6",
              "--no-server", "--embed", args.embed, "--repo", str(root)],
