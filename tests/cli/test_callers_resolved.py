@@ -48,7 +48,7 @@ FILES = {
 }
 HEAD = (
     "Calls of `Client.send` in the repository: 2 resolved to `pkg.client.Client.send` "
-    "(in 1 file); 2 other calls of a `send` that could not be tied to a type "
+    "(in 1 file); 2 other calls of `send` that could not be tied to a type "
     "(by name, listed after)"
 )
 
@@ -75,7 +75,7 @@ def test_resolved_calls_come_first_and_the_by_name_ones_are_counted(repo: Path) 
     assert lines[start + 3].endswith("[by name]")
     assert lines[start + 4].startswith("  pkg/asgi.py:6  gen.send(None)  in drive")
     assert "pkg/mail.py:7" not in out  # Mailer.send is another method
-    assert "1 other call of a `send` resolved to another definition" in out
+    assert "1 other call of `send` resolved to another definition" in out
 
 
 def test_the_json_answer_has_a_field_per_reference(repo: Path) -> None:
@@ -108,4 +108,4 @@ def test_a_common_name_alone_lists_every_resolved_call_first(repo: Path) -> None
         "pkg/client.py:10",
         "pkg/mail.py:7",
     }
-    assert "2 other calls of a `send` that could not be tied to a type" in out
+    assert "2 other calls of `send` that could not be tied to a type" in out

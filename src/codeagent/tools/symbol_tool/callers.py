@@ -59,7 +59,7 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
         notes.append(by_name_note(graph, by_name, last))
     if elsewhere:
         notes.append(
-            f"{elsewhere} other call{'s' if elsewhere != 1 else ''} of a `{last}` resolved to "
+            f"{elsewhere} other call{'s' if elsewhere != 1 else ''} of `{last}` resolved to "
             "another definition (another class's, or outside the repository) are not listed."
         )
     if last != name and not resolved:

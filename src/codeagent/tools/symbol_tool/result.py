@@ -189,7 +189,7 @@ class SymbolResult(BaseModel):
         if other:
             last = self.name.rsplit(".", 1)[-1]
             text += (
-                f"; {other} other call{'s' if other != 1 else ''} of a `{last}` that could not "
+                f"; {other} other call{'s' if other != 1 else ''} of `{last}` that could not "
                 "be tied to a type (by name, listed after)"
             )
         return text
