@@ -5,13 +5,15 @@ work: is one of them among the first k chunks a fresh ``codeagent ask`` cites?
         [--work DIR] [--out FILE.json]
 
 A suite line is ``{"repo": "OWNER/NAME", "commit": SHA, "question": ..., "gold": ["PATH:LINE",
-...]}``: each gold entry is the line of a function's ``fn``/``def`` at that commit, chosen by
-reading the code before any run (a question may have several). The clone is
+...]}``: each gold entry is a line of the code that does the work at that commit (a
+function's first line, or the line in it that does it), chosen by reading the code (a
+question may have several). The clone is
 ``WORK/OWNER+NAME`` from the mirror (made and checked out at the commit when missing; the
-default ``WORK`` is ``$CODEAGENT_HOME/checkouts/how``). Each question runs ``codeagent ask
-QUESTION --json --llm none -k 6 --no-server --embed E`` there (the ``codeagent`` command
-beside this Python). ``fn@k``: one of the first ``k`` cited chunks holds a gold line. Prints a
-line per question (the rank of the first hit, the first five sources) and a table per
+default ``WORK`` is ``$CODEAGENT_HOME/checkouts/how``). Each clone is indexed first
+(``codeagent index --embed E``, so an answer has every vector); each question then runs
+``codeagent ask QUESTION --json --llm none -k 6 --no-server --embed E`` there (the ``codeagent``
+command beside this Python). ``fn@k``: one of the first ``k`` cited chunks holds a gold line.
+Prints a line per question (the rank of the first hit, the first five sources) and a table per
 repository.
 """
 
@@ -71,6 +73,13 @@ def main() -> None:
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as exc:
         parser.exit(2, f"how_functions: {exc}\n")
     command = str(Path(sys.executable).with_name("codeagent"))
+    for root in dict.fromkeys(roots):  # every vector there before the first question
+        done = subprocess.run(
+            [command, "index", "--repo", str(root), "--embed", args.embed, "--json"],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode != 0:
+            sys.exit(f"how_functions: index {root}: {done.stderr.strip()[-300:]}")
     rows: list[dict[str, Any]] = []
     for item, root in zip(items, roots, strict=True):
         done = subprocess.run(
