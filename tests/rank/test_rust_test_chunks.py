@@ -93,6 +93,35 @@ def test_the_tests_of_a_rust_file_are_its_test_functions_and_test_modules() -> N
     assert {"SizeFilter.is_within", "test_bound"} <= {c.symbol for c in chunks} - found
 
 
+NESTED_CODE = "".join(f"    pub fn f{n}() -> u32 {{\n        {n}\n    }}\n\n" for n in range(14))
+NESTED_TESTS = "".join(
+    f"        fn helper_{n}() -> u32 {{\n            super::super::f{n}()\n        }}\n\n"
+    for n in range(12)
+)
+NESTED = f"""\
+pub fn test() -> u32 {{
+    1
+}}
+
+pub mod outer {{
+{NESTED_CODE}
+    #[cfg(test)]
+    mod checks {{
+{NESTED_TESTS}    }}
+}}
+"""
+
+
+def test_a_nested_test_module_is_a_test_and_a_function_named_test_is_not() -> None:
+    chunks = chunk_file("src/lib.rs", NESTED)
+    found = {chunks[i].symbol for i in rust_tests(chunks, range(len(chunks)))}
+    # everything of outer.checks (its head, its helpers with no attribute, its tail), nothing else
+    assert found == {c.symbol for c in chunks if c.symbol.startswith("outer.checks")}
+    assert len(found) == 1 + 12
+    assert "test" not in found  # a function of that name is code
+    assert {"outer", "outer.f0"} <= {c.symbol for c in chunks} - found
+
+
 def test_a_question_in_words_shows_a_rust_files_code_before_its_tests(
     git_repo: GitRepoFactory,
 ) -> None:

@@ -49,23 +49,34 @@ def tests_of(store: IndexStore, path: str, ids: Sequence[int]) -> list[int]:
 def rust_tests(chunks: Sequence[Chunk], ids: Sequence[int]) -> list[int]:
     """Of ``ids`` (the chunks of one ``.rs`` file, as :attr:`IndexStore.chunks` indexes
     them), the ones that are tests."""
-    modules = set(_TEST_MODULES)
-    for i in ids:
-        chunk = chunks[i]
-        if chunk.kind == "mod" and chunk.symbol and _is_marked(chunk.text):
-            modules.add(chunk.symbol)
+    marked = {
+        chunks[i].symbol
+        for i in ids
+        if chunks[i].kind == "mod" and chunks[i].symbol and _is_marked(chunks[i].text)
+    }
     found: list[int] = []
     for i in ids:
         chunk = chunks[i]
-        top = chunk.symbol.split(".", 1)[0]
-        if top in modules or (chunk.kind != "mod" and _is_marked(chunk.text)):
+        if _in_test_module(chunk, marked) or (chunk.kind != "mod" and _is_marked(chunk.text)):
             found.append(i)
     return found
 
 
+def _in_test_module(chunk: Chunk, marked: set[str]) -> bool:
+    """Whether ``chunk`` is (a part of) a module marked ``#[cfg(test)]`` (``marked``: their
+    dotted symbols) or named ``tests``, or lies inside one: the modules its symbol's parts name
+    (all of them for a module's own chunk, all but its own name for any other)."""
+    parts = chunk.symbol.split(".") if chunk.symbol else []
+    modules = len(parts) if chunk.kind == "mod" else len(parts) - 1
+    return any(
+        parts[n - 1] in _TEST_MODULES or ".".join(parts[:n]) in marked
+        for n in range(1, modules + 1)
+    )
+
+
 def _is_marked(text: str) -> bool:
-    """Whether the lead of the item ``text`` starts with (its doc comment and the attributes
-    above its first ``fn`` or ``mod`` line) holds a test attribute."""
+    """Whether the lead of the item ``text`` (its doc comment and the attributes above its
+    first ``fn`` or ``mod`` line) holds a test attribute."""
     if "test" not in text:
         return False
     item = _ITEM.search(text)
