@@ -220,3 +220,15 @@ def test_tests_are_held_back_for_a_report_only() -> None:
 def test_a_how_question_keeps_a_test_module_that_answers_it(shop: Path) -> None:
     files = _ranked_files(shop, "how is apply_coupon used on a Cart with a Coupon discount?")
     assert "tests/test_cart.py" in files[:5], files
+
+
+def test_a_long_how_question_keeps_configuration_out_of_its_first_five(shop: Path) -> None:
+    """A how-question of ten words or more has its first files put in order again by the
+    how-question model (codeagent.rank.how_order), after configuration was held back: the
+    configuration stays out of the first five all the same."""
+    question = "how does the cart apply a coupon discount to the total of its items?"
+    assert len(question.split()) >= 10
+    files = _ranked_files(shop, question)
+    held = {p for p in HELD if not p.startswith("tests/")}  # a how-question may want a test
+    assert not held & set(files[:5]), files[:5]
+    assert len(files) >= 5

@@ -123,6 +123,8 @@ def _order(
     how = USE_HOW_ORDER and not asked and how_order.is_how_question(question, analysis)
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
+        if SOURCE_FIRST:  # the how model's order may bring a held file back among the first
+            order = _source_first(order, scores, table, question, analysis)
     return order, scores, how
 
 
