@@ -24,12 +24,17 @@ NEEDS_REPO = {
     **dict.fromkeys((
         "bench_symbols", "bench_edit_phases", "bench_map", "bench_build_targets",
         "bench_call_names", "bench_call_targets", "bench_callers_scale", "bench_mcp_start",
+        "bench_fresh_clone", "bench_pool", "bench_reopen", "bench_server_questions",
+        "bench_tuned_speed", "bench_lang_chunks",
     ), LARGE),
     "bench_ts_targets": TYPESCRIPT,
 }  # fmt: skip
 BY_HAND = {
     "bench_edit_fresh": "REPO FILE",
     "bench_how_fusion": "REPO QUESTIONS.jsonl",
+    "bench_test_chunks": "CHECKOUT QUESTIONS.jsonl",
+    "bench_bm25_query": "ENTRY (a cache entry's folder)",
+    "bench_declarations": "CHECKOUT QUESTIONS.jsonl",
     "bench_before_after": "--before SRC --after SRC --repo REPO",
     "bench_first_answer": "--before SRC --after SRC",
 }
