@@ -1,0 +1,61 @@
+"""What telling declarations apart costs :func:`codeagent.rank.retrieve.retrieve`.
+
+Usage::
+
+    python bench/bench_declarations.py CHECKOUT QUESTIONS.jsonl [--rounds 5]
+
+Opens the index of ``CHECKOUT`` (built with ``codeagent index`` before; ``CODEAGENT_EMBED``
+picks it), asks each question of ``QUESTIONS.jsonl`` (its ``question`` fields; the lines whose
+``repo`` ends with the checkout's folder name after ``+``, or all when none does) with ``k = 6``
+two ways in turn, ``--rounds`` times: without the declarations scored down
+(:mod:`codeagent.rank.declarations`) and with them. Prints p50 and p95 per way, in
+milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import codeagent.rank.retrieve as retrieve_module
+from codeagent import Workspace
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
+    parser.add_argument("checkout", type=Path)
+    parser.add_argument("questions", type=Path)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    name = args.checkout.resolve().name.rpartition("+")[2]
+    mine = [i["question"] for i in items if str(i.get("repo", "")).endswith("/" + name)]
+    questions = mine or [i["question"] for i in items]
+    store = Workspace.open(args.checkout).get_store()
+    for question in questions:  # load what both ways need (BM25, the tables)
+        retrieve_module.retrieve(store, question, 6)
+    told_apart = retrieve_module._declarations_after
+    times: dict[str, list[float]] = {"without": [], "with": []}
+    for _ in range(args.rounds):
+        for way, seconds in times.items():
+            retrieve_module._declarations_after = told_apart if way == "with" else _nothing
+            for question in questions:
+                start = time.perf_counter()
+                retrieve_module.retrieve(store, question, 6)
+                seconds.append(time.perf_counter() - start)
+    retrieve_module._declarations_after = told_apart
+    print(f"{len(questions)} questions x {args.rounds} rounds, {len(store.chunks)} chunks")
+    for way, seconds in times.items():
+        p95 = sorted(seconds)[int(0.95 * (len(seconds) - 1))]
+        print(f"{way}: p50 {1000 * statistics.median(seconds):.1f} ms, p95 {1000 * p95:.1f} ms")
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""A question that asks how something is done is shown the code that does it, not the
+declarations around it (a Go struct's documented fields, a Java interface's method list).
+
+Each case is a real index of a git repository built here; which chunk does the work is written
+down here by hand (the method with a body), not asked of the code under test."""
+
+from __future__ import annotations
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.index.chunking import chunk_file
+from codeagent.rank.declarations import asks_how, is_declaration
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
+from codeagent.rank.retrieve import retrieve
+from conftest import GitRepoFactory
+
+# A struct over 50 lines is cut into chunks of its own, as cobra's Command is; every field's
+# comment says "command", and the method that finds the subcommand says it less often.
+FIELDS = "".join(
+    f"\t// Option{n} changes how the subcommand to run is found from the command's arguments.\n"
+    f"\tOption{n} bool\n\n"
+    for n in range(22)
+)
+COMMAND = f"""\
+package cli
+
+import "strings"
+
+// Command is a node of the command tree.
+type Command struct {{
+\t// Use is the one-line usage of the command: the command's name first.
+\tUse string
+
+\t// commands lists the subcommands of this command; a subcommand to run is found among them.
+\tcommands []*Command
+
+{FIELDS}}}
+
+// Name is the command's name, the first word of its usage line.
+func (c *Command) Name() string {{
+\treturn strings.Fields(c.Use)[0]
+}}
+
+// Find walks the arguments down the tree and returns the subcommand to run.
+func (c *Command) Find(args []string) *Command {{
+\tcmd := c
+\tfor _, arg := range args {{
+\t\tnext := cmd.child(arg)
+\t\tif next == nil {{
+\t\t\tbreak
+\t\t}}
+\t\tcmd = next
+\t}}
+\treturn cmd
+}}
+
+func (c *Command) child(name string) *Command {{
+\tfor _, sub := range c.commands {{
+\t\tif sub.Name() == name {{
+\t\t\treturn sub
+\t\t}}
+\t}}
+\treturn nil
+}}
+"""
+HEADERS = "".join(
+    f"    /** Set header {n} of the request this connection sends. */\n"
+    f"    Connection header{n}(String value);\n\n"
+    for n in range(16)
+)
+CONNECTION = f"""\
+package net;
+
+/** A connection to a server: its cookies, headers and timeouts. */
+public interface Connection {{
+    /** Set a cookie on this connection: the cookie's name and value are sent with the request. */
+    Connection cookie(String name, String value);
+
+    /** The cookie of this name set on this connection, or null. */
+    String cookie(String name);
+
+{HEADERS}}}
+"""
+HTTP_CONNECTION = """\
+package net;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public class HttpConnection implements Connection {
+    private final Map<String, String> jar = new HashMap<>();
+
+    @Override
+    public Connection cookie(String name, String value) {
+        jar.put(name, value);
+        return this;
+    }
+
+    @Override
+    public String cookie(String name) {
+        return jar.get(name);
+    }
+}
+"""
+FILES = {
+    "go.mod": "module example.com/cli\n\ngo 1.21\n",
+    "command.go": COMMAND,
+}
+FIND = "how does the command find the subcommand to run from the arguments?"
+
+
+def test_what_declares_without_doing() -> None:
+    go = {c.symbol: c for c in chunk_file("command.go", COMMAND)}
+    assert is_declaration(go["Command"])
+    assert not is_declaration(go["Command.Find"])
+    java = chunk_file("src/net/Connection.java", CONNECTION)
+    bodiless = [c for c in java if c.kind == "method"]
+    assert bodiless
+    assert all(is_declaration(c) for c in bodiless)
+    impl = chunk_file("src/net/HttpConnection.java", HTTP_CONNECTION)
+    assert not any(is_declaration(c) for c in impl if c.kind == "method")
+    python = chunk_file("shop/cart.py", "class Cart:\n    def total(self): ...\n")
+    assert not any(is_declaration(c) for c in python)  # Python's chunks are never touched
+    assert asks_how(FIND)
+    assert asks_how("Where is the cookie jar kept?")
+    assert not asks_how("what does the Command struct hold?")
+
+
+def test_a_how_question_shows_the_method_before_the_struct(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    ranking = rank_files(store, FIND, analyze(FIND))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("command.go")]
+    assert by_score[0] == "Command"  # by their words alone the struct's fields come first
+    shown = retrieve(store, FIND, 3)
+    assert (shown[0].path, shown[0].symbol) == ("command.go", "Command.Find")
+
+
+def test_a_question_about_the_type_still_shows_it(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    question = "what settings does the Command struct of the command line hold?"
+    shown = retrieve(store, question, 3)
+    assert (shown[0].path, shown[0].symbol) == ("command.go", "Command")
