@@ -7,9 +7,11 @@ Usage::
 Opens the index of ``CHECKOUT`` (built with ``codeagent index`` before; ``CODEAGENT_EMBED``
 picks it), asks each question of ``QUESTIONS.jsonl`` (its ``question`` fields; the lines whose
 ``repo`` ends with the checkout's folder name after ``+``, or all when none does) with ``k = 6``
-two ways in turn, ``--rounds`` times: without the declarations scored down
-(:mod:`codeagent.rank.declarations`) and with them. Prints p50 and p95 per way, in
-milliseconds.
+three ways in turn, ``--rounds`` times: without the declarations told apart
+(:mod:`codeagent.rank.declarations`: the chunks that only declare scored down, the files that
+mostly declare out of the first places), with them (each file's share remembered from the
+round before), and with each file's share found again for every question. Prints p50 and p95
+per way, in milliseconds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import codeagent.rank.retrieve as retrieve_module
 from codeagent import Workspace
+from codeagent.rank import declarations
 
 
 def main() -> None:
@@ -38,15 +41,20 @@ def main() -> None:
     for question in questions:  # load what both ways need (BM25, the tables)
         retrieve_module.retrieve(store, question, 6)
     told_apart = retrieve_module._declarations_after
-    times: dict[str, list[float]] = {"without": [], "with": []}
+    files_after = retrieve_module._declaring_files_after
+    times: dict[str, list[float]] = {"without": [], "with": [], "with, found again": []}
     for _ in range(args.rounds):
         for way, seconds in times.items():
-            retrieve_module._declarations_after = told_apart if way == "with" else _nothing
+            retrieve_module._declarations_after = told_apart if way != "without" else _nothing
+            retrieve_module._declaring_files_after = files_after if way != "without" else _same
+            if way == "with, found again":
+                declarations._MOSTLY.clear()
             for question in questions:
                 start = time.perf_counter()
                 retrieve_module.retrieve(store, question, 6)
                 seconds.append(time.perf_counter() - start)
     retrieve_module._declarations_after = told_apart
+    retrieve_module._declaring_files_after = files_after
     print(f"{len(questions)} questions x {args.rounds} rounds, {len(store.chunks)} chunks")
     for way, seconds in times.items():
         p95 = sorted(seconds)[int(0.95 * (len(seconds) - 1))]
@@ -55,6 +63,10 @@ def main() -> None:
 
 def _nothing(*_: object) -> None:
     return None
+
+
+def _same(_store: object, ranking: object, *_: object) -> object:
+    return ranking
 
 
 if __name__ == "__main__":

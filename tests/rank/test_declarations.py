@@ -107,6 +107,27 @@ FILES = {
     "go.mod": "module example.com/cli\n\ngo 1.21\n",
     "command.go": COMMAND,
 }
+# A Java interface whose documented declarations say "cookie" more often than the class that
+# implements them: 18 of its 19 chunks declare, and it is ranked first by its words.
+COOKIES = "".join(
+    f"    /** Set cookie {n} of this connection: the cookie is sent with the request. */\n"
+    f"    Connection cookie{n}(String value);\n\n"
+    for n in range(16)
+)
+INTERFACE = f"""\
+package net;
+
+/** A connection to a server: its cookies, headers and timeouts. */
+public interface Connection {{
+    /** Set a cookie on this connection: the cookie's name and value are sent with the request. */
+    Connection cookie(String name, String value);
+
+    /** The cookie of this name set on this connection, or null. */
+    String cookie(String name);
+
+{COOKIES}}}
+"""
+JAVA = {"src/net/Connection.java": INTERFACE, "src/net/HttpConnection.java": HTTP_CONNECTION}
 FIND = "how does the command find the subcommand to run from the arguments?"
 
 
@@ -122,6 +143,23 @@ def test_what_declares_without_doing() -> None:
     assert not any(is_declaration(c) for c in impl if c.kind == "method")
     python = chunk_file("shop/cart.py", "class Cart:\n    def total(self): ...\n")
     assert not any(is_declaration(c) for c in python)  # Python's chunks are never touched
+    # a long function's later windows (a template's text) and a Java enum's constants with
+    # bodies are code
+    template = "".join(f"    echo line {n} of the script\n" for n in range(90))
+    long_go = f"package cli\n\nfunc genScript(name string) string {{\n\treturn `\n{template}`\n}}\n"
+    pieces = [c for c in chunk_file("script.go", long_go) if c.symbol == "genScript"]
+    assert len(pieces) > 1
+    assert not any(is_declaration(c) for c in pieces)
+    states = "".join(
+        f"    S{n} {{\n        void read(Reader r) {{\n"
+        f"            r.advance({n});\n        }}\n    }},\n"
+        for n in range(14)
+    )
+    enum = f"package p;\n\nenum State {{\n{states};\n    abstract void read(Reader r);\n}}\n"
+    enum_chunks = chunk_file("State.java", enum)
+    constants = [c for c in enum_chunks if c.kind == "enum" and c.text.strip() != "}"]
+    assert len(constants) > 1
+    assert not any(is_declaration(c) for c in constants)
     assert asks_how(FIND)
     assert asks_how("Where is the cookie jar kept?")
     assert not asks_how("what does the Command struct hold?")
@@ -141,3 +179,28 @@ def test_a_question_about_the_type_still_shows_it(git_repo: GitRepoFactory) -> N
     question = "what settings does the Command struct of the command line hold?"
     shown = retrieve(store, question, 3)
     assert (shown[0].path, shown[0].symbol) == ("command.go", "Command")
+
+
+def test_a_how_question_shows_the_implementation_before_the_interface(
+    git_repo: GitRepoFactory,
+) -> None:
+    store, _ = load_or_build(git_repo(JAVA), Settings.load(embed="none"))
+    question = "how is a cookie set on a connection?"
+    ranking = rank_files(store, question, analyze(question))
+    assert ranking.files[0][0] == "src/net/Connection.java"  # by its words the interface leads
+    shown = retrieve(store, question, 4)
+    assert shown[0].path == "src/net/HttpConnection.java", [(h.path, h.symbol) for h in shown]
+    scores = [h.score for h in shown]
+    assert scores == sorted(scores, reverse=True)  # the scores still fall down the list
+
+
+def test_a_question_about_the_interface_or_naming_it_keeps_it_first(
+    git_repo: GitRepoFactory,
+) -> None:
+    store, _ = load_or_build(git_repo(JAVA), Settings.load(embed="none"))
+    for question in (
+        "what does the cookie declaration of a connection say?",
+        "how is a cookie declared in Connection.java?",
+    ):
+        shown = retrieve(store, question, 4)
+        assert shown[0].path == "src/net/Connection.java", (question, shown[0].path)

@@ -85,6 +85,8 @@ def rank_files(store: IndexStore, question: str, analysis: QueryAnalysis) -> Ran
         )
         lexical, _, _ = _order(without, table, question, analysis)
         order = _fused(order, lexical, scores)
+    if SOURCE_FIRST and how:  # the how model's order, or the fusion, may bring a held file back
+        order = _source_first(order, scores, table, question, analysis)
     shown = scores[order].tolist() if order else []
     files = list(zip(map(table.paths.__getitem__, order), shown, strict=True))
     return Ranking(files, found.chunk_scores, table)
@@ -123,8 +125,6 @@ def _order(
     how = USE_HOW_ORDER and not asked and how_order.is_how_question(question, analysis)
     if how and model is not None and len(found.pool):
         order = _how_order(order, scores, found, learned_scores, table, question)
-        if SOURCE_FIRST:  # the how model's order may bring a held file back among the first
-            order = _source_first(order, scores, table, question, analysis)
     return order, scores, how
 
 

@@ -57,10 +57,11 @@ for 47.8 -> 56.5 % of them with BM25 alone and 56.5 -> 60.9 % with the vectors (
 A question that asks how (or where) something is done wants the code that does it: in a
 language with braces, a chunk that only declares (a struct's fields, an interface's method
 list, a signature without a body: :mod:`codeagent.rank.declarations`) scores times
-:data:`~codeagent.rank.declarations.DECLARATION` when the file's windows are chosen. On 62
-hand-written how-questions about seven Go, Rust, TypeScript and Java repositories, a function
-that does the work was among the first three chunks for 41.9 -> 45.2 % of them with BM25 alone
-and 50.0 -> 59.7 % with the vectors, no question lower (docs/eval.md, twentieth round).
+:data:`~codeagent.rank.declarations.DECLARATION` when the file's windows are chosen, and a file
+that mostly declares gives up its places among the first five. On 62 hand-written
+how-questions about seven Go, Rust, TypeScript and Java repositories, a function that does the
+work was among the first three chunks for 41.9 -> 45.2 % of them with BM25 alone and 50.0 ->
+56.5 % with the vectors, no question lower (docs/eval.md, twentieth round).
 A window shows code to read: a chunk of braces alone (the ``}`` that closes a type whose
 members are chunks of their own: 1-5 % of the chunks of the Rust, TypeScript and Java
 repositories looked at, almost none in Go's or Python's) is never shown. It matches a question
@@ -78,6 +79,7 @@ with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -146,6 +148,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     # a how-question: one window a file after the first (more files; the first keeps its three)
     how = how_order.is_how_question(question, analysis)
     doing = terms is not None and not analysis.wants_tests and declarations.asks_how(question)
+    if doing:
+        ranking = _declaring_files_after(store, ranking, question, analysis.paths)
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
@@ -219,6 +223,23 @@ def _declarations_after(store: IndexStore, ranking: Ranking, path: str) -> None:
     for i in ranking.table.file_chunks[ranking.table.ids[path]]:
         if declarations.is_declaration(store.chunks[i], braces=True):
             scores[i] *= declarations.DECLARATION
+
+
+def _declaring_files_after(
+    store: IndexStore, ranking: Ranking, question: str, paths: Sequence[str]
+) -> Ranking:
+    """``ranking`` with the files that mostly declare out of its first places
+    (:func:`codeagent.rank.declarations.files_after`), unless the question names them."""
+    from codeagent.rank.source_first import names_file
+
+    table = ranking.table
+    files = declarations.files_after(
+        store,
+        ranking.files,
+        lambda path: table.file_chunks[table.ids[path]],
+        lambda path: names_file(path, question, paths),
+    )
+    return ranking if files is ranking.files else replace(ranking, files=files)
 
 
 def _per_file(rank: int, shown: int) -> int:
