@@ -48,7 +48,7 @@ def main() -> None:
             retrieve_module._declarations_after = told_apart if way != "without" else _nothing
             retrieve_module._declaring_files_after = files_after if way != "without" else _same
             if way == "with, found again":
-                declarations._MOSTLY.clear()
+                declarations._FOUND.clear()
             for question in questions:
                 start = time.perf_counter()
                 retrieve_module.retrieve(store, question, 6)

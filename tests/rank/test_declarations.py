@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.declarations import asks_how, is_declaration
+from codeagent.rank.declarations import asks_how, is_declaration, is_trivial
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -204,3 +204,55 @@ def test_a_question_about_the_interface_or_naming_it_keeps_it_first(
     ):
         shown = retrieve(store, question, 4)
         assert shown[0].path == "src/net/Connection.java", (question, shown[0].path)
+
+
+# A setter named for what the question asks, and the method that does it, longer and saying it
+# less often: the setter is first by its words and its name.
+FILLER = "".join(f"        int step{n} = status + {n};\n" for n in range(12))
+SIZES = "".join(
+    f"    public int size{n}(int base) {{\n"
+    f"        int size = base * {n};\n        return size;\n    }}\n\n"
+    for n in range(8)
+)
+FOLLOW = f"""\
+package net;
+
+public class Request {{
+    private boolean followRedirects = true;
+
+    /** Set the flag; returns this request. */
+    public Request followRedirects(boolean followRedirects) {{
+        this.followRedirects = followRedirects;
+        return this;
+    }}
+
+    /** Send the request, and follow redirects when it is asked to follow redirects. */
+    public Response execute(Response response) {{
+        int status = response.status();
+{FILLER}        if (followRedirects && status >= 300 && status < 400) {{
+            // follow the redirect: the request goes again to the redirect's location
+            redirectsFollowed += 1; // the redirects followed so far, to follow no more than max
+            Response redirect = response.redirect();
+            return execute(redirect.follow());
+        }}
+        return response;
+    }}
+
+{SIZES}}}
+"""
+
+
+def test_a_how_question_shows_the_work_before_a_setter(git_repo: GitRepoFactory) -> None:
+    methods = {c.symbol: c for c in chunk_file("Request.java", FOLLOW) if c.kind == "method"}
+    setter, execute = methods["Request.followRedirects"], methods["Request.execute"]
+    assert is_trivial(setter)
+    assert not is_trivial(execute)
+    store, _ = load_or_build(
+        git_repo({"src/net/Request.java": FOLLOW}), Settings.load(embed="none")
+    )
+    question = "how does the request follow redirects?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("src/net/Request.java")]
+    assert by_score.index("Request.followRedirects") < by_score.index("Request.execute")
+    shown = retrieve(store, question, 3)
+    assert shown[0].symbol == "Request.execute", [h.symbol for h in shown]

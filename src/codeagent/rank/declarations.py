@@ -1,30 +1,35 @@
-"""Declarations that do no work: a type's fields, an interface's method list, a signature
-without a body.
+"""Code that does no work: a type's fields, an interface's method list, a signature without a
+body, an accessor of two lines.
 
 A how-question asks for the code that does something. In the languages with braces a type is
 often declared apart from the code that works on it, and its declaration carries every word of
 the subject: cobra's ``Command`` struct, 200 lines of documented fields, is cut into chunks of
 its own that each say "command", and they came before ``Command.Find`` for "how does cobra find
 which subcommand to run?"; a Java interface's documented method (``Connection.cookieStore();``)
-comes before the class that implements it. So, when the windows of a file are chosen for a
-question that asks how (or where) something is done, such a chunk scores times
-:data:`DECLARATION`: a chunk of a data type's declaration (the language's ``struct``,
-``interface``, ``type``, ``enum``, ``trait``, ``union``) that holds no body after a parameter
-list (a Java enum's constants, a trait's or an interface's default methods are code), or a
-function's or method's chunk of a brace language that holds its signature and no ``{`` (a
-declaration without a body; a long function's later windows hold neither). Python's chunks are
-never touched (its classes hold their methods).
+comes before the class that implements it. Short accessors and wrappers do the same from the
+other side: named for the subject and a few lines long, they outscore the function that does
+the work (jsoup's two-line ``followRedirects(boolean)`` setter, viper's ``func WriteConfig()
+error { return v.WriteConfig() }``). So, when the windows of a file are chosen for a question
+that asks how (or where) something is done, such a chunk scores times :data:`DECLARATION`:
+
+- a chunk of a data type's declaration (the language's ``struct``, ``class``, ``interface``,
+  ``type``, ``enum``, ``trait``, ``union``) that holds no body after a parameter list (a split
+  class's head of fields; a Java enum's constants, a trait's default methods are code);
+- a function's or method's chunk that holds its signature and no ``{`` (a declaration without
+  a body; a long function's later windows hold neither);
+- a whole function or method whose body is :data:`TRIVIAL_LINES` lines of code or fewer.
 
 A file of which :data:`FILE_SHARE` or more of the chunks only declare (a Java interface's
 file, a TypeScript file of types) gives up its places among the first five files to the next
-ones, unless the question names it (:func:`files_after`).
+ones, unless the question names it (:func:`files_after`). Python's chunks are never touched
+(its classes hold their methods).
 
 Measured on the hand-written how-questions of ``eval/go-how.jsonl``, ``rust-how.jsonl``,
 ``ts-how.jsonl`` and ``java-how.jsonl`` (62, seven repositories; a fresh ``codeagent ask`` each,
 ``eval/how_functions.py``), a function that does the work among the first 1 / 3 / 5 chunks:
-BM25 alone 27.4 / 41.9 / 51.6 -> 32.3 / 45.2 / 54.8 %, with the vectors 33.9 / 50.0 / 58.1 ->
-35.5 / 56.5 / 64.5 %; no question lost a place, Python's SWE-QA how-questions kept every file
-(docs/eval.md, twentieth round).
+BM25 alone 27.4 / 41.9 / 51.6 -> 35.5 / 58.1 / 62.9 %, with the vectors 33.9 / 50.0 / 58.1 ->
+43.5 / 56.5 / 66.1 % (one question lower each way); Python's SWE-QA how-questions kept every
+file (docs/eval.md, twentieth round).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ if TYPE_CHECKING:
 
 DECLARATION = 0.5  # a declaration's chunk score, times this, for a question asking how
 FILE_SHARE = 0.6  # a file with this share of such chunks or more gives its first places up
-KINDS = frozenset({"struct", "interface", "type", "enum", "trait", "union"})
+KINDS = frozenset({"struct", "class", "interface", "type", "enum", "trait", "union"})
 CALLABLE = frozenset({"function", "method"})
 BRACES = frozenset({
     ".go", ".rs", ".java", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".c",
@@ -51,8 +56,11 @@ _ASKS = re.compile(r"^\W*(?:how|where)\b", re.IGNORECASE)
 # a body after a parameter list: ``) {``, ``) -> T {``, ``) throws E {`` (a Java enum's
 # constants, a trait's default methods, an interface's default methods hold code)
 _BODY = re.compile(r"\)[^;{}()]*\{")
-# per index, per file: whether it mostly declares (an edit makes another index)
-_MOSTLY: weakref.WeakKeyDictionary[IndexStore, dict[str, bool]] = weakref.WeakKeyDictionary()
+# per index, per file: what told_apart found (an index's chunks do not change; an edit makes
+# another index)
+_FOUND: weakref.WeakKeyDictionary[IndexStore, dict[str, tuple[list[int], bool]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def asks_how(question: str) -> bool:
@@ -81,19 +89,49 @@ def is_declaration(chunk: Chunk, braces: bool | None = None) -> bool:
     return bool(name) and f"{name}(" in chunk.text
 
 
-def declares_mostly(store: IndexStore, path: str, ids: Sequence[int]) -> bool:
-    """Whether :data:`FILE_SHARE` or more of the chunks ``ids`` of the file ``path`` of
-    ``store`` only declare (a Java interface's file, a TypeScript file of types), remembered
-    per index."""
-    found = _MOSTLY.get(store)
+_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
+TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does little
+
+
+def is_trivial(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole function or method of a brace language, has a body of at most
+    :data:`TRIVIAL_LINES` lines of code (an accessor, a forwarding wrapper)."""
+    if chunk.kind not in CALLABLE:
+        return False
+    text = chunk.text
+    first, last = text.find("{"), text.rfind("}")
+    if first < 0 or last <= first:
+        return False
+    name = chunk.symbol.rsplit(".", 1)[-1].partition("#")[0]
+    if not name or f"{name}(" not in text[:first]:
+        return False  # not the definition's start: a later window of a long function
+    body = text[first + 1 : last]
+    lines = [ln for ln in body.splitlines() if ln.strip() and not _COMMENT.match(ln)]
+    return len(lines) <= TRIVIAL_LINES
+
+
+def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[int], bool]:
+    """Of the chunks ``ids`` of the file ``path`` of ``store``: those that only declare or do
+    little (:func:`is_declaration`, :func:`is_trivial`), and whether :data:`FILE_SHARE` or more
+    of them only declare (a Java interface's file, a TypeScript file of types); remembered per
+    index."""
+    found = _FOUND.get(store)
     if found is None:
-        found = _MOSTLY[store] = {}
-    mostly = found.get(path)
-    if mostly is None:
-        braces = in_braces(path)
-        count = sum(is_declaration(store.chunks[i], braces) for i in ids) if braces else 0
-        mostly = found[path] = bool(ids) and count >= FILE_SHARE * len(ids)
-    return mostly
+        found = _FOUND[store] = {}
+    told = found.get(path)
+    if told is None:
+        down: list[int] = []
+        declaring = 0
+        if in_braces(path):
+            for i in ids:
+                chunk = store.chunks[i]
+                if is_declaration(chunk, True):
+                    declaring += 1
+                    down.append(i)
+                elif is_trivial(chunk):
+                    down.append(i)
+        told = found[path] = (down, bool(ids) and declaring >= FILE_SHARE * len(ids))
+    return told
 
 
 def files_after(
@@ -103,7 +141,7 @@ def files_after(
     named: Callable[[str], bool],
 ) -> list[tuple[str, float]]:
     """``files`` (best first, with their scores) with those that mostly declare
-    (:func:`declares_mostly`) and are not ``named`` by the question out of the first
+    (:func:`told_apart`) and are not ``named`` by the question out of the first
     :data:`~codeagent.rank.source_first.TOP` places, right after them
     (:func:`~codeagent.rank.source_first.source_first`); the scores of the files moved are
     lowered to the score of the file they now follow."""
@@ -111,7 +149,7 @@ def files_after(
 
     def held(f: int) -> bool:
         path = files[f][0]
-        return declares_mostly(store, path, chunks_of(path)) and not named(path)
+        return told_apart(store, path, chunks_of(path))[1] and not named(path)
 
     order, moved = source_first(list(range(len(files))), held)
     if not moved:
