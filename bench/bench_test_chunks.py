@@ -15,10 +15,11 @@ question (a file's first question). Prints p50 and p95 per way, in milliseconds.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from pathlib import Path
+
+from benchrepo import checkout_questions
 
 import codeagent.rank.retrieve as retrieve_module
 from codeagent import Workspace
@@ -31,10 +32,7 @@ def main() -> None:
     parser.add_argument("questions", type=Path)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
-    name = args.checkout.resolve().name.rpartition("+")[2]
-    mine = [i["question"] for i in items if str(i.get("repo", "")).endswith("/" + name)]
-    questions = mine or [i["question"] for i in items]
+    questions = checkout_questions(args.checkout, args.questions)
     store = Workspace.open(args.checkout).get_store()
     for question in questions:  # load what every way needs (BM25, the tables)
         retrieve_module.retrieve(store, question, 6)
