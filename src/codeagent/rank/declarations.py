@@ -85,8 +85,14 @@ def is_declaration(chunk: Chunk, braces: bool | None = None) -> bool:
         return False
     # its signature is there (a long function's later windows hold no signature, and may
     # hold no brace: a template's text, a run of statements)
+    return _signed(chunk, chunk.text)
+
+
+def _signed(chunk: Chunk, text: str) -> bool:
+    """Whether ``text`` (of ``chunk``, a function's or method's) holds the definition's
+    signature: its name followed by ``(``."""
     name = chunk.symbol.rsplit(".", 1)[-1].partition("#")[0]
-    return bool(name) and f"{name}(" in chunk.text
+    return bool(name) and f"{name}(" in text
 
 
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
@@ -102,8 +108,7 @@ def is_trivial(chunk: Chunk) -> bool:
     first, last = text.find("{"), text.rfind("}")
     if first < 0 or last <= first:
         return False
-    name = chunk.symbol.rsplit(".", 1)[-1].partition("#")[0]
-    if not name or f"{name}(" not in text[:first]:
+    if not _signed(chunk, text[:first]):
         return False  # not the definition's start: a later window of a long function
     body = text[first + 1 : last]
     lines = [ln for ln in body.splitlines() if ln.strip() and not _COMMENT.match(ln)]
