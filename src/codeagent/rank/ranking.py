@@ -185,10 +185,12 @@ def _source_first(
     if asked_kinds(analysis) or rule.asks_about_build(question):
         return order
 
+    how = not analysis.reports and rule.asks_workings(question)
+
     def held(f: int) -> bool:
         path = table.paths[f]
         kind = KINDS[int(table.kind_ids[f])]
-        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports):
+        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, how):
             return False
         return not rule.names_file(path, question, analysis.paths)
 
