@@ -52,7 +52,6 @@ BRACES = frozenset({
     ".go", ".rs", ".java", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".c",
     ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".php", ".kt", ".swift", ".scala",
 })  # fmt: skip
-_ASKS = re.compile(r"^\W*(?:how|where)\b", re.IGNORECASE)
 # a body after a parameter list: ``) {``, ``) -> T {``, ``) throws E {`` (a Java enum's
 # constants, a trait's default methods, an interface's default methods hold code)
 _BODY = re.compile(r"\)[^;{}()]*\{")
@@ -61,11 +60,6 @@ _BODY = re.compile(r"\)[^;{}()]*\{")
 _FOUND: weakref.WeakKeyDictionary[IndexStore, dict[str, tuple[list[int], bool]]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-def asks_how(question: str) -> bool:
-    """Whether ``question`` asks how or where something is done (its first word)."""
-    return _ASKS.match(question) is not None
 
 
 def in_braces(path: str) -> bool:

@@ -111,6 +111,14 @@ class QueryAnalysis:
     wants_docs: bool  # a short question about the documentation (the same)
 
 
+_ASKS = re.compile(r"^\W*(?:how|where)\b", re.IGNORECASE)
+
+
+def asks_how(question: str) -> bool:
+    """Whether ``question`` asks how or where something is done (its first word)."""
+    return _ASKS.match(question) is not None
+
+
 def looks_like_code(name: str) -> bool:
     """``snake_case``, ``_private``, ``CamelCase``, ``dotted.name`` or ``UPPER_CASE``."""
     core = name.strip("_")

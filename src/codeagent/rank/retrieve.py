@@ -138,7 +138,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         return []
     if not store.chunks:
         return []
-    from codeagent.rank.query import analyze
+    from codeagent.rank.query import analyze, asks_how
     from codeagent.rank.ranking import rank_files
 
     analysis = analyze(question)
@@ -149,7 +149,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
     # a how-question: one window a file after the first (more files; the first keeps its three)
     how = how_order.is_how_question(question, analysis)
-    doing = terms is not None and not analysis.wants_tests and declarations.asks_how(question)
+    doing = terms is not None and not analysis.wants_tests and asks_how(question)
     if doing:
         ranking = _declaring_files_after(store, ranking, question, analysis.paths)
     merged: list[SearchHit] = []

@@ -87,7 +87,7 @@ def asks_workings(question: str) -> bool:
     """Whether ``question`` asks how (or where) the code does something: its first word is
     "how" or "where", it does not ask how to use it ("how do I …", "how to …", "how is it
     used", examples) and it names no test (``test_list``, ``TestIsValidCIDR``)."""
-    from codeagent.rank.declarations import asks_how
+    from codeagent.rank.query import asks_how
 
     return asks_how(question) and not _USAGE.search(question) and not _TEST_NAME.search(question)
 
