@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from codeagent.pysyntax import Structure
+from codeagent.symbols.assigned import assigned_to
 from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
 from codeagent.symbols.file_imports import importers_index
@@ -188,7 +189,9 @@ class SymbolGraph(SymbolHierarchy):
         last = name.rsplit(".", 1)[-1]
         found = self._by_name.get(last, [])
         if "." in name:
-            found = [d for d in found if ("." + d.full_name).endswith("." + name)]
+            found = [d for d in found if ("." + d.full_name).endswith("." + name)] or (
+                assigned_to(name, found)  # ``res.json = function json(…)``
+            )
         return sorted(found, key=lambda d: (d.path, d.start_line))
 
     def definitions_in(self, path: str) -> list[Definition]:
