@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from tests.rank.test_source_first import _ranked_files
 
-from codeagent.rank.source_first import asks_workings
+from codeagent.rank.query import asks_workings
 
 HELD = {
     "test/res.send.js",

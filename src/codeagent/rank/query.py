@@ -119,6 +119,25 @@ def asks_how(question: str) -> bool:
     return _ASKS.match(question) is not None
 
 
+# how to use it, not how it works: "how do I add a route?", "how to configure the cache?"
+_USAGE = re.compile(
+    r"^\W*how\s+(?:to|(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one))\b"
+    # "how is apply_coupon used?" (its callers, its tests; not "used as a key"), examples
+    r"|\b(?:is|are)\s+(?:[\w.()]+\s+){0,4}used\b(?!\s+(?:as|to|together|for|by|in)\b)"
+    r"|\b(?:usage|examples?)\b",
+    re.IGNORECASE,
+)
+# a test named: ``test_list``, ``TestIsValidCIDR``, ``parse_test``, ``RouterTest``
+_TEST_NAME = re.compile(r"\btest_\w+|\b\w+_tests?\b|\bTest[A-Z_]\w*|\b[A-Z]\w*Tests?\b")
+
+
+def asks_workings(question: str) -> bool:
+    """Whether ``question`` asks how (or where) the code does something: its first word is
+    "how" or "where", it does not ask how to use it ("how do I …", "how to …", "how is it
+    used", examples) and it names no test (``test_list``, ``TestIsValidCIDR``)."""
+    return asks_how(question) and not _USAGE.search(question) and not _TEST_NAME.search(question)
+
+
 def looks_like_code(name: str) -> bool:
     """``snake_case``, ``_private``, ``CamelCase``, ``dotted.name`` or ``UPPER_CASE``."""
     core = name.strip("_")

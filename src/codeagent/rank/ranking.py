@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from codeagent.rank import how_order
 from codeagent.rank.file_roles import KINDS
 from codeagent.rank.file_table import FileTable, best_chunks, file_table
-from codeagent.rank.query import QueryAnalysis
+from codeagent.rank.query import QueryAnalysis, asks_workings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -185,7 +185,7 @@ def _source_first(
     if asked_kinds(analysis) or rule.asks_about_build(question):
         return order
 
-    how = not analysis.reports and rule.asks_workings(question)
+    how = not analysis.reports and asks_workings(question)
 
     def held(f: int) -> bool:
         path = table.paths[f]

@@ -27,16 +27,16 @@ Python file is held back only when it is a test or configuration (``setup.py``):
 Python code (``extern/ply/cpp.py``) is code a question can be about, and measured, holding it
 back lost two how-questions of one repository.
 
-A question how (or where) the code does something (:func:`asks_workings`: "how does res.send
-set the content type?", not "how do I …", not naming a test) holds back tests, examples and
-docs, READMEs and data as well (:data:`HOW_HELD`): a web framework's tests are named after the
-API they exercise (express's ``test/res.send.js``) and its examples call it in every line, and
-they took all five places. On 20 hand-written how-questions about axios and express
-(``eval/js-how.jsonl``, a fresh ``codeagent ask`` each), a function that does the work among
-the first five chunks for 40 -> 80 % of them with BM25 alone and 40 -> 85 % with the vectors
-(express 0 -> 8 and 9 of 10); SWE-QA's how-questions, whose reference answers cite tests,
-kept every file within ten and lost some within five (requests 96.2 -> 93.0 %)
-(docs/eval.md, twenty-first round).
+A question how (or where) the code does something
+(:func:`~codeagent.rank.query.asks_workings`: "how does res.send set the content type?", not
+"how do I …", not naming a test) holds back tests, examples and docs, READMEs and data as well
+(:data:`HOW_HELD`): a web framework's tests are named after the API they exercise (express's
+``test/res.send.js``) and its examples call it in every line, and they took all five places. On
+20 hand-written how-questions about axios and express (``eval/js-how.jsonl``, a fresh
+``codeagent ask`` each), a function that does the work among the first five chunks for
+40 -> 80 % of them with BM25 alone and 40 -> 85 % with the vectors (express 0 -> 8 and 9 of 10);
+SWE-QA's how-questions, whose reference answers cite tests, kept every file within ten and lost
+some within five (requests 96.2 -> 93.0 %) (docs/eval.md, twenty-first round).
 """
 
 from __future__ import annotations
@@ -63,16 +63,6 @@ _BUILD_WORDS = re.compile(
     re.IGNORECASE,
 )
 _WORD_EDGE = r"(?<![\w.-]){}(?![\w-])"
-# how to use it, not how it works: "how do I add a route?", "how to configure the cache?"
-_USAGE = re.compile(
-    r"^\W*how\s+(?:to|(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one))\b"
-    # "how is apply_coupon used?" (its callers, its tests; not "used as a key"), examples
-    r"|\b(?:is|are)\s+(?:[\w.()]+\s+){0,4}used\b(?!\s+(?:as|to|together|for|by|in)\b)"
-    r"|\b(?:usage|examples?)\b",
-    re.IGNORECASE,
-)
-# a test named: ``test_list``, ``TestIsValidCIDR``, ``parse_test``, ``RouterTest``
-_TEST_NAME = re.compile(r"\btest_\w+|\b\w+_tests?\b|\bTest[A-Z_]\w*|\b[A-Z]\w*Tests?\b")
 
 
 def asks_about_build(question: str) -> bool:
@@ -83,22 +73,13 @@ def asks_about_build(question: str) -> bool:
     return _BUILD_WORDS.search(strip_noise(question)) is not None
 
 
-def asks_workings(question: str) -> bool:
-    """Whether ``question`` asks how (or where) the code does something: its first word is
-    "how" or "where", it does not ask how to use it ("how do I …", "how to …", "how is it
-    used", examples) and it names no test (``test_list``, ``TestIsValidCIDR``)."""
-    from codeagent.rank.query import asks_how
-
-    return asks_how(question) and not _USAGE.search(question) and not _TEST_NAME.search(question)
-
-
 def held_back(path: str, kind: str, vendored: bool, report: bool = True, how: bool = False) -> bool:
     """Whether ``path`` gives its place in the first :data:`TOP` to source code: build
     configuration always (``setup.py`` and ``noxfile.py`` included); tests for a bug
     ``report``; tests, docs and examples, READMEs and data for a question ``how`` the code
-    works (:func:`asks_workings`; other how-questions may be answered by a test: SWE-QA's
-    reference answers cite tests); changelogs, catalogs and vendored or minified files unless
-    they are Python (a question about a bundled Python module,
+    works (:func:`~codeagent.rank.query.asks_workings`; other how-questions may be answered
+    by a test: SWE-QA's reference answers cite tests); changelogs, catalogs and vendored or
+    minified files unless they are Python (a question about a bundled Python module,
     ``extern/configobj/configobj.py``, is about code)."""
     if kind == "config" or (report and kind == "tests") or (how and kind in HOW_HELD):
         return True
