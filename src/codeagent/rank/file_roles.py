@@ -148,6 +148,11 @@ _BANNER = re.compile(
 # a bundled library's banner names its version (``jQuery v3.5.1``, ``Axios v1.7.9``); a
 # project's own licence header (express's ``Copyright(c) 2014-2015 … MIT Licensed``) does not
 _BANNER_VERSION = re.compile(r"\bv\d+\b|\bv?\d+\.\d+(?:\.\d+)*")
+# ... not the licence's own version ("Apache License, Version 2.0", "GPL-3.0", "MPL 2.0")
+_LICENCE_VERSION = re.compile(
+    r"\blicen[cs]e,?\s+version\s+[\d.]+|\b(?:a|l)?gpl(?:v|-)?\s?[\d.]+|\b(?:mpl|epl|cddl)-?\s?[\d.]+",
+    re.IGNORECASE,
+)
 _HEAD_COMMENT = re.compile(
     r"\A(?:#![^\n]*\n)?\s*(/\*.*?(?:\*/|\Z)|(?://[^\n]*(?:\n|\Z)\s*)+)", re.DOTALL
 )
@@ -174,7 +179,7 @@ def is_banner(head: str) -> bool:
     comment = _HEAD_COMMENT.match(head)
     if comment is None:
         return False
-    text = comment.group(1)
+    text = _LICENCE_VERSION.sub(" ", comment.group(1))
     return _BANNER.search(text) is not None and _BANNER_VERSION.search(text) is not None
 
 
