@@ -219,3 +219,75 @@ def test_go_methods_are_counted_under_their_receiver_type(git_repo: GitRepoFacto
     listed = ask(repo, "list the functions in count/count.go")
     shown = re.findall(r"^  count/count\.go:\S+  function (\w+)$", listed.stdout, re.M)
     assert shown == [t["name"] for t in sorted(functions, key=lambda t: int(t["line"]))]
+
+
+SHAPES_GO = """\
+package shapes
+
+// Shape has an area.
+type Shape interface {
+\tArea() float64
+}
+
+type Circle struct {
+\tR float64
+}
+
+func (c Circle) Area() float64 { return 3 * c.R * c.R }
+
+type Square struct{ S float64 }
+
+type Names []string
+
+func Total(shapes []Shape) float64 { return 0 }
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "question"),
+    [
+        ("shapes/shapes.go", "list the types in shapes/shapes.go"),
+        ("shapes/shapes.go", "which structs are in shapes.go?"),
+        ("shapes/shapes.go", "what interfaces are defined in shapes/shapes.go?"),
+        ("src/lib.rs", "list the traits in src/lib.rs"),
+        ("src/lib.rs", "what enums does src/lib.rs define?"),
+    ],
+)
+def test_the_types_of_a_file_asked_in_its_language_s_words(
+    git_repo: GitRepoFactory, path: str, question: str
+) -> None:
+    # "types", "structs", "interfaces", "traits", "enums": a listing of the file's types, as
+    # "classes" is (it was searched); each line names its kind, the head counts them.
+    repo = git_repo({"shapes/shapes.go": SHAPES_GO, "src/lib.rs": LIB_RS})
+    proc = ask(repo, question)
+    assert proc.returncode == 0, proc.stderr
+    assert "searching the repository" not in proc.stderr + proc.stdout
+    types = [t for t in ctags(repo / path) if t["kind"] in TYPE_TAGS]
+    assert len(types) >= 3, types
+    first, *lines = proc.stdout.splitlines()
+    for tag in types:  # every type ctags finds, at its line, with its kind
+        assert any(
+            re.match(rf"\s*{re.escape(path)}:{tag['line']}(?:-\d+)?  {word(path, tag)} ", t)
+            for t in lines
+        ), (tag, proc.stdout)
+    kinds = Counter(word(path, t) for t in types)
+    for kind, n in kinds.items():
+        assert f"{n} {kind}{'s' if n != 1 else ''}" in first, first
+    assert not any(re.search(r"  (?:function|method) ", t) for t in lines)  # types only
+
+
+# ctags' kinds of a type -> the listing's word for each (a Rust trait is ctags' interface)
+TYPE_TAGS = {"struct": "struct", "interface": "interface", "talias": "type", "type": "type",
+             "enum": "enum"}  # fmt: skip
+
+
+def word(path: str, tag: dict[str, str]) -> str:
+    kind = TYPE_TAGS[tag["kind"]]
+    return "trait" if path.endswith(".rs") and kind == "interface" else kind
+
+
+def test_a_question_about_parameter_types_is_not_a_listing(git_repo: GitRepoFactory) -> None:
+    repo = git_repo({"shapes/shapes.go": SHAPES_GO})
+    proc = ask(repo, "what parameter types does Total in shapes/shapes.go take?")
+    assert proc.returncode == 0, proc.stderr
+    assert "Types in shapes/shapes.go" not in proc.stdout

@@ -109,7 +109,11 @@ _CATEGORIES: list[tuple[str, re.Pattern[str]]] = [
         "classes",
         re.compile(
             r"\b(?:classes|exceptions|exception\s+classes|(?:every|each|all)\s+class|"
-            r"sub-?class(?:es|ed)?|inherits?|derives?|extends|base\s+classes|bases)\b",
+            r"sub-?class(?:es|ed)?|inherits?|derives?|extends|base\s+classes|bases|"
+            # the types of other languages ("list the structs in router.go"), not the
+            # types of a function's parameters or results
+            r"(?<!parameter\s)(?<!argument\s)(?<!return\s)(?<!result\s)(?<!value\s)"
+            r"(?:types|structs|interfaces|enums|traits|records|protocols|unions))\b",
             _I,
         ),
     ),

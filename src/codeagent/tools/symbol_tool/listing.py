@@ -151,4 +151,7 @@ def render_listing(path: str, items: Sequence[SymbolItem], wanted: str, *, long:
             ]
         return lines
     head = f"{WANTED[wanted].capitalize()} in {name}: {len(chosen)}"
+    kinds = {n.item.kind for n in chosen}
+    if wanted == "classes" and len(kinds) > 1:  # "12 (7 structs, 4 interfaces, 1 type)"
+        head += f" ({_counts([n.item for n in chosen])})"
     return [head + hint, *(line for n in chosen for line in _line(n, long=long))]
