@@ -13,6 +13,7 @@ from collections import defaultdict
 from functools import cached_property
 
 from codeagent.lang import languages_where, members_in_body
+from codeagent.symbols.go_shapes import Shape, fits, is_generic, shape
 from codeagent.symbols.mro import breadth_first, c3_order
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.symbols.types import Definition
@@ -126,27 +127,58 @@ class SymbolHierarchy(SymbolTables):
         return sorted(found, key=lambda d: (d.path != cls.path, d.path, d.start_line))
 
     @cached_property
-    def _implicit_method_index(self) -> dict[tuple[str, str], set[str]]:
-        """(language, method name) -> full names of the (non-interface) types that have it, in
-        the languages whose interfaces are implemented implicitly (Go)."""
-        index: dict[tuple[str, str], set[str]] = defaultdict(set)
+    def _implicit_method_index(self) -> dict[tuple[str, str], dict[str, Definition]]:
+        """(language, method name) -> the (non-interface) types that have it, by full name,
+        each with its method, in the languages whose interfaces are implemented implicitly
+        (Go)."""
+        index: dict[tuple[str, str], dict[str, Definition]] = defaultdict(dict)
         implicit = languages_where("implicit_interfaces")
         for (language, _), types in self._lang_types.items():
             for d in types if language in implicit else ():
                 if d.kind != "interface":
                     for m in self.members(d):
-                        index[(language, m.name)].add(d.full_name)
+                        index[(language, m.name)].setdefault(d.full_name, m)
         return index
 
     def implicit_implementations(self, iface: Definition) -> list[Definition]:
-        """The types with every method of the interface ``iface``, in its language (implicit
-        implementation: Go's)."""
-        wanted = {d.name for d in self.members(iface)}
+        """The types with every method of the interface ``iface`` (those it declares and those
+        of the repository's interfaces it embeds, and ``error``'s), each of the same
+        parameter and result types, in its language (implicit implementation: Go's)."""
+        wanted = self._interface_methods(iface, set())
         if not wanted:
             return []
         index, language = self._implicit_method_index, self.files[iface.path]["l"]
-        names = set.intersection(*(index.get((language, name), set()) for name in wanted))
-        return sorted((self._by_full[n] for n in names), key=lambda d: (d.path, d.start_line))
+        generic = is_generic(iface.signature)
+        names: set[str] | None = None
+        for name, want in wanted.items():
+            have = index.get((language, name), {})
+            fit = {t for t, m in have.items() if fits(want, self._shape(m), generic=generic)}
+            names = fit if names is None else names & fit
+        return sorted((self._by_full[n] for n in names or ()), key=lambda d: (d.path, d.start_line))
+
+    def _interface_methods(self, iface: Definition, seen: set[str]) -> dict[str, Shape | None]:
+        """Method name -> shape of what ``iface`` asks for, its embedded interfaces' too (a
+        base outside the repository other than ``error`` is not known: not asked for)."""
+        seen.add(iface.full_name)
+        out: dict[str, Shape | None] = {}
+        for base in self.resolved_bases(iface):
+            d = self._by_full.get(base)
+            if d is not None and d.kind == "interface" and base not in seen:
+                out.update(self._interface_methods(d, seen))
+            elif d is None and base == "error":
+                out["Error"] = ((), ("string",))
+        out.update((m.name, self._shape(m)) for m in self.members(iface))
+        return out
+
+    def _shape(self, method: Definition) -> Shape | None:
+        key = method.full_name + f"@{method.path}:{method.line}"
+        if key not in self._shapes:
+            self._shapes[key] = shape(method.signature, method.name)
+        return self._shapes[key]
+
+    @cached_property
+    def _shapes(self) -> dict[str, Shape | None]:
+        return {}
 
     # -- method resolution order --------------------------------------------------------------
 
