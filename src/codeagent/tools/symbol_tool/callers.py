@@ -31,6 +31,11 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
         raise SymbolToolError(f"nothing in the repository calls {last}")
     wanted = wanted_targets(graph, name)
     resolved = [c for c in sites if _is_wanted(c, wanted, name)]
+    owner = name.rpartition(".")[0]
+    read_as_last = bool(owner) and not resolved and names_nothing(graph, owner)
+    if read_as_last:  # "who calls c.JSON?": `c` is a variable, not a type: calls of JSON
+        name, wanted = last, wanted_targets(graph, last)
+        resolved = [c for c in sites if _is_wanted(c, wanted, last)]
     by_name = [c for c in sites if not c.target]
     elsewhere = len(sites) - len(resolved) - len(by_name)
     lines: dict[str, list[str]] = {}
@@ -64,6 +69,12 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
         )
     if last != name and not resolved:
         notes.insert(0, f"Resolved by the last name, {last}, whatever it is called on.")
+    if read_as_last:
+        notes.insert(
+            0,
+            f"`{owner}` names no type, module or definition of the repository (a variable?): "
+            f"these are the calls of `{last}`, whatever they are called on.",
+        )
     classes = [graph._by_full[t] for t in targets if t in graph._by_full]
     if classes and all(d.kind in CLASS_KINDS for d in classes):
         notes.append(_class_note(graph, classes[0].full_name, last))
@@ -73,6 +84,15 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
         subject=targets[0] if len(targets) == 1 else "",
         items=items,
         note=" ".join(notes),
+    )
+
+
+def names_nothing(graph: SymbolGraph, owner: str) -> bool:
+    """Whether ``owner`` (``c`` of ``c.JSON``, ``self``) is no definition, module or imported
+    name of the repository: a variable's name, as a user copies it from a call."""
+    head = owner.split(".", 1)[0]
+    return not graph.definitions(owner) and not graph.import_sites(owner) and not (
+        graph.import_sites(head)
     )
 
 
