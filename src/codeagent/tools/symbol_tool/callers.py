@@ -91,8 +91,10 @@ def names_nothing(graph: SymbolGraph, owner: str) -> bool:
     """Whether ``owner`` (``c`` of ``c.JSON``, ``self``) is no definition, module or imported
     name of the repository: a variable's name, as a user copies it from a call."""
     head = owner.split(".", 1)[0]
-    return not graph.definitions(owner) and not graph.import_sites(owner) and not (
-        graph.import_sites(head)
+    return (
+        not graph.definitions(owner)
+        and not graph.import_sites(owner)
+        and not (graph.import_sites(head))
     )
 
 
