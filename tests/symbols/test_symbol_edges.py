@@ -265,3 +265,27 @@ def test_rust_methods_are_those_the_compiler_finds(tmp_path: Path) -> None:
     refused = _compiles(tmp_path, ["dump"])
     assert refused.returncode != 0
     assert "no method named `dump`" in refused.stderr
+
+
+RUST_PATHS = """\
+mod client {
+    pub trait Upgraded {}
+    pub struct Error;
+    pub struct Failure;
+    impl std::error::Error for Failure {}
+    pub trait Exec: super::Upgraded {}
+    pub trait Own: self::Upgraded {}
+}
+
+pub trait Upgraded {}
+"""
+
+
+def test_a_rust_path_names_the_type_of_its_module(tmp_path: Path) -> None:
+    # The Rust reference's paths: `super::Upgraded` from module `client` is the crate root's
+    # trait, `self::Upgraded` client's own; `std::error::Error` is the standard library's,
+    # not client's struct `Error` (each was taken for the first type of its last name)
+    graph = _any_graph(tmp_path / "repo", {"src/lib.rs": RUST_PATHS})
+    assert {d.name for d in graph.subclasses("src/lib.rs.Upgraded")} == {"Exec"}
+    assert {d.name for d in graph.subclasses("client.Upgraded")} == {"Own"}
+    assert graph.subclasses("client.Error") == []

@@ -80,10 +80,20 @@ class SymbolHierarchy(SymbolTables):
     def _lang_type(self, cls: Definition, written: str) -> str:
         """A base written in another language resolved by its last name to the type of that
         name in the same language (the same file first, then the same directory, then a
-        unique one); else as written."""
+        unique one) whose qualified name agrees with what is written before the last name
+        (``Converter.Factory`` is no ``CallAdapter.Factory``); else as written."""
         language = self.files[cls.path]["l"]
-        last = written.replace("::", ".").replace("\\", ".").rsplit(".", 1)[-1]
+        dotted = written.replace("::", ".").replace("\\", ".").strip(".")
+        last = dotted.rsplit(".", 1)[-1]
         found = [d for d in self._lang_types.get((language, last), []) if d is not cls]
+        if (here := _relative(cls.qualname, dotted)) is not None:  # Rust's super::X, self::X
+            exact = [d for d in found if d.qualname == here]
+            if exact:
+                return exact[0].full_name
+        while dotted.split(".", 1)[0] in _RELATIVE and "." in dotted:  # else as if not written
+            dotted = dotted.split(".", 1)[1]
+        if "." in dotted:  # `extends Converter.Factory`: not CallAdapter.Factory
+            found = [d for d in found if _ends_alike(d.qualname, dotted)]
         folder = cls.path.rpartition("/")[0]
         for pick in (
             [d for d in found if d.path == cls.path],
@@ -212,3 +222,30 @@ class SymbolHierarchy(SymbolTables):
             for q, kind, *_ in rows
             if kind == "method" and q.startswith(prefix) and "." not in q[len(prefix) :]
         ]
+
+
+_RELATIVE = frozenset({"super", "self", "crate", "Self"})  # a path's start, no module's name
+
+
+def _relative(qualname: str, dotted: str) -> str | None:
+    """The qualified name a Rust path relative to the module of ``qualname`` names
+    (``super.Base`` from ``client.Exec`` is ``Base``, ``self.Base`` is ``client.Base``); None
+    for a path that does not start with ``super`` or ``self``."""
+    module = qualname.rpartition(".")[0].split(".") if "." in qualname else []
+    parts = dotted.split(".")
+    if parts[0] not in ("super", "self"):
+        return None
+    while parts and parts[0] in ("super", "self"):
+        if parts.pop(0) == "super":
+            if not module:
+                return None
+            module.pop()
+    return ".".join([*module, *parts]) if parts else None
+
+
+def _ends_alike(qualname: str, written: str) -> bool:
+    """Whether a type's qualified name and a dotted name written for it agree on the parts
+    both have (``Converter.Factory`` and ``retrofit2.Converter.Factory``; ``Handler`` and
+    ``http.Handler``), not only on the last."""
+    a, b = "." + qualname, "." + written
+    return a.endswith(b) or b.endswith(a)
