@@ -223,7 +223,7 @@ class SymbolGraph(SymbolHierarchy):
 
     def import_sites(self, module_or_name: str) -> list[Import]:
         """The imports behind :meth:`importers`, by file and line."""
-        wanted = self.modules_named(module_or_name) or [module_or_name]
+        wanted = self.modules_named(module_or_name) or [module_or_name.replace("::", ".")]
         found: dict[int, Import] = {}
         for module in wanted:
             for imp in self._imports_under.get(module, []):

@@ -12,6 +12,7 @@ from codeagent.lang import languages_where
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import TYPE_KINDS
 from codeagent.symbols.file_imports import family
+from codeagent.symbols.import_keys import import_keys
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
@@ -221,14 +222,12 @@ class SymbolTables:
 
     @cached_property
     def _imports_under(self) -> dict[str, list[Import]]:
-        """Every dotted prefix of an import's module and target -> the imports."""
+        """Every dotted prefix of an import's module and target -> the imports (a Rust
+        ``use`` tree's paths and a Go import path's too: :mod:`codeagent.symbols.import_keys`)."""
         index: dict[str, list[Import]] = defaultdict(list)
         for imports in self._imports.values():
             for imp in imports:
-                keys: set[str] = set()
-                for dotted_name in (imp.module, imp.target):
-                    parts = dotted_name.split(".")
-                    keys.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
+                keys = import_keys(imp.module) | import_keys(imp.target)
                 for key in keys:
                     index[key].append(imp)
         return index

@@ -17,7 +17,12 @@ _CLS = (
     rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class|interface|trait)\s+)?{_ID}"
     rf"(?:\s+(?:class|type|interface|trait))?"
 )
-_MOD = rf"(?:the\s+)?(?:(?:module|package|file)\s+)?{_ID}(?:\s+(?:module|package))?"
+# a module's name, or an import path with slashes (a Go package, ``@scope/pkg``)
+_MOD_ID = (
+    r"`?(?P<sym>(?:@?[A-Za-z_][\w.\-]*/)+[\w.\-]*\w|[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)"
+    r"(?:\(\))?`?(?![\w/])"
+)
+_MOD = rf"(?:the\s+)?(?:(?:module|package|file)\s+)?{_MOD_ID}(?:\s+(?:module|package))?"
 
 _SUBCLASSES = [
     re.compile(
