@@ -61,7 +61,9 @@ def _expand(prefix: str, tree: str) -> list[str]:
 
 def _top_level(inner: str) -> list[str]:
     """``inner`` split at the commas outside braces."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in inner:
         if char == "{":
             depth += 1
