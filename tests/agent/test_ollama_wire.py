@@ -49,6 +49,8 @@ def test_router_schema_and_streamed_answer_on_the_wire(
         "transitive",
         "file",
         "listing",
+        "only",
+        "kind",
         "operation",
         "symbol",
         "reason",

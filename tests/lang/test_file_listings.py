@@ -244,35 +244,43 @@ func Total(shapes []Shape) float64 { return 0 }
 
 
 @pytest.mark.parametrize(
-    ("path", "question"),
+    ("path", "question", "kind"),
     [
-        ("shapes/shapes.go", "list the types in shapes/shapes.go"),
-        ("shapes/shapes.go", "which structs are in shapes.go?"),
-        ("shapes/shapes.go", "what interfaces are defined in shapes/shapes.go?"),
-        ("src/lib.rs", "list the traits in src/lib.rs"),
-        ("src/lib.rs", "what enums does src/lib.rs define?"),
+        ("shapes/shapes.go", "list the types in shapes/shapes.go", None),
+        ("shapes/shapes.go", "what types are defined in shapes.go?", None),
+        ("shapes/shapes.go", "which structs are in shapes.go?", "struct"),
+        ("shapes/shapes.go", "what interfaces are defined in shapes/shapes.go?", "interface"),
+        ("src/lib.rs", "list the traits in src/lib.rs", "trait"),
+        ("src/lib.rs", "what enums does src/lib.rs define?", "enum"),
+        ("src/lib.rs", "list the types in src/lib.rs", None),
     ],
 )
 def test_the_types_of_a_file_asked_in_its_language_s_words(
-    git_repo: GitRepoFactory, path: str, question: str
+    git_repo: GitRepoFactory, path: str, question: str, kind: str | None
 ) -> None:
-    # "types", "structs", "interfaces", "traits", "enums": a listing of the file's types, as
-    # "classes" is (it was searched); each line names its kind, the head counts them.
+    # "types" lists the file's types as "classes" does (it was searched), each line naming
+    # its kind, the head counting them; "structs", "interfaces", "traits", "enums" list that
+    # kind only
     repo = git_repo({"shapes/shapes.go": SHAPES_GO, "src/lib.rs": LIB_RS})
     proc = ask(repo, question)
     assert proc.returncode == 0, proc.stderr
     assert "searching the repository" not in proc.stderr + proc.stdout
     types = [t for t in ctags(repo / path) if t["kind"] in TYPE_TAGS]
+    wanted = [t for t in types if kind is None or word(path, t) == kind]
     assert len(types) >= 3, types
+    assert wanted, types
     first, *lines = proc.stdout.splitlines()
-    for tag in types:  # every type ctags finds, at its line, with its kind
-        assert any(
+    for tag in types:  # every type ctags finds of the kind asked, at its line, with its kind
+        shown = any(
             re.match(rf"\s*{re.escape(path)}:{tag['line']}(?:-\d+)?  {word(path, tag)} ", t)
             for t in lines
-        ), (tag, proc.stdout)
-    kinds = Counter(word(path, t) for t in types)
-    for kind, n in kinds.items():
-        assert f"{n} {kind}{'s' if n != 1 else ''}" in first, first
+        )
+        assert shown == (tag in wanted), (tag, proc.stdout)
+    if kind is None:
+        for each, n in Counter(word(path, t) for t in types).items():
+            assert f"{n} {each}{'s' if n != 1 else ''}" in first, first
+    else:
+        assert first.startswith(f"{kind.capitalize()}s in {path}: {len(wanted)}"), first
     assert not any(re.search(r"  (?:function|method) ", t) for t in lines)  # types only
 
 

@@ -81,6 +81,7 @@ def match_lang_file(question: str, root: Path) -> AstArgs | None:
     from codeagent.tools.ast_tool.rules import (  # the file AST tool's phrasings
         _categories,
         _operation,
+        type_kind,
     )
 
     named = named_lang_file(question, root)
@@ -100,7 +101,8 @@ def match_lang_file(question: str, root: Path) -> AstArgs | None:
     asked = _categories(listing)  # "methods" here, where the file AST tool reads "classes"
     kinds = [k for k in asked if k in ("functions", "classes", "methods")]
     wanted = kinds[0] if len(kinds) == 1 and operation != "outline" else "outline"
-    return AstArgs.model_validate({"file": path, "operation": wanted})
+    kind = type_kind(listing) if wanted == "classes" else None
+    return AstArgs.model_validate({"file": path, "operation": wanted, "kind": kind})
 
 
 def answer_lang_file(args: AstArgs, ctx: ToolContext) -> SymbolToolResult:
@@ -119,5 +121,8 @@ def answer_lang_file(args: AstArgs, ctx: ToolContext) -> SymbolToolResult:
             {"operation": asked, "name": args.symbol or "", "file": path}
         )
     else:
-        query = SymbolArgs.model_validate({"operation": asked, "name": path, "listing": listing})
+        only = (args.kind or "") if listing == "classes" else ""
+        query = SymbolArgs.model_validate(
+            {"operation": asked, "name": path, "listing": listing, "only": only}
+        )
     return SymbolToolResult(run_symbol_query(graph, query, ctx.repo_root))

@@ -9,9 +9,15 @@ blocks joined by `` > ``); ``None`` when it is defined unconditionally.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 Operation = Literal[
     "functions",
@@ -54,6 +60,20 @@ class AstArgs(BaseModel):
     symbol: str | None = Field(
         default=None, description="ast only: the class, function or called name, if any."
     )
+    kind: str | None = Field(
+        default=None,
+        description="classes of a file of another language than Python: the one kind of type "
+        "the question lists (struct, interface, enum, trait), if it names one.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _kind_when_asked(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``kind`` is in a route's arguments only when a question names one (a route's
+        other arguments are always there, as before it)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("kind") is None:
+            data.pop("kind", None)
+        return data
 
 
 class _Model(BaseModel):

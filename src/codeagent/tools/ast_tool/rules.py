@@ -203,6 +203,16 @@ def _categories(text: str) -> list[str]:
     return [name for name, pattern in _CATEGORIES if pattern.search(text)]
 
 
+_TYPE_KIND = re.compile(r"\b(structs|interfaces|enums|traits|records|unions)\b", _I)
+
+
+def type_kind(text: str) -> str | None:
+    """The one kind of type a listing asks for ("list the structs in x.go": ``struct``), or
+    None when it names none or several ("types", "classes", "structs and enums")."""
+    kinds = {m.group(1).lower()[:-1] for m in _TYPE_KIND.finditer(text)}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def _operation(text: str, exclude: set[str], listing: str) -> tuple[str | None, str | None]:
     """(operation, symbol) the question asks for, or (None, None); the category words are
     read from ``listing``, the question with its file mentions removed."""

@@ -119,9 +119,12 @@ def _line(node: Node, *, long: bool) -> list[str]:
     return lines
 
 
-def render_listing(path: str, items: Sequence[SymbolItem], wanted: str, *, long: bool) -> list[str]:
+def render_listing(
+    path: str, items: Sequence[SymbolItem], wanted: str, *, long: bool, only: str = ""
+) -> list[str]:
     """The lines of the answer: what ``wanted`` ("" for an outline, or a key of
-    :data:`WANTED`) asks for of the file at ``path``, one line per type or function."""
+    :data:`WANTED`) asks for of the file at ``path``, one line per type or function; of
+    the types, those of the kind ``only`` when one is asked for ("list the enums")."""
     nodes = tree(items)
     name = safe_name(path)
     members = sum(len(n.members) for n in nodes)
@@ -136,8 +139,10 @@ def render_listing(path: str, items: Sequence[SymbolItem], wanted: str, *, long:
         chosen = [n for n in nodes if n.members]
     else:
         return [f"{head} ({members} of them members, counted under their type){hint}", *outline]
+    if only and wanted == "classes":
+        chosen = [n for n in chosen if n.item.kind == only]
     if not chosen:
-        what = WANTED[wanted]
+        what = _plural(2, only)[2:] if only and wanted == "classes" else WANTED[wanted]
         defined = _plural(len(items), "definition")
         return [f"{name} defines no {what}. What it defines: {defined}{hint}", *outline]
     if wanted == "methods":
@@ -150,7 +155,8 @@ def render_listing(path: str, items: Sequence[SymbolItem], wanted: str, *, long:
                 for m in n.members
             ]
         return lines
-    head = f"{WANTED[wanted].capitalize()} in {name}: {len(chosen)}"
+    what = _plural(2, only)[2:] if only and wanted == "classes" else WANTED[wanted]
+    head = f"{what.capitalize()} in {name}: {len(chosen)}"
     kinds = {n.item.kind for n in chosen}
     if wanted == "classes" and len(kinds) > 1:  # "12 (7 structs, 4 interfaces, 1 type)"
         head += f" ({_counts([n.item for n in chosen])})"

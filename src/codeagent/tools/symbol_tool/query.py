@@ -91,7 +91,12 @@ def _outline(q: Asked) -> SymbolResult:
         raise SymbolToolError(f"{name} is not a file of the language layer in the index")
     items = [definition_item(d) for d in graph.definitions_in(name)]
     return SymbolResult(
-        operation="outline", name=name, subject=name, items=items, listing=q.args.listing
+        operation="outline",
+        name=name,
+        subject=name,
+        items=items,
+        listing=q.args.listing,
+        only=q.args.only,
     )
 
 

@@ -70,6 +70,11 @@ class SymbolArgs(BaseModel):
         description="outline: the kind of definitions the question lists (functions, "
         "classes or methods of the file), empty for everything the file defines.",
     )
+    only: str = Field(
+        default="",
+        description="outline of classes: the one kind of type listed (struct, interface, "
+        "enum, trait), empty for every type.",
+    )
 
 
 class SymbolItem(BaseModel):
@@ -107,6 +112,7 @@ class SymbolResult(BaseModel):
     note: str = ""
     kind: str = "class"  # methods, subclasses: the type's kind (struct, trait, interface, ...)
     listing: str = ""  # outline: the kind of definitions asked for (SymbolArgs.listing)
+    only: str = ""  # outline of classes: the one kind of type asked for (SymbolArgs.only)
 
     def render(self, *, long: bool = False) -> str:
         """A deterministic, readable answer with ``path:line`` locations; an outline is one
@@ -114,7 +120,9 @@ class SymbolResult(BaseModel):
         if self.operation == "outline":
             from codeagent.tools.symbol_tool.listing import render_listing
 
-            return "\n".join(render_listing(self.name, self.items, self.listing, long=long))
+            return "\n".join(
+                render_listing(self.name, self.items, self.listing, long=long, only=self.only)
+            )
         lines = [self._head()]
         shown = self.items[:MAX_LISTED]
         for item in shown:
