@@ -3,6 +3,11 @@
 //
 //	{"iface": [P, L, N], "types": [[P2, L2, N2], ...]}
 //
+// then one per type of the module (not an interface) that structs of the module embed (a
+// field without a name),
+//
+//	{"embedded": [P, L, N], "types": [[P2, L2, N2], ...]}
+//
 // (the path relative to the repository root, the line of the name, the name), a type listed
 // when it or a pointer to it has the interface's whole method set (types.Implements); a
 // generic interface is left out (its instances are what a type implements). The
@@ -41,7 +46,8 @@ var (
 type place = []interface{}
 
 type row struct {
-	Iface place   `json:"iface"`
+	Iface place   `json:"iface,omitempty"`
+	Embed place   `json:"embedded,omitempty"`
 	Types []place `json:"types"`
 }
 
@@ -103,6 +109,35 @@ func main() {
 			}
 		}
 		out.Encode(r)
+	}
+	// and each type of the module that structs embed, with the structs that embed it
+	embedders := map[*types.TypeName][]place{}
+	for _, t := range named {
+		st, ok := t.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			if !f.Embedded() {
+				continue
+			}
+			ft := f.Type()
+			if p, ok := ft.(*types.Pointer); ok {
+				ft = p.Elem()
+			}
+			if n, ok := ft.(*types.Named); ok {
+				embedders[n.Obj()] = append(embedders[n.Obj()], where(t))
+			}
+		}
+	}
+	for _, t := range named {
+		if _, isIface := t.Type().Underlying().(*types.Interface); isIface {
+			continue // an interface's subclasses are its implementations (above) too
+		}
+		if found, ok := embedders[t]; ok {
+			out.Encode(row{Embed: where(t), Types: found})
+		}
 	}
 }
 

@@ -10,7 +10,9 @@ module that has a method, the types the symbol graph lists as its implementation
 (:meth:`SymbolGraph.subclasses` of that interface) are compared with go/types' (test files
 left out of both: the oracle checks packages without their tests). A pair is a (interface,
 type) of the repository, by path and name; precision over the pairs the graph lists, recall
-over those go/types finds. An interface the graph lists under another one because it embeds
+over those go/types finds. The same for the structs that embed a type (a field without a
+name: ``which types embed basicWriter?``, the graph's subclasses of a Go struct). An
+interface the graph lists under another one because it embeds
 it (``Router`` embeds ``Routes``) is not an implementation and is left out; so is a generic
 interface (go/types answers for its instances, not for it).
 """
@@ -25,41 +27,50 @@ from pathlib import Path
 
 from oracle_truth import build
 
+from codeagent.symbols.tables import CLASS_KINDS
+
 ORACLE = Path(__file__).with_name("go_implements.go")
 
 Pair = tuple[str, str, str, str]  # interface path, interface name, type path, type name
 
 
-def go_pairs(root: Path, paths: list[str], cache: Path) -> tuple[set[Pair], set[tuple[str, int]]]:
-    """go/types' (interface, type) pairs, and the interfaces it read (path, line)."""
+def go_pairs(
+    root: Path, paths: list[str], cache: Path
+) -> tuple[dict[str, set[Pair]], dict[str, set[tuple[str, int]]]]:
+    """go/types' (type, implementation or embedder) pairs, and the types it read (path,
+    line), for each relation ("implements", "embeds")."""
     env = {**os.environ, "HOME": str(cache), "GOCACHE": str(cache / "build"),
            "GOFLAGS": "-mod=mod", "GO111MODULE": "off", "GOPATH": str(cache / "path")}  # fmt: skip
     done = subprocess.run(
         ["go", "run", str(ORACLE), str(root)], input="\n".join(paths), capture_output=True,
         text=True, check=True, env=env, timeout=600,
     )  # fmt: skip
-    pairs: set[Pair] = set()
-    read: set[tuple[str, int]] = set()
+    pairs: dict[str, set[Pair]] = {"implements": set(), "embeds": set()}
+    read: dict[str, set[tuple[str, int]]] = {"implements": set(), "embeds": set()}
     for line in done.stdout.splitlines():
         row = json.loads(line)
-        path, at, name = row["iface"]
-        read.add((path, at))
-        pairs |= {(path, name, t[0], t[2]) for t in row["types"]}
+        relation = "implements" if "iface" in row else "embeds"
+        path, at, name = row.get("iface") or row["embedded"]
+        read[relation].add((path, at))
+        pairs[relation] |= {(path, name, t[0], t[2]) for t in row["types"]}
     return pairs, read
 
 
-def graph_pairs(root: Path, read: set[tuple[str, int]]) -> set[Pair]:
-    """The graph's (interface, type) pairs for the interfaces go/types read, without tests."""
+def graph_pairs(root: Path, read: dict[str, set[tuple[str, int]]]) -> dict[str, set[Pair]]:
+    """The graph's pairs for the types go/types read (its subclasses: an interface's
+    implementations, a struct's embedders), without tests and without interfaces."""
     graph, _texts = build(root, ["*.go"])
-    pairs: set[Pair] = set()
-    for path, line in read:
-        for d in graph.definitions_in(path):
-            if d.kind == "interface" and line in (d.line, d.start_line):
-                pairs |= {
-                    (path, d.name, t.path, t.name)
-                    for t in graph.subclasses(d.full_name)
-                    if not t.path.endswith("_test.go") and t.kind != "interface"
-                }
+    pairs: dict[str, set[Pair]] = {}
+    for relation, types in read.items():
+        pairs[relation] = set()
+        for path, line in types:
+            for d in graph.definitions_in(path):
+                if d.kind in CLASS_KINDS and d.kind != "impl" and line in (d.line, d.start_line):
+                    pairs[relation] |= {
+                        (path, d.name, t.path, t.name)
+                        for t in graph.subclasses(d.full_name)
+                        if not t.path.endswith("_test.go") and t.kind != "interface"
+                    }
     return pairs
 
 
@@ -69,24 +80,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=8, help="wrong and missed pairs shown")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/go-implements-cache"))
     args = parser.parse_args(argv)
-    total_ok = total_ours = total_truth = 0
+    totals = {"implements": [0, 0, 0], "embeds": [0, 0, 0]}
     for root in args.dirs:
         paths = subprocess.run(
             ["git", "ls-files", "*.go"], cwd=root, capture_output=True, text=True, check=True
         ).stdout.split()
         truth, read = go_pairs(root, paths, args.cache)
         ours = graph_pairs(root, read)
-        ok = ours & truth
-        total_ok, total_ours, total_truth = (
-            total_ok + len(ok), total_ours + len(ours), total_truth + len(truth)
-        )  # fmt: skip
-        print(f"{root.name}: {len(read)} interfaces; precision {pct(len(ok), len(ours))}, "
-              f"recall {pct(len(ok), len(truth))}")  # fmt: skip
-        for pair in sorted(ours - truth)[: args.show]:
-            print("  listed, not by go/types:", pair)
-        for pair in sorted(truth - ours)[: args.show]:
-            print("  missed:", pair)
-    print(f"all: precision {pct(total_ok, total_ours)}, recall {pct(total_ok, total_truth)}")
+        for relation in totals:
+            ok = ours[relation] & truth[relation]
+            for n, value in enumerate((len(ok), len(ours[relation]), len(truth[relation]))):
+                totals[relation][n] += value
+            print(f"{root.name} {relation}: {len(read[relation])} types; precision "
+                  f"{pct(len(ok), len(ours[relation]))}, recall "
+                  f"{pct(len(ok), len(truth[relation]))}")  # fmt: skip
+            for pair in sorted(ours[relation] - truth[relation])[: args.show]:
+                print("  listed, not by go/types:", pair)
+            for pair in sorted(truth[relation] - ours[relation])[: args.show]:
+                print("  missed:", pair)
+    for relation, (ok, listed, found) in totals.items():
+        print(f"all {relation}: precision {pct(ok, listed)}, recall {pct(ok, found)}")
     return 0
 
 

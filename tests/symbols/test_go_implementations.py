@@ -5,18 +5,23 @@ pointer to it). A type implements an interface when it has every method of it wi
 parameter and result types: a method of the same name and another arity, other result types or
 a variadic parameter where a slice is asked for is not one (a type was listed for its names
 alone); an interface's embedded interfaces (the repository's, and ``error``) ask for their
-methods too."""
+methods too; so do the methods a struct gets from the types it embeds (promoted). And the
+structs that embed a type ("which types embed base?") are go/types' embedded fields."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from codeagent.config import Settings
 from codeagent.symbols.graph import SymbolGraph
+from codeagent.workspace import Workspace
 from oracle_marks import committed, indexed
 
 ORACLE = Path(__file__).resolve().parents[2] / "eval" / "go_implements.go"
@@ -90,6 +95,24 @@ func (c Coded) Code() int      { return 1 }
 type Silent struct{}
 
 func (s Silent) Code() int { return 2 }
+
+type base struct{}
+
+func (b *base) Write(p []byte) (int, error) { return 0, nil }
+
+// Wrapped gets Write from the struct it embeds; Deep through Wrapped.
+type Wrapped struct {
+	base
+	name string
+}
+
+type Deep struct{ *Wrapped }
+
+// Sink asks for Writer's and Logger's methods both.
+type Sink interface {
+	Writer
+	Logger
+}
 """,
     "pages/page.go": """\
 package pages
@@ -106,6 +129,11 @@ func (p *Page) Write(b []byte) (written int, err error)          { return 0, nil
 type Draft struct{}
 
 func (d Draft) Render(w *site.Buf, name string, data any) error { return nil }
+
+// Buf is this package's, not the one Holder embeds.
+type Buf struct{}
+
+type Holder struct{ *site.Buf }
 """,
 }
 
@@ -121,8 +149,9 @@ def graph(repo: Path) -> SymbolGraph:
 
 
 @pytest.fixture(scope="module")
-def truth(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
-    """Interface name -> the names of the types go/types says implement it."""
+def oracle(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """go/types' rows: each interface with the types that implement it, each embedded type
+    with the structs that embed it."""
     cache = tmp_path_factory.mktemp("go-cache")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(cache), "GOCACHE": str(cache / "build"),
            "GOFLAGS": "-mod=mod", "GO111MODULE": "off", "GOPATH": str(cache / "path")}  # fmt: skip
@@ -131,13 +160,26 @@ def truth(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, set
         input="\n".join(p for p in FILES if p.endswith(".go")),
         capture_output=True, text=True, check=True, timeout=300, env=env,
     )  # fmt: skip
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
-    return {row["iface"][2]: {t[2] for t in row["types"]} for row in rows}
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def truth(oracle: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Interface name -> the names of the types go/types says implement it."""
+    return {row["iface"][2]: {t[2] for t in row["types"]} for row in oracle if "iface" in row}
+
+
+@pytest.fixture(scope="module")
+def embedders(oracle: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Type name -> the names of the structs that embed it (a field without a name)."""
+    return {r["embedded"][2]: {t[2] for t in r["types"]} for r in oracle if "embedded" in r}
 
 
 pytestmark = pytest.mark.usefixtures("needs_go")
 
-INTERFACES = ["Writer", "Renderer", "Logger", "Pairer", "Visitor", "Failure", "ReadWriter"]
+INTERFACES = [
+    "Writer", "Renderer", "Logger", "Pairer", "Visitor", "Failure", "ReadWriter", "Sink"
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("interface", INTERFACES)
@@ -152,7 +194,30 @@ def test_the_truth_tells_the_cases_apart(truth: dict[str, set[str]]) -> None:
     # what the cases are for: each interface has a type that has the names and not the types
     assert set(truth) == set(INTERFACES)
     assert truth["Renderer"] == {"Page"}  # not Context (another arity), not Draft (*Buf)
-    assert truth["Writer"] == {"Buf", "Page"}  # not Short (one result)
-    assert truth["Logger"] == {"Buf"}  # not Context ([]string, not ...string)
+    assert truth["Writer"] == {"Buf", "Page", "base", "Wrapped", "Deep", "Holder"}  # not Short
+    # Holder has Buf's methods: it embeds *site.Buf (not pages' own Buf)
+    assert truth["Sink"] == {"Buf", "Holder"}  # Write and Log: not Page, which has no Log
+    assert truth["Logger"] == {"Buf", "Holder"}  # not Context ([]string, not ...string)
     assert truth["Failure"] == {"Coded"}  # not Silent: error's Error is asked for too
-    assert truth["ReadWriter"] == {"Buf"}  # Page has Write, not Read
+    assert truth["ReadWriter"] == {"Buf", "Holder"}  # Page has Write, not Read
+
+
+def test_the_structs_that_embed_a_type_are_go_types(
+    repo: Path, graph: SymbolGraph, tmp_path: Path, embedders: dict[str, set[str]]
+) -> None:
+    # "which types embed base?": a Go struct's embedders, and what it has is promoted to them
+    assert embedders == {"base": {"Wrapped"}, "Wrapped": {"Deep"}, "Buf": {"Holder"}}
+    workspace = Workspace(repo, Settings(home=tmp_path / "home", llm="none", embed="none"))
+    for name, structs in embedders.items():
+        if name == "Buf":  # two types are named Buf: site.Buf is the root package's
+            bufs = {d.path: d for d in graph.definitions("Buf")}
+            assert {d.name for d in graph.subclasses(bufs["render.go"].full_name)} == structs
+            assert graph.subclasses(bufs["pages/page.go"].full_name) == []
+            continue
+        result = workspace.ask(f"which types embed {name}?")
+        assert result.answer.startswith(f"Types that embed `{name}` in the repository")
+        assert {s.path for s in result.sources} == {"render.go"}
+        listed = re.findall(r"^  render\.go:\S+  (\w+) struct", result.answer, re.M)
+        assert set(listed) == structs
+    methods = workspace.ask("what methods does Deep have?").answer
+    assert "Write(p []byte) (int, error)  [promoted from render.go.base]" in methods

@@ -155,7 +155,11 @@ def _definitions(
             continue
         node = captures[kinds[0]][0]
         key = (node.start_byte, node.end_byte, node.type)
-        if key in found or (spec.skip_inside and _inside(node, spec.skip_inside)):
+        if key in found:  # another match of the definition: its other bases (one a match)
+            more = [_type_name(node_text(b)) for b in _bases(captures)]
+            found[key].bases += [b for b in more if b not in found[key].bases]
+            continue
+        if spec.skip_inside and _inside(node, spec.skip_inside):
             continue
         if spec.declaration_children and any(
             child.type in spec.declaration_children for child in node.children

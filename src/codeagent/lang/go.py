@@ -47,9 +47,11 @@ SPEC = LanguageSpec(
     (generic_type type: (type_identifier) @receiver)
     (pointer_type (generic_type type: (type_identifier) @receiver))]))
   name: (field_identifier) @name) @def.method
-(type_spec name: (type_identifier) @name type: (struct_type)) @def.struct
 (type_spec name: (type_identifier) @name
-  type: (interface_type (type_elem (type_identifier) @base)?)) @def.interface
+  type: (struct_type (field_declaration_list
+    (field_declaration !name type: [(type_identifier) (qualified_type)] @base)?))) @def.struct
+(type_spec name: (type_identifier) @name
+  type: (interface_type (type_elem [(type_identifier) (qualified_type)] @base)?)) @def.interface
 (type_spec name: (type_identifier) @name) @def.type
 (type_alias name: (type_identifier) @name) @def.type
 (method_elem name: (field_identifier) @name) @def.method

@@ -68,7 +68,9 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 18: Python: a folder without __init__.py inside a package is a namespace package of it
 # 19: Python: a name bound more than one way is read where the scope's statements say (flow);
 # a test class's own fixtures ("@Class:name", recorded as "Class:name")
-FORMAT = 19
+# 20: every base a definition's matches capture (a Go interface's embedded interfaces, not the
+# first only); Go's embedded struct fields and qualified embedded types are bases
+FORMAT = 20
 log = logging.getLogger(__name__)
 
 

@@ -94,6 +94,11 @@ class SymbolHierarchy(SymbolTables):
             dotted = dotted.split(".", 1)[1]
         if "." in dotted:  # `extends Converter.Factory`: not CallAdapter.Factory
             found = [d for d in found if _ends_alike(d.qualname, dotted)]
+            if language in languages_where("members_in_folder"):  # Go's pkg.T: another
+                here = cls.path.rpartition("/")[0]  # package's, the one named pkg first
+                found = [d for d in found if d.path.rpartition("/")[0] != here]
+                package = dotted.rsplit(".", 2)[-2]
+                found = [d for d in found if _folder_name(d.path) == package] or found
         folder = cls.path.rpartition("/")[0]
         for pick in (
             [d for d in found if d.path == cls.path],
@@ -139,15 +144,16 @@ class SymbolHierarchy(SymbolTables):
     @cached_property
     def _implicit_method_index(self) -> dict[tuple[str, str], dict[str, Definition]]:
         """(language, method name) -> the (non-interface) types that have it, by full name,
-        each with its method, in the languages whose interfaces are implemented implicitly
-        (Go)."""
+        each with its method (its own, else the one promoted from the nearest type it embeds),
+        in the languages whose interfaces are implemented implicitly (Go)."""
         index: dict[tuple[str, str], dict[str, Definition]] = defaultdict(dict)
         implicit = languages_where("implicit_interfaces")
         for (language, _), types in self._lang_types.items():
             for d in types if language in implicit else ():
                 if d.kind != "interface":
-                    for m in self.members(d):
-                        index[(language, m.name)].setdefault(d.full_name, m)
+                    for holder, _via in self._mro(d, set()):  # d first, then what it embeds
+                        for m in self.members(holder):
+                            index[(language, m.name)].setdefault(d.full_name, m)
         return index
 
     def implicit_implementations(self, iface: Definition) -> list[Definition]:
@@ -222,6 +228,10 @@ class SymbolHierarchy(SymbolTables):
             for q, kind, *_ in rows
             if kind == "method" and q.startswith(prefix) and "." not in q[len(prefix) :]
         ]
+
+
+def _folder_name(path: str) -> str:
+    return path.rpartition("/")[0].rpartition("/")[2]
 
 
 _RELATIVE = frozenset({"super", "self", "crate", "Self"})  # a path's start, no module's name

@@ -33,7 +33,8 @@ _SUBCLASSES = [
     re.compile(
         rf"\b(?:classes|types|structs|what|which|who)\s+(?:that\s+|which\s+)?"
         rf"(?:directly\s+|indirectly\s+)?"
-        rf"(?:inherits?|derives?|extends?|sub-?class(?:es)?|implements?)\s+(?:from\s+)?{_CLS}",
+        rf"(?:inherits?|derives?|extends?|sub-?class(?:es)?|implements?|embeds?)\s+"
+        rf"(?:from\s+)?{_CLS}",
         _I,
     ),
     re.compile(rf"\b(?:inherit|derive)\s+from\s+{_CLS}", _I),

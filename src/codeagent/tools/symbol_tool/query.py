@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codeagent.display import safe_name
+from codeagent.lang import languages_where
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import Definition, Import
@@ -167,6 +168,7 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "")
         transitive=transitive,
         items=items,
         kind=kind,
+        embeds=bool(classes) and _embeds(graph, classes[0]),
     )
 
 
@@ -182,7 +184,22 @@ def _methods(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
         for d, via in graph.methods(cls.full_name)
     ]
     subject = f"`{_shown(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
-    return SymbolResult(operation="methods", name=name, subject=subject, items=items, kind=cls.kind)
+    return SymbolResult(
+        operation="methods",
+        name=name,
+        subject=subject,
+        items=items,
+        kind=cls.kind,
+        embeds=_embeds(graph, cls),
+    )
+
+
+def _embeds(graph: SymbolGraph, cls: Definition) -> bool:
+    """A type whose language has no inheritance but embedding (Go's struct fields): what it
+    gets from another type is promoted, not inherited."""
+    return cls.kind != "interface" and graph.files.get(cls.path, {}).get("l") in languages_where(
+        "implicit_interfaces"
+    )
 
 
 def _import_items(imports: list[Import]) -> list[SymbolItem]:

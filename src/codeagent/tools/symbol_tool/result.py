@@ -111,6 +111,7 @@ class SymbolResult(BaseModel):
     source: list[str] = []  # definition: the unique definition's source lines
     note: str = ""
     kind: str = "class"  # methods, subclasses: the type's kind (struct, trait, interface, ...)
+    embeds: bool = False  # methods, subclasses: a Go type's, which embeds and promotes
     listing: str = ""  # outline: the kind of definitions asked for (SymbolArgs.listing)
     only: str = ""  # outline of classes: the one kind of type asked for (SymbolArgs.only)
 
@@ -168,6 +169,9 @@ class SymbolResult(BaseModel):
             return self._callers_head()
         if self.operation == "subclasses":
             what_kind = "implementations" if self.kind in ("interface", "trait") else "subclasses"
+            if self.embeds:
+                how = ", directly or through another type," if self.transitive else ""
+                return f"Types that embed `{what}`{how} in the repository: {n}"
             scope = f"all {what_kind}" if self.transitive else f"direct {what_kind}"
             return f"{scope.capitalize()} of `{what}` in the repository: {n}"
         if self.operation == "importers":
@@ -181,7 +185,8 @@ class SymbolResult(BaseModel):
             over = sum(1 for i in self.items if i.via)
             return f"Methods named `{what}` in the repository: {n}, {over} overriding a base's"
         own = sum(1 for i in self.items if i.via is None)
-        return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} inherited)"
+        got = "promoted from embedded types" if self.embeds else "inherited"
+        return f"Methods of {self.kind} {what}: {n} ({own} own, {n - own} {got})"
 
     def _callers_head(self) -> str:
         """How many calls were tied to the definition asked for, how many only by name."""
@@ -219,7 +224,8 @@ class SymbolResult(BaseModel):
         elif item.detail:
             text += f"  {item.detail}"
         if item.via:
-            text += f"  [inherited from {safe_name(item.via)}]"
+            got = "promoted from" if self.embeds else "inherited from"
+            text += f"  [{got} {safe_name(item.via)}]"
         if item.doc and self.operation == "definition" and not self.ambiguous:
             text += f"\n  {item.doc}"
         return text
