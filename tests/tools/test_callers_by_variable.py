@@ -1,7 +1,9 @@
 """ "Who calls c.send?": a user copies a call as the code writes it, its receiver a variable's
 name. A name that is no type, module or imported name of the repository is read as the calls
 of the method's name (each listed, resolved or by name), and the answer says so; it listed
-none and counted the rest as "resolved to another definition". A module the code imports
+none and counted the rest as "resolved to another definition". So is a function's name
+(``client``, whose result is a ``Client``, imported by the package as requests imports its
+``session()``). A module the code imports
 (``json.dumps``) and a class (``Client.send``) keep their meaning. The truth is the text: the
 lines that call ``.send(`` (found by a regular expression over the files, not by the graph)."""
 
@@ -15,8 +17,8 @@ from codeagent.config import Settings
 from codeagent.workspace import Workspace
 
 FILES = {
-    "shop/__init__.py": "",
-    "shop/client.py": (
+    "shop/__init__.py": "from shop.api import client\n",
+    "shop/api.py": (
         "import json\n"
         "\n"
         "\n"
@@ -28,9 +30,13 @@ FILES = {
         "class Queue:\n"
         "    def send(self, item):\n"
         "        return item\n"
+        "\n"
+        "\n"
+        "def client():\n"
+        "    return Client()\n"
     ),
     "shop/app.py": (
-        "from shop.client import Client, Queue\n"
+        "from shop.api import Client, Queue\n"
         "\n"
         "\n"
         "def main(make):\n"
@@ -70,12 +76,14 @@ def cited(workspace: Workspace, question: str) -> tuple[set[tuple[str, int]], st
     return {(s.path, s.start_line) for s in result.sources}, result.answer
 
 
-@pytest.mark.parametrize("question", ["who calls c.send?", "who calls other.send?"])
+@pytest.mark.parametrize(
+    "question", ["who calls c.send?", "who calls other.send?", "who calls client.send?"]
+)
 def test_a_variable_s_name_reads_as_the_method_s_calls(workspace: Workspace, question: str) -> None:
     lines, answer = cited(workspace, question)
     assert lines == calls_in_text("send")  # every call of send, not none
     owner = question.split()[-1].split(".")[0]
-    assert f"`{owner}` names no type, module or definition of the repository" in answer
+    assert f"`{owner}` names no type or module of the repository" in answer
 
 
 def test_a_class_and_an_imported_module_keep_their_meaning(workspace: Workspace) -> None:
@@ -85,5 +93,5 @@ def test_a_class_and_an_imported_module_keep_their_meaning(workspace: Workspace)
     assert lines == {("shop/app.py", 6), ("shop/app.py", 11), ("shop/app.py", 10)}
     assert "names no type" not in answer
     lines, answer = cited(workspace, "who calls json.dumps?")
-    assert lines == {("shop/client.py", 6)}
+    assert lines == {("shop/api.py", 6)}
     assert "names no type" not in answer

@@ -10,7 +10,7 @@ from codeagent.lang import languages_where
 from codeagent.symbols.call_targets import inherited
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
-from codeagent.symbols.types import CallSite
+from codeagent.symbols.types import CallSite, Definition
 from codeagent.tools.symbol_tool.names import SymbolToolError
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
@@ -72,8 +72,8 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
     if read_as_last:
         notes.insert(
             0,
-            f"`{owner}` names no type, module or definition of the repository (a variable?): "
-            f"these are the calls of `{last}`, whatever they are called on.",
+            f"`{owner}` names no type or module of the repository (a variable?): these are "
+            f"the calls of `{last}`, whatever they are called on.",
         )
     classes = [graph._by_full[t] for t in targets if t in graph._by_full]
     if classes and all(d.kind in CLASS_KINDS for d in classes):
@@ -88,14 +88,22 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
 
 
 def names_nothing(graph: SymbolGraph, owner: str) -> bool:
-    """Whether ``owner`` (``c`` of ``c.JSON``, ``self``) is no definition, module or imported
-    name of the repository: a variable's name, as a user copies it from a call."""
+    """Whether ``owner`` (``c`` of ``c.JSON``, ``self``, ``session`` of ``session.request``)
+    names no type or module, of the repository or imported: a variable's name, as a user
+    copies it from a call. A function of that name (requests' ``session()``, imported in its
+    ``__init__``) is no receiver: its calls' results are."""
     head = owner.split(".", 1)[0]
-    return (
-        not graph.definitions(owner)
-        and not graph.import_sites(owner)
-        and not (graph.import_sites(head))
-    )
+    if any(_typed(d) for d in graph.definitions(owner)):
+        return False
+    for imp in [*graph.import_sites(owner), *graph.import_sites(head)]:
+        found = graph.definitions(imp.target) if imp.name is not None else []
+        if not found or any(_typed(d) for d in found):  # a module, or a name from outside
+            return False
+    return True
+
+
+def _typed(d: Definition) -> bool:
+    return d.kind in CLASS_KINDS or d.kind == "module"
 
 
 def _class_note(graph: SymbolGraph, full: str, last: str) -> str:
