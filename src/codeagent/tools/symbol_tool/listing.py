@@ -139,8 +139,8 @@ def render_listing(
         chosen = [n for n in nodes if n.members]
     else:
         return [f"{head} ({members} of them members, counted under their type){hint}", *outline]
-    if only and wanted == "classes":
-        chosen = [n for n in chosen if n.item.kind == only]
+    if only and wanted == "classes":  # one kind: each flush left (its outer types not listed)
+        chosen = [Node(n.item, 0, n.members, n.inner) for n in chosen if n.item.kind == only]
     if not chosen:
         what = _plural(2, only)[2:] if only and wanted == "classes" else WANTED[wanted]
         defined = _plural(len(items), "definition")
