@@ -83,7 +83,12 @@ def tree(items: Sequence[SymbolItem]) -> list[Node]:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else ("es" if word.endswith("s") else "s"))
+    return f"{n} {word if n == 1 else _words(word)}"
+
+
+def _words(word: str) -> str:
+    """``class`` -> ``classes``, ``enum`` -> ``enums``."""
+    return word + ("es" if word.endswith("s") else "s")
 
 
 def _counts(items: list[SymbolItem]) -> str:
@@ -142,7 +147,7 @@ def render_listing(
     if only and wanted == "classes":  # one kind: each flush left (its outer types not listed)
         chosen = [Node(n.item, 0, n.members, n.inner) for n in chosen if n.item.kind == only]
     if not chosen:
-        what = _plural(2, only)[2:] if only and wanted == "classes" else WANTED[wanted]
+        what = _words(only) if only and wanted == "classes" else WANTED[wanted]
         defined = _plural(len(items), "definition")
         return [f"{name} defines no {what}. What it defines: {defined}{hint}", *outline]
     if wanted == "methods":
@@ -155,7 +160,7 @@ def render_listing(
                 for m in n.members
             ]
         return lines
-    what = _plural(2, only)[2:] if only and wanted == "classes" else WANTED[wanted]
+    what = _words(only) if only and wanted == "classes" else WANTED[wanted]
     head = f"{what.capitalize()} in {name}: {len(chosen)}"
     kinds = {n.item.kind for n in chosen}
     if wanted == "classes" and len(kinds) > 1:  # "12 (7 structs, 4 interfaces, 1 type)"
