@@ -7,6 +7,7 @@ import re
 
 from codeagent.display import location
 from codeagent.errors import ToolError
+from codeagent.rank.file_roles import path_kind
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import Definition
@@ -60,12 +61,14 @@ def classes_named(graph: SymbolGraph, name: str) -> list[Definition]:
 
 def preferred(graph: SymbolGraph, found: list[Definition]) -> list[Definition]:
     """``found`` without a Rust type's ``impl`` blocks, then without the type aliases of its
-    name (a Rust associated type), then without a Python stub's declarations (``m.pyi``
+    name (a Rust associated type), then without the tests' (a test's stand-in ``class
+    Context`` beside the code's), then without a Python stub's declarations (``m.pyi``
     beside an indexed ``m.py``: the stub types what the source defines or re-exports, as
     attrs' ``attr/__init__.pyi`` does ``attr._make.Attribute``), each where something else of
     that name is left."""
     found = [d for d in found if d.kind != "impl"] or found
     found = [d for d in found if not is_alias(d)] or found
+    found = [d for d in found if path_kind(d.path) != "tests"] or found
     return [d for d in found if not is_typed_by_stub(graph, d.path)] or found
 
 
