@@ -61,43 +61,35 @@ def _variadic(s: Shape) -> bool:
     return bool(s[0]) and s[0][-1].startswith("...")
 
 
+_MARKS = re.compile(r"[()\[\]{},]")
+
+
 def _group(text: str, open_at: int) -> tuple[list[str] | None, int]:
     """The comma-separated parts (at depth 0) of the bracketed group opening at ``open_at``,
     and the index after its closing bracket; None where it does not close."""
-    depth = 0
+    depth, start = 0, open_at + 1
     parts: list[str] = []
-    current: list[str] = []
-    for i in range(open_at + 1, len(text)):
-        char = text[i]
+    for mark in _MARKS.finditer(text, open_at + 1):
+        char = mark.group()
         if char in "([{":
             depth += 1
+        elif char == "," and depth == 0:
+            parts.append(text[start : mark.start()].strip())
+            start = mark.end()
         elif char in ")]}":
             if depth == 0:
-                parts.append("".join(current).strip())
-                return ([] if parts == [""] else parts), i + 1
+                parts.append(text[start : mark.start()].strip())
+                return ([] if parts == [""] else parts), mark.end()
             depth -= 1
-        elif char == "," and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-            continue
-        current.append(char)
     return None, len(text)
 
 
 def _split_name(part: str) -> tuple[str, str] | None:
     """(name, type) of ``c *Context``; None for a part that is a type alone."""
-    depth = 0
-    for i, char in enumerate(part):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char.isspace() and depth == 0:
-            head, rest = part[:i], part[i:].strip()
-            if re.fullmatch(r"[A-Za-z_]\w*", head) and head not in _TYPE_WORDS:
-                return head, rest
-            return None
-    return None
+    head, _, rest = part.partition(" ")
+    if not rest or not re.fullmatch(r"[A-Za-z_]\w*", head) or head in _TYPE_WORDS:
+        return None  # a type alone (``int``, ``func(a int)``, ``chan int``, ``[]T``)
+    return head, rest.strip()
 
 
 def _types(parts: list[str]) -> tuple[str, ...]:
