@@ -6,7 +6,6 @@ code is left. The truth is pyclbr's reading of the code's module."""
 from __future__ import annotations
 
 import pyclbr
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,8 @@ from codeagent.workspace import Workspace
 from conftest import GitRepoFactory
 
 FILES = {
-    "shop/__init__.py": "",
-    "shop/context.py": (
+    "standin_shop/__init__.py": "",
+    "standin_shop/context.py": (
         "class Context:\n"
         "    def get(self, key):\n"
         "        return key\n"
@@ -46,20 +45,17 @@ def repo(git_repo: GitRepoFactory) -> Path:
 
 
 def test_the_code_s_class_answers_not_the_test_s_stand_in(repo: Path, tmp_path: Path) -> None:
-    sys.path.insert(0, str(repo))
-    try:
-        truth = pyclbr.readmodule_ex("shop.context")["Context"]
-    finally:
-        sys.path.remove(str(repo))
-        sys.modules.pop("shop", None)
+    # a package name no other test reads (pyclbr keeps what it read, by name), from the
+    # repository only
+    truth = pyclbr.readmodule_ex("standin_shop.context", path=[str(repo)])["Context"]
     assert isinstance(truth, pyclbr.Class)
     workspace = Workspace(repo, Settings(home=tmp_path / "home", llm="none", embed="none"))
     result = workspace.ask("what methods does Context have?")
     assert result.route.tool == "symbols", result.route
     cited = {(s.path, s.start_line) for s in result.sources}
-    assert cited == {("shop/context.py", m) for m in truth.methods.values()}
+    assert cited == {("standin_shop/context.py", m) for m in truth.methods.values()}
     # with only stand-ins of tests there is nothing else to prefer: they answer
-    (repo / "shop/context.py").unlink()
+    (repo / "standin_shop/context.py").unlink()
     fresh = Workspace(repo, Settings(home=tmp_path / "home2", llm="none", embed="none"))
     assert {s.path for s in fresh.ask("what methods does Context have?").sources} == {
         "tests/test_handlers.py"
