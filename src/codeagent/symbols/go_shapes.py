@@ -17,7 +17,7 @@ import re
 Shape = tuple[tuple[str, ...], tuple[str, ...]]  # the parameters' types, the results' types
 
 _QUALIFIER = re.compile(r"\b[A-Za-z_]\w*\.(?=[A-Za-z_])")
-_TYPE_WORDS = ("chan", "func", "map", "struct", "interface", "<-chan", "[]", "*")
+_TYPE_WORDS = ("chan", "func", "map", "struct", "interface")  # a type's first word, no name
 
 
 def shape(signature: str, name: str) -> Shape | None:

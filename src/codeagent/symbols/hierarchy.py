@@ -187,13 +187,13 @@ class SymbolHierarchy(SymbolTables):
         return out
 
     def _shape(self, method: Definition) -> Shape | None:
-        key = method.full_name + f"@{method.path}:{method.line}"
+        key = (method.path, method.line, method.name)
         if key not in self._shapes:
             self._shapes[key] = shape(method.signature, method.name)
         return self._shapes[key]
 
     @cached_property
-    def _shapes(self) -> dict[str, Shape | None]:
+    def _shapes(self) -> dict[tuple[str, int, str], Shape | None]:
         return {}
 
     # -- method resolution order --------------------------------------------------------------

@@ -18,11 +18,25 @@ import re
 _ALIAS = re.compile(r"\s+as\s+[\w$]+")
 
 
-def import_keys(written: str) -> set[str]:
-    """The keys an import of ``written`` (a module or target) is found under."""
-    text = " ".join(written.split())
-    if not text:
-        return set()
+def import_keys(*written: str) -> set[str]:
+    """The keys an import is found under, of each of ``written`` (its module, its target)."""
+    keys: set[str] = set()
+    for text in written:  # a dotted name, as most are (substring tests: every import of an
+        # index is read when it is opened), or a use tree, a path with slashes, text to tidy
+        if not (
+            ":" in text or "/" in text or "{" in text or " " in text or "\n" in text or "\t" in text
+        ):
+            parts = text.split(".")
+            keys.update(".".join(parts[:n]) for n in range(1, len(parts) + 1) if parts[n - 1])
+        else:
+            keys |= _path_keys(" ".join(text.split()))
+    return keys
+
+
+def _path_keys(text: str) -> set[str]:
+    """The keys of a Rust path or use tree, or of a path with slashes."""
+    if "{" not in text and "::" in text:  # one path: ``clap_lex::OsStrExt as _``
+        return _prefixes(text.partition(" as ")[0].replace(" ", "").split("::"), ".")
     keys: set[str] = set()
     if "::" in text or "{" in text:
         for path in use_paths(text):
@@ -40,7 +54,7 @@ def import_keys(written: str) -> set[str]:
 def use_paths(text: str) -> list[str]:
     """The paths a Rust ``use`` tree names (``a::{b, c::{d, self}}``: ``a::b``, ``a::c::d``,
     ``a::c``), aliases left out."""
-    tree = _ALIAS.sub("", text).replace(" ", "")
+    tree = "".join(_ALIAS.sub("", text).split())
     return [p for p in _expand("", tree) if p]
 
 
@@ -59,22 +73,23 @@ def _expand(prefix: str, tree: str) -> list[str]:
     return out
 
 
+_GROUP_MARKS = re.compile(r"[{},]")
+
+
 def _top_level(inner: str) -> list[str]:
     """``inner`` split at the commas outside braces."""
     parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for char in inner:
+    depth, start = 0, 0
+    for mark in _GROUP_MARKS.finditer(inner):
+        char = mark.group()
         if char == "{":
             depth += 1
         elif char == "}":
             depth -= 1
-        elif char == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    parts.append("".join(current))
+        elif depth == 0:
+            parts.append(inner[start : mark.start()])
+            start = mark.end()
+    parts.append(inner[start:])
     return parts
 
 

@@ -227,8 +227,7 @@ class SymbolTables:
         index: dict[str, list[Import]] = defaultdict(list)
         for imports in self._imports.values():
             for imp in imports:
-                keys = import_keys(imp.module) | import_keys(imp.target)
-                for key in keys:
+                for key in import_keys(imp.module, imp.target):
                     index[key].append(imp)
         return index
 

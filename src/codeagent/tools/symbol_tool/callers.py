@@ -95,7 +95,7 @@ def names_nothing(graph: SymbolGraph, owner: str) -> bool:
     head = owner.split(".", 1)[0]
     if any(_typed(d) for d in graph.definitions(owner)):
         return False
-    for imp in [*graph.import_sites(owner), *graph.import_sites(head)]:
+    for imp in [site for name in {owner, head} for site in graph.import_sites(name)]:
         found = graph.definitions(imp.target) if imp.name is not None else []
         if not found or any(_typed(d) for d in found):  # a module, or a name from outside
             return False

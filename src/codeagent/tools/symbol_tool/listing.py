@@ -144,10 +144,11 @@ def render_listing(
         chosen = [n for n in nodes if n.members]
     else:
         return [f"{head} ({members} of them members, counted under their type){hint}", *outline]
+    what = WANTED[wanted]
     if only and wanted == "classes":  # one kind: each flush left (its outer types not listed)
         chosen = [Node(n.item, 0, n.members, n.inner) for n in chosen if n.item.kind == only]
+        what = _words(only)
     if not chosen:
-        what = _words(only) if only and wanted == "classes" else WANTED[wanted]
         defined = _plural(len(items), "definition")
         return [f"{name} defines no {what}. What it defines: {defined}{hint}", *outline]
     if wanted == "methods":
@@ -160,7 +161,6 @@ def render_listing(
                 for m in n.members
             ]
         return lines
-    what = _words(only) if only and wanted == "classes" else WANTED[wanted]
     head = f"{what.capitalize()} in {name}: {len(chosen)}"
     kinds = {n.item.kind for n in chosen}
     if wanted == "classes" and len(kinds) > 1:  # "12 (7 structs, 4 interfaces, 1 type)"

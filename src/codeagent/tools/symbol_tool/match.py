@@ -12,16 +12,14 @@ from codeagent.tools.structural import PLACEHOLDERS
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
-_ID = r"`?(?P<sym>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
+_NAME = r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"  # dotted, or with ``::``
+_ID = rf"`?(?P<sym>{_NAME})(?:\(\))?`?(?![\w/])"
 _CLS = (
     rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class|interface|trait)\s+)?{_ID}"
     rf"(?:\s+(?:class|type|interface|trait))?"
 )
 # a module's name, or an import path with slashes (a Go package, ``@scope/pkg``)
-_MOD_ID = (
-    r"`?(?P<sym>(?:@?[A-Za-z_][\w.\-]*/)+[\w.\-]*\w|[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)"
-    r"(?:\(\))?`?(?![\w/])"
-)
+_MOD_ID = rf"`?(?P<sym>(?:@?[A-Za-z_][\w.\-]*/)+[\w.\-]*\w|{_NAME})(?:\(\))?`?(?![\w/])"
 _MOD = rf"(?:the\s+)?(?:(?:module|package|file)\s+)?{_MOD_ID}(?:\s+(?:module|package))?"
 
 _SUBCLASSES = [
