@@ -37,12 +37,13 @@ install-llamacpp: install
 # (tests/faults/test_offline.py), universal-ctags, the truth the language layer is checked
 # against (tests/lang/), and a JDK and Go, whose javac and go/types are the truth Java's and
 # Go's call targets are checked against (tests/symbols/test_java_call_targets.py,
-# test_go_call_targets.py), and GCC, whose call graph is C's and C++'s
-# (test_c_call_targets.py, test_cpp_call_targets.py); skipped without them, except in CI,
-# where those tests fail.
+# test_go_call_targets.py), GCC, whose call graph is C's and C++'s
+# (test_c_call_targets.py, test_cpp_call_targets.py), and Mono's C# compiler, whose compiled
+# calls are C#'s (test_csharp_call_targets.py); skipped without them, except in CI, where
+# those tests fail.
 install-system:
 	apt-get update -qq && apt-get install -y -qq strace universal-ctags \
-		openjdk-17-jdk-headless golang-go gcc g++
+		openjdk-17-jdk-headless golang-go gcc g++ mono-mcs
 
 # Headless Chromium and its WebDriver (Debian packages) for the web page's browser test.
 install-browser: install

@@ -25,3 +25,9 @@ def needs_javac() -> None:
 @pytest.fixture
 def needs_go() -> None:
     needs("go", "Go (go/types is the truth)")
+
+
+@pytest.fixture
+def needs_mono() -> None:
+    needs("mcs", "Mono's C# compiler (the compiled assembly is the truth)")
+    needs("mono", "Mono (it runs eval/CsCalls.cs on the compiled assembly)")

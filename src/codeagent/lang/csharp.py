@@ -1,8 +1,10 @@
 """C#: classes, structs, interfaces, records (base types as bases), enums, methods,
-constructors, destructors, operators (conversions too), namespaces; ``using``; calls and ``new``."""
+constructors, destructors, operators (conversions too), namespaces; ``using``; calls and ``new``,
+with their targets where the declared types say them (:mod:`codeagent.lang.csharp_calls`)."""
 
 from __future__ import annotations
 
+from codeagent.lang.csharp_calls import CSHARP_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
 
@@ -43,10 +45,8 @@ SPEC = LanguageSpec(
     imports="""
 (using_directive [(qualified_name) (identifier)] @module) @import
 """,
-    calls="""
-(invocation_expression function: [(identifier) @name
-                                  (member_access_expression name: (identifier) @name)
-                                  (generic_name (identifier) @name)]) @call
-(object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.csharp_calls)
+    calls=CSHARP_CALLS,
+    receivers=read,
+    declared_types=True,
 )

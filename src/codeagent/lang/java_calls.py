@@ -268,7 +268,7 @@ class _Calls:
         one), or None when no local, parameter or field of an enclosing class has the name."""
         seen = self.by_name.get(name)
         if seen is None:
-            read = sorted(_declaration(c, self.text) for c in self.decls.get(name, ()))
+            read = sorted(self.declared(c) for c in self.decls.get(name, ()))
             seen = self.by_name[name] = ([r[0] for r in read], [(r[1], r[2]) for r in read])
         found = holding(*seen, at)  # Java lets no local hide another: the spans nest
         if found is not None:
@@ -282,6 +282,10 @@ class _Calls:
                 return typed
             cls = parents[cls]
         return None
+
+    def declared(self, captures: dict[str, list[Node]]) -> tuple[int, int, str]:
+        """(seen from, seen to, type) of one declaration (another language's own)."""
+        return _declaration(captures, self.text)
 
     def _class_ref(self, at: int) -> str | None:
         """The class whose code is at ``at`` (None inside an anonymous class)."""

@@ -44,7 +44,7 @@ def importers_index(
         language = rec.get("l")
         if language:
             by_family[family(language)].append(path)
-        scope = _scope(language) if language else ""
+        scope = import_scope(language) if language else ""
         if scope:
             for row in rec["d"]:
                 if row[1] == scope:
@@ -73,6 +73,7 @@ def targets(
     return [p for p in found if p != importer]
 
 
-def _scope(language: str) -> str:
+def import_scope(language: str) -> str:
+    """The definition kind that groups files for the language's imports ("": none)."""
     spec = _named(lang.all_specs()).get(language)
     return spec.import_scope if spec is not None else ""

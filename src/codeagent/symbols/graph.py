@@ -70,7 +70,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # a test class's own fixtures ("@Class:name", recorded as "Class:name")
 # 20: every base a definition's matches capture (a Go interface's embedded interfaces, not the
 # first only); Go's embedded struct fields and qualified embedded types are bases
-FORMAT = 20
+# 21: C#'s call targets too (lang.csharp_calls), with its fields' and properties' types ("b")
+FORMAT = 21
 log = logging.getLogger(__name__)
 
 

@@ -13,6 +13,8 @@ from collections import defaultdict
 from functools import cached_property
 
 from codeagent.lang import languages_where, members_in_body
+from codeagent.symbols.csharp_targets import namespace_head, namespace_path
+from codeagent.symbols.file_imports import import_scope
 from codeagent.symbols.go_shapes import Shape, fits, is_generic, shape
 from codeagent.symbols.mro import breadth_first, c3_order
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
@@ -84,6 +86,14 @@ class SymbolHierarchy(SymbolTables):
         (``Converter.Factory`` is no ``CallAdapter.Factory``); else as written."""
         language = self.files[cls.path]["l"]
         dotted = written.replace("::", ".").replace("\\", ".").strip(".")
+        if import_scope(language):  # C#: by namespace, as the compiler finds a type
+            parts = dotted.split(".")
+            hit = namespace_path(self, cls.path, parts) if len(parts) > 1 else None
+            named = (
+                hit[0] if hit and hit[1] == len(parts) else namespace_head(self, cls.path, dotted)
+            )
+            if isinstance(named, Definition) and named is not cls:
+                return named.full_name
         last = dotted.rsplit(".", 1)[-1]
         found = [d for d in self._lang_types.get((language, last), []) if d is not cls]
         if (here := _relative(cls.qualname, dotted)) is not None:  # Rust's super::X, self::X

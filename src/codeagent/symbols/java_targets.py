@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING
 
 from codeagent.lang.java import package_of
 from codeagent.symbols.arity import counted, fits
-from codeagent.symbols.file_imports import targets
+from codeagent.symbols.csharp_targets import (
+    extension,
+    namespace_head,
+    namespace_path,
+    outside_extension,
+    static_member_types,
+)
+from codeagent.symbols.file_imports import import_scope, targets
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.ts_targets import _declared
 from codeagent.symbols.types import Definition
@@ -64,11 +71,13 @@ def _target(
     after, unqualified = written.startswith("^"), written.startswith("~")
     owner, _, member = written.lstrip("^~").rpartition(".")
     cls = _declared(graph, path, owner) if "@" in owner else java_type(graph, path, owner)
-    if isinstance(cls, str):
-        return (f"{cls}.{member}", True)
+    if isinstance(cls, str):  # C#: an extension method's, else the outside type's
+        return outside_extension(graph, path, member, count) or (f"{cls}.{member}", True)
     if cls is None:
         return None
     found = _member(graph, cls, member, skip_first=after, count=count)
+    if found is None and not unqualified and not after:  # C#: T has no F: an extension?
+        return extension(graph, path, member, count)
     while found is None and unqualified:
         cls = graph._by_full.get(cls.full_name.rpartition(".")[0])
         if cls is None or cls.kind not in CLASS_KINDS:
@@ -81,8 +90,14 @@ def java_type(graph: SymbolHierarchy, path: str, written: str) -> Definition | s
     """The class ``written`` names in the file at ``path``: a definition, the qualified name
     of a class outside the repository, or None (not known)."""
     head, _, rest = written.partition(".")
-    found = _head(graph, path, head)
-    if found is None and rest and head[:1].islower():  # a.b.C: by its path
+    rec = graph.files.get(path)
+    by_namespace = rec is not None and bool(import_scope(rec["l"]))  # C#'s types
+    found = namespace_head(graph, path, head) if by_namespace else _head(graph, path, head)
+    if found is None and rest and by_namespace:  # A.B.T: a namespace's type
+        hit = namespace_path(graph, path, written.split("."))
+        if hit is not None:
+            found, rest = hit[0], ".".join(written.split(".")[hit[1] :])
+    elif found is None and rest and head[:1].islower():  # a.b.C: by its path
         parts = written.split(".")
         for n in range(len(parts), 0, -1):
             files = graph.java_layout.ending_with("/".join(parts[:n]) + ".java")
@@ -104,12 +119,18 @@ def java_type(graph: SymbolHierarchy, path: str, written: str) -> Definition | s
 
 def _field_type(graph: SymbolHierarchy, cls: Definition, name: str) -> Definition | None:
     """The repository class the field ``name`` of ``cls`` is declared with (the record's
-    ``b`` rows: :mod:`codeagent.lang.java_calls`), read in the class's file."""
-    ref = f"{cls.name}@{cls.line}"
-    for owner, field, written in graph.files[cls.path].get("b", ()):
-        if owner == ref and field == name:
-            found = java_type(graph, cls.path, written)
-            return found if isinstance(found, Definition) else None
+    ``b`` rows: :mod:`codeagent.lang.java_calls`), read in the class's file, or in another
+    that declares the class too (C#'s ``partial``)."""
+    language = graph.files[cls.path]["l"]
+    parts = [
+        d for d in graph._lang_types.get((language, cls.name), ()) if d.qualname == cls.qualname
+    ]
+    for part in [cls, *(d for d in parts if d is not cls)]:
+        ref = f"{part.name}@{part.line}"
+        for owner, field, written in graph.files[part.path].get("b", ()):
+            if owner == ref and field == name:
+                found = java_type(graph, part.path, written)
+                return found if isinstance(found, Definition) else None
     return None
 
 
@@ -193,8 +214,14 @@ def _member(
 
 
 def _static(graph: SymbolHierarchy, path: str, name: str) -> Target | None:
-    """``name`` imported by ``import static a.b.C.name``."""
+    """``name`` imported by ``import static a.b.C.name`` (C#: ``using static A.B.C``)."""
     rec = graph.files.get(path)
+    if rec is not None and import_scope(rec["l"]):
+        for used in static_member_types(graph, path):
+            found = _member(graph, used, name, skip_first=False)
+            if found is not None:
+                return found
+        return None
     for _line, module, imported, _alias in rec["i"] if rec is not None else ():
         if imported == name:
             owner, _, cls_name = module.rpartition(".")

@@ -1,0 +1,260 @@
+"""C#'s calls tied to what the compiler ties them to: a small real git repository of two
+namespaces, indexed, compiled with Mono's compiler, and each method's calls read from the
+assembly's IL (``eval/CsCalls.cs``): every call the index resolves must be the compiler's (a
+call of an override counts as the virtual method it overrides, as the compiler binds it), and
+every call of the compiler's must be resolved, but those marked ``// by-name NAME`` (a lambda's
+parameter, a value no declaration types): those stay calls by name."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from codeagent.symbols.graph import SymbolGraph
+from codeagent.symbols.tables import CLASS_KINDS
+from oracle_marks import EVAL, committed, indexed
+
+FILES = {
+    "src/Shop/Net/Transport.cs": """using System;
+
+namespace Shop.Net
+{
+    public interface ITransport { void Send(string body); }
+
+    public class Transport : ITransport
+    {
+        public void Send(string body) { Console.WriteLine(body); }
+        public void Close() { }
+        public static Transport Open(string url) { return new Transport(); }
+    }
+
+    public static class Texts
+    {
+        public static string Twice(this string s) { return s + s; }
+        public static string Trim(this string s, int n) { return s; }
+        public static void Shout(this Client c) { c.Log("!"); }
+        public static void Shout(this Client c, int times) { }
+    }
+}
+""",
+    "src/Shop/Net/Client.cs": """using System;
+using System.Collections.Generic;
+
+namespace Shop.Net
+{
+    public partial class Client
+    {
+        private readonly ITransport transport;
+        private readonly Transport[] pool = new Transport[0];
+        public Transport Raw { get; set; }
+
+        public Client(ITransport t) { transport = t; }
+
+        public void Send(string body)
+        {
+            transport.Send(body);
+            this.transport.Send(body);
+            Raw.Close();
+            Log(body);
+            foreach (var each in pool) each.Close();
+            var retry = new Retry(2);
+            retry.Again();
+        }
+
+        public void Send(string body, int times)
+        {
+            for (var i = 0; i < times; i++) Send(body);
+        }
+
+        public static Client Make() { return new Client(Transport.Open("x")); }
+
+        public virtual void Log(string s) { }
+
+        public Transport Current() { return Raw; }
+    }
+}
+""",
+    "src/Shop/Net/Client.Retry.cs": """namespace Shop.Net
+{
+    public partial class Client
+    {
+        class Retry
+        {
+            readonly int times;
+            public Retry(int times) { this.times = times; }
+            public void Again() { }
+        }
+    }
+}
+""",
+    "src/App/Program.cs": """using System;
+using System.Collections.Generic;
+using Shop.Net;
+using static Shop.Net.Client;
+
+namespace App
+{
+    class Program
+    {
+        static void Main(string[] args)
+        {
+            var c = new Client(new Transport());
+            c.Send("x");
+            c.Send("x", 2);
+            Client.Make().Send("y");
+            Make();
+            Client other = Client.Make();
+            other?.Send("z");
+            other.Current().Close();
+            c.Raw.Send("q");
+            Shop.Net.Transport.Open("u");
+            ((Client)Make()).Log("a");
+            (other as Client).Log("b");
+            List<Client> many = new List<Client>();
+            foreach (var each in many) each.Send("w");
+            foreach (Client one in many) one.Send("v");
+            new Helper().Help(3);
+            Func<Client, int> size = z => { z.Send("l"); return 0; }; // by-name Send
+            var made = Pick(other);
+            made.Log("m"); // by-name Log
+            "s".Twice();
+            "s".Trim(); // not the repository's Trim
+            var text = Name();
+            text.Twice(); // by-name Twice
+            c.Shout();
+            object o = c;
+            if (o is Client k) k.Log("p");
+            try { Make(); } catch (Oops e) { e.Explain(); }
+        }
+
+        static Client Pick(Client c) { return c; }
+
+        static string Name() { return "n"; }
+    }
+
+    class Oops : Exception
+    {
+        public void Explain() { }
+    }
+
+    class Base
+    {
+        public virtual void Go() { }
+    }
+
+    class Helper : Base
+    {
+        public override void Go() { base.Go(); }
+
+        public void Help(int x) { Go(); this.Go(); }
+    }
+
+    class Loud : Client
+    {
+        public Loud() : base(new Transport()) { }
+
+        public override void Log(string s) { base.Log(s); Send(s); }
+    }
+}
+""",
+}
+MARK = re.compile(r"// by-name (\w+)")
+Pair = tuple[str, str, str]  # (caller: its type and method, callee, "call" | "new")
+
+pytestmark = pytest.mark.usefixtures("needs_mono")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return committed(tmp_path_factory, "csharp-calls", FILES)
+
+
+@pytest.fixture(scope="module")
+def graph(repo: Path) -> SymbolGraph:
+    return indexed(repo)
+
+
+@pytest.fixture(scope="module")
+def compiler(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Counter[Pair]:
+    """The compiler's calls between the repository's methods, from the assembly's IL."""
+    work = tmp_path_factory.mktemp("csharp-il")
+    sources = [str(repo / path) for path in FILES]
+    subprocess.run(["mcs", "-target:library", f"-out:{work / 'shop.dll'}", *sources], check=True)
+    subprocess.run(["mcs", f"-out:{work / 'calls.exe'}", str(EVAL / "CsCalls.cs")], check=True)
+    done = subprocess.run(
+        ["mono", str(work / "calls.exe"), str(work / "shop.dll")],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    out: Counter[Pair] = Counter()
+    for line in done.stdout.splitlines():
+        owner, method, callee, kind = line.split("\t")
+        if kind != "type":  # a type's line: what was compiled
+            out[(f"{owner}.{method}", callee, kind)] += 1
+    return out
+
+
+def _ours(graph: SymbolGraph) -> tuple[Counter[Pair], Counter[tuple[str, str]]]:
+    """The index's resolved calls as pairs, and its calls by name (caller, name)."""
+    resolved: Counter[Pair] = Counter()
+    by_name: Counter[tuple[str, str]] = Counter()
+    names = {n for rec in graph.files.values() for n in rec["c"][0]}
+    for name in names:
+        for site in graph.callers(name):
+            if site.resolved:
+                d = graph._by_full[site.target]
+                kind = "new" if d.kind in CLASS_KINDS else "call"
+                resolved[(site.scope, d.qualname, kind)] += 1
+            elif not site.outside:
+                by_name[(site.scope, site.name)] += 1
+    return resolved, by_name
+
+
+def _overrides(graph: SymbolGraph, ours: Pair, theirs: Pair) -> bool:
+    """Whether the method of ``ours`` is ``theirs``'s or overrides it."""
+    if ours == theirs:
+        return True
+    if ours[0] != theirs[0] or ours[2] != "call" or theirs[2] != "call":
+        return False
+    owner, _, name = ours[1].rpartition(".")
+    if name != theirs[1].rpartition(".")[2]:
+        return False
+    types = [d for d in graph.definitions(owner) if d.kind in CLASS_KINDS]
+    bases = [b.qualname for d in types for b, _via in graph._mro(d, set())]
+    return theirs[1].rpartition(".")[0] in bases
+
+
+def test_every_resolved_call_is_the_compilers(graph: SymbolGraph, compiler: Counter[Pair]) -> None:
+    resolved, _ = _ours(graph)
+    left = Counter(compiler)
+    wrong = []
+    for pair in resolved.elements():
+        match = next((t for t in left if left[t] and _overrides(graph, pair, t)), None)
+        if match is None:
+            wrong.append(pair)
+        else:
+            left[match] -= 1
+    assert wrong == []
+    assert resolved  # not every call left by name
+
+
+def test_every_call_of_the_compilers_is_resolved_but_the_marked(
+    graph: SymbolGraph, compiler: Counter[Pair]
+) -> None:
+    resolved, by_name = _ours(graph)
+    missed = Counter(compiler)
+    for pair in resolved.elements():
+        match = next((t for t in missed if missed[t] and _overrides(graph, pair, t)), None)
+        if match is not None:
+            missed[match] -= 1
+    missed = +missed
+    marked = Counter(
+        name for text in FILES.values() for line in text.splitlines() if (m := MARK.search(line))
+        for name in [m.group(1)]
+    )  # fmt: skip
+    assert Counter(callee.rpartition(".")[2] for _c, callee, _k in missed.elements()) == marked
+    for caller, callee, _kind in missed:  # and the index lists each of them by name
+        assert by_name[(caller, callee.rpartition(".")[2])] >= 1
