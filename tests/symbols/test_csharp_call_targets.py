@@ -1,5 +1,5 @@
 """C#'s calls tied to what the compiler ties them to: a small real git repository of two
-namespaces, indexed, compiled with Mono's compiler, and each method's calls read from the
+namespaces (an ``#if`` in a base list too), indexed, compiled with Mono's compiler, and each method's calls read from the
 assembly's IL (``eval/CsCalls.cs``): every call the index resolves must be the compiler's (a
 call of an override counts as the virtual method it overrides, as the compiler binds it), and
 every call of the compiler's must be resolved, but those marked ``// by-name NAME`` (a lambda's
@@ -32,10 +32,24 @@ namespace Shop.Net
         public static Transport Open(string url) { return new Transport(); }
     }
 
+    public class Pool : ITransport
+#if !LEGACY
+        , IDisposable
+#endif
+#if !(OLD || LEGACY)
+        , ICloneable
+#endif
+    {
+        public void Send(string body) { Close(); }
+        public void Close() { }
+        public void Dispose() { }
+        public object Clone() { return this; }
+    }
+
     public static class Texts
     {
         public static string Twice(this string s) { return s + s; }
-        public static string Trim(this string s, int n) { return s; }
+        public static string Trim(this string s) { return s; }
         public static void Shout(this Client c) { c.Log("!"); }
         public static void Shout(this Client c, int times) { }
     }
@@ -118,6 +132,7 @@ namespace App
             foreach (var each in many) each.Send("w");
             foreach (Client one in many) one.Send("v");
             new Helper().Help(3);
+            new Pool().Send("p");
             Func<Client, int> size = z => { z.Send("l"); return 0; }; // by-name Send
             var made = Pick(other);
             made.Log("m"); // by-name Log

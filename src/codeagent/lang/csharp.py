@@ -4,6 +4,8 @@ with their targets where the declared types say them (:mod:`codeagent.lang.cshar
 
 from __future__ import annotations
 
+import re
+
 from codeagent.lang.csharp_calls import CSHARP_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
@@ -18,6 +20,32 @@ def _grammar(suffix: str) -> object:
 def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:
     """``using App.Models`` is every file that declares something in the namespace."""
     return sorted(layout.namespaces.get(module, ()))
+
+
+_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|elif|else|endif)\b")
+
+
+def first_branches(text: str) -> str:
+    """``text`` as if each ``#if``'s first branch were compiled: the directives' lines and
+    the other branches' (``#elif``, ``#else``) blanked, lines kept (the ``repair`` of a file
+    that does not parse whole: ``#if`` inside a base list or a signature)."""
+    lines = text.split("\n")
+    dropped: list[bool] = []  # per open #if: whether a later branch is being read
+    for i, line in enumerate(lines):
+        found = _CONDITIONAL.match(line)
+        if found is not None:
+            word = found.group(1)
+            if word == "if":
+                dropped.append(False)
+            elif word == "endif":
+                if dropped:
+                    dropped.pop()
+            elif dropped:
+                dropped[-1] = True
+            lines[i] = " " * len(line)
+        elif any(dropped):
+            lines[i] = " " * len(line)
+    return "\n".join(lines)
 
 
 SPEC = LanguageSpec(
@@ -49,4 +77,5 @@ SPEC = LanguageSpec(
     calls=CSHARP_CALLS,
     receivers=read,
     declared_types=True,
+    repair=first_branches,
 )
