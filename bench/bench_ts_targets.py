@@ -1,18 +1,18 @@
-"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++) symbol phase with and without call
+"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++, C#) symbol phase with and without call
 targets, in-process.
 
     PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language LANGUAGE]
 
-``LANGUAGE``: typescript (the default), java, go, rust, c, cpp.
+``LANGUAGE``: typescript (the default), java, go, rust, c, cpp, csharp.
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
 ``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``; ``cpp``: ``.cpp``, ``.cc``, ``.cxx``,
-``.hpp``, ``.hh``, ``.hxx``) once (not timed), then times ``lang.parse_file`` over all of them
+``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``) once (not timed), then times ``lang.parse_file`` over all of them
 (grammar parse, definitions, imports, call sites: the language layer's share of an index
 build) ``--runs`` times with the receiver walk (:mod:`codeagent.lang.ts_calls`,
 :mod:`codeagent.lang.java_calls`, :mod:`codeagent.lang.go_calls`,
 :mod:`codeagent.lang.rust_calls`, :mod:`codeagent.lang.c_calls`,
-:mod:`codeagent.lang.cpp_calls`) and ``--runs`` times without it (and without the call query's
+:mod:`codeagent.lang.cpp_calls`, :mod:`codeagent.lang.csharp_calls`) and ``--runs`` times without it (and without the call query's
 captures for it), interleaved, and prints the medians in seconds (wall and CPU) and the
 difference, and the median of the runs' paired CPU ratios (with / without, run by run: what a
 drift of the machine's speed changes least). Then, on a graph of those records, the first ``who
@@ -30,11 +30,12 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import c, cpp, go, java, javascript, rust, typescript
+from codeagent.lang import c, cpp, csharp, go, java, javascript, rust, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
 NAMES = ("get", "send", "run", "close", "json")
+CSHARP_NAMES = ("Get", "Write", "Read", "Add", "Create")  # C#'s methods are capitalized
 # Go's calls without what the receiver walk reads: the query before it
 GO_CALLS = """
 (call_expression function: [
@@ -66,6 +67,14 @@ JAVA_CALLS = """
                                    (generic_type (type_identifier) @name)]) @call
 """
 
+# C#'s calls without what the receiver walk reads: the query before it
+CSHARP_CALLS = """
+(invocation_expression function: [(identifier) @name
+                                  (member_access_expression name: (identifier) @name)
+                                  (generic_name (identifier) @name)]) @call
+(object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @call
+"""
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -73,7 +82,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--language",
-        choices=("typescript", "java", "go", "rust", "c", "cpp"),
+        choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp"),
         default="typescript",
     )
     args = parser.parse_args()
@@ -84,6 +93,7 @@ def main() -> None:
         "rust": ["*.rs"],
         "c": ["*.c", "*.h"],
         "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx"],
+        "csharp": ["*.cs"],
     }.get(args.language, ["*.ts", "*.tsx"])
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
@@ -102,6 +112,9 @@ def main() -> None:
     elif args.language == "cpp":
         spec = cpp.SPEC
         plain = dataclasses.replace(spec, receivers=None, scoped_names=False, calls=CPP_CALLS)
+    elif args.language == "csharp":
+        spec = csharp.SPEC
+        plain = dataclasses.replace(spec, receivers=None, declared_types=False, calls=CSHARP_CALLS)
     elif args.language == "c":
         spec = c.SPEC
         plain = dataclasses.replace(spec, receivers=None, linked_functions=False, calls=c.CALLS)
@@ -137,7 +150,7 @@ def main() -> None:
         rec["c"] = pack_calls(rec["c"])
     graph = SymbolGraph(records)
     graph.warm()
-    for name in NAMES:
+    for name in CSHARP_NAMES if args.language == "csharp" else NAMES:
         start = time.perf_counter()
         sites = graph.callers(name)
         ms = (time.perf_counter() - start) * 1000
