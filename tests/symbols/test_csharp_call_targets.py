@@ -1,9 +1,11 @@
 """C#'s calls tied to what the compiler ties them to: a small real git repository of two
-namespaces (an ``#if`` in a base list too), indexed, compiled with Mono's compiler, and each method's calls read from the
-assembly's IL (``eval/CsCalls.cs``): every call the index resolves must be the compiler's (a
-call of an override counts as the virtual method it overrides, as the compiler binds it), and
-every call of the compiler's must be resolved, but those marked ``// by-name NAME`` (a lambda's
-parameter, a value no declaration types): those stay calls by name."""
+namespaces (an ``#if`` in a base list too), indexed, compiled with Mono's compiler, and each
+method's calls read from the assembly's IL (``eval/CsCalls.cs``): every call the index resolves
+must be the compiler's (a call of an override counts as the virtual method it overrides, as the
+compiler binds it), and every call of the compiler's must be resolved, but those marked ``//
+by-name NAME`` (a lambda's parameter, a value no declaration types): those stay calls by name.
+File-scoped namespaces and global usings (C# 10, which Mono does not read) must resolve as the
+forms the compiler read."""
 
 from __future__ import annotations
 
@@ -273,3 +275,24 @@ def test_every_call_of_the_compilers_is_resolved_but_the_marked(
     assert Counter(callee.rpartition(".")[2] for _c, callee, _k in missed.elements()) == marked
     for caller, callee, _kind in missed:  # and the index lists each of them by name
         assert by_name[(caller, callee.rpartition(".")[2])] >= 1
+
+
+def _modern(files: dict[str, str]) -> dict[str, str]:
+    """The same program in C# 10's forms, which Mono's compiler does not read: each file's
+    namespace file-scoped (``namespace Shop.Net;``), and its ``using Shop.Net;`` a ``global
+    using`` of one file for all."""
+    out = {"src/GlobalUsings.cs": "global using Shop.Net;\n"}
+    for path, text in files.items():
+        text = text.replace("using Shop.Net;\n", "")
+        out[path] = re.sub(r"(?s)namespace ([\w.]+)\n\{\n(.*)\n\}\n$", r"namespace \1;\n\2\n", text)
+        assert out[path] != text or "namespace" not in text  # the form was rewritten
+    return out
+
+
+def test_file_scoped_namespaces_and_global_usings_resolve_as_the_compiled_forms(
+    graph: SymbolGraph, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    modern = indexed(committed(tmp_path_factory, "csharp-calls-modern", _modern(FILES)))
+    assert _ours(modern) == _ours(graph)  # the compiler's answers, checked by the tests above
+    types = {d.full_name.split(".cs.", 1)[1] for d in modern._defs if d.kind in CLASS_KINDS}
+    assert {"Shop.Net.Client.Retry", "App.Program"} <= types

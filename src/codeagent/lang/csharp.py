@@ -78,4 +78,5 @@ SPEC = LanguageSpec(
     receivers=read,
     declared_types=True,
     repair=first_branches,
+    open_scopes=("file_scoped_namespace_declaration",),
 )

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 _NAME = "[(identifier) @name (generic_name (identifier) @name)]"
 # The calls (0, 1), the declarations with a type or without (2-9), the fields and properties
-# (10) and the types (11), found in one pass in C.
+# (10), the types (11) and the global usings (12), found in one pass in C. A record's ``b``
+# rows: each field's and property's type ``[REF, name, type]``, each ``global using A.B`` as
+# ``["", "using", "A.B"]``.
 CSHARP_CALLS = f"""
 (invocation_expression function: [
   (identifier) @name
@@ -59,9 +61,10 @@ CSHARP_CALLS = f"""
    (variable_declaration type: (_) @type (variable_declarator name: (identifier) @var)))
  (property_declaration type: (_) @type name: (identifier) @var)]
 [(class_declaration) (struct_declaration) (interface_declaration) (record_declaration)] @cls
+(using_directive "global" !name [(qualified_name) (identifier)] @global)
 """
 _DECLS = range(2, 10)
-_FIELD, _CLASS = 10, 11
+_FIELD, _CLASS, _GLOBAL = 10, 11, 12
 # Where a declaration is seen: a local, a pattern's or an ``out var``'s: from itself to the
 # end of the block around it; a parameter: the whole method, constructor, lambda or local
 # function; a caught exception: its catch clause; a foreach's, a using's, an untyped lambda
@@ -88,6 +91,7 @@ def read(
     decls: dict[str, list[dict[str, list[Node]]]] = {}
     fields: list[tuple[Node, str, str, str]] = []  # (name, its name, type, element type)
     classes: list[tuple[int, int, str]] = []
+    usings: list[list[str]] = []
     for pattern, captures in matches:
         if pattern < 2:
             calls.append((pattern, captures))
@@ -96,6 +100,8 @@ def read(
         elif pattern == _FIELD:
             var, typed = captures["var"][0], captures["type"][0]
             fields.append((var, text(var), _type(typed, text), _element(typed, text)))
+        elif pattern == _GLOBAL:  # global using A.B: for every file of the project
+            usings.append(["", "using", "".join(text(captures["global"][0]).split())])
         else:
             node = captures["cls"][0]
             named = node.child_by_field_name("name")
@@ -106,6 +112,7 @@ def read(
         walk = _CsharpCalls(decls, fields, classes, text)
         found.calls = walk.rows(calls, spans) if calls else []
         found.bindings = walk.typed_fields()
+    found.bindings = [*(found.bindings or ()), *usings]
     return found
 
 

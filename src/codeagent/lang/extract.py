@@ -177,12 +177,13 @@ def _definitions(
             name_line=name.start_point[0] + 1,
             receiver=".".join(_type_name(node_text(r)).replace("::", ".") for r in receivers),
             bases=[_type_name(node_text(b)) for b in _bases(captures)],
-            end=first_capture(captures, "end") or node,
+            end=first_capture(captures, "end") or _open_end(spec, node),
         )
     by_node = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in found.values()}
     rows: list[list[Any]] = []
     spans: list[tuple[int, int, int]] = []
     ordered = sorted(found.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    opened = [d for d in ordered if d.end is not d.node and d.node.type in spec.open_scopes]
     for d in ordered:
         scope: list[str] = []
         inside_type = False
@@ -194,6 +195,9 @@ def _definitions(
                 inside_type = inside_type or outer.kind in TYPE_KINDS
             parent = parent.parent
         scope.reverse()
+        scope[:0] = [
+            o.name for o in opened if o.node.end_byte <= d.node.start_byte < o.end.end_byte
+        ]
         if d.receiver:
             scope.append(d.receiver)
             inside_type = True
@@ -224,6 +228,11 @@ def _definitions(
         )
         spans.append((d.node.start_byte, d.end.end_byte, len(rows) - 1))
     return rows, spans
+
+
+def _open_end(spec: LanguageSpec, node: Node) -> Node:
+    """Where a definition ends: itself, or the block holding it for an open scope's."""
+    return node.parent if node.type in spec.open_scopes and node.parent is not None else node
 
 
 _NOT_BASES = frozenset(

@@ -112,6 +112,9 @@ class LanguageSpec:
     # Definitions inside a node of these types are left out (Java: the members of an
     # anonymous class or of an enum constant's body, which no name reaches).
     skip_inside: tuple[str, ...] = ()
+    # Definition node types whose scope runs on to the end of the block that holds them (C#'s
+    # file-scoped ``namespace A.B;``): the definitions after one are inside it.
+    open_scopes: tuple[str, ...] = ()
     # A definition node with a child of these types is a declaration, not a definition
     # (C++: a ``= default`` or ``= delete`` member, as ctags reads it).
     declaration_children: tuple[str, ...] = ()

@@ -8,7 +8,8 @@ whose imports name namespaces: ``LanguageSpec.import_scope``): what
 A single name is a type of the file (its own or a nested one, the outermost first), or one
 nested in a class of the file declared in another file too (``partial``), else one of the
 namespace the file declares or of one around it (``A.B`` then ``A``, then the global
-one) anywhere in the repository, else one of a namespace a ``using`` names; a few of
+one) anywhere in the repository, else one of a namespace a ``using`` names (the file's, or
+a ``global using`` of any file); a few of
 ``System``'s types are outside when the file uses ``System``. A qualified name is a namespace
 and a type of it (relative to the file's namespaces too), then nested types.
 """
@@ -82,6 +83,7 @@ def namespace_head(graph: SymbolHierarchy, path: str, name: str) -> Definition |
         if found:
             return found[0]
     used = [module for _line, module, _name, _alias in rec["i"]]
+    used += graph.global_imports.get(language, ())  # global using A.B: every file's
     for module in used:
         found = types.get((language, module, name))
         if found:
@@ -135,6 +137,7 @@ def extension(
     if not methods or rec is None:
         return None
     visible = {*_around(rec), *(module for _line, module, _name, _alias in rec["i"])}
+    visible.update(graph.global_imports.get(rec["l"], ()))
     found = {
         d.full_name
         for d in methods

@@ -136,6 +136,17 @@ class SymbolTables:
         return index
 
     @cached_property
+    def global_imports(self) -> dict[str, list[str]]:
+        """language -> the modules every file of the language imports (C#'s ``global using
+        A.B``: a record's ``b`` rows ``["", "using", "A.B"]``)."""
+        index: dict[str, list[str]] = defaultdict(list)
+        for rec in self.files.values():
+            for owner, field, module in rec.get("b", ()) if "l" in rec else ():
+                if not owner and field == "using" and module not in index[rec["l"]]:
+                    index[rec["l"]].append(module)
+        return index
+
+    @cached_property
     def package_level(self) -> dict[tuple[str, str], tuple[str, str]]:
         """(folder, name) -> (the file, its type or value as written) of each package-level
         variable, and (folder, "") -> ("", the package's name), for the languages whose
