@@ -77,6 +77,7 @@ namespace Shop.Net
             Raw.Close();
             Log(body);
             foreach (var each in pool) each.Close();
+            Clock.Now();
             var retry = new Retry(2);
             retry.Again();
         }
@@ -91,6 +92,14 @@ namespace Shop.Net
         public virtual void Log(string s) { }
 
         public Transport Current() { return Raw; }
+    }
+}
+""",
+    "src/Shop/Clock.cs": """namespace System
+{
+    static class Clock
+    {
+        public static long Now() { return 0; }
     }
 }
 """,
@@ -279,11 +288,11 @@ def test_every_call_of_the_compilers_is_resolved_but_the_marked(
 
 def _modern(files: dict[str, str]) -> dict[str, str]:
     """The same program in C# 10's forms, which Mono's compiler does not read: each file's
-    namespace file-scoped (``namespace Shop.Net;``), and its ``using Shop.Net;`` a ``global
-    using`` of one file for all."""
+    namespace file-scoped (``namespace Shop.Net;``), its ``using Shop.Net;`` a ``global
+    using`` of one file for all, its ``using System;`` left to the SDK (``ImplicitUsings``)."""
     out = {"src/GlobalUsings.cs": "global using Shop.Net;\n"}
     for path, text in files.items():
-        text = text.replace("using Shop.Net;\n", "")
+        text = text.replace("using Shop.Net;\n", "").replace("using System;\n", "")
         out[path] = re.sub(r"(?s)namespace ([\w.]+)\n\{\n(.*)\n\}\n$", r"namespace \1;\n\2\n", text)
         assert out[path] != text or "namespace" not in text  # the form was rewritten
     return out

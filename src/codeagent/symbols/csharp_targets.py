@@ -9,7 +9,7 @@ A single name is a type of the file (its own or a nested one, the outermost firs
 nested in a class of the file declared in another file too (``partial``), else one of the
 namespace the file declares or of one around it (``A.B`` then ``A``, then the global
 one) anywhere in the repository, else one of a namespace a ``using`` names (the file's, or
-a ``global using`` of any file); a few of
+a ``global using`` of any file, or one the .NET SDK has every file use); a few of
 ``System``'s types are outside when the file uses ``System``. A qualified name is a namespace
 and a type of it (relative to the file's namespaces too), then nested types.
 """
@@ -34,6 +34,10 @@ _SYSTEM = frozenset({
 })  # fmt: skip
 
 
+# The namespaces the .NET SDK has every file use (``ImplicitUsings``): a repository's own type
+# declared in one (a stand-in for a newer framework's ``System.TimeProvider``) is found there
+_IMPLICIT = ("System", "System.Collections.Generic", "System.IO", "System.Linq",
+             "System.Net.Http", "System.Threading", "System.Threading.Tasks")  # fmt: skip
 # System's types C# names by a keyword (``string``): outside wherever they are written
 _KEYWORDS = frozenset({
     "String", "Object", "Int32", "Int64", "Boolean", "Double", "Char", "Decimal",
@@ -84,6 +88,7 @@ def namespace_head(graph: SymbolHierarchy, path: str, name: str) -> Definition |
             return found[0]
     used = [module for _line, module, _name, _alias in rec["i"]]
     used += graph.global_imports.get(language, ())  # global using A.B: every file's
+    used += _IMPLICIT
     for module in used:
         found = types.get((language, module, name))
         if found:
@@ -137,7 +142,7 @@ def extension(
     if not methods or rec is None:
         return None
     visible = {*_around(rec), *(module for _line, module, _name, _alias in rec["i"])}
-    visible.update(graph.global_imports.get(rec["l"], ()))
+    visible.update((*graph.global_imports.get(rec["l"], ()), *_IMPLICIT))
     found = {
         d.full_name
         for d in methods
