@@ -18,6 +18,7 @@ import pytest
 
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
+from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 from oracle_marks import EVAL, committed, indexed
 
 FILES = {
@@ -305,3 +306,22 @@ def test_file_scoped_namespaces_and_global_usings_resolve_as_the_compiled_forms(
     assert _ours(modern) == _ours(graph)  # the compiler's answers, checked by the tests above
     types = {d.full_name.split(".cs.", 1)[1] for d in modern._defs if d.kind in CLASS_KINDS}
     assert {"Shop.Net.Client.Retry", "App.Program"} <= types
+
+
+def test_who_calls_names_the_method_as_the_compiler_does(
+    graph: SymbolGraph, repo: Path, compiler: Counter[Pair]
+) -> None:
+    """ "who calls Transport.Close?": the calls the compiler ties to it, under its name in the
+    assembly (namespace and type), not its file's path."""
+    result = run_symbol_query(graph, SymbolArgs(operation="callers", name="Transport.Close"), repo)
+    theirs = sum(
+        n for (_c, callee, _k), n in compiler.items() if callee == "Shop.Net.Transport.Close"
+    )
+    assert (
+        result.render()
+        .splitlines()[0]
+        .startswith(
+            f"Calls of `Transport.Close` in the repository: {theirs} resolved to "
+            "`Shop.Net.Transport.Close`"
+        )
+    )

@@ -11,7 +11,7 @@ from codeagent.symbols.call_targets import inherited
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import CallSite, Definition
-from codeagent.tools.symbol_tool.names import SymbolToolError
+from codeagent.tools.symbol_tool.names import SymbolToolError, shown_name
 from codeagent.tools.symbol_tool.result import (
     BY_NAME_NOTE,
     JS_BY_NAME_NOTE,
@@ -81,10 +81,16 @@ def callers_result(graph: SymbolGraph, name: str, root: Path | None) -> SymbolRe
     return SymbolResult(
         operation="callers",
         name=name if resolved else last,
-        subject=targets[0] if len(targets) == 1 else "",
+        subject=_subject(graph, targets[0]) if len(targets) == 1 else "",
         items=items,
         note=" ".join(notes),
     )
+
+
+def _subject(graph: SymbolGraph, target: str) -> str:
+    """The one definition the calls resolve to, as answers name it (outside: its full name)."""
+    d = graph._by_full.get(target)
+    return shown_name(graph, d) if d is not None else target
 
 
 def names_nothing(graph: SymbolGraph, owner: str) -> bool:

@@ -79,3 +79,9 @@ def is_typed_by_stub(graph: SymbolGraph, path: str) -> bool:
 
 def is_alias(d: Definition) -> bool:
     return d.kind == "type" and bool(_ALIAS.match(d.signature))
+
+
+def shown_name(graph: SymbolGraph, d: Definition) -> str:
+    """A definition's name as answered: Python's full dotted name; another language's
+    qualified name (its file is in the location)."""
+    return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name

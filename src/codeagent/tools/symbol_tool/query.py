@@ -20,6 +20,7 @@ from codeagent.tools.symbol_tool.names import (
     preferred,
     scoped,
     several,
+    shown_name,
 )
 from codeagent.tools.symbol_tool.overrides import overrides_result
 from codeagent.tools.symbol_tool.result import (
@@ -140,14 +141,8 @@ def _definition(graph: SymbolGraph, name: str, root: Path | None, path: str = ""
     d = found[0]
     source = [] if d.kind == "module" else _source(root, d)
     return SymbolResult(
-        operation="definition", name=name, subject=_shown(graph, d), items=items, source=source
+        operation="definition", name=name, subject=shown_name(graph, d), items=items, source=source
     )
-
-
-def _shown(graph: SymbolGraph, d: Definition) -> str:
-    """A definition's name as answered: Python's full dotted name; another language's
-    qualified name (its file is in the location)."""
-    return d.qualname if "l" in graph.files.get(d.path, {}) and d.kind != "module" else d.full_name
 
 
 def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "") -> SymbolResult:
@@ -158,7 +153,7 @@ def _subclasses(graph: SymbolGraph, name: str, transitive: bool, path: str = "")
                              transitive=transitive)  # fmt: skip
     if not found and not classes:
         raise SymbolToolError(f"no class named {name} in the repository, and none derives from it")
-    subject = _shown(graph, classes[0]) if classes else name
+    subject = shown_name(graph, classes[0]) if classes else name
     items = [definition_item(d) for d in found]
     kind = classes[0].kind if classes else "class"
     return SymbolResult(
@@ -183,7 +178,7 @@ def _methods(graph: SymbolGraph, name: str, path: str = "") -> SymbolResult:
         definition_item(d).model_copy(update={"via": via})
         for d, via in graph.methods(cls.full_name)
     ]
-    subject = f"`{_shown(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
+    subject = f"`{shown_name(graph, cls)}` ({cls.path}:{cls.line})"  # shown through safe_name
     return SymbolResult(
         operation="methods",
         name=name,
