@@ -118,3 +118,23 @@ def test_repl_in_a_folder_that_is_no_repository_asks_as_the_bare_form(
     assert "is not a git repository. Index everything under it? [y/N]" in output
     assert code == 1
     assert "aborted" in output
+
+
+def test_a_missing_file_of_another_language_is_said_as_missing(git_repo) -> None:  # type: ignore[no-untyped-def]
+    """Not "the question names no Python file": the Go file it names is not there."""
+    root = git_repo({"geo/shapes.go": "package geo\n\nfunc Area() int { return 1 }\n"})
+    result = run(
+        "ask", "list the functions in geo/nothere.go", "--repo", str(root),
+        "--llm", "none", "--embed", "none", "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["fallback"] == {
+        "from": "ast",
+        "to": "rag",
+        "reason": "geo/nothere.go does not exist in the repository",
+    }
+    found = run(
+        "ask", "list the functions in geo/shapes.go", "--repo", str(root),
+        "--llm", "none", "--embed", "none", "--json",
+    )  # fmt: skip
+    assert json.loads(found.out)["fallback"] is None

@@ -22,7 +22,7 @@ from codeagent.symbols.arity import fits
 from codeagent.symbols.tables import CLASS_KINDS
 
 if TYPE_CHECKING:
-    from codeagent.symbols.hierarchy import SymbolHierarchy
+    from codeagent.symbols.tables import SymbolTables
     from codeagent.symbols.types import Definition
 
 # System's types a call names most (outside the repository where the file uses System)
@@ -67,7 +67,7 @@ RemoveAt ContainsKey TryGetValue Dispose
 _OUTSIDE_METHODS = frozenset(_OUTSIDE_WORDS.split())
 
 
-def namespace_head(graph: SymbolHierarchy, path: str, name: str) -> Definition | str | None:
+def namespace_head(graph: SymbolTables, path: str, name: str) -> Definition | str | None:
     """The type the single name ``name`` is in the file at ``path``: a definition, the full
     name of one outside the repository, or None (not known)."""
     rec = graph.files.get(path)
@@ -77,17 +77,18 @@ def namespace_head(graph: SymbolHierarchy, path: str, name: str) -> Definition |
     if own:  # the top-level type first, then the outermost nested one
         qualname = min(own, key=lambda q: q.count("."))
         return graph._by_full.get(f"{path}.{qualname}")
-    types, language = graph.namespace_types, rec["l"]
-    outer = {r[0] for r in rec["d"] if r[1] in CLASS_KINDS}
-    for d in graph._lang_types.get((language, name), ()):
-        if d.qualname.rpartition(".")[0] in outer:  # nested in a partial class of the file's
-            return d
+    spaces, language = graph.namespaces, rec["l"]
+    types = spaces.types
+    for outer in (r[0] for r in rec["d"] if r[1] in CLASS_KINDS):
+        nested = spaces.nested.get((language, outer, name))
+        if nested:  # nested in a class of the file's declared in another file too (partial)
+            return nested[0]
     for namespace in _around(rec):
         found = types.get((language, namespace, name))
         if found:
             return found[0]
     used = [module for _line, module, _name, _alias in rec["i"]]
-    used += graph.global_imports.get(language, ())  # global using A.B: every file's
+    used += spaces.global_usings.get(language, ())  # global using A.B: every file's
     used += _IMPLICIT
     for module in used:
         found = types.get((language, module, name))
@@ -99,7 +100,7 @@ def namespace_head(graph: SymbolHierarchy, path: str, name: str) -> Definition |
 
 
 def namespace_path(
-    graph: SymbolHierarchy, path: str, parts: list[str]
+    graph: SymbolTables, path: str, parts: list[str]
 ) -> tuple[Definition, int] | None:
     """``A.B.T.Inner`` written in the file at ``path``: the type a namespace and a name of
     ``parts`` give (the namespace as written, or inside one of the file's), with how many of
@@ -107,7 +108,7 @@ def namespace_path(
     rec = graph.files.get(path)
     if rec is None:
         return None
-    types, language = graph.namespace_types, rec["l"]
+    types, language = graph.namespaces.types, rec["l"]
     for n in range(len(parts) - 1, 0, -1):
         written = ".".join(parts[:n])
         for outer in _around(rec):
@@ -118,7 +119,7 @@ def namespace_path(
     return None
 
 
-def static_member_types(graph: SymbolHierarchy, path: str) -> list[Definition]:
+def static_member_types(graph: SymbolTables, path: str) -> list[Definition]:
     """The repository's types a ``using static A.B.T`` of the file names."""
     rec = graph.files.get(path)
     found = []
@@ -131,18 +132,18 @@ def static_member_types(graph: SymbolHierarchy, path: str) -> list[Definition]:
 
 
 def extension(
-    graph: SymbolHierarchy, path: str, name: str, count: int | None
+    graph: SymbolTables, path: str, name: str, count: int | None
 ) -> tuple[str, bool] | None:
     """The extension method ``x.name(..)`` calls in the file at ``path``, where the repository
     type of ``x`` has no method of that name: the one static method of that name whose
     first parameter is ``this``, of a class of a namespace the file is in or uses, that takes
     the receiver and ``count`` arguments; None when there is none, or more than one."""
     rec = graph.files.get(path)
-    methods = graph.extension_methods.get((rec["l"], name), ()) if rec is not None else ()
+    methods = graph.namespaces.extensions.get((rec["l"], name), ()) if rec is not None else ()
     if not methods or rec is None:
         return None
     visible = {*_around(rec), *(module for _line, module, _name, _alias in rec["i"])}
-    visible.update((*graph.global_imports.get(rec["l"], ()), *_IMPLICIT))
+    visible.update((*graph.namespaces.global_usings.get(rec["l"], ()), *_IMPLICIT))
     found = {
         d.full_name
         for d in methods
@@ -153,7 +154,7 @@ def extension(
 
 
 def outside_extension(
-    graph: SymbolHierarchy, path: str, name: str, count: int | None
+    graph: SymbolTables, path: str, name: str, count: int | None
 ) -> tuple[str, bool] | None:
     """The extension method ``x.name(..)`` calls where ``x``'s type is outside the repository
     (``"text".FormatWith(..)``), unless the name is one of the outside types' methods most

@@ -3,7 +3,6 @@ resolution through the repository's own imports (see :mod:`codeagent.symbols.gra
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from functools import cached_property
@@ -12,16 +11,15 @@ from typing import Any
 from codeagent.lang import languages_where
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import TYPE_KINDS
-from codeagent.symbols.file_imports import family, import_scope
+from codeagent.symbols.file_imports import family
 from codeagent.symbols.import_keys import import_keys
+from codeagent.symbols.namespaces import Namespaces
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
 # Kinds that have methods and bases: Python's class, the other languages' types.
 CLASS_KINDS = frozenset({"class"}) | TYPE_KINDS
 METHOD_KINDS = frozenset({"method", "constructor"})
-# a method whose first parameter is ``this`` (C#'s extension method): ``F<T>(this T x``
-_EXTENSION = re.compile(r"\w\s*(?:<[^()]*>)?\s*\(\s*this\s")
 CALL_FIELDS = 4  # numbers per call site in SymbolTables.calls
 _NO_CALLS: list[list[Any]] = [[], []]
 
@@ -107,44 +105,9 @@ class SymbolTables:
         return index
 
     @cached_property
-    def namespace_types(self) -> dict[tuple[str, str, str], list[Definition]]:
-        """(language, namespace, name) -> the types of that name declared directly in the
-        namespace ("": the global one), in path order, for the languages whose imports name
-        namespaces (C#: :mod:`codeagent.symbols.csharp_targets`)."""
-        scoped = {n: s for n in languages_where("import_scope") if (s := import_scope(n))}
-        index: dict[tuple[str, str, str], list[Definition]] = defaultdict(list)
-        for d in self._defs:
-            language = self.files[d.path].get("l")
-            if language in scoped and d.kind in CLASS_KINDS:
-                outer = d.qualname.rpartition(".")[0]
-                rows = self.files[d.path]["d"]
-                if not outer or any(r[0] == outer and r[1] == scoped[language] for r in rows):
-                    index[(language, outer, d.name)].append(d)
-        return index
-
-    @cached_property
-    def extension_methods(self) -> dict[tuple[str, str], list[Definition]]:
-        """(language, name) -> the methods of that name whose first parameter is ``this``
-        (C#'s extension methods: :mod:`codeagent.symbols.csharp_targets`)."""
-        index: dict[tuple[str, str], list[Definition]] = defaultdict(list)
-        scoped = languages_where("import_scope")
-        for d in self._defs:
-            if d.kind == "method" and _EXTENSION.search(d.signature):
-                language = self.files[d.path].get("l")
-                if language in scoped:
-                    index[(language, d.name)].append(d)
-        return index
-
-    @cached_property
-    def global_imports(self) -> dict[str, list[str]]:
-        """language -> the modules every file of the language imports (C#'s ``global using
-        A.B``: a record's ``b`` rows ``["", "using", "A.B"]``)."""
-        index: dict[str, list[str]] = defaultdict(list)
-        for rec in self.files.values():
-            for owner, field, module in rec.get("b", ()) if "l" in rec else ():
-                if not owner and field == "using" and module not in index[rec["l"]]:
-                    index[rec["l"]].append(module)
-        return index
+    def namespaces(self) -> Namespaces:
+        """The types of the languages whose imports name namespaces (C#), by namespace."""
+        return Namespaces(self.files, self._defs)
 
     @cached_property
     def package_level(self) -> dict[tuple[str, str], tuple[str, str]]:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codeagent import lang
-from codeagent.pathtext import file_token
 from codeagent.tools.ast_tool.errors import AstToolError
+from codeagent.tools.ast_tool.mentions import lang_file_tokens, without_mentions
 from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.operations import graph_for
 
@@ -24,10 +24,6 @@ if TYPE_CHECKING:
     from codeagent.tools.symbol_tool.result import SymbolToolResult
 
 PLACEHOLDER = "thefile"  # the named file's mentions, replaced in the text the rules read
-
-
-def _file_token() -> re.Pattern[str]:
-    return file_token(sorted({e.lstrip(".") for e in lang.suffixes_read_by(lang.TREE_SITTER)}))
 
 
 # "which files import src/context.ts?" (the named file's importers, not its own imports)
@@ -58,9 +54,7 @@ def lang_file(root: Path, name: str) -> str | None:
 def named_lang_file(question: str, root: Path) -> tuple[str, str] | None:
     """(the one file of another language the question names, the question with its mentions
     replaced by :data:`PLACEHOLDER`), or None when it names none or several."""
-    from codeagent.tools.ast_tool.mentions import without_mentions
-
-    tokens = [m.group(1) for m in _file_token().finditer(question)]
+    tokens = lang_file_tokens(question)
     paths = {p for p in (lang_file(root, t) for t in tokens) if p is not None}
     if len(paths) != 1:
         return None
@@ -88,7 +82,7 @@ def match_lang_file(question: str, root: Path) -> AstArgs | None:
     if named is None or asks_for_importers(named[1]):
         return None
     path, listing = named
-    tokens = [m.group(1) for m in _file_token().finditer(question)]
+    tokens = lang_file_tokens(question)
     # the placeholder is no name: "methods in thefile" asks for the file's methods
     operation, symbol = _operation(listing, {*tokens, PLACEHOLDER}, listing)
     if operation is None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codeagent.lang import PYTHON_AST, suffixes_read_by
-from codeagent.pathtext import path_pattern
+from codeagent.lang import PYTHON_AST, TREE_SITTER, suffixes_read_by
+from codeagent.pathtext import file_token, path_pattern
 from codeagent.rank.file_roles import path_kind
 from codeagent.tokens import QUESTION_STOPWORDS
 from codeagent.tools.ast_tool.errors import (
@@ -48,6 +48,12 @@ def file_mentions(question: str) -> list[str]:
         if name and name not in unique:
             unique.append(name)
     return unique[:6]
+
+
+def lang_file_tokens(question: str) -> list[str]:
+    """What the question writes as a file of the language layer (``src/server.go``)."""
+    token = file_token(sorted({e.lstrip(".") for e in suffixes_read_by(TREE_SITTER)}))
+    return [m.group(1) for m in token.finditer(question)]
 
 
 def named_files(question: str) -> list[str]:

@@ -22,6 +22,7 @@ from codeagent.tools.ast_tool.mentions import (
     file_candidates,
     file_missing,
     find_file,
+    lang_file_tokens,
     named_files,
     without_mentions,
 )
@@ -263,7 +264,7 @@ def match_structural(question: str, root: Path) -> AstArgs | Declined:
                 return AstArgs.model_validate(
                     {"file": name, "operation": operation, "symbol": symbol}
                 )
-        if missing := [n for n in named if file_missing(root, n)]:
+        if missing := [n for n in [*named, *lang_file_tokens(text)] if file_missing(root, n)]:
             return Declined(  # the fallback says it: no notice besides
                 f"structural question ({operation}) but {why_not}",
                 failure=f"{missing[0]} does not exist in the repository",
