@@ -122,10 +122,11 @@ def _field_type(graph: SymbolHierarchy, cls: Definition, name: str) -> Definitio
     ``b`` rows: :mod:`codeagent.lang.java_calls`), read in the class's file, or in another
     that declares the class too (C#'s ``partial``)."""
     language = graph.files[cls.path]["l"]
-    parts = [
-        d for d in graph._lang_types.get((language, cls.name), ()) if d.qualname == cls.qualname
-    ]
-    for part in [cls, *(d for d in parts if d is not cls)]:
+    parts = [cls]
+    if import_scope(language):  # C#: a partial class's other files (Java's class is one file)
+        same = graph._lang_types.get((language, cls.name), ())
+        parts += [d for d in same if d.qualname == cls.qualname and d is not cls]
+    for part in parts:
         ref = f"{part.name}@{part.line}"
         for owner, field, written in graph.files[part.path].get("b", ()):
             if owner == ref and field == name:
