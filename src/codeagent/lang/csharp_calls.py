@@ -163,6 +163,8 @@ def _var_type(node: Node, text: Text) -> str:
 class _CsharpCalls(_Calls):
     """Java's walk (the declarations, fields and classes of one file) with C#'s receivers."""
 
+    base = "base"
+
     def __init__(
         self,
         decls: dict[str, list[dict[str, list[Node]]]],
@@ -224,13 +226,8 @@ class _CsharpCalls(_Calls):
 
     def _receiver(self, obj: Node, at: int) -> str | None:
         kind, text = obj.type, self.text
-        if kind == "identifier":
-            return self._named(text(obj), at)
-        if kind == "this":
-            return self._class_ref(at)
-        if kind == "base":
-            ref = self._class_ref(at)
-            return f"^{ref}" if ref else None
+        if kind in ("identifier", "this", self.base):  # as Java's
+            return super()._receiver(obj, at)
         if kind == "predefined_type":
             return _BUILT_IN.get(text(obj))
         if kind in _STRINGS:

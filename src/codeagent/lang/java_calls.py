@@ -159,6 +159,8 @@ def _var_type(node: Node, text: Text) -> str:
 class _Calls:
     """The declarations and classes of one file, and each call's target read from them."""
 
+    base = "super"  # the node of the base class's members (C#'s ``base``)
+
     def __init__(
         self,
         decls: dict[str, list[dict[str, list[Node]]]],
@@ -224,7 +226,7 @@ class _Calls:
             return self._named(text(obj), at)
         if kind == "this":
             return self._class_ref(at)
-        if kind == "super":
+        if kind == self.base:
             ref = self._class_ref(at)
             return f"^{ref}" if ref else None
         if kind == "field_access":
@@ -284,8 +286,7 @@ class _Calls:
         return None
 
     def declared(self, captures: dict[str, list[Node]]) -> tuple[int, int, str]:
-        """(seen from, seen to, type) of one declaration (another language's own)."""
-        return _declaration(captures, self.text)
+        return _declaration(captures, self.text)  # C#'s reads its own declarations
 
     def _class_ref(self, at: int) -> str | None:
         """The class whose code is at ``at`` (None inside an anonymous class)."""

@@ -73,10 +73,9 @@ def namespace_head(graph: SymbolTables, path: str, name: str) -> Definition | st
     rec = graph.files.get(path)
     if rec is None:
         return None
-    own = [r[0] for r in rec["d"] if r[1] in CLASS_KINDS and r[0].rpartition(".")[2] == name]
-    if own:  # the top-level type first, then the outermost nested one
-        qualname = min(own, key=lambda q: q.count("."))
-        return graph._by_full.get(f"{path}.{qualname}")
+    own = own_type(graph, path, name)
+    if own is not None:
+        return own
     spaces, language = graph.namespaces, rec["l"]
     types = spaces.types
     for outer in (r[0] for r in rec["d"] if r[1] in CLASS_KINDS):
@@ -97,6 +96,17 @@ def namespace_head(graph: SymbolTables, path: str, name: str) -> Definition | st
     if name in _KEYWORDS or (name in _SYSTEM and "System" in used):
         return f"System.{name}"
     return None
+
+
+def own_type(graph: SymbolTables, path: str, name: str) -> Definition | None:
+    """The type ``name`` the file at ``path`` defines itself: its top-level one, else the
+    outermost nested one (Java's as C#'s)."""
+    rec = graph.files[path]
+    own = [r[0] for r in rec["d"] if r[1] in CLASS_KINDS and r[0].rpartition(".")[2] == name]
+    if not own:
+        return None
+    qualname = min(own, key=lambda q: q.count("."))
+    return graph._by_full.get(f"{path}.{qualname}")
 
 
 def namespace_path(

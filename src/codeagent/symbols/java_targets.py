@@ -28,6 +28,7 @@ from codeagent.symbols.csharp_targets import (
     namespace_head,
     namespace_path,
     outside_extension,
+    own_type,
     static_member_types,
 )
 from codeagent.symbols.file_imports import import_scope, targets
@@ -163,10 +164,9 @@ def _head(graph: SymbolHierarchy, path: str, name: str) -> Definition | str | No
     rec = graph.files.get(path)
     if rec is None:
         return None
-    own = [r[0] for r in rec["d"] if r[1] in CLASS_KINDS and r[0].rpartition(".")[2] == name]
-    if own:  # the top-level class first, then the outermost nested one
-        qualname = min(own, key=lambda q: q.count("."))
-        return graph._by_full.get(f"{path}.{qualname}")
+    own = own_type(graph, path, name)
+    if own is not None:
+        return own
     layout = graph.java_layout
     for _line, module, imported, _alias in rec["i"]:
         if imported == name:  # import a.b.C: that class, wherever it is
