@@ -14,7 +14,9 @@
 // method is its method's (`<Main>b__0_0` is Main's). Calls of accessors and operators, a
 // constructor's call of its base or of another one (`: base(..)`, `: this(..)`), a delegate's
 // (made or invoked), a foreach's GetEnumerator and MoveNext (no call is written) and the
-// compiler's own helpers are left out.
+// compiler's own helpers are left out. A call of another assembly's method (not an accessor),
+// or a `new` of its type, by the name written:
+//     TYPE<TAB>METHOD<TAB>NAME<TAB>outside
 using System;
 using System.Collections.Generic;
 using System.Reflection;
@@ -78,6 +80,10 @@ static class CsCalls
                 catch (Exception) { }
                 if (callee != null && callee.Module.Assembly == assembly)
                     Write(caller, callee, code == OpCodes.Newobj, method);
+                else if (callee != null && code == OpCodes.Newobj && callee.DeclaringType != null)
+                    Console.WriteLine(caller + "\t" + Bare(callee.DeclaringType.Name) + "\toutside");
+                else if (callee != null && !callee.IsSpecialName)
+                    Console.WriteLine(caller + "\t" + callee.Name + "\toutside");
             }
             i += OperandSize(code, il, i);
         }
@@ -121,11 +127,15 @@ static class CsCalls
         return TypeName(type) + "\t" + name;
     }
 
+    static string Bare(string name)  // List`1: List
+    {
+        int tick = name.IndexOf('`');
+        return tick >= 0 ? name.Substring(0, tick) : name;
+    }
+
     static string TypeName(Type type)
     {
-        string name = type.Name;
-        int tick = name.IndexOf('`');
-        if (tick >= 0) name = name.Substring(0, tick);
+        string name = Bare(type.Name);
         if (type.IsNested) return TypeName(type.DeclaringType) + "." + name;
         return string.IsNullOrEmpty(type.Namespace) ? name : type.Namespace + "." + name;
     }

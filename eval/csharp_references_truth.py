@@ -67,7 +67,7 @@ def compiler_pairs(assembly: Path) -> tuple[set[Pair], set[str]]:
         caller, _method, callee, kind = line.split("\t")
         if kind == "type":
             compiled.add(caller)
-        else:
+        elif kind != "outside":
             pairs.add((caller, callee, kind))
     return pairs, compiled
 

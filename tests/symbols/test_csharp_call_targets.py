@@ -145,9 +145,11 @@ namespace App
             foreach (Client one in many) one.Send("v");
             new Helper().Help(3);
             new Pool().Send("p");
+            System.IO.StringWriter w = new System.IO.StringWriter();
+            w.Write("x");
             Func<Client, int> size = z => { z.Send("l"); return 0; }; // by-name Send
             var made = Pick(other);
-            made.Log("m"); // by-name Log
+            made.Log("m");
             "s".Twice();
             "s".Trim(); // not the repository's Trim
             var text = Name();
@@ -206,8 +208,18 @@ def graph(repo: Path) -> SymbolGraph:
 
 
 @pytest.fixture(scope="module")
-def compiler(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Counter[Pair]:
+def compiler(compiled: list[list[str]]) -> Counter[Pair]:
     """The compiler's calls between the repository's methods, from the assembly's IL."""
+    out: Counter[Pair] = Counter()
+    for owner, method, callee, kind in compiled:
+        if kind in ("call", "new"):  # not a type's line, nor another assembly's method's
+            out[(f"{owner}.{method}", callee, kind)] += 1
+    return out
+
+
+@pytest.fixture(scope="module")
+def compiled(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> list[list[str]]:
+    """eval/CsCalls.cs's lines on the compiled fixture."""
     work = tmp_path_factory.mktemp("csharp-il")
     sources = [str(repo / path) for path in FILES]
     subprocess.run(["mcs", "-target:library", f"-out:{work / 'shop.dll'}", *sources], check=True)
@@ -216,19 +228,14 @@ def compiler(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Counter[Pa
         ["mono", str(work / "calls.exe"), str(work / "shop.dll")],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    out: Counter[Pair] = Counter()
-    for line in done.stdout.splitlines():
-        owner, method, callee, kind = line.split("\t")
-        if kind != "type":  # a type's line: what was compiled
-            out[(f"{owner}.{method}", callee, kind)] += 1
-    return out
+    return [line.split("\t") for line in done.stdout.splitlines()]
 
 
 def _ours(graph: SymbolGraph) -> tuple[Counter[Pair], Counter[tuple[str, str]]]:
     """The index's resolved calls as pairs, and its calls by name (caller, name)."""
     resolved: Counter[Pair] = Counter()
     by_name: Counter[tuple[str, str]] = Counter()
-    names = {n for rec in graph.files.values() for n in rec["c"][0]}
+    names = set(graph.calls)  # the called names
     for name in names:
         for site in graph.callers(name):
             if site.resolved:
@@ -325,3 +332,20 @@ def test_who_calls_names_the_method_as_the_compiler_does(
             "`Shop.Net.Transport.Close`"
         )
     )
+
+
+def test_a_call_on_a_librarys_type_is_outside_as_the_compiler_says(
+    graph: SymbolGraph, compiled: list[list[str]]
+) -> None:
+    """A call on a value whose declared type no type of the repository has (``StringWriter``)
+    is outside the repository, not by name: the compiler calls another assembly's method of
+    that name from that method."""
+    theirs = Counter((f"{o}.{m}", name) for o, m, name, kind in compiled if kind == "outside")
+    ours: Counter[tuple[str, str]] = Counter()
+    names = set(graph.calls)  # the called names
+    for name in names:
+        for site in graph.callers(name):
+            if site.outside:
+                ours[(site.scope, site.name)] += 1
+    assert ("App.Program.Main", "Write") in ours  # the fixture's StringWriter
+    assert ours - theirs == Counter()

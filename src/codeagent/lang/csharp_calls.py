@@ -183,8 +183,8 @@ class _CsharpCalls(_Calls):
         typed = captures.get("type")
         written = _type(typed[0], self.text) if typed else ""
         kind, start = node.type, node.start_byte
-        if kind == "foreach_statement" and typed and typed[0].type == "implicit_type":
-            written = self._element(node.child_by_field_name("right"), start)
+        if typed and typed[0].type == "implicit_type" and not written:
+            written = self._implied(node, typed[0], start)
         if kind in _OWN:
             return (start, node.end_byte, written)
         holder: Node | None = node.parent
@@ -196,6 +196,29 @@ class _CsharpCalls(_Calls):
         if holder is None:
             return (start, node.end_byte, written)
         return (holder.start_byte if kind in _AROUND else start, holder.end_byte, written)
+
+    def _implied(self, node: Node, var: Node, at: int) -> str:
+        """``var``'s type where the value says it: a foreach's, an element of what it loops
+        over; ``var x = T.Make()``, what ``Make`` is declared to return (``T.Make()``, as a
+        call's result is written); ``var x = (T) y`` and ``y as T``: ``T``."""
+        if node.type == "foreach_statement":
+            return self._element(node.child_by_field_name("right"), at)
+        holder = var.parent
+        if holder is None or holder.type != "variable_declaration":
+            return ""
+        declarator = holder.named_child(holder.named_child_count - 1)
+        value = declarator.named_child(declarator.named_child_count - 1) if declarator else None
+        if value is None:
+            return ""
+        if value.type == "invocation_expression":
+            return self._receiver(value, at) or ""
+        if value.type == "cast_expression":
+            made = value.child_by_field_name("type")
+        elif value.type == "as_expression":
+            made = value.child_by_field_name("right")
+        else:
+            return ""
+        return _type(made, self.text) if made is not None else ""
 
     def _element(self, right: Node | None, at: int) -> str:
         """The type of an element of ``right`` (a local, a parameter or a field declared as

@@ -10,12 +10,15 @@ nested in a class of the file declared in another file too (``partial``), else o
 namespace the file declares or of one around it (``A.B`` then ``A``, then the global
 one) anywhere in the repository, else one of a namespace a ``using`` names (the file's, or
 a ``global using`` of any file, or one the .NET SDK has every file use); a few of
-``System``'s types are outside when the file uses ``System``. A qualified name is a namespace
-and a type of it (relative to the file's namespaces too), then nested types.
+``System``'s types are outside when the file uses ``System``, and so is a name no type of the
+repository has (``TextWriter``: a library's; a type parameter, ``T`` or ``TRequest``, aside). A
+qualified name is a namespace and a type of it (relative to the file's namespaces too), then
+nested types.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from codeagent.symbols.arity import fits
@@ -38,14 +41,16 @@ _SYSTEM = frozenset({
 # declared in one (a stand-in for a newer framework's ``System.TimeProvider``) is found there
 _IMPLICIT = ("System", "System.Collections.Generic", "System.IO", "System.Linq",
              "System.Net.Http", "System.Threading", "System.Threading.Tasks")  # fmt: skip
+# A generic's type parameter, as C# names them (``T``, ``TRequest``): no type to look up
+_TYPE_PARAMETER = re.compile(r"T(?:[A-Z0-9]\w*)?")
 # System's types C# names by a keyword (``string``): outside wherever they are written
 _KEYWORDS = frozenset({
     "String", "Object", "Int32", "Int64", "Boolean", "Double", "Char", "Decimal",
 })  # fmt: skip
-# Methods of object, string and Type and LINQ's operators: called on a type of outside the
-# repository, a method of one of these names is taken for the type's own (C# prefers an
-# instance method to an extension method) or System.Linq's, whatever the repository's
-# extension methods are called (a library's stand-ins for them, under an #if, are many)
+# Methods of object, string and Type and LINQ's operators: called on one of these types, a
+# method of one of these names is taken for the type's own (C# prefers an instance method to
+# an extension method) or System.Linq's, whatever the repository's extension methods are
+# called (a library's stand-ins for them, under an #if, are many)
 _OUTSIDE_WORDS = """
 Equals GetHashCode GetType ToString MemberwiseClone ReferenceEquals Clone CompareTo Contains
 CopyTo EndsWith GetEnumerator GetTypeCode IndexOf IndexOfAny Insert IsNormalized LastIndexOf
@@ -65,6 +70,7 @@ ThenByDescending ToArray ToDictionary ToHashSet ToList ToLookup Union Where Zip 
 RemoveAt ContainsKey TryGetValue Dispose
 """
 _OUTSIDE_METHODS = frozenset(_OUTSIDE_WORDS.split())
+_KNOWN = frozenset({"System.String", "System.Object", "System.Type"})  # their methods: above
 
 
 def namespace_head(graph: SymbolTables, path: str, name: str) -> Definition | str | None:
@@ -95,6 +101,8 @@ def namespace_head(graph: SymbolTables, path: str, name: str) -> Definition | st
             return found[0]
     if name in _KEYWORDS or (name in _SYSTEM and "System" in used):
         return f"System.{name}"
+    if (language, name) not in spaces.names and not _TYPE_PARAMETER.fullmatch(name):
+        return name  # no type of the repository is so called: one of a library's
     return None
 
 
@@ -164,12 +172,16 @@ def extension(
 
 
 def outside_extension(
-    graph: SymbolTables, path: str, name: str, count: int | None
+    graph: SymbolTables, path: str, owner: str, name: str, count: int | None
 ) -> tuple[str, bool] | None:
-    """The extension method ``x.name(..)`` calls where ``x``'s type is outside the repository
-    (``"text".FormatWith(..)``), unless the name is one of the outside types' methods most
-    called (then that)."""
-    return None if name in _OUTSIDE_METHODS else extension(graph, path, name, count)
+    """The extension method ``x.name(..)`` calls where ``x`` is a string, an object or a
+    ``Type`` (``"text".FormatWith(..)``), the outside types whose methods are known here,
+    unless the name is one of theirs or LINQ's (then that). Another outside type (``PropertyInfo``,
+    ``List<T>``) may have an instance method of the name, which C# prefers: a library's
+    stand-in for it (``GetGetMethod(this PropertyInfo p)`` under an ``#if``) is not taken."""
+    if owner not in _KNOWN or name in _OUTSIDE_METHODS:
+        return None
+    return extension(graph, path, name, count)
 
 
 def _around(rec: dict[str, Any]) -> list[str]:

@@ -73,7 +73,7 @@ def _target(
     owner, _, member = written.lstrip("^~").rpartition(".")
     cls = _declared(graph, path, owner) if "@" in owner else java_type(graph, path, owner)
     if isinstance(cls, str):  # C#: an extension method's, else the outside type's
-        return outside_extension(graph, path, member, count) or (f"{cls}.{member}", True)
+        return outside_extension(graph, path, cls, member, count) or (f"{cls}.{member}", True)
     if cls is None:
         return None
     found = _member(graph, cls, member, skip_first=after, count=count)
@@ -92,13 +92,12 @@ def java_type(graph: SymbolHierarchy, path: str, written: str) -> Definition | s
     of a class outside the repository, or None (not known)."""
     head, _, rest = written.partition(".")
     rec = graph.files.get(path)
-    by_namespace = rec is not None and bool(import_scope(rec["l"]))  # C#'s types
-    found = namespace_head(graph, path, head) if by_namespace else _head(graph, path, head)
-    if found is None and rest and by_namespace:  # A.B.T: a namespace's type
-        hit = namespace_path(graph, path, written.split("."))
-        if hit is not None:
-            found, rest = hit[0], ".".join(written.split(".")[hit[1] :])
-    elif found is None and rest and head[:1].islower():  # a.b.C: by its path
+    if rec is not None and import_scope(rec["l"]):  # C#'s types: A.B.T, a namespace's first
+        hit = namespace_path(graph, path, written.split(".")) if rest else None
+        found = namespace_head(graph, path, head) if hit is None else hit[0]
+        rest = ".".join(written.split(".")[hit[1] :]) if hit is not None else rest
+    elif (found := _head(graph, path, head)) is None and rest and head[:1].islower():
+        # a.b.C: by its path
         parts = written.split(".")
         for n in range(len(parts), 0, -1):
             files = graph.java_layout.ending_with("/".join(parts[:n]) + ".java")

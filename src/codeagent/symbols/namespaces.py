@@ -22,7 +22,8 @@ class Namespaces:
     the namespace ("": the global one), in path order; ``nested``: (language, outer type's
     qualified name, name) -> the types declared in that type, in any file (``partial``);
     ``extensions``: (language, name) -> the methods of that name whose first parameter is
-    ``this``; ``global_usings``: language -> the namespaces a ``global using`` of any file
+    ``this``; ``names``: (language, name) of every type; ``global_usings``: language -> the
+    namespaces a ``global using`` of any file
     names (a record's ``b`` rows ``["", "using", "A.B"]``: :mod:`codeagent.lang.csharp_calls`)."""
 
     def __init__(self, files: dict[str, dict[str, Any]], defs: list[Definition]) -> None:
@@ -30,6 +31,7 @@ class Namespaces:
         self.nested: dict[tuple[str, str, str], list[Definition]] = defaultdict(list)
         self.extensions: dict[tuple[str, str], list[Definition]] = defaultdict(list)
         self.global_usings: dict[str, list[str]] = defaultdict(list)
+        self.names: set[tuple[str, str]] = set()  # (language, name) of every type
         scoped = {n: s for n in languages_where("import_scope") if (s := import_scope(n))}
         declared: dict[str, set[str]] = {}  # path -> the namespaces it declares
         for d in defs:
@@ -44,6 +46,7 @@ class Namespaces:
                 outer = d.qualname.rpartition(".")[0]
                 index = self.types if not outer or outer in spaces else self.nested
                 index[(language, outer, d.name)].append(d)
+                self.names.add((language, d.name))
             elif d.kind == "method" and _EXTENSION.search(d.signature):
                 self.extensions[(language, d.name)].append(d)
         for rec in files.values():
