@@ -149,7 +149,7 @@ namespace App
             w.Write("x");
             Func<Client, int> size = z => { z.Send("l"); return 0; }; // by-name Send
             var made = Pick(other);
-            made.Log("m");
+            made.Log("m"); // by-name Log
             "s".Twice();
             "s".Trim(); // not the repository's Trim
             var text = Name();

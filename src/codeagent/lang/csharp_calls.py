@@ -199,8 +199,9 @@ class _CsharpCalls(_Calls):
 
     def _implied(self, node: Node, var: Node, at: int) -> str:
         """``var``'s type where the value says it: a foreach's, an element of what it loops
-        over; ``var x = T.Make()``, what ``Make`` is declared to return (``T.Make()``, as a
-        call's result is written); ``var x = (T) y`` and ``y as T``: ``T``."""
+        over; ``var x = (T) y`` and ``y as T``: ``T``. (``var x = T.Make()`` by what ``Make``
+        is declared to return tied 3 more of serilog's 1,631 sites, for about a point of this
+        phase's cost where it is near its bound: not read.)"""
         if node.type == "foreach_statement":
             return self._element(node.child_by_field_name("right"), at)
         holder = var.parent
@@ -210,8 +211,6 @@ class _CsharpCalls(_Calls):
         value = declarator.named_child(declarator.named_child_count - 1) if declarator else None
         if value is None:
             return ""
-        if value.type == "invocation_expression":
-            return self._receiver(value, at) or ""
         if value.type == "cast_expression":
             made = value.child_by_field_name("type")
         elif value.type == "as_expression":
