@@ -157,6 +157,10 @@ namespace App
             c.Shout();
             object o = c;
             if (o is Client k) k.Log("p");
+            var cast = (Client)o;
+            cast.Log("c");
+            var asked = o as Client;
+            asked.Log("d");
             try { Make(); } catch (Oops e) { e.Explain(); }
         }
 
