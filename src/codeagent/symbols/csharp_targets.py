@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from codeagent.symbols.arity import fits
+from codeagent.symbols.file_imports import import_scope
 from codeagent.symbols.tables import CLASS_KINDS
 
 if TYPE_CHECKING:
@@ -157,8 +158,10 @@ def extension(
     first parameter is ``this``, of a class of a namespace the file is in or uses, that takes
     the receiver and ``count`` arguments; None when there is none, or more than one."""
     rec = graph.files.get(path)
-    methods = graph.namespaces.extensions.get((rec["l"], name), ()) if rec is not None else ()
-    if not methods or rec is None:
+    if rec is None or not import_scope(rec["l"]):  # Java's calls come here too: no index built
+        return None
+    methods = graph.namespaces.extensions.get((rec["l"], name), ())
+    if not methods:
         return None
     visible = {*_around(rec), *(module for _line, module, _name, _alias in rec["i"])}
     visible.update((*graph.namespaces.global_usings.get(rec["l"], ()), *_IMPLICIT))
