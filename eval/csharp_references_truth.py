@@ -148,8 +148,17 @@ def main(argv: list[str] | None = None) -> int:
     if not args.assembly.is_file():
         print(f"error: {args.assembly}: no such assembly", file=sys.stderr)
         return 2
-    theirs, compiled = compiler_pairs(args.assembly)
-    graph = graph_of(args.root)
+    graph = graph_of(args.root) if args.root.is_dir() else None
+    if graph is None or not graph.files:
+        print(f"error: {args.root}: no .cs file under it", file=sys.stderr)
+        return 2
+    try:
+        theirs, compiled = compiler_pairs(args.assembly)
+    except subprocess.CalledProcessError as exc:
+        lines = [line for line in (exc.stderr or "").splitlines() if line.strip()]
+        said = [line for line in lines if not line.endswith(":")] or [str(exc)]  # Mono's heading
+        print(f"error: the oracle failed on {args.assembly}: {said[0]}", file=sys.stderr)
+        return 2
     ours, count = our_pairs(graph)
     ours = {p for p in ours if p[0] in compiled and not p[1].endswith(_FOREACH)}
     right = {p for p in ours if p in theirs or overridden(graph, p, theirs)}

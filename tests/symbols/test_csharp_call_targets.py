@@ -9,8 +9,10 @@ forms the compiler read."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -353,3 +355,20 @@ def test_a_call_on_a_librarys_type_is_outside_as_the_compiler_says(
                 ours[(site.scope, site.name)] += 1
     assert ("App.Program.Main", "Write") in ours  # the fixture's StringWriter
     assert ours - theirs == Counter()
+
+
+def test_the_scoring_script_says_bad_input_in_one_line(repo: Path, tmp_path: Path) -> None:
+    """eval/csharp_references_truth.py: a folder with no C# file, a file that is no assembly:
+    one line and exit status 2, no traceback."""
+    script = [sys.executable, str(EVAL / "csharp_references_truth.py")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EVAL.parent / "src"), str(EVAL)])}
+    junk = tmp_path / "junk.dll"
+    junk.write_bytes(bytes(range(256)) * 4)
+    for args, said in (
+        ([str(tmp_path), "--assembly", str(junk)], "no .cs file under it"),
+        ([str(repo), "--assembly", str(junk)], "the oracle failed on"),
+    ):
+        done = subprocess.run([*script, *args], capture_output=True, text=True, env=env)
+        assert done.returncode == 2
+        assert said in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
