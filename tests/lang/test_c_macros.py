@@ -166,6 +166,43 @@ Expectation::operator int() const { return 1; }
 }  // namespace mock
 """
 
+MESSAGE_HPP = """\
+#ifndef SHOP_MESSAGE_H_
+#define SHOP_MESSAGE_H_
+
+#include <string>
+
+SHOP_DISABLE_WARNINGS_PUSH_(4251 \\
+/* class A needs to have dll-interface to be used by clients of class B */)
+
+namespace shop {
+
+class SHOP_API_ Message {
+ public:
+  Message() {}
+  Message(const Message& other) : text_(other.text_) {}
+
+  template <typename T>
+  Message& operator<<(const T& value) {
+    text_ += value;
+    return *this;
+  }
+
+  int size() const { return static_cast<int>(text_.size()); }
+
+ private:
+  std::string text_;
+};
+
+inline int operator<<(int a, const Message& m) { return a + m.size(); }
+
+}  // namespace shop
+
+SHOP_DISABLE_WARNINGS_POP_()  //  4251
+
+#endif  // SHOP_MESSAGE_H_
+"""
+
 TYPEDEFS_H = """\
 typedef int (*ini_handler)(void *user, const char *section);
 typedef void *Handle;
@@ -209,6 +246,7 @@ SOURCES = {
     "many_spies.c": many_spies(),
     "typedefs.h": TYPEDEFS_H,
     "mock.hpp": MOCK_HPP,
+    "message.hpp": MESSAGE_HPP,
 }
 
 
@@ -230,6 +268,9 @@ def sources(tmp_path: Path) -> Path:
         ("typedefs.h", "c", {"ini_handler", "Handle", "unityfunction", "Names", "Quad"}),
         # the reading with fewer tokens left loose in ERROR nodes wins
         ("many_spies.c", "c", {"testNotEqual4_Arrays", "testEqual4_Arrays", "walk"}),
+        # a class between two warning macros, the last with a comment after it (read as a
+        # statement, it made the class's members the namespace's)
+        ("message.hpp", "cpp", {"Message", "size", "operator<<"}),
         # conversion operators, a specialisation, annotations after the parameters, a macro
         # call continuing a #define (the repair leaves it)
         (

@@ -265,6 +265,64 @@ FILES = {
         "}\n"
         "}  // namespace shop\n"
     ),
+    "include/shop/rack.h": (
+        "#pragma once\n"
+        "#include <memory>\n"
+        "#include <vector>\n"
+        '#include "shop/item.h"\n'
+        "namespace shop {\n"
+        "namespace detail {\n"
+        "typedef std::vector<Item*> items;\n"
+        "using item_ptr = std::shared_ptr<Item>;\n"
+        "int weight(int x);\n"
+        "}  // namespace detail\n"
+        "class Rack {\n"
+        " public:\n"
+        "  int sum() const;\n"
+        "  std::vector<Item> slots_;\n"
+        "  std::vector<Item*> loose_;\n"
+        "  detail::items listed_;\n"
+        "  detail::item_ptr held_;\n"
+        "  std::vector<detail::item_ptr> shared_;\n"
+        "};\n"
+        "}  // namespace shop\n"
+    ),
+    "src/rack.cpp": (
+        '#include "shop/rack.h"\n'
+        "\n"
+        "namespace shop {\n"
+        "namespace detail {\n"
+        "int weight(int x) { return x; }\n"
+        "}  // namespace detail\n"
+        "\n"
+        "using detail::weight;\n"
+        "\n"
+        "int Rack::sum() const {\n"
+        "  std::vector<Item> local(1);\n"
+        "  detail::items listed = listed_;\n"
+        "  int n = local[0].cost();  // @local-element cost\n"
+        "  n += slots_[0].cost();  // @field-element cost\n"
+        "  n += this->loose_[0]->cost();  // @field-element-pointer cost\n"
+        "  n += listed_[0]->cost();  // @alias-element cost\n"
+        "  n += listed[0]->cost();  // @local-alias-element cost\n"
+        "  n += held_->cost();  // @alias-owning cost\n"
+        "  n += shared_[0]->cost();  // @element-alias-owning cost\n"
+        "  for (auto* it : listed_) {\n"
+        "    n += it->cost();  // @range-field cost\n"
+        "  }\n"
+        "  n += static_cast<int>(held_.use_count());  // @alias-owning-own - use_count\n"
+        "  n += static_cast<int>(slots_.size());  // @field-container - size\n"
+        "  return n + weight(n);  // @relative-using-declaration weight\n"
+        "}\n"
+        "}  // namespace shop\n"
+    ),
+    "tools/one.cpp": (  # two programs, each with a helper of the same name
+        "int check(int x) { return x; }\nint run_one() { return check(1); }  // @own-file check\n"
+    ),
+    "tools/two.cpp": (
+        "int check(int x) { return x + 1; }\n"
+        "int run_two() { return check(2); }  // @own-file-two check\n"
+    ),
     "app/main.cpp": (
         "#include <vector>\n"
         "\n"

@@ -29,11 +29,15 @@ of overloads, the one that takes them):
   T(a)``, ``T{a}``: ``T``; ``std::make_unique<T>()``: ``T`` through ``->``; a call: what it
   gives, ``R:S::make().f``; another variable: its type);
 - ``x.f()`` in ``for (auto& x : xs)``: the element type of ``xs`` when it is declared a
-  standard container (``std::vector<T>``, ``std::set<T>``, ...: ``T``).
+  standard container (``std::vector<T>``, ``std::set<T>``, ...: ``T``);
+- ``xs[i].f()``, ``xs[i]->f()``: the same for a variable (``R$T``); for a field, or a
+  variable declared with another type's name (an alias of a container, perhaps), ``R.xs[]``
+  / ``R$Ts[]``: an element, the graph reads which type (a loop over a field: the same).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.c_calls import held, variable
@@ -76,6 +80,8 @@ _RANGE, _FIELD, _USING, _ALIAS, _LOCAL = 5, 6, 7, 8, 9
 # holds; for ``for (auto& x : xs)``, ``(xs,)``: an element of ``xs``)
 Variable = tuple["Node", "Node | None", "str | Node | tuple[Node]"]
 _DEPTH = 8  # calls read inside one call's target at most
+_OBJECTS = frozenset({"identifier", "field_expression", "subscript_expression"})
+_CHAIN = re.compile("[.>]")  # a field read on in a target's head (R$T>y.z)
 
 
 def read(
@@ -175,7 +181,7 @@ class _Calls:
         arrow = obj[0].next_sibling is not None and obj[0].next_sibling.type == "->"
         if kind == "this":
             return f"{row}@{name}"
-        if kind in ("identifier", "field_expression"):  # x.f(), x->y.f(), this->x.f()
+        if kind in _OBJECTS:  # x.f(), x->y.f(), this->x.f(), xs[i].f()
             held = self._object(obj[0], arrow, at, row)
             return f"{held}{'>' if arrow else '.'}{name}" if held else ""
         if kind == "call_expression":  # x.g().f(): f of what g is declared to return
@@ -193,6 +199,8 @@ class _Calls:
             if local is None:  # a field of the function's class
                 return f"{row}.{head}"
             return self._held(local, arrow, row)
+        if node.type == "subscript_expression":  # xs[i]: an element of a container
+            return self._element(node, arrow, at, row)
         base, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
         if node.type != "field_expression" or base is None or field is None:
             return ""
@@ -206,10 +214,27 @@ class _Calls:
             return ""
         return f"{held}{'>' if through else '.'}{self.text(field)}"
 
+    def _element(self, node: Node, arrow: bool, at: int, row: int) -> str:
+        """``xs[i]`` as a target's head: ``R$T`` for a variable declared a container of ``T``
+        (``std::vector<T>``), ``R.xs[]`` for a field (its type read by the graph), or ""."""
+        inner = node.child_by_field_name("argument")
+        if inner is None or inner.type not in ("identifier", "field_expression"):
+            return ""
+        held = self._object(inner, False, at, row)
+        head = f"{row}$"
+        if held.startswith(f"{row}.") or _CHAIN.search(held, len(head)):
+            return f"{held}[]"  # a field: its type is the graph's to read
+        if not held.startswith(head):  # what a call returns, indexed: not known
+            return ""
+        typed = held[len(head) :]  # a variable: a container's element, or an alias's
+        return self._held(typed[2:], arrow, row) if typed.startswith("[]") else f"{held}[]"
+
     def _held(self, local: str | Node | tuple[Node], arrow: bool, row: int) -> str:
         """A variable's value as a target's head, from what its declaration says."""
         if isinstance(local, tuple):  # for (auto& x : xs): an element of xs
             typed = self._local(self.text(local[0]), local[0].start_byte)
+            if typed is None:  # a field of the function's class
+                return f"{row}.{self.text(local[0])}[]"
             local = typed[2:] if isinstance(typed, str) and typed.startswith("[]") else ""
         elif not isinstance(local, str) and local.type == "identifier":  # auto x = y;
             if self.depth > _DEPTH:

@@ -13,14 +13,17 @@ class's own (in its body, or defined outside it, ``Store::add``, in any file), e
 bases' in order; a class with a base that is not the repository's may inherit the name from
 there, so a call not found before it stays by name. A field read on from a variable or from
 the class (``T>y.z>f``: ``y`` of ``T``, then ``z`` of ``y``'s type) is typed as its class
-declares it; an owning pointer's (``std::unique_ptr<U>``) passes to ``U`` through ``->``
-only. Of overloads, the one whose parameters take the call's number of arguments
-(``R~f#2``) is chosen when the first of the name does not (their types are not compared);
-else the first stands for them. A function of a namespace is the one of that qualified name
-(in one file, or the one file's whose overload takes the arguments); what a function returns
-is the
-class its declaration names before its name (``const Node* first()``). Anything else (a
-template's parameter, ``std::``, a type no file of the repository defines) stays by name.
+declares it; an owning pointer's (``std::unique_ptr<U>``, and an alias of one: ``using P =
+std::shared_ptr<U>;``) passes to ``U`` through ``->`` only; ``x[]`` is an element of a field
+declared a container (``std::vector<U*>``, or an alias of one). A ``using a::B`` declaration
+is read from the call's namespaces too (``using internal::f;`` inside ``namespace testing``).
+Of overloads, the one whose parameters take the call's number of arguments (``R~f#2``) is
+chosen when the first of the name does not (their types are not compared); else the first
+stands for them. A function of a namespace is the one of that qualified name (in one file, or
+the one file's whose overload takes the arguments, or the calling file's own: two programs
+may each define a helper of one name); what a function returns is the class its declaration
+names before its name (``const Node* first()``). Anything else (a template's parameter,
+``std::``, a type no file of the repository defines) stays by name.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from codeagent.symbols.cpp_types import (
     spaces_of,
     twice,
     type_named,
+    typed,
 )
 from codeagent.symbols.tables import METHOD_KINDS
 
@@ -77,6 +81,7 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     context, kind = (defs[row][0], defs[row][1]) if 0 <= row < len(defs) else ("", "")
     language = rec["l"]
     spaces = spaces_of(context)
+    context_spaces = spaces[1:] if kind in ("function", "method") else spaces
     owner = class_named(graph, language, context.rpartition(".")[0]) if kind == "method" else None
     if owner is not None and form in "~@." and twice(graph, language, owner, anywhere=True):
         # one of several classes of the name (#if, specialisations): which one is not known,
@@ -88,8 +93,8 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     for owner_, alias, used in rec.get("b", ()):
         if not owner_ and not alias:  # using namespace
             spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]
-        elif not owner_:  # using a::B: B is a.B
-            spaces.append(f"={alias}={used}")
+        elif not owner_:  # using a::B: B is a.B, a looked up from the call's namespaces
+            spaces += [f"={alias}={space}.{used}".replace("=.", "=") for space in context_spaces]
     fixture = _fixture(defs[row]) if kind == "function" else ""
     if fixture:  # a test of a fixture (TEST_F(Fixture, Name) { ... }) is a method of its class's
         owner = type_named(graph, language, spaces, fixture)
@@ -154,7 +159,7 @@ def _first(
         return _function(graph, path, spaces, rest, count) if form == "~" else None
     if form == "$":  # T.f, T.x>y.f: a variable's type, then the fields read from it
         written_type, *chain = _CHAIN.split(rest)
-        cls = type_named(graph, language, spaces, written_type)
+        cls = typed(graph, language, spaces, written_type, chain[:1] == [">"])
         chain = chain[1:]
     elif form == ".":  # x.f, x>y.f: a field of the function's class, then its fields'
         cls, chain = owner, _CHAIN.split(rest)
@@ -223,8 +228,9 @@ def _function(
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
         found = [d for d in found if fits(d, count)] or found
-        if found:
-            return found[0] if len({d.path for d in found}) == 1 else None
+        own = [d for d in found if d.path == path]  # of several files', the caller's own
+        if own or found:
+            return (own or found)[0] if own or len({d.path for d in found}) == 1 else None
     return None
 
 
@@ -250,15 +256,22 @@ def _field(
     graph: SymbolHierarchy, language: str, cls: Definition, field: str, arrow: bool
 ) -> Definition | None:
     """The class of ``cls``'s field ``field`` (its bases' too), as its class declares it
-    (``arrow``: reached through ``->``, which an owning pointer passes to what it holds)."""
+    (``arrow``: reached through ``->``, which an owning pointer passes to what it holds);
+    ``field[]``: an element of the field, declared a container (``std::vector<T>``)."""
+    element = field.endswith("[]")
+    field = field.removesuffix("[]")
     for owner, _ in graph._mro(cls, set()):
         written = _fields(graph).get((language, owner.qualname, field))
-        if written is not None:
-            if written.startswith("->"):
-                written = written[2:] if arrow else ""
-            return (
-                type_named(graph, language, spaces_of(owner.qualname), written) if written else None
-            )
+        if written is None:
+            continue
+        if written.startswith("[]"):  # a container: its element, or its own members
+            written, element = (written[2:] if element else ""), False
+        if written.startswith("->"):
+            written = written[2:] if arrow else ""
+        if not written:
+            return None
+        suffix = "[]" if element else ""
+        return typed(graph, language, spaces_of(owner.qualname), written + suffix, arrow)
     return None
 
 

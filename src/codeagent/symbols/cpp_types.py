@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from codeagent.lang.cpp_types import SMART_POINTERS
+from codeagent.lang.cpp_types import CONTAINERS, SMART_POINTERS
 from codeagent.symbols.tables import CLASS_KINDS
 
 if TYPE_CHECKING:
@@ -18,6 +18,11 @@ TYPE = re.compile(r"(?:\w+::)*\w+")  # a type's name as written (ns::T)
 QUALIFIERS = frozenset({"const", "static", "virtual", "inline", "constexpr", "explicit", "extern"})
 _WORDS = QUALIFIERS | {"typename", "struct", "class", "volatile"}
 _ALIASES = 4  # aliases of aliases followed at most
+# the template an alias names and its first argument: ``std::shared_ptr<ns::T>``,
+# ``std::vector<const T*>``
+_HELD = re.compile(
+    r"\s*(?:typename\s+)?(?:::)?(?:std::)?(\w+)\s*<\s*(?:const\s+)?((?:\w+::)*\w+)\s*\**\s*[,>]"
+)
 
 
 def named(spaces: list[str], name: str) -> list[str]:
@@ -78,6 +83,47 @@ def aliased(signature: str) -> str:
     if len(words) != 1 or not TYPE.fullmatch(words[0]):
         return ""
     return "" if template and words[0].rpartition("::")[2] in SMART_POINTERS else words[0]
+
+
+def typed(
+    graph: SymbolHierarchy, language: str, spaces: list[str], written: str, arrow: bool
+) -> Definition | None:
+    """The class a value of the type ``written`` is (``T``, ``ns::T``; ``P[]``: an element of
+    a ``P``), looked up in ``spaces``, read through ``->`` when ``arrow``: an alias of an
+    owning pointer (``using P = std::shared_ptr<T>;``) reaches ``T`` through ``->``, an
+    element of an alias of a container (``typedef std::vector<T*> Ts;``) is a ``T``."""
+    element = written.endswith("[]")
+    written = written.removesuffix("[]")
+    if not element:
+        found = type_named(graph, language, spaces, written)
+        if found is not None or not arrow:
+            return found
+    held, scope = _alias_held(graph, language, spaces, written)
+    if element:
+        return typed(graph, language, scope, held[2:], arrow) if held[:2] == "[]" else None
+    return type_named(graph, language, scope, held[2:]) if held[:2] == "->" else None
+
+
+def _alias_held(
+    graph: SymbolHierarchy, language: str, spaces: list[str], written: str
+) -> tuple[str, list[str]]:
+    """What an alias of an owning pointer (``->T``) or of a container (``[]T``) holds, and
+    the scopes ``T`` is looked up in; ("", []) for any other type."""
+    for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
+        for d in graph._by_name.get(qualname.rpartition(".")[2], ()):
+            if d.kind != "typedef" or d.qualname != qualname:
+                continue
+            text = d.signature.strip()
+            if text.startswith(("using ", "typedef ")):
+                text = text.partition("=")[2] if text[0] == "u" else text[len("typedef ") :]
+            held = _HELD.match(text)
+            if held is None or graph.files[d.path].get("l") != language:
+                continue
+            template, inner = held.groups()
+            mark = "->" if template in ("unique_ptr", "shared_ptr") else ""
+            mark = "[]" if template in CONTAINERS else mark
+            return (f"{mark}{inner}" if mark else "", spaces_of(qualname.rpartition(".")[0]))
+    return "", []
 
 
 def type_named(

@@ -73,7 +73,7 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 21: C#'s call targets too (lang.csharp_calls), with its fields' and properties' types ("b");
 # 22: a C# file that does not parse whole is read with each #if's first branch (its chunks too);
 # 23: a C# file-scoped namespace holds what follows it; C#'s global usings ("b")
-FORMAT = 23
+FORMAT = 24
 log = logging.getLogger(__name__)
 
 
