@@ -45,6 +45,16 @@ down before their one run, held out again:
 - jarro2783/cxxopts a3a21b31e: a command-line options parser in one header (``Options``,
   ``OptionAdder`` with chained ``add_options()(...)``), tests and examples.
 
+A third round (an element of a container, ``xs[i].f()``; aliases of owning pointers and of
+containers; ``using a::f;`` read from the namespace it is written in; a helper two programs
+define) was written down before its one run with two more, held out, and pugixml and cxxopts
+run again (not read in that round):
+
+- p-ranav/tabulate b9026bf: a table formatter in headers (``Table``, ``Row``, ``Cell``,
+  ``Format``, chained setters on what methods return), samples that compile alone.
+- yhirose/cpp-httplib 6494edd: an HTTP library in one header (``Server``, ``Client``,
+  ``Request``, ``Response``, ``detail::`` functions), its tests on a vendored googletest.
+
 The sites are drawn as in ``eval/c_references_truth.py``. A call GCC ties to a function or
 method the repository defines is that definition (a method defined in its class's body is
 where the body is; a constructor is its class's); a call into the standard library is
