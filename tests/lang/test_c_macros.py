@@ -196,6 +196,17 @@ class SHOP_API_ Message {
 
 inline int operator<<(int a, const Message& m) { return a + m.size(); }
 
+class SHOP_API_ [[nodiscard]] Result {
+ public:
+  friend class Message;
+  Result() = default;
+  virtual ~Result();
+  bool ok() const { return ok_; }
+
+ private:
+  bool ok_ = true;
+};
+
 }  // namespace shop
 
 SHOP_DISABLE_WARNINGS_POP_()  //  4251
@@ -269,8 +280,9 @@ def sources(tmp_path: Path) -> Path:
         # the reading with fewer tokens left loose in ERROR nodes wins
         ("many_spies.c", "c", {"testNotEqual4_Arrays", "testEqual4_Arrays", "walk"}),
         # a class between two warning macros, the last with a comment after it (read as a
-        # statement, it made the class's members the namespace's)
-        ("message.hpp", "cpp", {"Message", "size", "operator<<"}),
+        # statement, it made the class's members the namespace's); an export macro before
+        # an attribute
+        ("message.hpp", "cpp", {"Message", "size", "operator<<", "Result", "ok"}),
         # conversion operators, a specialisation, annotations after the parameters, a macro
         # call continuing a #define (the repair leaves it)
         (

@@ -31,7 +31,7 @@ _TRAILING = re.compile(
 # expressions: GMOCK_DECLARE_KIND_(unsigned char, kInteger);
 _TOP_CALL = re.compile(rf"^{_MACRO}\((?:[^()\n]|\([^()\n]*\))*\);[ \t]*(?://.*)?$")
 _BEFORE = re.compile(
-    rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+[A-Za-z_~])(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
+    rf"(?<![\w#.>:])({_MACRO})(?=[ \t]+(?:[A-Za-z_~]|\[\[))(?![ \t]+[A-Za-z_]\w*[ \t]*[;=\[,)])"
 )
 _WRAPPER = re.compile(rf"(?<![\w#])({_MACRO})\(([^()\n]*)\)(?=[ \t]*[*&]?[ \t]*[A-Za-z_])")
 _CALL_AFTER = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*\(")
