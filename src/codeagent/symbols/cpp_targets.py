@@ -229,8 +229,10 @@ def _function(
             return None  # a class's method, not a namespace's function
         found = [d for d in found if fits(d, count)] or found
         own = [d for d in found if d.path == path]  # of several files', the caller's own
-        if own or found:
-            return (own or found)[0] if own or len({d.path for d in found}) == 1 else None
+        if own:
+            return own[0]
+        if found:
+            return found[0] if len({d.path for d in found}) == 1 else None
     return None
 
 

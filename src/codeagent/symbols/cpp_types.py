@@ -114,8 +114,12 @@ def _alias_held(
             if d.kind != "typedef" or d.qualname != qualname:
                 continue
             text = d.signature.strip()
-            if text.startswith(("using ", "typedef ")):
-                text = text.partition("=")[2] if text[0] == "u" else text[len("typedef ") :]
+            if text.startswith("using "):
+                text = text.partition("=")[2]
+            elif text.startswith("typedef "):
+                text = text[len("typedef ") :]
+            else:
+                continue
             held = _HELD.match(text)
             if held is None or graph.files[d.path].get("l") != language:
                 continue

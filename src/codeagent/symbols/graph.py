@@ -62,17 +62,17 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 12: C's and C++'s call targets too (lang.c_calls, lang.cpp_calls), C++'s classes' fields
 # 13: the call sites of a file that starts with blank lines read where they are written
 # 14: C++: fields read on (x->y.f()), auto, typedefs, tests' fixtures, A::B::f, arguments (#N)
-# 15: a definition starts at its attributes, decorators and wrappers (export, template <..>)
+# 15: a definition starts at its attributes, decorators and wrappers (export, template <..>);
 # 16: a tree-sitter definition's signature leaves its comments out
-# 17: Python: a parameter pytest fills is the fixture's value ("@name"), fixtures' values ("x")
+# 17: Python: a parameter pytest fills is the fixture's value ("@name"), fixtures' values ("x");
 # 18: Python: a folder without __init__.py inside a package is a namespace package of it
 # 19: Python: a name bound more than one way is read where the scope's statements say (flow);
 # a test class's own fixtures ("@Class:name", recorded as "Class:name")
-# 20: every base a definition's matches capture (a Go interface's embedded interfaces, not the
-# first only); Go's embedded struct fields and qualified embedded types are bases
+# 20: every base the matches capture (Go's embedded interfaces, structs, qualified types)
 # 21: C#'s call targets too (lang.csharp_calls), with its fields' and properties' types ("b");
 # 22: a C# file that does not parse whole is read with each #if's first branch (its chunks too);
 # 23: a C# file-scoped namespace holds what follows it; C#'s global usings ("b")
+# 24: C++'s xs[i].f(); C/C++ macros before a comment or an attribute blanked (definitions)
 FORMAT = 24
 log = logging.getLogger(__name__)
 
