@@ -317,8 +317,14 @@ FILES = {
         "}  // namespace shop\n"
     ),
     "tools/one.cpp": (  # two programs, each with a helper of the same name
-        "int check(int x) { return x; }\nint run_one() { return check(1); }  // @own-file check\n"
+        '#include "util.h"\n'
+        "int check(int x) { return x; }\n"
+        "int run_one() { return check(1); }  // @own-file check\n"
+        "int open_log(int& fd) { return fd; }  // not the one a call without arguments makes\n"
+        "int run_log() { return open_log(); }  // @default-argument-elsewhere - open_log\n"
     ),
+    "tools/util.h": "#pragma once\nint open_log(int* fd = nullptr);\n",
+    "tools/util.cpp": '#include "util.h"\nint open_log(int* fd) { return fd ? *fd : 0; }\n',
     "tools/two.cpp": (
         "int check(int x) { return x + 1; }\n"
         "int run_two() { return check(2); }  // @own-file-two check\n"

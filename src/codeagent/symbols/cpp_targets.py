@@ -227,10 +227,11 @@ def _function(
         found = [d for d in defined if d.qualname == qualname]
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
-        found = [d for d in found if fits(d, count)] or found
-        own = [d for d in found if d.path == path]  # of several files', the caller's own
+        fitting = [d for d in found if fits(d, count)]
+        own = [d for d in fitting if d.path == path]  # of several files', the caller's own
         if own:
             return own[0]
+        found = fitting or found
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
     return None
