@@ -297,6 +297,8 @@ FILES = {
         "\n"
         "using detail::weight;\n"
         "\n"
+        "int heavy = weight(3);  // @top-level-using weight\n"
+        "\n"
         "int Rack::sum() const {\n"
         "  std::vector<Item> local(1);\n"
         "  detail::items listed = listed_;\n"

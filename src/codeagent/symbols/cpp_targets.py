@@ -81,7 +81,7 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     context, kind = (defs[row][0], defs[row][1]) if 0 <= row < len(defs) else ("", "")
     language = rec["l"]
     spaces = spaces_of(context)
-    context_spaces = spaces[1:] if kind in ("function", "method") else spaces
+    around = tuple(spaces[1:] if kind in ("function", "method") else spaces)  # a using's place
     owner = class_named(graph, language, context.rpartition(".")[0]) if kind == "method" else None
     if owner is not None and form in "~@." and twice(graph, language, owner, anywhere=True):
         # one of several classes of the name (#if, specialisations): which one is not known,
@@ -94,7 +94,7 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         if not owner_ and not alias:  # using namespace
             spaces += [f"{space}.{used}" if space else used for space in spaces_of(context)]
         elif not owner_:  # using a::B: B is a.B, a looked up from the call's namespaces
-            spaces += [f"={alias}={space}.{used}".replace("=.", "=") for space in context_spaces]
+            spaces += [f"={alias}={space}.{used}".replace("=.", "=") for space in around]
     fixture = _fixture(defs[row]) if kind == "function" else ""
     if fixture:  # a test of a fixture (TEST_F(Fixture, Name) { ... }) is a method of its class's
         owner = type_named(graph, language, spaces, fixture)
