@@ -325,6 +325,34 @@ FILES = {
         "int open_log(int& fd) { return fd; }  // not the one a call without arguments makes\n"
         "int run_log() { return open_log(); }  // @default-argument-elsewhere - open_log\n"
     ),
+    "amalgamated/shop_all.hpp": (  # the library's headers in one, as a release ships them
+        "#pragma once\n"
+        "namespace shop {\n"
+        "class Lamp {\n"
+        " public:\n"
+        "  int on() { return 1; }\n"
+        "};\n"
+        "inline int lamp_count() { return 1; }\n"
+        "}  // namespace shop\n"
+    ),
+    "include/shop/lamp.h": (
+        "#pragma once\n"
+        "namespace shop {\n"
+        "class Lamp {\n"
+        " public:\n"
+        "  int on() { return 1; }\n"
+        "};\n"
+        "inline int lamp_count() { return 1; }\n"
+        "}  // namespace shop\n"
+    ),
+    "app/lamps.cpp": (
+        '#include "shop/lamp.h"\n'
+        "int light() {\n"
+        "  shop::Lamp lamp;\n"
+        "  int n = lamp.on();  // @included-copy on\n"
+        "  return n + shop::lamp_count();  // @included-copy-function lamp_count\n"
+        "}\n"
+    ),
     "tools/util.h": "#pragma once\nint open_log(int* fd = nullptr);\n",
     "tools/util.cpp": '#include "util.h"\nint open_log(int* fd) { return fd ? *fd : 0; }\n',
     "tools/two.cpp": (

@@ -35,6 +35,7 @@ from weakref import WeakKeyDictionary
 from codeagent.lang import languages_where
 from codeagent.symbols.arity import counted, fits
 from codeagent.symbols.c_targets import declared_static
+from codeagent.symbols.cpp_includes import reachable_copy, reached
 from codeagent.symbols.cpp_types import (
     QUALIFIERS,
     TYPE,
@@ -111,7 +112,8 @@ def cpp_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         callee, form = _along(graph, language, cls, _CHAIN.split(name)), ""
     if callee is None:
         return None
-    return (_overload(graph, language, callee, count).full_name, False)
+    called = reachable_copy(graph, path, _overload(graph, language, callee, count))
+    return (called.full_name, False)
 
 
 def _overload(
@@ -228,9 +230,12 @@ def _function(
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
         fitting = [d for d in found if fits(d, count)]
-        own = [d for d in fitting if d.path == path]  # of several files', the caller's own
-        if own:
+        own = [d for d in fitting if d.path == path]  # of several files', the caller's own,
+        if own:  # else the one its includes load
             return own[0]
+        near = [d for d in fitting if d.path in reached(graph, path)]
+        if len({d.path for d in near}) == 1:
+            return near[0]
         found = fitting or found
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
