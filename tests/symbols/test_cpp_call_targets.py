@@ -343,6 +343,17 @@ FILES = {
         "  int on() { return 1; }\n"
         "};\n"
         "inline int lamp_count() { return 1; }\n"
+        "struct Level {\n"
+        "  int value;\n"
+        "};\n"
+        "int dim(int level, int step);  // defined in src/lamp.cpp\n"
+        "inline int dim(const Level& level, int step) { return level.value - step; }\n"
+        "}  // namespace shop\n"
+    ),
+    "src/lamp.cpp": (
+        '#include "shop/lamp.h"\n'
+        "namespace shop {\n"
+        "int dim(int level, int step) { return level - step; }\n"
         "}  // namespace shop\n"
     ),
     "app/lamps.cpp": (
@@ -350,6 +361,7 @@ FILES = {
         "int light() {\n"
         "  shop::Lamp lamp;\n"
         "  int n = lamp.on();  // @included-copy on\n"
+        "  n += shop::dim(3, 1);  // @overload-defined-elsewhere - dim\n"
         "  return n + shop::lamp_count();  // @included-copy-function lamp_count\n"
         "}\n"
     ),

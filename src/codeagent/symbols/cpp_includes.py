@@ -37,13 +37,14 @@ def reached(graph: SymbolHierarchy, path: str) -> frozenset[str]:
 
 
 def reachable_copy(graph: SymbolHierarchy, path: str, callee: Definition) -> Definition:
-    """``callee``, or the copy of it (the same qualified name, kind and signature in another
-    file) that the includes of the file at ``path`` reach when ``callee``'s file is not."""
+    """``callee``, or the copy of it (the same kind and signature in another file, its
+    qualified name the same or one inside the other: a copy whose namespaces were not read)
+    that the includes of the file at ``path`` reach when ``callee``'s file is not."""
     copies = [
         d
         for d in graph._by_name.get(callee.name, ())
-        if d.qualname == callee.qualname and d.kind == callee.kind
-        and d.signature == callee.signature
+        if d.kind == callee.kind and d.signature == callee.signature
+        and _same(d.qualname, callee.qualname)
     ]  # fmt: skip
     if len({d.path for d in copies}) < 2:
         return callee
@@ -61,3 +62,10 @@ def _forward(graph: SymbolHierarchy) -> dict[str, set[str]]:
             for imp in imports:
                 forward[imp.path].add(target)
     return forward
+
+
+def _same(one: str, other: str) -> bool:
+    """Whether two qualified names are one, or one ends the other (``Table.format`` and
+    ``tabulate.Table.format``)."""
+    short, long = sorted((one, other), key=len)
+    return long == short or long.endswith(f".{short}")

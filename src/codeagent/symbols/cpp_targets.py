@@ -230,13 +230,13 @@ def _function(
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function
         fitting = [d for d in found if fits(d, count)]
-        own = [d for d in fitting if d.path == path]  # of several files', the caller's own,
-        if own:  # else the one its includes load
+        own = [d for d in fitting if d.path == path]  # of several files', the caller's own
+        if own:
             return own[0]
-        near = [d for d in fitting if d.path in reached(graph, path)]
-        if len({d.path for d in near}) == 1:
-            return near[0]
         found = fitting or found
+        if len({d.path for d in found}) > 1 and len({d.signature for d in found}) == 1:
+            near = [d for d in found if d.path in reached(graph, path)]  # copies of one
+            return near[0] if near else None  # (an amalgamated header): the one included
         if found:
             return found[0] if len({d.path for d in found}) == 1 else None
     return None
