@@ -1,15 +1,14 @@
 """Of a C/C++ function or class that two files define (a library's headers and an amalgamated
 copy of them, ``include/lib/table.hpp`` and ``single_include/lib/lib.hpp``), the one a call
 means: the copy the calling file's ``#include`` lines reach, directly or through the files
-they include (each include read as :mod:`codeagent.symbols.file_imports` reads it)."""
+they include (the graph's index of which files each include loads, the one "which files
+include X?" reads)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
-
-from codeagent.symbols.file_imports import importers_index
 
 if TYPE_CHECKING:
     from codeagent.symbols.hierarchy import SymbolHierarchy
@@ -58,7 +57,7 @@ def _forward(graph: SymbolHierarchy) -> dict[str, set[str]]:
     forward = _FORWARD.get(graph)
     if forward is None:
         forward = _FORWARD[graph] = defaultdict(set)
-        for target, imports in importers_index(graph.files, graph._imports).items():
+        for target, imports in graph._file_importers.items():
             for imp in imports:
                 forward[imp.path].add(target)
     return forward

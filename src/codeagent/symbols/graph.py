@@ -34,7 +34,6 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,6 @@ from codeagent.pysyntax import Structure
 from codeagent.symbols.assigned import assigned_to
 from codeagent.symbols.call_targets import target_of
 from codeagent.symbols.extract import extract, module_names
-from codeagent.symbols.file_imports import importers_index
 from codeagent.symbols.hierarchy import SymbolHierarchy
 from codeagent.symbols.tables import CALL_FIELDS, CLASS_KINDS
 from codeagent.symbols.types import CallSite, Definition, Import, call_target
@@ -241,10 +239,6 @@ class SymbolGraph(SymbolHierarchy):
             ):
                 found[id(imp)] = imp
         return sorted(found.values(), key=lambda i: (i.path, i.line))
-
-    @cached_property
-    def _file_importers(self) -> dict[str, list[Import]]:
-        return importers_index(self.files, self._imports)
 
     def file_importers(self, path: str) -> list[Import]:
         """The imports of other files that load ``path``, a file of another language than

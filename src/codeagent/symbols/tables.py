@@ -11,7 +11,7 @@ from typing import Any
 from codeagent.lang import languages_where
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import TYPE_KINDS
-from codeagent.symbols.file_imports import family
+from codeagent.symbols.file_imports import family, importers_index
 from codeagent.symbols.import_keys import import_keys
 from codeagent.symbols.namespaces import Namespaces
 from codeagent.symbols.types import Definition, Import, unpack_calls
@@ -177,6 +177,12 @@ class SymbolTables:
             path: [Import(path, line, mod, name, alias) for line, mod, name, alias in rec["i"]]
             for path, rec in self.files.items()
         }
+
+    @cached_property
+    def _file_importers(self) -> dict[str, list[Import]]:
+        """A file of another language than Python -> the imports of other files that load it
+        (:mod:`codeagent.symbols.file_imports`)."""
+        return importers_index(self.files, self._imports)
 
     # -- resolution ----------------------------------------------------------------------------
 
