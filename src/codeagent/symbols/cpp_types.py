@@ -69,13 +69,7 @@ def class_named(
 def aliased(signature: str) -> str:
     """The type an alias's declaration names (``typedef A B;``, ``using B = A;``), a
     template's by its name; "" for anything else (an owning pointer, a function's type)."""
-    text = signature.strip().removesuffix(";")
-    if text.startswith("using "):
-        text = text.partition("=")[2]
-    elif text.startswith("typedef "):
-        text = text[len("typedef ") :]
-    else:
-        return ""
+    text = _alias_text(signature)
     head, template, _ = text.partition("<")
     words = [w for w in head.replace("*", " ").replace("&", " ").split() if w not in _WORDS]
     if signature.startswith("typedef ") and not template:
@@ -83,6 +77,15 @@ def aliased(signature: str) -> str:
     if len(words) != 1 or not TYPE.fullmatch(words[0]):
         return ""
     return "" if template and words[0].rpartition("::")[2] in SMART_POINTERS else words[0]
+
+
+def _alias_text(signature: str) -> str:
+    """What an alias's declaration gives its name (``A`` of ``typedef A B;`` with the name,
+    of ``using B = A;`` without), or "" for another declaration."""
+    text = signature.strip().removesuffix(";")
+    if text.startswith("using "):
+        return text.partition("=")[2]
+    return text[len("typedef ") :] if text.startswith("typedef ") else ""
 
 
 def typed(
@@ -113,14 +116,7 @@ def _alias_held(
         for d in graph._by_name.get(qualname.rpartition(".")[2], ()):
             if d.kind != "typedef" or d.qualname != qualname:
                 continue
-            text = d.signature.strip()
-            if text.startswith("using "):
-                text = text.partition("=")[2]
-            elif text.startswith("typedef "):
-                text = text[len("typedef ") :]
-            else:
-                continue
-            held = _HELD.match(text)
+            held = _HELD.match(_alias_text(d.signature))
             if held is None or graph.files[d.path].get("l") != language:
                 continue
             template, inner = held.groups()
