@@ -365,6 +365,36 @@ FILES = {
         "  return n + shop::lamp_count();  // @included-copy-function lamp_count\n"
         "}\n"
     ),
+    "src/markup.cpp": (  # namespaces a source file's own macros open and close
+        '#include "shop/item.h"\n'
+        "#ifdef SHOP_FLAT\n"
+        "#define SHOP_DETAIL_BEGIN namespace shop { namespace detail {\n"
+        "#define SHOP_DETAIL_END } }\n"
+        "#else\n"
+        "#define SHOP_DETAIL_BEGIN \\\n"
+        "  namespace shop { namespace detail { namespace {\n"
+        "#define SHOP_DETAIL_END } } }\n"
+        "#endif\n"
+        "\n"
+        "SHOP_DETAIL_BEGIN\n"
+        "int markup(int x) { return x * 2; }\n"
+        "Item stocked(int n) { return Item{n}; }\n"
+        "SHOP_DETAIL_END\n"
+        "\n"
+        "SHOP_DETAIL_BEGIN  // again\n"
+        "int markdown(int x) { return markup(x) - 1; }  // @namespace-macro-inside markup\n"
+        "SHOP_DETAIL_END\n"
+        "\n"
+        "namespace shop {\n"
+        "int priced(int n) {\n"
+        "  int r = detail::markup(n);  // @namespace-macro markup\n"
+        "  Item made(detail::stocked(n));\n"
+        "  r += made.cost();  // @constructed-from-call cost\n"
+        "  Item copy(made);\n"
+        "  return r + copy.cost() + detail::markdown(r);  // @constructed-from-name cost\n"
+        "}\n"
+        "}  // namespace shop\n"
+    ),
     "tools/util.h": "#pragma once\nint open_log(int* fd = nullptr);\n",
     "tools/util.cpp": '#include "util.h"\nint open_log(int* fd) { return fd ? *fd : 0; }\n',
     "tools/two.cpp": (

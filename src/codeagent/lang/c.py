@@ -79,7 +79,7 @@ def blank_macros(text: str, c: bool = False) -> str:
     return "\n".join(lines)
 
 
-def blank_c_macros(text: str) -> str:
+def blank_c_macros(text: str, suffix: str = "") -> str:
     """:func:`blank_macros` for C."""
     return blank_macros(text, c=True)
 

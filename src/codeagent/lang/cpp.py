@@ -4,6 +4,8 @@ functions defined in a class body (methods) or outside it (``Type::method``: qua
 
 from __future__ import annotations
 
+import re
+
 from codeagent.lang.c import (
     INCLUDES,
     MACRO_FUNCTIONS,
@@ -18,6 +20,35 @@ from codeagent.lang.c import SPEC as C
 from codeagent.lang.cpp_calls import CPP_CALLS, read
 from codeagent.lang.cpp_types import MACRO_NAMESPACE
 from codeagent.lang.spec import LanguageSpec
+
+# A macro that opens or closes namespaces, ``#define PUGI_IMPL_NS_BEGIN namespace pugi {
+# namespace impl {`` and ``#define PUGI_IMPL_NS_END } }``: in a source file that defines it
+# (no other file sees a source file's macros; a header's may be defined elsewhere for the
+# files that include it, so a header's stay blanked), each use alone on its line reads as
+# its first definition, and what is defined between is in those namespaces.
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:.*\\\n)*.*)$", re.M)
+_OPENS = re.compile(r"(?:(?:inline\s+)?namespace(?:\s+[A-Za-z_][\w:]*)?\s*\{\s*)+")
+_CLOSES = re.compile(r"(?:\}\s*)+")
+SOURCES = (".cpp", ".cc", ".cxx", ".c++")
+
+
+def namespace_macros(text: str) -> str:
+    """``text`` with the namespace macros it defines written out (lines kept)."""
+    found: dict[str, str] = {}
+    for match in _DEFINE.finditer(text):
+        body = " ".join(match.group(2).replace("\\\n", " ").split())
+        if body and (_OPENS.fullmatch(body) or _CLOSES.fullmatch(body)):
+            found.setdefault(match.group(1), body)
+    if not found:
+        return text
+    names = "|".join(map(re.escape, found))
+    use = re.compile(rf"^([ \t]*)({names})(?=[ \t]*(?://.*)?$)", re.M)
+    return use.sub(lambda m: m.group(1) + found[m.group(2)], text)
+
+
+def repair(text: str, suffix: str = "") -> str:
+    """:func:`blank_macros`, after a source file's namespace macros are written out."""
+    return blank_macros(namespace_macros(text) if suffix in SOURCES else text)
 
 
 def _grammar(suffix: str) -> object:
@@ -77,7 +108,7 @@ SPEC = LanguageSpec(
     calls=CPP_CALLS,
     receivers=read,
     scoped_names=True,
-    repair=blank_macros,
+    repair=repair,
     macro_blocks=TOP_LEVEL,
     # App(const App &) = delete; virtual ~App() = default;: declarations (a deleted member
     # cannot be called, a defaulted one has no source), as ctags reads them

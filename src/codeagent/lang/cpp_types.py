@@ -117,12 +117,24 @@ def constructed(node: Node) -> Node | None:
     if declaration.parent.type != "compound_statement":
         return None
     parameters = node.child_by_field_name("parameters")
-    if parameters is None or any(
-        p.child_by_field_name("declarator") is not None for p in parameters.named_children
-    ):
+    if parameters is None or not all(map(_argument, parameters.named_children)):
         return None  # int f(int a);: a function's declaration
     name = node.child_by_field_name("declarator")
     return name if name is not None and name.type == "identifier" else None
+
+
+def _argument(parameter: Node) -> bool:
+    """Whether a "parameter" reads as a constructor's argument: a bare name (``a``), or a call
+    of a named function (``make(a, b)``, read as a parameter returning a function's type);
+    not a named parameter, nor ``int`` (``int f(int);``)."""
+    declarator = parameter.child_by_field_name("declarator")
+    if declarator is not None and (
+        declarator.type != "abstract_function_declarator"
+        or declarator.child_by_field_name("declarator") is not None
+    ):
+        return False
+    kind = parameter.child_by_field_name("type")
+    return declarator is None or (kind is not None and kind.type != "primitive_type")
 
 
 def field_owner(node: Node, text: Text) -> str:

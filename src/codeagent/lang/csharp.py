@@ -25,7 +25,7 @@ def import_files(importer: str, module: str, name: str | None, layout: Layout) -
 _CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|elif|else|endif)\b")
 
 
-def first_branches(text: str) -> str:
+def first_branches(text: str, suffix: str = "") -> str:
     """``text`` as if each ``#if``'s first branch were compiled: the directives' lines and
     the other branches' (``#elif``, ``#else``) blanked, lines kept (the ``repair`` of a file
     that does not parse whole: ``#if`` inside a base list or a signature)."""

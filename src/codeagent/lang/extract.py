@@ -94,7 +94,8 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     tree = _parser(spec, suffix).parse(source)
     root = tree.root_node
     if root.has_error and spec.repair is not None:
-        again = _parser(spec, suffix).parse(spec.repair(text).encode("utf-8", "surrogatepass"))
+        repaired = spec.repair(text, suffix).encode("utf-8", "surrogatepass")
+        again = _parser(spec, suffix).parse(repaired)
         if loose_error_bytes(again.root_node) < loose_error_bytes(root):
             tree, root = again, again.root_node
     def_query, import_query, call_query = _queries(spec, suffix)

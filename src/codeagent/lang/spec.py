@@ -121,9 +121,10 @@ class LanguageSpec:
     # C, C++: the node types of the top level, where ``TEST(group, name) {`` (a call short of
     # its semicolon, then a block) names a function and its missing semicolon is no error.
     macro_blocks: tuple[str, ...] = ()
-    # When a file has parse errors: a same-length rewrite of its text to parse again (C and
-    # C++ blank the attribute macros a preprocessor would expand); the fewer errors win.
-    repair: Callable[[str], str] | None = None
+    # When a file has parse errors: a rewrite of its text, lines kept, to parse again (C and
+    # C++ blank the attribute macros a preprocessor would expand, a C++ source file's
+    # namespace macros are written out), given the file's suffix; the fewer errors win.
+    repair: Callable[[str, str], str] | None = None
     # A type's methods are declared in its body only (no ``impl`` block, out-of-line
     # definition, partial or reopened type in another file): a type's methods are those of
     # its own file, so that two types of one name in two files keep their own.
