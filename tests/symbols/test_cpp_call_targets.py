@@ -395,6 +395,31 @@ FILES = {
         "}\n"
         "}  // namespace shop\n"
     ),
+    "src/wire.cpp": (  # a conditional group inside a call's arguments
+        "#include <sys/socket.h>\n"
+        '#include "shop/item.h"\n'
+        "namespace shop {\n"
+        "long wire_read(int sock, char* ptr, long size) {\n"
+        "  return recv(sock,\n"
+        "#ifdef _WIN32\n"
+        "              static_cast<char*>(ptr), static_cast<int>(size),\n"
+        "#else\n"
+        "              ptr, size,\n"
+        "#endif\n"
+        "              0);\n"
+        "}\n"
+        "long wire_write(int sock, const char* ptr, long size) {\n"
+        "  return send(sock,\n"
+        "#ifdef _WIN32\n"
+        "              static_cast<const char*>(ptr), static_cast<int>(size),\n"
+        "#else\n"
+        "              ptr, size,\n"
+        "#endif\n"
+        "              0);\n"
+        "}\n"
+        "int wire_cost(const Item& item) { return item.cost() + 1; }  // @after-branches cost\n"
+        "}  // namespace shop\n"
+    ),
     "tools/util.h": "#pragma once\nint open_log(int* fd = nullptr);\n",
     "tools/util.cpp": '#include "util.h"\nint open_log(int* fd) { return fd ? *fd : 0; }\n',
     "tools/two.cpp": (

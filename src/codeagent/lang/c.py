@@ -8,6 +8,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from codeagent.lang.c_branches import first_branches_where_needed
 from codeagent.lang.c_calls import C_CALLS, read
 from codeagent.lang.layout import Layout
 from codeagent.lang.spec import LanguageSpec
@@ -80,8 +81,9 @@ def blank_macros(text: str, c: bool = False) -> str:
 
 
 def blank_c_macros(text: str, suffix: str = "") -> str:
-    """:func:`blank_macros` for C."""
-    return blank_macros(text, c=True)
+    """:func:`blank_macros` for C, after the conditional groups the grammar cannot read are
+    reduced to their first branch."""
+    return blank_macros(first_branches_where_needed(text), c=True)
 
 
 def _grammar(suffix: str) -> object:

@@ -17,6 +17,7 @@ from codeagent.lang.c import (
     import_files,
 )
 from codeagent.lang.c import SPEC as C
+from codeagent.lang.c_branches import first_branches_where_needed
 from codeagent.lang.cpp_calls import CPP_CALLS, read
 from codeagent.lang.cpp_types import MACRO_NAMESPACE
 from codeagent.lang.spec import LanguageSpec
@@ -47,8 +48,11 @@ def namespace_macros(text: str) -> str:
 
 
 def repair(text: str, suffix: str = "") -> str:
-    """:func:`blank_macros`, after a source file's namespace macros are written out."""
-    return blank_macros(namespace_macros(text) if suffix in SOURCES else text)
+    """:func:`blank_macros`, after a source file's namespace macros are written out and the
+    conditional groups the grammar cannot read are reduced to their first branch."""
+    return blank_macros(
+        first_branches_where_needed(namespace_macros(text) if suffix in SOURCES else text)
+    )
 
 
 def _grammar(suffix: str) -> object:
