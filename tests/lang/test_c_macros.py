@@ -252,7 +252,8 @@ def many_spies() -> str:
 
 
 # conditional compilation inside a call's arguments, branches that open a class's body
-# differently, and a header's name in #if (none of which the grammar reads as written)
+# differently, a branch that ends with a loop's head, and a header's name in #if (none of
+# which the grammar reads as written); two branches that each define a function (both stay)
 SOCKET_CPP = """\
 #include <string>
 #if defined(__has_include)
@@ -295,6 +296,24 @@ class Reader
 };
 
 inline bool ends_with_crlf(const Reader &r) { return r.size() >= 2; }
+
+#ifdef _WIN32
+inline int handle() { return 1; }
+#else
+inline int handle() { return 2; }
+#endif
+
+inline int drain(Reader &r) {
+#ifdef NET_LOOP_MACROS
+  NET_LOOP_BEGIN
+#else
+  while (!r.empty())
+#endif
+  {
+    r.size();
+  }
+  return handle();
+}
 
 }  // namespace net
 """
@@ -362,7 +381,7 @@ def sources(tmp_path: Path) -> Path:
         (
             "socket.cpp",
             "cpp",
-            {"read_some", "write_some", "Reader", "size", "empty", "ends_with_crlf"},
+            {"read_some", "write_some", "Reader", "size", "empty", "ends_with_crlf", "drain"},
         ),
         ("sockets.c", "c", {"read_some", "reader", "reader_empty"}),
         # conversion operators, a specialisation, annotations after the parameters, a macro
@@ -432,7 +451,11 @@ def test_a_file_of_macro_named_functions_has_no_parse_error_and_their_chunks() -
 
 @pytest.mark.parametrize(
     ("path", "text", "qualname"),
-    [("socket.cpp", SOCKET_CPP, "net.Reader.empty"), ("sockets.c", SOCKETS_C, "reader_empty")],
+    [
+        ("socket.cpp", SOCKET_CPP, "net.Reader.empty"),
+        ("socket.cpp", SOCKET_CPP, "net.drain"),
+        ("sockets.c", SOCKETS_C, "reader_empty"),
+    ],
 )
 def test_conditional_groups_the_grammar_cannot_read_leave_no_parse_error(
     path: str, text: str, qualname: str
