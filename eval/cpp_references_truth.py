@@ -55,6 +55,16 @@ run again (not read in that round):
 - yhirose/cpp-httplib 6494edd: an HTTP library in one header (``Server``, ``Client``,
   ``Request``, ``Response``, ``detail::`` functions), its tests on a vendored googletest.
 
+A fourth round (a source file's namespace macros written out, ``T x(f(a));`` as a variable,
+the conditional groups the grammar cannot read reduced to their first branch) was written down
+before its one run with two more, held out:
+
+- google/benchmark 267a1115: a micro-benchmark library (``State``, ``Benchmark`` with chained
+  setters, ``internal::`` registration, reporters through pointers to a base class), its tests
+  on its own macros and a vendored googletest's.
+- gabime/spdlog 62302019: a logging library in headers and ``-inl.h`` files (``logger``,
+  sinks held by ``std::shared_ptr``, ``details::`` helpers, a bundled fmt), tests on Catch2.
+
 The sites are drawn as in ``eval/c_references_truth.py``. A call GCC ties to a function or
 method the repository defines is that definition (a method defined in its class's body is
 where the body is; a constructor is its class's); a call into the standard library is
