@@ -21,7 +21,8 @@ from codeagent.lang.spec import LanguageSpec
 # while int CJSON_CDECL main(void) loses its macro.
 _MACRO = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 _ANY_MACRO = re.compile(_MACRO)
-_ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:\([^()\n]*\))?[ \t]*(?://.*)?$", re.MULTILINE)
+_ARGUMENTS = r'\((?:[^()\n"]|"(?:\\.|[^"\\\n])*")*\)'  # (a, "b (c)"): a string's parentheses too
+_ALONE = re.compile(rf"^[ \t]*{_MACRO}[ \t]*(?:{_ARGUMENTS})?[ \t]*(?://.*)?$", re.MULTILINE)
 # An annotation after a function's parameters, before its body or semicolon, on the same
 # line or an indented one of its own: void f() const GTEST_LOCK_EXCLUDED_(mu) {
 _TRAILING = re.compile(
