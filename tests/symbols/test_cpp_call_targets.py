@@ -420,6 +420,40 @@ FILES = {
         "int wire_cost(const Item& item) { return item.cost() + 1; }  // @after-branches cost\n"
         "}  // namespace shop\n"
     ),
+    "include/till/config.h": (  # namespaces macros open, in a header the others include
+        "#pragma once\n"
+        "#define TILL_BEGIN_NAMESPACE \\\n"
+        "  namespace till {         \\\n"
+        "  inline namespace v2 {\n"
+        "#define TILL_END_NAMESPACE } }\n"
+        "#define TILL_BEGIN_DETAIL namespace detail {\n"
+        "#define TILL_END_DETAIL }\n"
+    ),
+    "include/till/tally.h": (
+        "#pragma once\n"
+        '#include "till/config.h"\n'
+        "TILL_BEGIN_NAMESPACE\n"
+        "TILL_BEGIN_DETAIL\n"
+        "inline int tally_of(int a) { return a + 1; }\n"
+        "TILL_END_DETAIL\n"
+        "class Tally {\n"
+        " public:\n"
+        "  int tally_of(int a) const {\n"
+        "    return detail::tally_of(a) * 2;  // @hidden-detail tally_of\n"
+        "  }\n"
+        "  int count() const { return 3; }\n"
+        "};\n"
+        "inline int tally_twice(int a) { return detail::tally_of(a) + 1; }\n"
+        "TILL_END_NAMESPACE\n"
+    ),
+    "app/tally_main.cpp": (
+        '#include "till/tally.h"\n'
+        "int tally_main() {\n"
+        "  till::Tally t;\n"
+        "  int n = t.count();  // @hidden-namespace-type count\n"
+        "  return n + till::tally_twice(n) + t.tally_of(n);  // @hidden-namespace tally_twice\n"
+        "}\n"
+    ),
     "tools/util.h": "#pragma once\nint open_log(int* fd = nullptr);\n",
     "tools/util.cpp": '#include "util.h"\nint open_log(int* fd) { return fd ? *fd : 0; }\n',
     "tools/two.cpp": (

@@ -19,7 +19,7 @@ from codeagent.lang.c import (
 from codeagent.lang.c import SPEC as C
 from codeagent.lang.c_branches import first_branches_where_needed
 from codeagent.lang.cpp_calls import CPP_CALLS, read
-from codeagent.lang.cpp_types import MACRO_NAMESPACE
+from codeagent.lang.cpp_types import MACRO_NAMESPACE, OPENS
 from codeagent.lang.spec import LanguageSpec
 
 # A macro that opens or closes namespaces, ``#define PUGI_IMPL_NS_BEGIN namespace pugi {
@@ -28,7 +28,6 @@ from codeagent.lang.spec import LanguageSpec
 # files that include it, so a header's stay blanked), each use alone on its line reads as
 # its first definition, and what is defined between is in those namespaces.
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:.*\\\n)*.*)$", re.M)
-_OPENS = re.compile(r"(?:(?:inline\s+)?namespace(?:\s+[A-Za-z_][\w:]*)?\s*\{\s*)+")
 _CLOSES = re.compile(r"(?:\}\s*)+")
 SOURCES = (".cpp", ".cc", ".cxx", ".c++")
 
@@ -38,7 +37,7 @@ def namespace_macros(text: str) -> str:
     found: dict[str, str] = {}
     for match in _DEFINE.finditer(text):
         body = " ".join(match.group(2).replace("\\\n", " ").split())
-        if body and (_OPENS.fullmatch(body) or _CLOSES.fullmatch(body)):
+        if body and (OPENS.fullmatch(body) or _CLOSES.fullmatch(body)):
             found.setdefault(match.group(1), body)
     if not found:
         return text

@@ -6,7 +6,8 @@ inference): resolved across files by :mod:`codeagent.symbols.cpp_targets`.
     found.bindings  # [["net.Client", "transport_", "Transport"], ...]: the classes' fields
                     # (and ["", "", "net"]: ``using namespace net;``, ["", "Client",
                     # "net.Client"]: ``using net::Client;``, each read file-wide; ["-",
-                    # "helper", ""]: a function of an anonymous namespace, the file's own)
+                    # "helper", ""]: a function of an anonymous namespace, the file's own;
+                    # ["#", "", "fmt.v11"]: namespaces a macro of the file opens)
 
 A target starts with the row (in the record's ``d``) of the function the call is made in (-1
 at the top level), then its form, and ends with the number of the call's arguments (``#2``:
@@ -47,6 +48,7 @@ from codeagent.lang.cpp_types import (
     declared_type,
     field_owner,
     function_name,
+    opened,
 )
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import call_rows, holding
@@ -57,7 +59,8 @@ if TYPE_CHECKING:
 
 # The language's call query with what the walk reads, found in one pass in C: the calls (0,
 # 1: the sites C++'s query had), the declarations with their types (2-5), the fields (6), the
-# ``using`` directives (7) and declarations (8), an anonymous namespace's functions (9).
+# ``using`` directives (7) and declarations (8), an anonymous namespace's functions (9), the
+# macros' bodies (10: one that opens namespaces).
 CPP_CALLS = """
 (call_expression function: [(identifier) @name
                             (field_expression argument: (_) @obj
@@ -71,9 +74,10 @@ CPP_CALLS = """
 (using_declaration "namespace" (_) @using)
 (using_declaration . (qualified_identifier) @alias .)
 (namespace_definition !name body: (declaration_list (function_definition declarator: (_) @local)))
+(preproc_def value: (preproc_arg) @opens)
 """
 _PARAMETERS = (2, 3)
-_RANGE, _FIELD, _USING, _ALIAS, _LOCAL = 5, 6, 7, 8, 9
+_RANGE, _FIELD, _USING, _ALIAS, _LOCAL, _OPENS = 5, 6, 7, 8, 9, 10
 # the standard library's owning pointers: ``->`` reaches the type they hold
 # A declaration's variable: its name, the node above its declaration, its type as written
 # (or, for ``auto x = f(a);`` / ``auto x = y;``, the call or the variable whose value it
@@ -102,6 +106,11 @@ def read(
         if pattern == _ALIAS:  # using a::B;: ["", "B", "a.B"]
             full = text(captures["alias"][0]).replace("::", ".").lstrip(".")
             found.bindings.append(["", full.rpartition(".")[2], full])
+            continue
+        if pattern == _OPENS:  # a macro that opens namespaces: ["#", "", "fmt.v11"]
+            spaces = opened(text(captures["opens"][0]))
+            if spaces:
+                found.bindings.append(["#", "", spaces])
             continue
         if pattern == _LOCAL:  # a function of an anonymous namespace: ["-", "f", ""]
             name = function_name(captures["local"][0])

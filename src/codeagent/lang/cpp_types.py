@@ -12,6 +12,21 @@ if TYPE_CHECKING:
 
     from codeagent.lang.ts_receivers import Text
 
+# a macro's body that opens namespaces, ``namespace fmt { inline namespace v11 {`` (read by
+# lang.cpp's repair and by the calls' reader, lang.cpp_calls)
+OPENS = re.compile(r"(?:(?:inline\s+)?namespace(?:\s+[A-Za-z_][\w:]*)?\s*\{\s*)+")
+_OPENED = re.compile(r"namespace\s+([A-Za-z_][\w:]*)")
+
+
+def opened(body: str) -> str:
+    """The namespaces a macro's body opens (``a.b``; an anonymous one adds no name), or ""
+    when the body does anything else."""
+    written = " ".join(body.replace("\\\n", " ").split())
+    if not written or not OPENS.fullmatch(written):
+        return ""
+    return ".".join(n.replace("::", ".") for n in _OPENED.findall(written))
+
+
 # a namespace named by a macro (``namespace IMGUI_STB_NAMESPACE {`` behind an ``#ifdef``):
 # upper case with an underscore, as the macros the C repair blanks; no scope of its own
 MACRO_NAMESPACE = "^[A-Z][A-Z0-9]*_[A-Z0-9_]*$"

@@ -40,11 +40,11 @@ from codeagent.symbols.cpp_types import (
     QUALIFIERS,
     TYPE,
     class_named,
-    named,
     spaces_of,
     twice,
     type_named,
     typed,
+    unopened,
 )
 from codeagent.symbols.tables import METHOD_KINDS
 
@@ -225,7 +225,7 @@ def _function(
         and graph.files[d.path].get("l") == language
         and (d.path == path or not _file_local(graph, d))
     ]
-    for qualname in named(spaces, name):
+    for qualname in unopened(graph, language, spaces, name):
         found = [d for d in defined if d.qualname == qualname]
         if found and class_named(graph, language, qualname.rpartition(".")[0]) is not None:
             return None  # a class's method, not a namespace's function

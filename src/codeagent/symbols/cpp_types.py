@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from codeagent.lang.cpp_types import CONTAINERS, SMART_POINTERS
 from codeagent.symbols.tables import CLASS_KINDS
@@ -37,6 +38,38 @@ def named(spaces: list[str], name: str) -> list[str]:
                 found.append(full + name[len(head) :])
         else:
             found.append(f"{space}.{name}" if space else name)
+    return found
+
+
+# (graph) -> language -> the namespaces the repository's macros open (``FMT_BEGIN_NAMESPACE``)
+_MACRO_SPACES: WeakKeyDictionary[SymbolHierarchy, dict[str, frozenset[str]]] = WeakKeyDictionary()
+
+
+def unopened(graph: SymbolHierarchy, language: str, spaces: list[str], name: str) -> list[str]:
+    """The qualified names ``name`` may stand for (:func:`named`), then, from the namespaces
+    among ``spaces``, each without the namespaces a macro of the repository opens: a header
+    that opens ``fmt`` by ``FMT_BEGIN_NAMESPACE`` (defined in another file, so not written
+    out) has its definitions read outside it, so ``fmt::x`` may name the ``x`` read there."""
+    found = named(spaces, name)
+    by_language = _MACRO_SPACES.get(graph)
+    if by_language is None:
+        by_language = _MACRO_SPACES[graph] = {}
+        for rec in graph.files.values():
+            for owner, _, opened in rec.get("b", ()) if rec.get("l") in ("c", "cpp") else ():
+                if owner == "#":
+                    key = str(rec["l"])
+                    by_language[key] = by_language.get(key, frozenset()) | set(opened.split("."))
+    hidden = by_language.get(language)
+    if not hidden:
+        return found
+    bare = [p for p in name.split(".") if p not in hidden]
+    for space in spaces:
+        outer = ".".join(p for p in space.split(".") if p and p not in hidden)
+        if space.startswith("=") or (outer and class_named(graph, language, outer) is not None):
+            continue  # a class's member is never named through a namespace
+        qualname = f"{outer}.{'.'.join(bare)}".strip(".")
+        if bare and qualname not in found:
+            found.append(qualname)
     return found
 
 
@@ -112,7 +145,7 @@ def _alias_held(
 ) -> tuple[str, list[str]]:
     """What an alias of an owning pointer (``->T``) or of a container (``[]T``) holds, and
     the scopes ``T`` is looked up in; ("", []) for any other type."""
-    for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
+    for qualname in unopened(graph, language, spaces, written.replace("::", ".").lstrip(".")):
         for d in graph._by_name.get(qualname.rpartition(".")[2], ()):
             if d.kind != "typedef" or d.qualname != qualname:
                 continue
@@ -132,7 +165,7 @@ def type_named(
     """The class ``written`` (``T``, ``ns::T``) names, looked up in ``spaces`` in turn; None
     when one file defines two classes of that name (behind an ``#if``, or a template's
     specialisations: which one is meant is the preprocessor's or the compiler's choice)."""
-    for qualname in named(spaces, written.replace("::", ".").lstrip(".")):
+    for qualname in unopened(graph, language, spaces, written.replace("::", ".").lstrip(".")):
         found = class_named(graph, language, qualname, depth)
         if found is not None:
             return None if twice(graph, language, found) else found
