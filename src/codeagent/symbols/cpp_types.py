@@ -51,15 +51,17 @@ def unopened(graph: SymbolHierarchy, language: str, spaces: list[str], name: str
     that opens ``fmt`` by ``FMT_BEGIN_NAMESPACE`` (defined in another file, so not written
     out) has its definitions read outside it, so ``fmt::x`` may name the ``x`` read there."""
     found = named(spaces, name)
-    by_language = _MACRO_SPACES.get(graph)
-    if by_language is None:
-        by_language = _MACRO_SPACES[graph] = {}
-        for rec in graph.files.values():
-            for owner, _, opened in rec.get("b", ()) if rec.get("l") in ("c", "cpp") else ():
-                if owner == "#":
-                    key = str(rec["l"])
-                    by_language[key] = by_language.get(key, frozenset()) | set(opened.split("."))
+    by_language = _MACRO_SPACES.setdefault(graph, {})
     hidden = by_language.get(language)
+    if hidden is None:
+        opened = [
+            spaces
+            for rec in graph.files.values()
+            if rec.get("l") == language
+            for owner, _, spaces in rec.get("b", ())
+            if owner == "#"
+        ]
+        hidden = by_language[language] = frozenset(n for s in opened for n in s.split("."))
     if not hidden:
         return found
     bare = [p for p in name.split(".") if p not in hidden]
