@@ -350,6 +350,30 @@ static int reader_empty(const struct reader *r)
 }
 """
 
+# groups in groups: an inner group in a branch that is itself left out is counted once (the
+# outer group is whole, both its branches stay)
+NESTED_CPP = """\
+#ifdef OUTER
+int first() {
+#ifdef MIDDLE
+  if (1) {
+#else
+#ifdef INNER
+  if (2) {
+#else
+  {
+#endif
+#endif
+    return 1;
+  }
+}
+#else
+int other() { return 2; }
+#endif
+
+int after() { return 3; }
+"""
+
 SOURCES = {
     "fixture_test.c": FIXTURE_TEST_C,
     "spy_test.c": SPY_TEST_C,
@@ -359,6 +383,7 @@ SOURCES = {
     "message.hpp": MESSAGE_HPP,
     "socket.cpp": SOCKET_CPP,
     "sockets.c": SOCKETS_C,
+    "nested.cpp": NESTED_CPP,
 }
 
 
@@ -392,6 +417,7 @@ def sources(tmp_path: Path) -> Path:
             {"read_some", "write_some", "Reader", "empty", "drain", "Stream", "peek"},
         ),
         ("sockets.c", "c", {"read_some", "reader", "reader_empty"}),
+        ("nested.cpp", "cpp", {"first", "other", "after"}),
         # conversion operators, a specialisation, annotations after the parameters, a macro
         # call continuing a #define (the repair leaves it)
         (

@@ -69,7 +69,7 @@ def first_branches_where_needed(text: str) -> str:
                 stack.pop()
                 if opened > 0 or code.unbalanced(group):
                     _first_only(lines, group)  # and read on as if it were the code
-                    code.dropped.append((group[1][0], group[-1][0]))
+                    code.drop(group[1][0], group[-1][0])
                     depth = opened + code.net("()", group[0][1], group[1][0])
         depth = max(depth, 0)
     return lines.text()
@@ -109,6 +109,11 @@ class _Code:
     def __init__(self, code: str) -> None:
         self.code = code
         self.dropped: list[tuple[int, int]] = []  # (start, end) of each group's later branches
+
+    def drop(self, start: int, end: int) -> None:
+        """Leave out ``start`` to ``end`` (and the dropped branches inside it, counted once)."""
+        self.dropped = [(a, b) for a, b in self.dropped if a < start or b > end]
+        self.dropped.append((start, end))
 
     def net(self, pair: str, start: int, end: int) -> int:
         """How many of ``pair`` (``"()"``, ``"{}"``) are left open from ``start`` to ``end``,
