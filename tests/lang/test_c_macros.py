@@ -252,7 +252,8 @@ def many_spies() -> str:
 
 
 # conditional compilation inside a call's arguments, branches that open a class's body
-# differently, a branch that ends with a loop's head, a header's name in #if, a statement
+# differently, a branch that closes a block before it opens one (} else {), a branch that
+# ends with a loop's head, a header's name in #if, a statement
 # macro whose string holds parentheses (none of which the grammar reads as written); two
 # branches that each define a function (both stay)
 SOCKET_CPP = """\
@@ -297,6 +298,20 @@ class Reader
 };
 
 inline bool ends_with_crlf(const Reader &r) { return r.size() >= 2; }
+
+class Picker {
+ public:
+  int pick(int x) const {
+    if (x > 0) {
+      x += 1;
+#ifdef NET_FAST
+    } else {
+      x -= 1;
+#endif
+    }
+    return x;
+  }
+};
 
 class NET_EXPORT NET_ALIGNED Stream {
  public:
@@ -489,6 +504,7 @@ def test_a_file_of_macro_named_functions_has_no_parse_error_and_their_chunks() -
         ("socket.cpp", SOCKET_CPP, "net.Reader.empty"),
         ("socket.cpp", SOCKET_CPP, "net.drain"),
         ("socket.cpp", SOCKET_CPP, "net.Stream.peek"),
+        ("socket.cpp", SOCKET_CPP, "net.Picker.pick"),
         ("sockets.c", SOCKETS_C, "reader_empty"),
     ],
 )

@@ -141,15 +141,12 @@ def constructed(node: Node) -> Node | None:
 def _argument(parameter: Node) -> bool:
     """Whether a "parameter" reads as a constructor's argument: a bare name (``a``), or a call
     of a named function (``make(a, b)``, read as a parameter returning a function's type);
-    not a named parameter, nor ``int`` (``int f(int);``)."""
+    not a named parameter (``int f(int a);``)."""
     declarator = parameter.child_by_field_name("declarator")
-    if declarator is not None and (
-        declarator.type != "abstract_function_declarator"
-        or declarator.child_by_field_name("declarator") is not None
-    ):
-        return False
-    kind = parameter.child_by_field_name("type")
-    return declarator is None or (kind is not None and kind.type != "primitive_type")
+    return declarator is None or (
+        declarator.type == "abstract_function_declarator"
+        and declarator.child_by_field_name("declarator") is None
+    )
 
 
 def field_owner(node: Node, text: Text) -> str:
