@@ -478,6 +478,7 @@ FILES = {
         "  Store s(2);\n"
         "  int r = s.total();  // @using-namespace total\n"
         "  r += shop::free_fn(r);  // @qualified free_fn\n"
+        "  r += shop::util::twice(r);  // @qualified-twice twice\n"
         "  r += free_fn(r);  // @used-function free_fn\n"
         "  std::vector<int> v;\n"
         "  v.push_back(r);  // @standard - push_back\n"

@@ -60,7 +60,8 @@ if TYPE_CHECKING:
 # The language's call query with what the walk reads, found in one pass in C: the calls (0,
 # 1: the sites C++'s query had), the declarations with their types (2-5), the fields (6), the
 # ``using`` directives (7) and declarations (8), an anonymous namespace's functions (9), the
-# macros' bodies (10: one that opens namespaces).
+# macros' bodies (10: one that opens namespaces), and the calls of a name qualified twice or
+# three times (11, 12: ``a::b::f()``).
 CPP_CALLS = """
 (call_expression function: [(identifier) @name
                             (field_expression argument: (_) @obj
@@ -75,9 +76,15 @@ CPP_CALLS = """
 (using_declaration . (qualified_identifier) @alias .)
 (namespace_definition !name body: (declaration_list (function_definition declarator: (_) @local)))
 (preproc_def value: (preproc_arg) @opens)
+(call_expression function: (qualified_identifier
+  name: (qualified_identifier name: (identifier) @name)) @qualified) @call
+(call_expression function: (qualified_identifier
+  name: (qualified_identifier
+    name: (qualified_identifier name: (identifier) @name))) @qualified) @call
 """
 _PARAMETERS = (2, 3)
 _RANGE, _FIELD, _USING, _ALIAS, _LOCAL, _OPENS = 5, 6, 7, 8, 9, 10
+_NESTED = (11, 12)
 # the standard library's owning pointers: ``->`` reaches the type they hold
 # A declaration's variable: its name, the node above its declaration, its type as written
 # (or, for ``auto x = f(a);`` / ``auto x = y;``, the call or the variable whose value it
@@ -86,6 +93,7 @@ Variable = tuple["Node", "Node | None", "str | Node | tuple[Node]"]
 _DEPTH = 8  # calls read inside one call's target at most
 _OBJECTS = frozenset({"identifier", "field_expression", "subscript_expression"})
 _CHAIN = re.compile("[.>]")  # a field read on in a target's head (R$T>y.z)
+_SCOPE = re.compile(r"(?:::)?\w+(?:::\w+)*")  # a::b, ::a::b
 
 
 def read(
@@ -97,7 +105,7 @@ def read(
     variables: dict[str, list[Variable]] = {}  # name -> each variable of that name
     found = Found()
     for pattern, captures in matches:
-        if pattern < 2:
+        if pattern < 2 or pattern in _NESTED:
             calls.append(captures)
             continue
         if pattern == _USING:  # using namespace a::b;: ["", "", "a.b"]
@@ -152,7 +160,11 @@ def _parts(function: Node | None) -> dict[str, list[Node]] | None:
         return {"obj": [first], "name": [last]} if last.type == "field_identifier" else None
     first, last = function.child_by_field_name("scope"), function.child_by_field_name("name")
     if function.type == "qualified_identifier" and first is not None and last is not None:
-        return {"scope": [first], "name": [last]} if last.type == "identifier" else None
+        if last.type == "identifier":
+            return {"scope": [first], "name": [last]}
+        while last is not None and last.type == "qualified_identifier":  # a::b::f
+            last = last.child_by_field_name("name")
+        return {"qualified": [function], "name": [last]} if last is not None else None
     return None
 
 
@@ -183,6 +195,10 @@ class _Calls:
             if scope[0].type in ("namespace_identifier", "type_identifier", "qualified_identifier"):
                 return f"{row}:{self.text(scope[0])}::{name}"
             return ""
+        qualified = captures.get("qualified")
+        if qualified is not None:  # a::S::f(): a template's arguments among them say nothing
+            written = "".join(self.text(qualified[0]).split()).rpartition("::")[0]
+            return f"{row}:{written}::{name}" if _SCOPE.fullmatch(written) else ""
         obj = captures.get("obj")
         if obj is None:  # f(): unless a variable (a pointer to a function) has the name
             return "" if self._local(name, at) is not None else f"{row}~{name}"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from codeagent.lang import languages_where
+from codeagent.lang.cpp_types import MACRO_NAMESPACE
 from codeagent.symbols.arity import counted, fits
 from codeagent.symbols.c_targets import declared_static
 from codeagent.symbols.cpp_includes import reachable_copy, reached
@@ -56,6 +57,7 @@ Target = tuple[str, bool]
 _WRITTEN = re.compile(r"(-?\d+)([~@$.:])(.+)")
 _CHAIN = re.compile(r"([.>])")  # a field read with . or ->
 _CALLED = re.compile(r"\(\)[.>]")  # what a call returns, read on
+_MACRO_WORD = re.compile(MACRO_NAMESPACE)  # a macro before a return type (SPDLOG_INLINE T f())
 # test frameworks' macros whose body is a method of a class derived from a fixture: the
 # fixture's place among the macro's arguments (googletest, Catch2, doctest, Boost.Test)
 _FIXTURES = {
@@ -203,7 +205,7 @@ def _returns(graph: SymbolHierarchy, language: str, callee: Definition) -> Defin
     """The class a function or method is declared to return (``T*``, ``const T&``, ``T``),
     looked up from where it is declared; None for anything else."""
     words = callee.signature.partition("(")[0].replace("*", " ").replace("&", " ").split()
-    words = [w for w in words if w not in QUALIFIERS]
+    words = [w for w in words if w not in QUALIFIERS and not _MACRO_WORD.match(w)]
     if len(words) != 2 or "<" in words[0]:
         return None  # no return type (a constructor), or one of several words or a template's
     scope = callee.qualname.rpartition(".")[0]
