@@ -479,6 +479,8 @@ FILES = {
         "  int r = s.total();  // @using-namespace total\n"
         "  r += shop::free_fn(r);  // @qualified free_fn\n"
         "  r += shop::util::twice(r);  // @qualified-twice twice\n"
+        "  r += ::shop::free_fn(r);  // @global-qualified free_fn\n"
+        "  r += ::local_count();  // @global-function - local_count (or ::close, the C library's)\n"
         "  r += free_fn(r);  // @used-function free_fn\n"
         "  std::vector<int> v;\n"
         "  v.push_back(r);  // @standard - push_back\n"

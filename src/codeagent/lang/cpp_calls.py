@@ -60,8 +60,8 @@ if TYPE_CHECKING:
 # The language's call query with what the walk reads, found in one pass in C: the calls (0,
 # 1: the sites C++'s query had), the declarations with their types (2-5), the fields (6), the
 # ``using`` directives (7) and declarations (8), an anonymous namespace's functions (9), the
-# macros' bodies (10: one that opens namespaces), and the calls of a name qualified twice or
-# three times (11, 12: ``a::b::f()``).
+# macros' bodies (10: one that opens namespaces), and the calls of a name of the global
+# namespace or qualified twice or three times (11-13: ``::f()``, ``a::b::f()``).
 CPP_CALLS = """
 (call_expression function: [(identifier) @name
                             (field_expression argument: (_) @obj
@@ -76,6 +76,7 @@ CPP_CALLS = """
 (using_declaration . (qualified_identifier) @alias .)
 (namespace_definition !name body: (declaration_list (function_definition declarator: (_) @local)))
 (preproc_def value: (preproc_arg) @opens)
+(call_expression function: (qualified_identifier !scope name: (identifier) @name) @qualified) @call
 (call_expression function: (qualified_identifier
   name: (qualified_identifier name: (identifier) @name)) @qualified) @call
 (call_expression function: (qualified_identifier
@@ -84,7 +85,7 @@ CPP_CALLS = """
 """
 _PARAMETERS = (2, 3)
 _RANGE, _FIELD, _USING, _ALIAS, _LOCAL, _OPENS = 5, 6, 7, 8, 9, 10
-_NESTED = (11, 12)
+_NESTED = (11, 12, 13)
 # the standard library's owning pointers: ``->`` reaches the type they hold
 # A declaration's variable: its name, the node above its declaration, its type as written
 # (or, for ``auto x = f(a);`` / ``auto x = y;``, the call or the variable whose value it
@@ -196,7 +197,8 @@ class _Calls:
                 return f"{row}:{self.text(scope[0])}::{name}"
             return ""
         qualified = captures.get("qualified")
-        if qualified is not None:  # a::S::f(): a template's arguments among them say nothing
+        if qualified is not None:  # a::S::f(); ::f() (the C library's ::close, or a function
+            # of a namespace a macro opens, read as global) and a template's arguments: by name
             written = "".join(self.text(qualified[0]).split()).rpartition("::")[0]
             return f"{row}:{written}::{name}" if _SCOPE.fullmatch(written) else ""
         obj = captures.get("obj")
