@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from codeagent.lang.c_calls import held, variable
 from codeagent.lang.cpp_types import (
     auto_value,
+    call_parts,
     constructed,
     declared_type,
     field_owner,
@@ -147,26 +148,6 @@ def read(
     if calls:
         found.calls = _Calls(variables, text).rows(calls, spans)
     return found
-
-
-def _parts(function: Node | None) -> dict[str, list[Node]] | None:
-    """A called function's parts as the call query captures them (``name``, ``obj``,
-    ``scope``), or None for another shape."""
-    if function is None:
-        return None
-    if function.type == "identifier":
-        return {"name": [function]}
-    first, last = function.child_by_field_name("argument"), function.child_by_field_name("field")
-    if function.type == "field_expression" and first is not None and last is not None:
-        return {"obj": [first], "name": [last]} if last.type == "field_identifier" else None
-    first, last = function.child_by_field_name("scope"), function.child_by_field_name("name")
-    if function.type == "qualified_identifier" and first is not None and last is not None:
-        if last.type == "identifier":
-            return {"scope": [first], "name": [last]}
-        while last is not None and last.type == "qualified_identifier":  # a::b::f
-            last = last.child_by_field_name("name")
-        return {"qualified": [function], "name": [last]} if last is not None else None
-    return None
 
 
 class _Calls:
@@ -279,7 +260,7 @@ class _Calls:
 
     def _result(self, call: Node, row: int) -> str:
         """A call's target followed by ``()``: what it returns (or the class it makes)."""
-        inner = _parts(call.child_by_field_name("function"))
+        inner = call_parts(call.child_by_field_name("function"))
         if inner is None or self.depth > _DEPTH:
             return ""
         self.depth += 1

@@ -168,3 +168,23 @@ def field_owner(node: Node, text: Text) -> str:
                 names.append(text(name).replace("::", "."))
         above = above.parent
     return ".".join(reversed(names))
+
+
+def call_parts(function: Node | None) -> dict[str, list[Node]] | None:
+    """A called function's parts as the call query captures them (``name``, ``obj``,
+    ``scope``; ``qualified`` for ``a::b::f``), or None for another shape."""
+    if function is None:
+        return None
+    if function.type == "identifier":
+        return {"name": [function]}
+    first, last = function.child_by_field_name("argument"), function.child_by_field_name("field")
+    if function.type == "field_expression" and first is not None and last is not None:
+        return {"obj": [first], "name": [last]} if last.type == "field_identifier" else None
+    first, last = function.child_by_field_name("scope"), function.child_by_field_name("name")
+    if function.type == "qualified_identifier" and first is not None and last is not None:
+        if last.type == "identifier":
+            return {"scope": [first], "name": [last]}
+        while last is not None and last.type == "qualified_identifier":  # a::b::f
+            last = last.child_by_field_name("name")
+        return {"qualified": [function], "name": [last]} if last is not None else None
+    return None

@@ -73,7 +73,7 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 24: C++'s xs[i].f(); C/C++ macros before a comment or an attribute blanked (definitions)
 # 25: C++ namespace macros (a source file's written out, any file's recorded, "b" ['#', '', ns]);
 #     T x(f(a)); is a variable; C/C++ conditional groups the grammar cannot read: first branch;
-#     a::b::f() is a call site (it was none)
+#     a::b::f() and ::f() are call sites (they were none)
 FORMAT = 25
 log = logging.getLogger(__name__)
 
