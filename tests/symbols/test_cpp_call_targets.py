@@ -27,6 +27,7 @@ from oracle_marks import (
 FILES = {
     "include/shop/item.h": (
         "#pragma once\n"
+        "#define SHOP_API\n"
         "namespace shop {\n"
         "struct Item {\n"
         "  int price;\n"
@@ -37,6 +38,7 @@ FILES = {
         "  Item* next;\n"
         "};\n"
         "inline int blend(int a, int b) { return a + b; }\n"
+        "SHOP_API inline Item* kept_item() { static Item kept{1, nullptr}; return &kept; }\n"
         "typedef Item Piece;\n"
         "using Part = Piece;\n"
         "}  // namespace shop\n"
@@ -486,6 +488,8 @@ FILES = {
         "  v.push_back(r);  // @standard - push_back\n"
         "  auto q = Store::make();  // @static-used make\n"
         "  r += q->total();  // @auto-returned total\n"
+        "  auto kept = kept_item();\n"
+        "  r += kept->cost();  // @macro-returned cost (SHOP_API Item* kept_item())\n"
         "  auto* m = new Store(4);\n"
         "  r += m->total();  // @auto-new total\n"
         "  auto c = Store(5);\n"

@@ -19,7 +19,7 @@ from codeagent.lang.c import (
 from codeagent.lang.c import SPEC as C
 from codeagent.lang.c_branches import first_branches_where_needed
 from codeagent.lang.cpp_calls import CPP_CALLS, read
-from codeagent.lang.cpp_types import MACRO_NAMESPACE, OPENS
+from codeagent.lang.cpp_types import MACRO_NAMESPACE, OPENS, macro_body
 from codeagent.lang.spec import LanguageSpec
 
 # A macro that opens or closes namespaces, ``#define PUGI_IMPL_NS_BEGIN namespace pugi {
@@ -36,7 +36,7 @@ def namespace_macros(text: str) -> str:
     """``text`` with the namespace macros it defines written out (lines kept)."""
     found: dict[str, str] = {}
     for match in _DEFINE.finditer(text):
-        body = " ".join(match.group(2).replace("\\\n", " ").split())
+        body = macro_body(match.group(2))
         if body and (OPENS.fullmatch(body) or _CLOSES.fullmatch(body)):
             found.setdefault(match.group(1), body)
     if not found:

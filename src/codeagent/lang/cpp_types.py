@@ -18,10 +18,15 @@ OPENS = re.compile(r"(?:(?:inline\s+)?namespace(?:\s+[A-Za-z_][\w:]*)?\s*\{\s*)+
 _OPENED = re.compile(r"namespace\s+([A-Za-z_][\w:]*)")
 
 
+def macro_body(body: str) -> str:
+    """A ``#define``'s body on one line, its continuations and runs of blanks one space."""
+    return " ".join(body.replace("\\\n", " ").split())
+
+
 def opened(body: str) -> str:
     """The namespaces a macro's body opens (``a.b``; an anonymous one adds no name), or ""
     when the body does anything else."""
-    written = " ".join(body.replace("\\\n", " ").split())
+    written = macro_body(body)
     if not written or not OPENS.fullmatch(written):
         return ""
     return ".".join(n.replace("::", ".") for n in _OPENED.findall(written))
