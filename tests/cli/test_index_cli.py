@@ -73,6 +73,29 @@ def test_json_stats_then_cache_hit(git_repo: GitRepoFactory) -> None:
     assert again["state_hash"] == stats["state_hash"]
 
 
+def test_the_repository_as_the_commands_argument(git_repo: GitRepoFactory) -> None:
+    root = git_repo(FILES)
+    runner = CliRunner()
+    by_option = runner.invoke(cli, ["index", "--repo", str(root), "--embed", "none", "--json"])
+    given = runner.invoke(cli, ["index", str(root), "--embed", "none", "--json"])
+    assert given.exit_code == 0, given.output
+    first, again = json.loads(by_option.stdout), json.loads(given.stdout)
+    assert (again["state_hash"], again["cache_hit"]) == (first["state_hash"], True)
+    same = runner.invoke(cli, ["index", str(root), "--repo", str(root), "--embed", "none"])
+    assert same.exit_code == 0, same.output
+    mapped = runner.invoke(cli, ["map", str(root), "--embed", "none", "--json"])
+    assert mapped.exit_code == 0, mapped.output
+    assert {"app/core.py", "app/util.py"} <= {f["path"] for f in json.loads(mapped.stdout)["files"]}
+
+
+def test_two_repositories_given_is_one_line(git_repo: GitRepoFactory) -> None:
+    one, other = git_repo(FILES), git_repo({"b.py": "x = 1\n"})
+    result = codeagent("index", str(one), "--repo", str(other), "--embed", "none")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert f"two repositories given ({one}, --repo {other})" in result.stderr
+
+
 def test_human_summary_and_force(git_repo: GitRepoFactory) -> None:
     root = git_repo({**FILES, "logo.png": b"\x89PNG\x00\x00"})
     result = CliRunner().invoke(cli, ["index", "--repo", str(root), "--embed", "none", "--force"])

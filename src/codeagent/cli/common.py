@@ -12,9 +12,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import click
 
@@ -80,6 +80,23 @@ def repo_option(func: F) -> F:
         metavar="PATH|URL",
         help="Repository: a local path or a git URL (https://, git@, file://).",
     )(func)
+
+
+def repo_argument(func: F) -> F:
+    """``--repo PATH|URL`` (:func:`repo_option`), or the repository given as the command's one
+    argument, as ``git`` and most tools take it (``codeagent index ~/src/project``); both at
+    once must name the same one."""
+
+    @wraps(func)
+    def given(*args: Any, where: str | None = None, **kwargs: Any) -> Any:
+        if where is not None:
+            if kwargs.get("repo", ".") not in (".", where):
+                raise click.UsageError(f"two repositories given ({where}, --repo {kwargs['repo']})")
+            kwargs["repo"] = where
+        return func(*args, **kwargs)
+
+    argument = click.argument("where", required=False, metavar="[PATH|URL]")
+    return cast(F, argument(repo_option(given)))
 
 
 def embed_option(func: F) -> F:

@@ -6,13 +6,13 @@ from typing import Any
 
 import click
 
-from codeagent.cli.common import dense_option, embed_option, print_json, repo_option
+from codeagent.cli.common import dense_option, embed_option, print_json, repo_argument
 from codeagent.cli.terminal import notice
 from codeagent.display import plural, safe_name
 
 
 @click.command("index")
-@repo_option
+@repo_argument
 @embed_option
 @dense_option
 @click.option("--force", is_flag=True, help="Rebuild even when the cache holds this state.")
@@ -44,7 +44,7 @@ def command(
     \b
     Examples:
       codeagent index
-      codeagent index --repo ~/src/project --embed none
+      codeagent index ~/src/project --embed none
       codeagent index --verify
       codeagent index --repo https://github.com/psf/requests --json
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from codeagent.cli.ask import wait_option
-from codeagent.cli.common import dense_option, embed_option, print_json, repo_option
+from codeagent.cli.common import dense_option, embed_option, print_json, repo_argument
 from codeagent.cli.terminal import notice
 from codeagent.repomap import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET  # light: no numpy
 
@@ -18,7 +18,7 @@ def _check_budget(_ctx: click.Context, _param: click.Parameter, value: int) -> i
 
 
 @click.command("map")
-@repo_option
+@repo_argument
 @click.option(
     "--budget",
     type=int,
@@ -63,7 +63,7 @@ def command(
     \b
     Examples:
       codeagent map
-      codeagent map --budget 4096 --repo ~/src/project
+      codeagent map ~/src/project --budget 4096
       codeagent map --focus "why does the retry loop never stop?"
       codeagent map --focus src/app/models.py --focus src/app/views.py --json
     """
