@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.declarations import is_declaration, is_trivial
+from codeagent.rank.declarations import is_class_head, is_declaration, is_trivial
 from codeagent.rank.query import analyze, asks_how
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -124,7 +124,8 @@ def test_what_declares_without_doing() -> None:
     impl = chunk_file("src/net/HttpConnection.java", HTTP_CONNECTION)
     assert not any(is_declaration(c) for c in impl if c.kind == "method")
     python = chunk_file("shop/cart.py", "class Cart:\n    def total(self): ...\n")
-    assert not any(is_declaration(c) for c in python)  # Python's chunks are never touched
+    assert not any(is_declaration(c) for c in python)  # the brace languages' rule
+    assert not any(is_class_head(c) for c in python)  # a class that holds its method
     # a long function's later windows (a template's text) and a Java enum's constants with
     # bodies are code
     template = "".join(f"    echo line {n} of the script\n" for n in range(90))
@@ -238,3 +239,66 @@ def test_a_how_question_shows_the_work_before_a_setter(git_repo: GitRepoFactory)
     assert by_score.index("Request.followRedirects") < by_score.index("Request.execute")
     shown = retrieve(store, question, 3)
     assert shown[0].symbol == "Request.execute", [h.symbol for h in shown]
+
+
+# A Python class longer than a chunk is cut into its head (class line, docstring, fields) and
+# its methods; the head's docstring and comments say what the class is for, in the question's
+# words, more often than the method that does it.
+STATS = "".join(
+    f"    def stat_{n}(self, path: str) -> int:\n"
+    f'        """Field {n} of the file\'s stat."""\n'
+    f"        return os.stat(path)[{n}]\n\n"
+    for n in range(8)
+)
+CACHE = f'''\
+"""Formatted files are remembered, so that an unchanged file is not formatted again."""
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Cache:
+    """The cache of formatted files. A cache entry is invalidated when its file changed: the
+    cache entry of a changed file is invalidated, and an invalidated cache entry is dropped
+    from the cache file when the cache is written."""
+
+    cache_file: str
+    # each cache entry: a formatted file's size and modification time
+    entries: dict = field(default_factory=dict)
+    # the cache entries invalidated since the cache was read
+    invalidated: set = field(default_factory=set)
+
+    def is_changed(self, path: str) -> bool:
+        """Whether the file at path differs from what was formatted."""
+        stat = os.stat(path)
+        known = self.entries.get(path)
+        if known is None or known != (stat.st_size, stat.st_mtime):
+            self.invalidated.add(path)
+            return True
+        return False
+
+    def write(self, paths: list) -> None:
+        """Remember the files of paths as formatted."""
+        for path in paths:
+            stat = os.stat(path)
+            self.entries[path] = (stat.st_size, stat.st_mtime)
+
+{STATS}'''
+
+
+def test_a_how_question_shows_a_python_method_before_its_class_head(
+    git_repo: GitRepoFactory,
+) -> None:
+    chunks = {c.symbol: c for c in chunk_file("fmt/cache.py", CACHE)}
+    assert is_class_head(chunks["Cache"])
+    assert not is_class_head(chunks["Cache.is_changed"])
+    store, _ = load_or_build(git_repo({"fmt/cache.py": CACHE}), Settings.load(embed="none"))
+    question = "how is the cache entry of a changed file invalidated?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("fmt/cache.py")]
+    assert by_score[0] == "Cache"  # by their words the class's head comes first
+    shown = retrieve(store, question, 3)
+    assert shown[0].symbol == "Cache.is_changed", [h.symbol for h in shown]
+    about = retrieve(store, "what fields does the Cache of formatted files hold?", 3)
+    assert about[0].symbol == "Cache"  # a question about the class, not how: its head
