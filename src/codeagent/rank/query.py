@@ -36,6 +36,14 @@ _PATH = re.compile(
     )
 )
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2,}[a-z]")
+# a capitalized word the question calls a type: "the Mode class", "a Config dataclass",
+# "class Mode", "struct Command" (a word alone, ``Mode``, may start a sentence)
+_KINDS = r"(?:class|dataclass|struct|enum|interface|trait|protocol|exception|record)"
+_DETERMINER = r"(?i:the|a|an|this|that|its|our|my|your|each|every)"
+_TYPE_WORD = r"([A-Z][A-Za-z0-9]+)"
+_TYPE_NAMED = re.compile(
+    rf"\b{_DETERMINER}[ \t]+{_TYPE_WORD}[ \t]+{_KINDS}\b|\b{_KINDS}[ \t]+{_TYPE_WORD}\b"
+)
 _TESTS = re.compile(
     r"\b(tests?|tested|testing|test (suite|case|class|function|method|file)s?|pytest|unittest|"
     r"fixtures?|conftest)\b",
@@ -196,6 +204,9 @@ def analyze(question: str) -> QueryAnalysis:
     # a question that pastes code or a traceback reports a bug, however short: its "a test
     # that shows it" or "the docs say" is said in passing, as in a long report
     reports = issue_like or bool(frames) or _FENCE.search(question) is not None
+    if not reports:  # a report's "class Foo(Base):" is its own code, pasted
+        for m in _TYPE_NAMED.finditer(prose):
+            add(m.group(1) or m.group(2))
     return QueryAnalysis(
         identifiers=tuple(names),
         weak=tuple(w for w in weak if w not in names),
