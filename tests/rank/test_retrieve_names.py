@@ -81,3 +81,37 @@ def test_a_bug_report_keeps_its_chunks_in_the_order_of_their_scores(
     best = store.chunks[ranking.chunks_of(ranking.files[0][0])[0]]
     shown = retrieve(store, REPORT, 4)[0]
     assert (shown.path, shown.symbol) == (best.path, best.symbol)
+
+
+# An accessor named with the question's verb ("get") and one of its words, and the method that
+# does what the question asks, which says it in its comment: the method scores first by its
+# words, and the accessor's name must not take its place.
+REARRANGE = "".join(f"        step{n} = len(argv) + {n}\n" for n in range(44))
+APP = (
+    "class App:\n"
+    "    def get_namespaces(self):\n"
+    '        """The namespaces of the commands."""\n'
+    "        return sorted({name.split()[0] for name in self.commands})\n\n"
+    "    def _run(self, argv, name):\n"
+    f"{REARRANGE}"
+    "        if ' ' in name:\n"
+    "            # a namespaced command ('cache clear') gets its arguments rearranged: the\n"
+    "            # namespace and the command's name are joined into one argument, and the\n"
+    "            # arguments after them are rearranged to follow it\n"
+    "            argv[1] = name\n"
+    "            del argv[2]\n"
+    "        return argv\n"
+)
+ARRANGED = "how does a namespaced command get its arguments rearranged?"
+
+
+def test_an_accessors_verb_is_no_name_the_question_says(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(
+        git_repo({"cli/app.py": APP, "cli/other.py": "def render(x):\n    return x\n"}),
+        Settings.load(embed="none"),
+    )
+    ranking = rank_files(store, ARRANGED, analyze(ARRANGED))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("cli/app.py")]
+    assert by_score[0] == "App._run"  # by its words the method that does it is first
+    shown = [h.symbol for h in retrieve(store, ARRANGED, 4)]
+    assert shown[0] == "App._run", shown

@@ -100,6 +100,9 @@ SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share o
 SECOND_WITHIN = 5  # ... and when it falls among the first this many windows
 FIRST_SHARE = 0.0  # a bug report's first file's further chunks: any share of its best
 NAME_WEIGHT = 0.5  # a question in words: a chunk's score x (1 + this x its name's share said)
+# an accessor's verb says nothing of what a name does: "how does a command get its arguments
+# rearranged?" is not about ``get_namespaces`` (counted as not said; a name of one part keeps it)
+ACCESSOR_PARTS = frozenset({"get", "set"})
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit: a chunk with none shows nothing
 TEST_CHUNK = 0.25  # ... and a test in a Rust source file: its score x this (not asked of tests)
 
@@ -191,7 +194,7 @@ def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: s
         if not symbol or symbol[0] == "<":
             continue  # no definition: a file's head, a window of lines
         name = name_terms(symbol.rsplit(".", 1)[-1])
-        said = len(name & terms)
+        said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
         if said:
             scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
 
