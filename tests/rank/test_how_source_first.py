@@ -141,6 +141,13 @@ def test_a_question_how_to_use_it_keeps_its_tests_and_examples(framework: Path) 
     assert HELD & set(files[:3]), files
 
 
+def test_a_request_to_explain_how_it_works_gets_the_code_first(framework: Path) -> None:
+    files = _ranked_files(framework, "explain how res.send sets the content type and the etag")
+    first = [p for p in files if p in CODE or p in HELD]
+    shown_code = [p for p in first if p in CODE]
+    assert shown_code and first[: len(shown_code)] == shown_code, files
+
+
 def test_a_question_naming_a_test_keeps_it(framework: Path) -> None:
     files = _ranked_files(framework, "where does test_send_etag check the content type and etag?")
     assert HELD & set(files[:3]), files
@@ -160,6 +167,12 @@ def test_a_question_naming_a_test_keeps_it(framework: Path) -> None:
         ("Where does TestIsValidCIDR.test_invalid branch on its value?", False),
         ("what does res.send do?", False),
         ("why does res.send set an etag?", False),
+        # the same asked as a request
+        ("explain how res.send sets the content type", True),
+        ("Can you show me where the cache is written?", True),
+        ("please describe how flags are checked", True),
+        ("explain how to configure the cache", False),
+        ("explain the cache", False),
     ],
 )
 def test_what_asks_how_the_code_works(question: str, expected: bool) -> None:

@@ -119,7 +119,10 @@ class QueryAnalysis:
     wants_docs: bool  # a short question about the documentation (the same)
 
 
-_ASKS = re.compile(r"^\W*(?:how|where)\b", re.IGNORECASE)
+# "how …", "where …", and the same asked as a request: "explain how …", "can you show me where …"
+_ASKING = r"(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:explain|describe|show(?:\s+me)?|tell\s+me)"
+_LEAD = rf"^\W*(?:{_ASKING}\s+)?"
+_ASKS = re.compile(_LEAD + r"(?:how|where)\b", re.IGNORECASE)
 
 
 def asks_how(question: str) -> bool:
@@ -129,7 +132,7 @@ def asks_how(question: str) -> bool:
 
 # how to use it, not how it works: "how do I add a route?", "how to configure the cache?"
 _USAGE = re.compile(
-    r"^\W*how\s+(?:to|(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one))\b"
+    _LEAD + r"how\s+(?:to|(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one))\b"
     # "how is apply_coupon used?" (its callers, its tests; not "used as a key"), examples
     r"|\b(?:is|are)\s+(?:[\w.()]+\s+){0,4}used\b(?!\s+(?:as|to|together|for|by|in)\b)"
     r"|\b(?:usage|examples?)\b",
