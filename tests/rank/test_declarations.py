@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.declarations import is_class_head, is_declaration, is_trivial
+from codeagent.rank.declarations import is_accessor, is_class_head, is_declaration, is_trivial
 from codeagent.rank.query import analyze, asks_how
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -302,3 +302,58 @@ def test_a_how_question_shows_a_python_method_before_its_class_head(
     assert shown[0].symbol == "Cache.is_changed", [h.symbol for h in shown]
     about = retrieve(store, "what fields does the Cache of formatted files hold?", 3)
     assert about[0].symbol == "Cache"  # a question about the class, not how: its head
+
+
+# A Python class's accessors named for what the question asks, and the method that does it:
+# by their words and names the accessors come first.
+FILLER_METHODS = "".join(
+    f"    def column_{n}(self, row: list) -> int:\n"
+    f"        width = len(row) + {n}\n"
+    f"        return width * 2\n\n"
+    for n in range(10)
+)
+OUTPUT = f'''\
+class Output:
+    """Writes messages to the terminal, each at a verbosity."""
+
+    def __init__(self, verbosity: int = 1) -> None:
+        self._verbosity = verbosity
+        self._lines = []
+
+    @property
+    def verbosity(self) -> int:
+        """The output's verbosity, which decides what is written."""
+        return self._verbosity
+
+    def set_verbosity(self, verbosity: int) -> None:
+        """Set the output's verbosity, which decides what is written."""
+        self._verbosity = verbosity
+
+    def is_verbose(self) -> bool:
+        """Whether the output's verbosity is verbose: more is written."""
+        return self._verbosity >= 2
+
+    def write(self, message: str, verbosity: int = 1) -> None:
+        """Write a message; one above the output's verbosity is dropped."""
+        if verbosity > self._verbosity:
+            return
+        for line in message.splitlines():
+            self._lines.append(line.rstrip())
+
+{FILLER_METHODS}'''
+
+
+def test_a_how_question_shows_a_python_method_before_its_accessors(
+    git_repo: GitRepoFactory,
+) -> None:
+    chunks = {c.symbol: c for c in chunk_file("io/output.py", OUTPUT)}
+    accessors = {s for s, c in chunks.items() if is_accessor(c)}
+    assert {"Output.verbosity", "Output.set_verbosity", "Output.is_verbose"} <= accessors
+    assert not accessors & {"Output.write", "Output.__init__"}  # a loop, two assignments
+    store, _ = load_or_build(git_repo({"io/output.py": OUTPUT}), Settings.load(embed="none"))
+    question = "how does the output's verbosity decide what is written?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("io/output.py")]
+    assert by_score.index("Output.verbosity") < by_score.index("Output.write")
+    shown = retrieve(store, question, 3)
+    assert shown[0].symbol == "Output.write", [h.symbol for h in shown]

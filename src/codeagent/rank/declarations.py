@@ -27,10 +27,13 @@ In Python a class longer than a chunk is cut into its head (the ``class`` line, 
 fields) and one chunk per method, and the head's docstring says what the class is for in the
 question's words (black's ``Cache`` dataclass, four lines of fields, was the first chunk shown
 for "how is the cache of already formatted files invalidated?"): a chunk of a class that holds
-no method (:func:`is_class_head`) scores times :data:`DECLARATION` too. Python's files keep
-their places (a module of data classes is what a question about them reads), and a short
-function is not scored down (a wrapper such as ``requests.get`` is what a question about it
-reads first: measured, it lost more than it gained). On SWE-QA's how- and where-questions of
+no method (:func:`is_class_head`) scores times :data:`DECLARATION` too, and so does an
+accessor (:func:`is_accessor`: a function whose body only reads or sets an attribute, with no
+call: cleo's ``Output.verbosity`` before ``Output.write`` for "explain how output verbosity
+works"). Python's files keep their places (a module of data classes is what a question about
+them reads), and a short function that calls is not scored down (a wrapper such as
+``requests.get`` is what a question about it reads first: measured, scoring down every body of
+two lines lost more than it gained). On SWE-QA's how- and where-questions of
 the seven Python development repositories, a function the reference answer names among the
 first chunk cited: 29 -> 33 % (flask), 56 -> 59 % (requests) with BM25 alone, 42 -> 49 %
 (flask) with the vectors; 13 questions up, one down, every file figure equal (docs/eval.md,
@@ -46,7 +49,9 @@ file (docs/eval.md, twentieth round).
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 import weakref
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
@@ -106,6 +111,9 @@ def _signed(chunk: Chunk, text: str) -> bool:
 
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
 TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does little
+ACCESSOR_LINES = 12  # a Python accessor, decorators and docstring included, is this short
+# ... and its last line returns or sets a value without a call (what ast then checks whole)
+_LAST_READ = re.compile(r"\s*(?:return\b[^()]*|[\w.]+\s*(?::[^=()]*)?=[^=()][^()]*)$")
 
 
 def is_trivial(chunk: Chunk) -> bool:
@@ -131,6 +139,51 @@ def is_class_head(chunk: Chunk) -> bool:
     return chunk.kind == "class" and _DEF.search(chunk.text) is None
 
 
+def is_accessor(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole Python function or method, only reads or sets an attribute
+    (``return self._verbosity``, ``return self._level >= Level.HIGH``, ``self._x = x``; its
+    docstring aside): a call in it is work (``requests.get`` calls ``request``)."""
+    text = chunk.text
+    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+        return False
+    if _LAST_READ.match(text[text.rstrip().rfind("\n") + 1 :]) is None:
+        return False  # (read no further: this runs as a question comes, chunk by chunk)
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False  # a window of a long function
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    body = tree.body[0].body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Return):
+        return statement.value is None or _plain(statement.value)
+    if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return all(isinstance(t, ast.Attribute) for t in targets) and _plain(statement.value)
+    return False
+
+
+def _plain(node: ast.expr) -> bool:
+    """A value read without a call: a name, an attribute, a constant, and comparisons or
+    negations of them."""
+    if isinstance(node, ast.Name | ast.Constant):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _plain(node.value)
+    if isinstance(node, ast.Compare):
+        return _plain(node.left) and all(map(_plain, node.comparators))
+    if isinstance(node, ast.BoolOp):
+        return all(map(_plain, node.values))
+    if isinstance(node, ast.UnaryOp):
+        return _plain(node.operand)
+    return False
+
+
 def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[int], bool]:
     """Of the chunks ``ids`` of the file ``path`` of ``store``: those that only declare or do
     little (:func:`is_declaration`, :func:`is_trivial`), and whether :data:`FILE_SHARE` or more
@@ -144,7 +197,9 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
         down: list[int] = []
         declaring = 0
         if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
-            down = [i for i in ids if is_class_head(store.chunks[i])]
+            down = [
+                i for i in ids if is_class_head(store.chunks[i]) or is_accessor(store.chunks[i])
+            ]
         elif in_braces(path):
             for i in ids:
                 chunk = store.chunks[i]
