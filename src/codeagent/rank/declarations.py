@@ -20,8 +20,10 @@ that asks how (or where) something is done, such a chunk scores times :data:`DEC
 - a whole function or method whose body is :data:`TRIVIAL_LINES` lines of code or fewer.
 
 A file of which :data:`FILE_SHARE` or more of the chunks only declare (a Java interface's
-file, a TypeScript file of types) gives up its places among the first five files to the next
-ones, unless the question names it (:func:`files_after`).
+file, a TypeScript file of types; its share read past its comments, whose documented examples
+hold bodies) gives up its places among the first five files to the next ones, unless the
+question names it, and without bringing forward a test the how rule keeps after them
+(:func:`files_after`).
 
 In Python a class longer than a chunk is cut into its head (the ``class`` line, docstring and
 fields) and one chunk per method, and the head's docstring says what the class is for in the
@@ -74,6 +76,8 @@ BRACES = frozenset({
 # a body after a parameter list: ``) {``, ``) -> T {``, ``) throws E {`` (a Java enum's
 # constants, a trait's default methods, an interface's default methods hold code)
 _BODY = re.compile(r"\)[^;{}()]*\{")
+# comments, whose examples hold bodies (``try {``, ``if (x) {``) a declaration does not
+_COMMENTS = re.compile(r"/\*.*?(?:\*/|\Z)|//[^\n]*", re.DOTALL)
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]", re.M)  # a Python method's first line
 # per index, per file: what told_apart found (an index's chunks do not change; an edit makes
 # another index)
@@ -82,19 +86,28 @@ _FOUND: weakref.WeakKeyDictionary[IndexStore, dict[str, tuple[list[int], bool]]]
 )
 
 
+def _in_comment(text: str) -> str:
+    """``text`` from the end of the block comment it opens inside, if it does (a window that
+    starts in the middle of a documentation comment)."""
+    close = text.find("*/")
+    return text[close + 2 :] if close >= 0 and not 0 <= text.find("/*") < close else text
+
+
 def in_braces(path: str) -> bool:
     """Whether ``path`` is a file of a language that writes bodies in braces."""
     return PurePosixPath(path).suffix.lower() in BRACES
 
 
-def is_declaration(chunk: Chunk, braces: bool | None = None) -> bool:
+def is_declaration(chunk: Chunk, braces: bool | None = None, past_comments: bool = False) -> bool:
     """Whether ``chunk`` of a brace language declares without doing: a data type's
     declaration, or a function or method with no body (``braces``: :func:`in_braces` of its
-    path, when the caller knows it)."""
+    path, when the caller knows it). ``past_comments``: a body in a comment (a documented
+    example's ``try {``) is none."""
     if not (in_braces(chunk.path) if braces is None else braces):
         return False
     if chunk.kind in KINDS:
-        return _BODY.search(chunk.text) is None
+        text = _COMMENTS.sub(" ", _in_comment(chunk.text)) if past_comments else chunk.text
+        return _BODY.search(text) is None
     if chunk.kind not in CALLABLE or "{" in chunk.text:
         return False
     # its signature is there (a long function's later windows hold no signature, and may
@@ -206,6 +219,8 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                 if is_declaration(chunk, True):
                     declaring += 1
                     down.append(i)
+                elif is_declaration(chunk, True, past_comments=True):
+                    declaring += 1  # the file's share only: its windows are chosen as before
                 elif is_trivial(chunk):
                     down.append(i)
         told = found[path] = (down, bool(ids) and declaring >= FILE_SHARE * len(ids))
@@ -217,6 +232,7 @@ def files_after(
     files: list[tuple[str, float]],
     chunks_of: Callable[[str], Sequence[int]],
     named: Callable[[str], bool],
+    kept_back: Callable[[str], bool] = lambda path: False,
 ) -> list[tuple[str, float]]:
     """``files`` (best first, with their scores) with those that mostly declare
     (:func:`told_apart`) and are not ``named`` by the question out of the first
@@ -227,6 +243,8 @@ def files_after(
 
     def held(f: int) -> bool:
         path = files[f][0]
+        if kept_back(path):
+            return True  # a test kept after the first places stays after them
         return told_apart(store, path, chunks_of(path))[1] and not named(path)
 
     order, moved = source_first(list(range(len(files))), held)

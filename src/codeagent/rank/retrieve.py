@@ -82,7 +82,6 @@ with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -91,6 +90,7 @@ from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
 
 if TYPE_CHECKING:
+    from codeagent.rank.query import QueryAnalysis
     from codeagent.rank.ranking import Ranking
     from codeagent.store.store import IndexStore
 
@@ -155,7 +155,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     how = how_order.is_how_question(question, analysis)
     doing = terms is not None and not analysis.wants_tests and asks_how(question)
     if doing:
-        ranking = _declaring_files_after(store, ranking, question, analysis.paths)
+        ranking = _declaring_files_after(store, ranking, question, analysis)
     merged: list[SearchHit] = []
     for rank, (path, score) in enumerate(ranking.files, start=1):
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
@@ -230,18 +230,36 @@ def _declarations_after(store: IndexStore, ranking: Ranking, path: str) -> None:
 
 
 def _declaring_files_after(
-    store: IndexStore, ranking: Ranking, question: str, paths: Sequence[str]
+    store: IndexStore, ranking: Ranking, question: str, analysis: QueryAnalysis
 ) -> Ranking:
     """``ranking`` with the files that mostly declare out of its first places
-    (:func:`codeagent.rank.declarations.files_after`), unless the question names them."""
-    from codeagent.rank.source_first import names_file
+    (:func:`codeagent.rank.declarations.files_after`), unless the question names them; the
+    files the source-first rule keeps after those places (tests, configuration, ...) stay
+    after them."""
+    from codeagent.rank import source_first as rule
+    from codeagent.rank.file_roles import KINDS
+    from codeagent.rank.query import asks_workings
+    from codeagent.rank.ranking import asked_kinds
 
-    table = ranking.table
+    table, paths = ranking.table, analysis.paths
+    holds = not asked_kinds(analysis) and not rule.asks_about_build(question)
+    workings = asks_workings(question)
+
+    def kept_back(path: str) -> bool:
+        f = table.ids[path]
+        kind = KINDS[int(table.kind_ids[f])]
+        return (
+            holds
+            and rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, workings)
+            and not rule.names_file(path, question, paths)
+        )
+
     files = declarations.files_after(
         store,
         ranking.files,
         lambda path: table.file_chunks[table.ids[path]],
-        lambda path: names_file(path, question, paths),
+        lambda path: rule.names_file(path, question, paths),
+        kept_back,
     )
     return ranking if files is ranking.files else replace(ranking, files=files)
 
