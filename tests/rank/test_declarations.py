@@ -113,6 +113,17 @@ JAVA = {"src/net/Connection.java": INTERFACE, "src/net/HttpConnection.java": HTT
 FIND = "how does the command find the subcommand to run from the arguments?"
 
 
+def _chunk_orders(
+    files: dict[str, str], path: str, question: str, repo: GitRepoFactory
+) -> tuple[list[str], list[str]]:
+    """The symbols of ``path``'s chunks by their scores for ``question`` (before the windows are
+    chosen), and the symbols of the first three sources shown, on a real index of ``files``."""
+    store, _ = load_or_build(repo(files), Settings.load(embed="none"))
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+    return by_score, [h.symbol for h in retrieve(store, question, 3)]
+
+
 def test_what_declares_without_doing() -> None:
     go = {c.symbol: c for c in chunk_file("command.go", COMMAND)}
     assert is_declaration(go["Command"])
@@ -230,25 +241,27 @@ def test_a_how_question_shows_the_work_before_a_setter(git_repo: GitRepoFactory)
     setter, execute = methods["Request.followRedirects"], methods["Request.execute"]
     assert is_trivial(setter)
     assert not is_trivial(execute)
-    store, _ = load_or_build(
-        git_repo({"src/net/Request.java": FOLLOW}), Settings.load(embed="none")
-    )
     question = "how does the request follow redirects?"
-    ranking = rank_files(store, question, analyze(question))
-    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("src/net/Request.java")]
+    path = "src/net/Request.java"
+    by_score, shown = _chunk_orders({path: FOLLOW}, path, question, git_repo)
     assert by_score.index("Request.followRedirects") < by_score.index("Request.execute")
-    shown = retrieve(store, question, 3)
-    assert shown[0].symbol == "Request.execute", [h.symbol for h in shown]
+    assert shown[0] == "Request.execute", shown
 
 
 # A Python class longer than a chunk is cut into its head (class line, docstring, fields) and
 # its methods; the head's docstring and comments say what the class is for, in the question's
 # words, more often than the method that does it.
-STATS = "".join(
-    f"    def stat_{n}(self, path: str) -> int:\n"
-    f'        """Field {n} of the file\'s stat."""\n'
-    f"        return os.stat(path)[{n}]\n\n"
-    for n in range(8)
+def _methods(count: int, signature: str, *body: str) -> str:
+    """``count`` methods of a class, ``{n}`` in their lines their number: a class's filler."""
+    lines = [f"    def {signature}:", *(f"        {line}" for line in body)]
+    return "".join("\n".join(lines).replace("{n}", str(n)) + "\n\n" for n in range(count))
+
+
+STATS = _methods(
+    8,
+    "stat_{n}(self, path: str) -> int",
+    '"""Field {n} of the file\'s stat."""',
+    "return os.stat(path)[{n}]",
 )
 CACHE = f'''\
 """Formatted files are remembered, so that an unchanged file is not formatted again."""
@@ -306,11 +319,8 @@ def test_a_how_question_shows_a_python_method_before_its_class_head(
 
 # A Python class's accessors named for what the question asks, and the method that does it:
 # by their words and names the accessors come first.
-FILLER_METHODS = "".join(
-    f"    def column_{n}(self, row: list) -> int:\n"
-    f"        width = len(row) + {n}\n"
-    f"        return width * 2\n\n"
-    for n in range(10)
+FILLER_METHODS = _methods(
+    10, "column_{n}(self, row: list) -> int", "width = len(row) + {n}", "return width * 2"
 )
 OUTPUT = f'''\
 class Output:
@@ -350,10 +360,8 @@ def test_a_how_question_shows_a_python_method_before_its_accessors(
     accessors = {s for s, c in chunks.items() if is_accessor(c)}
     assert {"Output.verbosity", "Output.set_verbosity", "Output.is_verbose"} <= accessors
     assert not accessors & {"Output.write", "Output.__init__"}  # a loop, two assignments
-    store, _ = load_or_build(git_repo({"io/output.py": OUTPUT}), Settings.load(embed="none"))
     question = "how does the output's verbosity decide what is written?"
-    ranking = rank_files(store, question, analyze(question))
-    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("io/output.py")]
+    path = "io/output.py"
+    by_score, shown = _chunk_orders({path: OUTPUT}, path, question, git_repo)
     assert by_score.index("Output.verbosity") < by_score.index("Output.write")
-    shown = retrieve(store, question, 3)
-    assert shown[0].symbol == "Output.write", [h.symbol for h in shown]
+    assert shown[0] == "Output.write", shown
