@@ -170,6 +170,30 @@ def kind_places(first: list[int], model: list[int], asked: Callable[[int], bool]
     return [f if asked(f) else next(rest) for f in first]
 
 
+def source_first_held(
+    table: FileTable, question: str, analysis: QueryAnalysis
+) -> Callable[[int], bool] | None:
+    """Which files of ``table`` the source-first rule keeps out of the first places for
+    ``question`` (:func:`codeagent.rank.source_first.held_back`, unless the question names
+    them), by file id; None when the rule keeps none back (a short question about the tests or
+    the docs, one about the build)."""
+    from codeagent.rank import source_first as rule
+
+    if asked_kinds(analysis) or rule.asks_about_build(question):
+        return None
+
+    how = not analysis.reports and asks_workings(question)
+
+    def held(f: int) -> bool:
+        path = table.paths[f]
+        kind = KINDS[int(table.kind_ids[f])]
+        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, how):
+            return False
+        return not rule.names_file(path, question, analysis.paths)
+
+    return held
+
+
 def _source_first(
     order: list[int],
     scores: np.ndarray,
@@ -182,18 +206,9 @@ def _source_first(
     to the score of the file they now follow, so scores still fall down the list."""
     from codeagent.rank import source_first as rule
 
-    if asked_kinds(analysis) or rule.asks_about_build(question):
+    held = source_first_held(table, question, analysis)
+    if held is None:
         return order
-
-    how = not analysis.reports and asks_workings(question)
-
-    def held(f: int) -> bool:
-        path = table.paths[f]
-        kind = KINDS[int(table.kind_ids[f])]
-        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, how):
-            return False
-        return not rule.names_file(path, question, analysis.paths)
-
     moved, count = rule.source_first(order, held)
     # the moved files sit at TOP .. TOP + count - 1; every file after them scores lower
     for before, f in pairwise(moved[: rule.TOP + count]):

@@ -63,7 +63,7 @@ five (:mod:`codeagent.rank.declarations`). On 62 hand-written how-questions abou
 Rust, TypeScript and Java repositories, a function that does the work was among the first
 three chunks for 41.9 -> 58.1 % of them with BM25 alone and 50.0 -> 56.5 % with the vectors
 (docs/eval.md, twentieth round). In Python, a class's head (its ``class`` line, docstring and
-fields, each method a chunk of its own) scores so too (twenty-second round).
+fields, each method a chunk of its own) and an accessor score so too (twenty-second round).
 
 A window shows code to read: a chunk of braces alone (the ``}`` that closes a type whose
 members are chunks of their own: 1-5 % of the chunks of the Rust, TypeScript and Java
@@ -236,30 +236,17 @@ def _declaring_files_after(
     (:func:`codeagent.rank.declarations.files_after`), unless the question names them; the
     files the source-first rule keeps after those places (tests, configuration, ...) stay
     after them."""
-    from codeagent.rank import source_first as rule
-    from codeagent.rank.file_roles import KINDS
-    from codeagent.rank.query import asks_workings
-    from codeagent.rank.ranking import asked_kinds
+    from codeagent.rank.ranking import source_first_held
+    from codeagent.rank.source_first import names_file
 
-    table, paths = ranking.table, analysis.paths
-    holds = not asked_kinds(analysis) and not rule.asks_about_build(question)
-    workings = asks_workings(question)
-
-    def kept_back(path: str) -> bool:
-        f = table.ids[path]
-        kind = KINDS[int(table.kind_ids[f])]
-        return (
-            holds
-            and rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, workings)
-            and not rule.names_file(path, question, paths)
-        )
-
+    table = ranking.table
+    held = source_first_held(table, question, analysis)
     files = declarations.files_after(
         store,
         ranking.files,
         lambda path: table.file_chunks[table.ids[path]],
-        lambda path: rule.names_file(path, question, paths),
-        kept_back,
+        lambda path: names_file(path, question, analysis.paths),
+        lambda path: held is not None and held(table.ids[path]),
     )
     return ranking if files is ranking.files else replace(ranking, files=files)
 
