@@ -11,7 +11,8 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
-from codeagent.rank.retrieve import merge_hits, retrieve
+from codeagent.rank.retrieve import retrieve
+from codeagent.rank.windows import merge_hits
 from codeagent.records import SearchHit
 from conftest import GitRepoFactory
 

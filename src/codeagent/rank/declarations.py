@@ -69,6 +69,7 @@ DECLARATION = 0.5  # a declaration's chunk score, times this, for a question ask
 FILE_SHARE = 0.6  # a file with this share of such chunks or more gives its first places up
 KINDS = frozenset({"struct", "class", "interface", "type", "enum", "trait", "union"})
 CALLABLE = frozenset({"function", "method"})
+STUBBED = CALLABLE | {"class"}
 BRACES = frozenset({
     ".go", ".rs", ".java", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".c",
     ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".php", ".kt", ".swift", ".scala",
@@ -127,6 +128,8 @@ TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does 
 ACCESSOR_LINES = 12  # a Python accessor, decorators and docstring included, is this short
 # ... and its last line returns or sets a value without a call (what ast then checks whole)
 _LAST_READ = re.compile(r"\s*(?:return\b[^()]*|[\w.]+\s*(?::[^=()]*)?=[^=()][^()]*)$")
+# ... and a stub's last line: ``...`` (after a signature, or alone), ``pass``, a raise
+_STUB_END = re.compile(r"(?:\.\.\.|\bpass|raise\s+NotImplementedError\b.*|\"\"\"|''')\s*$")
 
 
 def is_trivial(chunk: Chunk) -> bool:
@@ -181,6 +184,45 @@ def is_accessor(chunk: Chunk) -> bool:
     return False
 
 
+def is_stub(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole Python function or method, has no body: its docstring, or
+    ``...``, ``pass`` or ``raise NotImplementedError`` after it (an ``@overload``'s signature, a
+    ``Protocol``'s or an abstract method; tenacity's three typed ``retry`` overloads came before
+    the code that retries), or is a whole class whose methods are all such (a ``Protocol``)."""
+    text = chunk.text.rstrip()
+    if chunk.kind not in STUBBED or _STUB_END.search(text[text.rfind("\n") + 1 :]) is None:
+        return False  # (read no further: this runs as a question comes, chunk by chunk)
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False  # a window of a long function
+    if len(tree.body) != 1:
+        return False
+    node = tree.body[0]
+    if isinstance(node, ast.ClassDef):
+        methods = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        return bool(methods) and all(map(_no_body, methods))
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _no_body(node)
+
+
+def _no_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` holds its docstring, one empty statement, or both."""
+    body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+    return not body or (len(body) == 1 and _empty(body[0]))
+
+
+def _empty(statement: ast.stmt) -> bool:
+    """``...``, ``pass``, ``raise NotImplementedError`` (called or not)."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant) and statement.value.value is Ellipsis
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        exc = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
+
+
 def _plain(node: ast.expr) -> bool:
     """A value read without a call: a name, an attribute, a constant, and comparisons or
     negations of them."""
@@ -211,7 +253,9 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
         declaring = 0
         if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
             down = [
-                i for i in ids if is_class_head(store.chunks[i]) or is_accessor(store.chunks[i])
+                i
+                for i in ids
+                if is_class_head(c := store.chunks[i]) or is_accessor(c) or is_stub(c)
             ]
         elif in_braces(path):
             for i in ids:

@@ -81,11 +81,11 @@ with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from codeagent.rank import declarations, how_order, test_chunks
+from codeagent.rank.windows import WORD, add_merged, top_up, touching
 from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
 
@@ -103,37 +103,7 @@ NAME_WEIGHT = 0.5  # a question in words: a chunk's score x (1 + this x its name
 # an accessor's verb says nothing of what a name does: "how does a command get its arguments
 # rearranged?" is not about ``get_namespaces`` (counted as not said; a name of one part keeps it)
 ACCESSOR_PARTS = frozenset({"get", "set"})
-_WORD = re.compile(r"[^\W_]")  # a letter or a digit: a chunk with none shows nothing
 TEST_CHUNK = 0.25  # ... and a test in a Rust source file: its score x this (not asked of tests)
-
-
-def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
-    """One window covering two overlapping or adjacent hits of the same file."""
-    a, b = sorted((first, second), key=lambda h: (h.start_line, h.end_line))
-    a_lines = a.text.splitlines()
-    b_lines = b.text.splitlines()
-    if b.end_line <= a.end_line:
-        lines = a_lines
-    else:
-        lines = a_lines + b_lines[max(a.end_line - b.start_line + 1, 0) :]
-    symbols = [s for s in dict.fromkeys((first.symbol, second.symbol)) if s]
-    ranks = dict(second.ranks)
-    for name, rank in first.ranks.items():
-        ranks[name] = min(rank, ranks.get(name, rank))
-    return SearchHit(
-        path=a.path,
-        start_line=a.start_line,
-        end_line=max(a.end_line, b.end_line),
-        symbol=", ".join(symbols),
-        score=max(first.score, second.score),
-        text="\n".join(lines),
-        kind=first.kind if first.kind == second.kind else "window",
-        ranks=ranks,
-    )
-
-
-def _touching(a: SearchHit, b: SearchHit) -> bool:
-    return a.path == b.path and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
 
 
 def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
@@ -143,7 +113,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     if not store.chunks:
         return []
     from codeagent.rank.query import analyze, asks_how
-    from codeagent.rank.ranking import rank_files
+    from codeagent.rank.ranking import rank_files, source_first_held
 
     analysis = analyze(question)
     ranking = rank_files(store, question, analysis)
@@ -156,8 +126,14 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     doing = terms is not None and not analysis.wants_tests and asks_how(question)
     if doing:
         ranking = _declaring_files_after(store, ranking, question, analysis)
+    held = source_first_held(ranking.table, question, analysis)
     merged: list[SearchHit] = []
+    source: list[tuple[int, str, float]] = []  # the source files shown: rank, path, score
     for rank, (path, score) in enumerate(ranking.files, start=1):
+        if held is None or not held(ranking.table.ids[path]):
+            source.append((rank, path, score))
+        elif len(merged) < SECOND_WITHIN:  # a file kept back: the source has run out
+            top_up(store, ranking, merged, source, SECOND_WITHIN)
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
         if terms is not None:
             _by_name(store, ranking, terms, path)
@@ -178,7 +154,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             later = n > 0 and rank > 1 and analysis.reports  # a report's further chunk, file 2 on
             if later and _outscored(merged, hit, chunk_score, ranking, rank):
                 break
-            _add_merged(merged, hit)
+            add_merged(merged, hit)
         if len(merged) >= k:
             break
     return merged[:k]
@@ -205,7 +181,7 @@ def _shown(store: IndexStore, ids: list[int], per_file: int) -> list[int]:
     by its path and symbol, which every chunk carries, and shows nothing)."""
     shown: list[int] = []
     for i in ids:
-        if _WORD.search(store.chunks[i].text) is not None:
+        if WORD.search(store.chunks[i].text) is not None:
             shown.append(i)
             if len(shown) == per_file:
                 break
@@ -265,18 +241,9 @@ def _outscored(
     """Whether ``hit``, a further chunk of the file at ``rank``, scoring ``hit_score``, would
     take a place among the first :data:`SECOND_WITHIN` windows from a better chunk: the best
     chunk of one of the later files that would fill the places left, one window each."""
-    if any(_touching(kept, hit) for kept in merged):
+    if any(touching(kept, hit) for kept in merged):
         return False  # it joins a window already shown: it takes no place
     places = SECOND_WITHIN - len(merged)
     return any(
         ranking.best_score(path) > hit_score for path, _ in ranking.files[rank : rank + places]
     )
-
-
-def _add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
-    """Add ``hit`` to ``merged``: into the window it touches, else as a new one."""
-    for j, kept in enumerate(merged):
-        if _touching(kept, hit):
-            merged[j] = merge_hits(kept, hit)
-            return
-    merged.append(hit)

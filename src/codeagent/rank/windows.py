@@ -1,0 +1,100 @@
+"""The windows an answer shows: chunks of one file merged where they touch, and, when the source
+files run out before the first places are filled, more of the source before the files that the
+source-first rule keeps after them.
+
+A small library has few source files: python-schedule's code is one module, tenacity's a dozen.
+The source-first rule (:mod:`codeagent.rank.source_first`) keeps configuration (and, for a
+bug report, tests; for a question how the code works, tests, docs and examples) after the first
+five *files* of source; when the repository has fewer source files with any evidence than that,
+the files kept back came next and took the first five windows anyway: "how is the next run time
+of a job computed?" about python-schedule cited the module once, then its tests, ``setup.py``,
+a page of docs and ``pyproject.toml``. Now, before the first such file is shown among the first
+:data:`~codeagent.rank.retrieve.SECOND_WITHIN` windows, the source files already shown show
+their further chunks that hold any evidence, best first, until those windows are filled
+(:func:`top_up`); the files kept back follow, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from codeagent.records import SearchHit
+
+if TYPE_CHECKING:
+    from codeagent.rank.ranking import Ranking
+    from codeagent.store.store import IndexStore
+
+WORD = re.compile(r"[^\W_]")  # a letter or a digit: a chunk with none shows nothing
+
+
+def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
+    """One window covering two overlapping or adjacent hits of the same file."""
+    a, b = sorted((first, second), key=lambda h: (h.start_line, h.end_line))
+    a_lines = a.text.splitlines()
+    b_lines = b.text.splitlines()
+    if b.end_line <= a.end_line:
+        lines = a_lines
+    else:
+        lines = a_lines + b_lines[max(a.end_line - b.start_line + 1, 0) :]
+    symbols = [s for s in dict.fromkeys((first.symbol, second.symbol)) if s]
+    ranks = dict(second.ranks)
+    for name, rank in first.ranks.items():
+        ranks[name] = min(rank, ranks.get(name, rank))
+    return SearchHit(
+        path=a.path,
+        start_line=a.start_line,
+        end_line=max(a.end_line, b.end_line),
+        symbol=", ".join(symbols),
+        score=max(first.score, second.score),
+        text="\n".join(lines),
+        kind=first.kind if first.kind == second.kind else "window",
+        ranks=ranks,
+    )
+
+
+def touching(a: SearchHit, b: SearchHit) -> bool:
+    """Whether ``a`` and ``b`` are of one file and overlap or meet."""
+    return a.path == b.path and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
+
+
+def add_merged(merged: list[SearchHit], hit: SearchHit) -> None:
+    """Add ``hit`` to ``merged``: into the window it touches, else as a new one."""
+    for j, kept in enumerate(merged):
+        if touching(kept, hit):
+            merged[j] = merge_hits(kept, hit)
+            return
+    merged.append(hit)
+
+
+def top_up(
+    store: IndexStore,
+    ranking: Ranking,
+    merged: list[SearchHit],
+    shown: Sequence[tuple[int, str, float]],
+    places: int,
+) -> None:
+    """Add to ``merged``, in place, the further chunks of the files ``shown`` (their rank,
+    path and file score) that hold any evidence, best first, until ``merged`` holds ``places``
+    windows or none is left."""
+    scores = ranking.chunk_scores
+    left = sorted(
+        (
+            (float(scores[i]), rank, i, path, score)
+            for rank, path, score in shown
+            for i in ranking.table.file_chunks[ranking.table.ids[path]]
+            if scores[i] > 0.0 and WORD.search(store.chunks[i].text) is not None
+        ),
+        key=lambda c: (-c[0], c[1], c[2]),
+    )
+    for _, rank, i, _path, score in left:
+        if len(merged) >= places:
+            return
+        chunk = store.chunks[i]
+        if any(
+            hit.path == chunk.path and hit.start_line <= chunk.start_line <= hit.end_line
+            for hit in merged
+        ):
+            continue  # shown already (a window holds its first line)
+        add_merged(merged, SearchHit.of(chunk, score, {"file": rank}))

@@ -1,0 +1,114 @@
+"""A how-question is shown the Python code that does the work, not the stubs that declare it:
+an ``@overload``'s signature, a ``Protocol``'s methods, an abstract method.
+
+Each case is a real index of a git repository built here; which chunk is a stub and which does
+the work is written down here by hand, not asked of the code under test."""
+
+from __future__ import annotations
+
+from codeagent.config import Settings
+from codeagent.index.build import load_or_build
+from codeagent.index.chunking import chunk_file
+from codeagent.rank.declarations import is_stub
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import rank_files
+from codeagent.rank.retrieve import retrieve
+from conftest import GitRepoFactory
+
+# Typed overloads of a decorator, each documented in the words of the question, before the
+# loop that does the retrying; filler functions make the module long enough to be cut into a
+# chunk per definition.
+FILLER = "".join(
+    f"def helper_{n}(value: int) -> int:\n    total = value + {n}\n    return total * 2\n\n\n"
+    for n in range(14)
+)
+RETRY = f'''\
+import typing as t
+
+
+@t.overload
+def retry(fn: t.Callable[..., int]) -> t.Callable[..., int]:
+    """Retry the function when it fails: the retry logic wraps it."""
+    ...
+
+
+@t.overload
+def retry(*, attempts: int) -> t.Callable[[t.Callable[..., int]], t.Callable[..., int]]:
+    """Retry the function when it fails, up to attempts: the retry logic wraps it."""
+
+
+class Decorated(t.Protocol):
+    """A function the retry logic wraps: retry it when it fails."""
+
+    def retry_with(self, attempts: int) -> "Decorated": ...
+
+    def __call__(self, *args: t.Any) -> int: ...
+
+
+class Strategy:
+    """When to retry."""
+
+    def should_retry(self, attempt: int) -> bool:
+        """Whether the retry logic retries after this failed attempt."""
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        pass
+
+
+class Worker:
+    def prepare(self) -> None:
+        """Nothing to prepare."""
+
+    def work(self, fn: t.Callable[..., int]) -> int:
+        return fn()
+
+
+def retry(*args: t.Any, attempts: int = 3) -> t.Any:
+    """The retry logic: wrap a function so that it is retried when it fails."""
+
+    def wrap(fn: t.Callable[..., int]) -> t.Callable[..., int]:
+        def call(*a: t.Any) -> int:
+            for attempt in range(attempts):
+                try:
+                    return fn(*a)
+                except Exception:
+                    if attempt + 1 == attempts:
+                        raise
+            return 0
+
+        return call
+
+    return wrap(args[0]) if args else wrap
+
+
+def ellipsis_value() -> object:
+    return ...
+
+
+{FILLER}'''
+PATH = "lib/retrying.py"
+
+
+def test_which_python_definitions_are_stubs() -> None:
+    chunks = chunk_file(PATH, RETRY)
+    by_symbol = {c.symbol: c for c in chunks}
+    overloads = [c for c in chunks if c.symbol == "retry"]
+    assert len(overloads) == 3  # the two typed signatures and the code, each a chunk
+    assert [is_stub(c) for c in overloads] == [True, True, False]  # ``...``; a docstring alone
+    assert is_stub(by_symbol["Decorated"])  # a Protocol: every method's body is ``...``
+    assert is_stub(by_symbol["Strategy"])  # raise NotImplementedError; pass
+    assert not is_stub(by_symbol["ellipsis_value"])  # returns the Ellipsis: a body
+    assert not is_stub(by_symbol["helper_3"])
+    assert not is_stub(by_symbol["Worker"])  # one method works
+
+
+def test_a_how_question_shows_the_code_before_the_overloads(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo({PATH: RETRY}), Settings.load(embed="none"))
+    question = "how does the retry logic retry a function when it fails?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].start_line for i in ranking.chunks_of(PATH)]
+    code = RETRY.splitlines().index("def retry(*args: t.Any, attempts: int = 3) -> t.Any:") + 1
+    assert by_score[0] != code  # by their words a stub comes first
+    shown = retrieve(store, question, 3)
+    assert shown[0].start_line == code, [(h.symbol, h.start_line) for h in shown]
