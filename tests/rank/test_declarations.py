@@ -9,7 +9,8 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.declarations import is_accessor, is_class_head, is_declaration, is_trivial
+from codeagent.rank.declarations import is_declaration, is_trivial
+from codeagent.rank.idle_defs import is_accessor, is_class_head
 from codeagent.rank.query import analyze, asks_how
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve

@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.declarations import is_stub
+from codeagent.rank.idle_defs import is_display, is_stub
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -33,8 +33,11 @@ def retry(fn: t.Callable[..., int]) -> t.Callable[..., int]:
 
 
 @t.overload
-def retry(*, attempts: int) -> t.Callable[[t.Callable[..., int]], t.Callable[..., int]]:
-    """Retry the function when it fails, up to attempts: the retry logic wraps it."""
+def retry(*, attempts: int) -> t.Callable[[t.Callable[..., int]], t.Callable[..., int]]: ...
+
+
+def retry_hook(attempt: int) -> None:
+    """A plugin's hook, called before an attempt is retried: its specification."""
 
 
 class Decorated(t.Protocol):
@@ -95,7 +98,8 @@ def test_which_python_definitions_are_stubs() -> None:
     by_symbol = {c.symbol: c for c in chunks}
     overloads = [c for c in chunks if c.symbol == "retry"]
     assert len(overloads) == 3  # the two typed signatures and the code, each a chunk
-    assert [is_stub(c) for c in overloads] == [True, True, False]  # ``...``; a docstring alone
+    assert [is_stub(c) for c in overloads] == [True, True, False]  # ``...`` (after a docstring)
+    assert not is_stub(by_symbol["retry_hook"])  # a docstring alone: a hook's specification
     assert is_stub(by_symbol["Decorated"])  # a Protocol: every method's body is ``...``
     assert is_stub(by_symbol["Strategy"])  # raise NotImplementedError; pass
     assert not is_stub(by_symbol["ellipsis_value"])  # returns the Ellipsis: a body
@@ -112,3 +116,55 @@ def test_a_how_question_shows_the_code_before_the_overloads(git_repo: GitRepoFac
     assert by_score[0] != code  # by their words a stub comes first
     shown = retrieve(store, question, 3)
     assert shown[0].start_line == code, [(h.symbol, h.start_line) for h in shown]
+
+
+# A state whose __repr__ names each of its fields in the words of the question, and the loop
+# that sleeps between attempts; filler methods make the class long enough to be cut per method.
+STATE_FILLER = "".join(
+    f"    def note_{n}(self, value: int) -> int:\n        total = value + {n}\n"
+    f"        return total * 2\n\n"
+    for n in range(14)
+)
+STATE = f'''\
+import time
+
+
+class CallState:
+    """The state of a call that is retried."""
+
+    def __init__(self) -> None:
+        self.attempt = 0
+        self.slept = 0.0
+
+    def __repr__(self) -> str:
+        return f"<CallState attempt #{{self.attempt}}; slept for {{self.slept}} between attempts>"
+
+    def run(self, fn, attempts: int, wait: float) -> int:
+        while True:
+            try:
+                return fn()
+            except Exception:
+                self.attempt += 1
+                if self.attempt >= attempts:
+                    raise
+                time.sleep(wait)
+                self.slept += wait
+
+{STATE_FILLER}'''
+
+
+def test_a_how_question_shows_the_code_before_a_repr(git_repo: GitRepoFactory) -> None:
+    path = "lib/state.py"
+    chunks = {c.symbol: c for c in chunk_file(path, STATE)}
+    assert is_display(chunks["CallState.__repr__"])
+    assert not is_display(chunks["CallState.run"])
+    store, _ = load_or_build(git_repo({path: STATE}), Settings.load(embed="none"))
+    question = "where does it sleep between attempts?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+    assert by_score[0] == "CallState.__repr__", by_score  # by its words the repr comes first
+    assert retrieve(store, question, 3)[0].symbol == "CallState.run"
+    printed = (
+        "how is the call state printed with its attempt number and time slept between attempts?"
+    )
+    assert retrieve(store, printed, 3)[0].symbol == "CallState.__repr__"

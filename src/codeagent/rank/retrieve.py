@@ -84,7 +84,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from codeagent.rank import declarations, how_order, test_chunks
+from codeagent.rank import declarations, how_order, idle_defs, test_chunks
 from codeagent.rank.windows import WORD, add_merged, top_up, touching
 from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
@@ -126,6 +126,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     doing = terms is not None and not analysis.wants_tests and asks_how(question)
     if doing:
         ranking = _declaring_files_after(store, ranking, question, analysis)
+    displays = doing and not idle_defs.asks_display(question)  # a __repr__ scored down too
     held = source_first_held(ranking.table, question, analysis)
     merged: list[SearchHit] = []
     source: list[tuple[int, str, float]] = []  # the source files shown: rank, path, score
@@ -140,7 +141,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             if not analysis.wants_tests and path.endswith(test_chunks.SUFFIX):
                 _tests_after(store, ranking, path)
             if doing:
-                _declarations_after(store, ranking, path)
+                _declarations_after(store, ranking, path, displays)
         ids = _shown(store, ranking.chunks_of(path), per_file)
         if not ids:
             continue
@@ -196,12 +197,16 @@ def _tests_after(store: IndexStore, ranking: Ranking, path: str) -> None:
         ranking.chunk_scores[i] *= TEST_CHUNK
 
 
-def _declarations_after(store: IndexStore, ranking: Ranking, path: str) -> None:
+def _declarations_after(store: IndexStore, ranking: Ranking, path: str, displays: bool) -> None:
     """Score down, in place, the chunks of ``path`` that declare without doing
-    or do little (:mod:`codeagent.rank.declarations`), so that the code that works is shown
-    before them."""
+    or do little (:mod:`codeagent.rank.declarations`), and with ``displays`` a Python method that
+    says how its object prints (:func:`~codeagent.rank.idle_defs.is_display`), so that the
+    code that works is shown before them."""
     ids = ranking.table.file_chunks[ranking.table.ids[path]]
-    for i in declarations.told_apart(store, path, ids)[0]:
+    down = set(declarations.told_apart(store, path, ids)[0])
+    if displays:
+        down.update(i for i in ids if idle_defs.is_display(store.chunks[i]))
+    for i in down:
         ranking.chunk_scores[i] *= declarations.DECLARATION
 
 

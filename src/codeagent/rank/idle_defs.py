@@ -1,0 +1,154 @@
+"""Python definitions that do no work, which a question asking how something is done is shown
+after the code that does it (:mod:`codeagent.rank.declarations`, which scores them down).
+
+- a class's head (:func:`is_class_head`): a class longer than a chunk is cut into its head (the
+  ``class`` line, docstring and fields) and one chunk per method, and the head's docstring says
+  what the class is for in the question's words (black's ``Cache`` dataclass came first for
+  "how is the cache of already formatted files invalidated?");
+- an accessor (:func:`is_accessor`): a function whose body only reads or sets an attribute, with
+  no call (cleo's ``Output.verbosity`` before ``Output.write`` for "explain how output
+  verbosity works");
+- a stub (:func:`is_stub`): an ``@overload``'s signature, a ``Protocol``'s methods, an abstract
+  method (tenacity's typed ``retry`` overloads before the code that retries);
+- a method that says how its object prints (:func:`is_display`: ``__repr__``, ``__str__``),
+  unless the question asks how something prints (:func:`asks_display`); it names every field
+  of its object in the question's words.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codeagent.records import Chunk
+
+CALLABLE = frozenset({"function", "method"})
+STUBBED = CALLABLE | {"class"}
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]", re.M)  # a Python method's first line
+ACCESSOR_LINES = 12  # a Python accessor, decorators and docstring included, is this short
+# ... and its last line returns or sets a value without a call (what ast then checks whole)
+_LAST_READ = re.compile(r"\s*(?:return\b[^()]*|[\w.]+\s*(?::[^=()]*)?=[^=()][^()]*)$")
+DISPLAY = frozenset({"__repr__", "__str__", "__format__"})
+_DISPLAY_WORDS = re.compile(
+    r"\b(?:repr|str|string|strings|print\w*|display\w*|represent\w*|render\w*|format\w*|shown)\b"
+    r"|__(?:repr|str|format)__",
+    re.IGNORECASE,
+)
+# ... and a stub's last line: ``...`` (after a signature, or alone), ``pass``, a raise
+_STUB_END = re.compile(r"(?:\.\.\.|\bpass|raise\s+NotImplementedError\b.*)\s*$")
+
+
+def does_no_work(chunk: Chunk) -> bool:
+    """A class's head, an accessor or a stub (what a how-question is shown last, whatever it
+    asks; :func:`is_display` depends on the question)."""
+    return is_class_head(chunk) or is_accessor(chunk) or is_stub(chunk)
+
+
+def is_class_head(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a Python class's, holds no method: the head of a class cut into
+    chunks (its ``class`` line, docstring and fields; each method a chunk of its own), or a
+    class of fields alone."""
+    return chunk.kind == "class" and _DEF.search(chunk.text) is None
+
+
+def is_accessor(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole Python function or method, only reads or sets an attribute
+    (``return self._verbosity``, ``return self._level >= Level.HIGH``, ``self._x = x``; its
+    docstring aside): a call in it is work (``requests.get`` calls ``request``)."""
+    text = chunk.text
+    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+        return False
+    if _LAST_READ.match(text[text.rstrip().rfind("\n") + 1 :]) is None:
+        return False  # (read no further: this runs as a question comes, chunk by chunk)
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False  # a window of a long function
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    body = tree.body[0].body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Return):
+        return statement.value is None or _plain(statement.value)
+    if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return all(isinstance(t, ast.Attribute) for t in targets) and _plain(statement.value)
+    return False
+
+
+def is_stub(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole Python function or method, has no body: ``...``, ``pass`` or
+    ``raise NotImplementedError``, after its docstring or alone (an ``@overload``'s signature, a
+    ``Protocol``'s or an abstract method; tenacity's three typed ``retry`` overloads came before
+    the code that retries), or is a whole class whose methods are all such (a ``Protocol``)."""
+    text = chunk.text.rstrip()
+    if chunk.kind not in STUBBED or _STUB_END.search(text[text.rfind("\n") + 1 :]) is None:
+        return False  # (read no further: this runs as a question comes, chunk by chunk)
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False  # a window of a long function
+    if len(tree.body) != 1:
+        return False
+    node = tree.body[0]
+    if isinstance(node, ast.ClassDef):
+        methods = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        return bool(methods) and all(map(_no_body, methods))
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _no_body(node)
+
+
+def _no_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` holds one empty statement, after its docstring or alone. A docstring
+    alone is no stub: a plugin system's hook specifications are written so, and counted as stubs
+    they left the windows of a SWE-QA question about sqlfluff's plugin hooks (its function at
+    five lost)."""
+    body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+    return len(body) == 1 and _empty(body[0])
+
+
+def _empty(statement: ast.stmt) -> bool:
+    """``...``, ``pass``, ``raise NotImplementedError`` (called or not)."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant) and statement.value.value is Ellipsis
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        exc = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
+
+
+def is_display(chunk: Chunk) -> bool:
+    """Whether ``chunk`` is a Python method that only says how its object prints
+    (``__repr__``, ``__str__``, ``__format__``): it names every field of the object in the
+    question's words (tenacity's ``RetryCallState.__repr__``, "attempt #…; slept for …", came
+    first for "where does it sleep between attempts?")."""
+    return chunk.kind in CALLABLE and chunk.symbol.rsplit(".", 1)[-1] in DISPLAY
+
+
+def asks_display(question: str) -> bool:
+    """Whether ``question`` asks how something prints (its representation, its string)."""
+    return _DISPLAY_WORDS.search(question) is not None
+
+
+def _plain(node: ast.expr) -> bool:
+    """A value read without a call: a name, an attribute, a constant, and comparisons or
+    negations of them."""
+    if isinstance(node, ast.Name | ast.Constant):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _plain(node.value)
+    if isinstance(node, ast.Compare):
+        return _plain(node.left) and all(map(_plain, node.comparators))
+    if isinstance(node, ast.BoolOp):
+        return all(map(_plain, node.values))
+    if isinstance(node, ast.UnaryOp):
+        return _plain(node.operand)
+    return False
