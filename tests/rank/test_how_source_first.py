@@ -174,6 +174,10 @@ def test_a_question_naming_a_test_keeps_it(framework: Path) -> None:
         ("please describe how flags are checked", True),
         ("explain how to configure the cache", False),
         ("explain the cache", False),
+        # what the code does when something happens
+        ("what happens when a table is dropped?", True),
+        ("What happens if the lock file is deleted while held?", True),
+        ("what happened in the last release?", False),
     ],
 )
 def test_what_asks_how_the_code_works(question: str, expected: bool) -> None:

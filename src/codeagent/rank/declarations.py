@@ -26,9 +26,11 @@ question names it, and without bringing forward a test the how rule keeps after 
 (:func:`files_after`).
 
 In Python the definitions that do no work are a class's head, an accessor and a stub
-(:mod:`codeagent.rank.idle_defs`): they score times :data:`DECLARATION` too. Python's files
-keep their places (a module of data classes is what a question about them reads), and a short
-function that calls is not scored down (a wrapper such as ``requests.get`` is what a question
+(:mod:`codeagent.rank.idle_defs`): they score times :data:`DECLARATION` too. A Python file
+gives its places up when :data:`FILE_SHARE` of its chunks are accessors or stubs (jmespath's
+``ast.py``, a module of node builders, came first for "how is a projection evaluated?"); its
+classes' heads do not count (a module of data classes is what a question about them reads),
+and a short function that calls is not scored down (a wrapper such as ``requests.get`` is what a question
 about it reads first: measured, scoring down every body of two lines lost more than it gained).
 On SWE-QA's how- and where-questions of the seven Python development repositories, a function
 the reference answer names among the first chunk cited: 29 -> 33 % (flask), 56 -> 59 %
@@ -147,7 +149,13 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
         down: list[int] = []
         declaring = 0
         if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
-            down = [i for i in ids if idle_defs.does_no_work(store.chunks[i])]
+            for i in ids:
+                chunk = store.chunks[i]
+                if idle_defs.is_class_head(chunk):
+                    down.append(i)  # a module of data classes keeps its place
+                elif idle_defs.is_accessor(chunk) or idle_defs.is_stub(chunk):
+                    declaring += 1
+                    down.append(i)
         elif in_braces(path):
             for i in ids:
                 chunk = store.chunks[i]

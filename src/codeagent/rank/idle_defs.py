@@ -41,12 +41,6 @@ _DISPLAY_WORDS = re.compile(
 _STUB_END = re.compile(r"(?:\.\.\.|\bpass|raise\s+NotImplementedError\b.*)\s*$")
 
 
-def does_no_work(chunk: Chunk) -> bool:
-    """A class's head, an accessor or a stub (what a how-question is shown last, whatever it
-    asks; :func:`is_display` depends on the question)."""
-    return is_class_head(chunk) or is_accessor(chunk) or is_stub(chunk)
-
-
 def is_class_head(chunk: Chunk) -> bool:
     """Whether ``chunk``, a Python class's, holds no method: the head of a class cut into
     chunks (its ``class`` line, docstring and fields; each method a chunk of its own), or a
@@ -139,8 +133,10 @@ def asks_display(question: str) -> bool:
 
 
 def _plain(node: ast.expr) -> bool:
-    """A value read without a call: a name, an attribute, a constant, and comparisons or
-    negations of them."""
+    """A value read without a call: a name, an attribute, a constant, comparisons or negations
+    of them, and a dict, list, tuple or set of them (a node built from its parts:
+    jmespath's ``projection(left, right)``, ``return {'type': 'projection', 'children': [left,
+    right]}``, came first for "how is a projection evaluated?")."""
     if isinstance(node, ast.Name | ast.Constant):
         return True
     if isinstance(node, ast.Attribute):
@@ -151,4 +147,8 @@ def _plain(node: ast.expr) -> bool:
         return all(map(_plain, node.values))
     if isinstance(node, ast.UnaryOp):
         return _plain(node.operand)
+    if isinstance(node, ast.Dict):
+        return all(k is None or _plain(k) for k in node.keys) and all(map(_plain, node.values))
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return all(map(_plain, node.elts))
     return False

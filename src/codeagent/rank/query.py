@@ -122,11 +122,12 @@ class QueryAnalysis:
 # "how …", "where …", and the same asked as a request: "explain how …", "can you show me where …"
 _ASKING = r"(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:explain|describe|show(?:\s+me)?|tell\s+me)"
 _LEAD = rf"^\W*(?:{_ASKING}\s+)?"
-_ASKS = re.compile(_LEAD + r"(?:how|where)\b", re.IGNORECASE)
+_ASKS = re.compile(_LEAD + r"(?:how|where|what\s+happens)\b", re.IGNORECASE)
 
 
 def asks_how(question: str) -> bool:
-    """Whether ``question`` asks how or where something is done (its first word)."""
+    """Whether ``question`` asks how or where something is done (its first word), or what
+    happens when it is ("what happens when a table is dropped?")."""
     return _ASKS.match(question) is not None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.idle_defs import is_display, is_stub
+from codeagent.rank.idle_defs import is_accessor, is_display, is_stub
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -168,3 +168,44 @@ def test_a_how_question_shows_the_code_before_a_repr(git_repo: GitRepoFactory) -
         "how is the call state printed with its attempt number and time slept between attempts?"
     )
     assert retrieve(store, printed, 3)[0].symbol == "CallState.__repr__"
+
+
+# A module of node builders, each named for a kind of node and returning it built from its
+# parts, and the interpreter that evaluates the nodes.
+NODES = "".join(
+    f"def {name}(left, right):\n"
+    f'    """A {name} node: the projection of right, evaluated over each element of left."""\n'
+    f"    return {{'type': '{name}', 'children': [left, right], 'projection': True}}\n\n\n"
+    for name in (
+        "projection", "value_projection", "filter_projection", "slice_projection",
+        "flatten_projection", "index_projection",
+    )
+)  # fmt: skip
+INTERPRETER = """\
+class Interpreter:
+    def visit(self, node, value):
+        return getattr(self, "visit_" + node["type"])(node, value)
+
+    def visit_projection(self, node, value):
+        base = self.visit(node["children"][0], value)
+        if not isinstance(base, list):
+            return None
+        evaluated = []
+        for element in base:
+            current = self.visit(node["children"][1], element)
+            if current is not None:
+                evaluated.append(current)
+        return evaluated
+"""
+
+
+def test_a_module_of_node_builders_gives_its_place_up(git_repo: GitRepoFactory) -> None:
+    files = {"lang/nodes.py": NODES, "lang/interpreter.py": INTERPRETER}
+    builders = chunk_file("lang/nodes.py", NODES)
+    assert all(is_accessor(c) for c in builders if c.kind == "function")  # no call in them
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    question = "how is a projection evaluated?"
+    ranking = rank_files(store, question, analyze(question))
+    assert ranking.files[0][0] == "lang/nodes.py"  # by its words the builders' module is first
+    shown = retrieve(store, question, 3)
+    assert shown[0].path == "lang/interpreter.py", [(h.path, h.symbol) for h in shown]
