@@ -30,8 +30,9 @@ In Python the definitions that do no work are a class's head, an accessor and a 
 gives its places up when :data:`FILE_SHARE` of its chunks are accessors or stubs (jmespath's
 ``ast.py``, a module of node builders, came first for "how is a projection evaluated?"); its
 classes' heads do not count (a module of data classes is what a question about them reads),
-and a short function that calls is not scored down (a wrapper such as ``requests.get`` is what a question
-about it reads first: measured, scoring down every body of two lines lost more than it gained).
+and a short function that calls is not scored down (a wrapper such as ``requests.get`` is
+what a question about it reads first: measured, scoring down every body of two lines lost more
+than it gained).
 On SWE-QA's how- and where-questions of the seven Python development repositories, a function
 the reference answer names among the first chunk cited: 29 -> 33 % (flask), 56 -> 59 %
 (requests) with BM25 alone, 42 -> 49 % (flask) with the vectors; 13 questions up, one down,
