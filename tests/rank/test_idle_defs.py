@@ -9,7 +9,7 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.idle_defs import is_accessor, is_display, is_stub
+from codeagent.rank.idle_defs import is_accessor, is_display, is_imports, is_stub
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -209,3 +209,34 @@ def test_a_module_of_node_builders_gives_its_place_up(git_repo: GitRepoFactory) 
     assert ranking.files[0][0] == "lang/nodes.py"  # by its words the builders' module is first
     shown = retrieve(store, question, 3)
     assert shown[0].path == "lang/interpreter.py", [(h.path, h.symbol) for h in shown]
+
+
+# A module whose imports say the question's words, before the functions that do the work;
+# filler functions make it long enough to be cut per definition.
+COMPARE = f'''\
+"""Comparisons."""
+import operator
+from numbers import Number
+from textcompat import string_type as strings
+
+
+def compare(left, right, op):
+    """The comparison of two numbers, or of two strings."""
+    if isinstance(left, Number) and isinstance(right, Number):
+        return getattr(operator, op)(left, right)
+    return None
+
+{FILLER}'''
+
+
+def test_a_how_question_shows_the_code_before_the_imports(git_repo: GitRepoFactory) -> None:
+    path = "query/compare.py"
+    chunks = chunk_file(path, COMPARE)
+    assert is_imports(chunks[0]), chunks[0]
+    assert not any(is_imports(c) for c in chunks[1:])
+    store, _ = load_or_build(git_repo({path: COMPARE}), Settings.load(embed="none"))
+    question = "how does comparison of numbers and strings work?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+    assert by_score[0] == "<module>", by_score  # by their words the imports come first
+    assert retrieve(store, question, 3)[0].symbol == "compare"

@@ -152,7 +152,7 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
         if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
             for i in ids:
                 chunk = store.chunks[i]
-                if idle_defs.is_class_head(chunk):
+                if idle_defs.is_class_head(chunk) or idle_defs.is_imports(chunk):
                     down.append(i)  # a module of data classes keeps its place
                 elif idle_defs.is_accessor(chunk) or idle_defs.is_stub(chunk):
                     declaring += 1

@@ -10,6 +10,7 @@ after the code that does it (:mod:`codeagent.rank.declarations`, which scores th
   verbosity works");
 - a stub (:func:`is_stub`): an ``@overload``'s signature, a ``Protocol``'s methods, an abstract
   method (tenacity's typed ``retry`` overloads before the code that retries);
+- a module's lines that only import (:func:`is_imports`);
 - a method that says how its object prints (:func:`is_display`: ``__repr__``, ``__str__``),
   unless the question asks how something prints (:func:`asks_display`); it names every field
   of its object in the question's words.
@@ -37,8 +38,24 @@ _DISPLAY_WORDS = re.compile(
     r"|__(?:repr|str|format)__",
     re.IGNORECASE,
 )
+# a module's lines that may only import: an import first, or a docstring or comment
+_IMPORT_START = re.compile(r"\s*(?:import\s|from\s|#|\"\"\"|'''|[rRuU]?\"\"\")")
 # ... and a stub's last line: ``...`` (after a signature, or alone), ``pass``, a raise
 _STUB_END = re.compile(r"(?:\.\.\.|\bpass|raise\s+NotImplementedError\b.*)\s*$")
+
+
+def is_imports(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a Python module's own lines, only imports (its docstring aside):
+    ``from numbers import Number`` says "number" and does nothing (jmespath's imports came
+    first for "how does comparison of numbers and strings work?")."""
+    if chunk.kind != "module" or _IMPORT_START.match(chunk.text) is None:
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(chunk.text))
+    except (SyntaxError, ValueError):
+        return False  # a window of a longer statement
+    body = tree.body[1:] if ast.get_docstring(tree, clean=False) is not None else tree.body
+    return bool(body) and all(isinstance(s, ast.Import | ast.ImportFrom) for s in body)
 
 
 def is_class_head(chunk: Chunk) -> bool:
