@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from codeagent.rank.query import Frame, analyze, looks_like_code
 
 ISSUE = """Modeling's `separability_matrix` does not compute separability correctly
@@ -96,6 +98,32 @@ def test_a_short_report_that_pastes_code_or_a_traceback_asks_about_neither() -> 
     assert not analyze(trace).wants_docs
     assert analyze("Which tests cover `total`?").wants_tests  # backticks are not a snippet
     assert not analyze("How is the total computed?").reports
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'update() is lost with the cache\n\ndb = TinyDB("db.json")\ndb.close()\n\nIt is lost.',
+        "total is off by one:\n>>> total(2)\n5",
+        "Why does this fail?\n    cart.total()",
+        "this breaks:\nfrom shop import cart\ncart.total()",
+    ],
+)
+def test_code_pasted_without_a_fence_makes_a_report(question: str) -> None:
+    assert analyze(question).reports
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how is the total computed?\nand where is it stored?",
+        "list the classes\nin models.py",
+        "x = 1 breaks the total",  # one line: a question that names code, not a paste
+        "where is the cache written?\n",
+    ],
+)
+def test_lines_of_words_are_no_paste(question: str) -> None:
+    assert not analyze(question).reports
 
 
 def test_looks_like_code() -> None:

@@ -27,6 +27,14 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 _STRING = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BACKTICK = re.compile(r"`([^`\n]+)`")
+# a line of code pasted without a fence, on a line of its own: a prompt (``>>> ``, ``$ ``),
+# an assignment from a call or a literal (``db = TinyDB("db.json")``), a call alone
+# (``db.close()``), an import, an indented line
+_PASTED = re.compile(
+    r"^(?:>>>|\$)\s|^[\w.\[\]]+\s*=\s*\S.*$|^[\w.]+\(.*\)\s*$"
+    r"|^(?:import|from\s+[\w.]+\s+import)\s+\w|^(?: {4}|\t)\S",
+    re.MULTILINE,
+)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
 _FRAME = re.compile(r"""File\s+"([^"]+)",\s+line\s+(\d+)(?:,\s+in\s+([<>\w.]+))?""")
@@ -208,6 +216,8 @@ def analyze(question: str) -> QueryAnalysis:
     # a question that pastes code or a traceback reports a bug, however short: its "a test
     # that shows it" or "the docs say" is said in passing, as in a long report
     reports = issue_like or bool(frames) or _FENCE.search(question) is not None
+    if not reports and "\n" in question.strip():  # code pasted on lines of its own, unfenced
+        reports = _PASTED.search(question) is not None
     if not reports:  # a report's "class Foo(Base):" is its own code, pasted
         for m in _TYPE_NAMED.finditer(prose):
             add(m.group(1) or m.group(2))
