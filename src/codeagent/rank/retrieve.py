@@ -62,14 +62,19 @@ file's windows are chosen, and a file that mostly declares gives up its places a
 five (:mod:`codeagent.rank.declarations`). On 62 hand-written how-questions about seven Go,
 Rust, TypeScript and Java repositories, a function that does the work was among the first
 three chunks for 41.9 -> 58.1 % of them with BM25 alone and 50.0 -> 56.5 % with the vectors
-(docs/eval.md, twentieth round). In Python, a class's head (its ``class`` line, docstring and
-fields, each method a chunk of its own) and an accessor score so too (twenty-second round).
+(docs/eval.md, twentieth round). In Python, a class's head, an accessor, a stub, a module's
+lines that only import and (unless the question asks how something prints) a ``__repr__`` score
+so too (:mod:`codeagent.rank.idle_defs`; twenty-second and twenty-third rounds).
 
 A window shows code to read: a chunk of braces alone (the ``}`` that closes a type whose
 members are chunks of their own: 1-5 % of the chunks of the Rust, TypeScript and Java
 repositories looked at, almost none in Go's or Python's) is never shown. It matches a question
 by the path and symbol every chunk carries, and being one line long it can outscore them all
 (hono's ``RegExpRouter`` question cited its closing brace first).
+
+When the files the source-first rule keeps back come before the first five windows are filled
+(a small library has fewer source files than that), the source files already shown show more of
+their chunks first (:func:`codeagent.rank.windows.top_up`).
 
 For a bug report, a later file's second chunk takes a place among the first windows only when
 it scores at least as well as the best chunk of each later file that place would otherwise go
