@@ -13,6 +13,7 @@ from codeagent.rank.idle_defs import is_accessor, is_display, is_imports, is_stu
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
+from codeagent.store.store import IndexStore
 from conftest import GitRepoFactory
 
 # Typed overloads of a decorator, each documented in the words of the question, before the
@@ -158,10 +159,8 @@ def test_a_how_question_shows_the_code_before_a_repr(git_repo: GitRepoFactory) -
     chunks = {c.symbol: c for c in chunk_file(path, STATE)}
     assert is_display(chunks["CallState.__repr__"])
     assert not is_display(chunks["CallState.run"])
-    store, _ = load_or_build(git_repo({path: STATE}), Settings.load(embed="none"))
     question = "where does it sleep between attempts?"
-    ranking = rank_files(store, question, analyze(question))
-    by_score = [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+    store, by_score = _by_score(git_repo, path, STATE, question)
     assert by_score[0] == "CallState.__repr__", by_score  # by its words the repr comes first
     assert retrieve(store, question, 3)[0].symbol == "CallState.run"
     printed = (
@@ -234,9 +233,17 @@ def test_a_how_question_shows_the_code_before_the_imports(git_repo: GitRepoFacto
     chunks = chunk_file(path, COMPARE)
     assert is_imports(chunks[0]), chunks[0]
     assert not any(is_imports(c) for c in chunks[1:])
-    store, _ = load_or_build(git_repo({path: COMPARE}), Settings.load(embed="none"))
     question = "how does comparison of numbers and strings work?"
-    ranking = rank_files(store, question, analyze(question))
-    by_score = [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+    store, by_score = _by_score(git_repo, path, COMPARE, question)
     assert by_score[0] == "<module>", by_score  # by their words the imports come first
     assert retrieve(store, question, 3)[0].symbol == "compare"
+
+
+def _by_score(
+    repo: GitRepoFactory, path: str, text: str, question: str
+) -> tuple[IndexStore, list[str]]:
+    """A real index of ``path`` holding ``text``, and the symbols of its chunks by their scores
+    for ``question`` (before the windows are chosen)."""
+    store, _ = load_or_build(repo({path: text}), Settings.load(embed="none"))
+    ranking = rank_files(store, question, analyze(question))
+    return store, [store.chunks[i].symbol for i in ranking.chunks_of(path)]
