@@ -25,8 +25,8 @@ hold bodies) gives up its places among the first five files to the next ones, un
 question names it, and without bringing forward a test the how rule keeps after them
 (:func:`files_after`).
 
-In Python the definitions that do no work are a class's head, an accessor and a stub
-(:mod:`codeagent.rank.idle_defs`): they score times :data:`DECLARATION` too. A Python file
+In Python the code that does no work is a class's head, an accessor, a stub and a module's
+imports (:mod:`codeagent.rank.idle_defs`): they score times :data:`DECLARATION` too. A Python file
 gives its places up when :data:`FILE_SHARE` of its chunks are accessors or stubs (jmespath's
 ``ast.py``, a module of node builders, came first for "how is a projection evaluated?"); its
 classes' heads do not count (a module of data classes is what a question about them reads),

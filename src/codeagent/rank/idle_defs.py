@@ -74,15 +74,10 @@ def is_accessor(chunk: Chunk) -> bool:
         return False
     if _LAST_READ.match(text[text.rstrip().rfind("\n") + 1 :]) is None:
         return False  # (read no further: this runs as a question comes, chunk by chunk)
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError):
-        return False  # a window of a long function
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+    node = _definition(text)
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
-    body = tree.body[0].body
-    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
+    body = _statements(node)
     if len(body) != 1:
         return False
     statement = body[0]
@@ -102,13 +97,7 @@ def is_stub(chunk: Chunk) -> bool:
     text = chunk.text.rstrip()
     if chunk.kind not in STUBBED or _STUB_END.search(text[text.rfind("\n") + 1 :]) is None:
         return False  # (read no further: this runs as a question comes, chunk by chunk)
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError):
-        return False  # a window of a long function
-    if len(tree.body) != 1:
-        return False
-    node = tree.body[0]
+    node = _definition(text)
     if isinstance(node, ast.ClassDef):
         methods = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         return bool(methods) and all(map(_no_body, methods))
@@ -120,8 +109,23 @@ def _no_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     alone is no stub: a plugin system's hook specifications are written so, and counted as stubs
     they left the windows of a SWE-QA question about sqlfluff's plugin hooks (its function at
     five lost)."""
-    body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+    body = _statements(node)
     return len(body) == 1 and _empty(body[0])
+
+
+def _definition(text: str) -> ast.stmt | None:
+    """The one statement ``text`` holds (a definition, when it is a whole one), or None: a
+    window of a longer one, or more than one."""
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return None
+    return tree.body[0] if len(tree.body) == 1 else None
+
+
+def _statements(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
+    """The statements of ``node``'s body after its docstring."""
+    return node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
 
 
 def _empty(statement: ast.stmt) -> bool:
