@@ -95,6 +95,8 @@ from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from codeagent.rank.query import QueryAnalysis
     from codeagent.rank.ranking import Ranking
     from codeagent.store.store import IndexStore
@@ -129,17 +131,18 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     # a how-question: one window a file after the first (more files; the first keeps its three)
     how = how_order.is_how_question(question, analysis)
     doing = terms is not None and not analysis.wants_tests and asks_how(question)
-    if doing:
-        ranking = _declaring_files_after(store, ranking, question, analysis)
-    displays = doing and not idle_defs.asks_display(question)  # a __repr__ scored down too
     held = source_first_held(ranking.table, question, analysis)
+    if doing:
+        ranking = _declaring_files_after(store, ranking, question, analysis, held)
+    displays = doing and not idle_defs.asks_display(question)  # a __repr__ scored down too
     merged: list[SearchHit] = []
     source: list[tuple[int, str, float]] = []  # the source files shown: rank, path, score
     for rank, (path, score) in enumerate(ranking.files, start=1):
-        if held is None or not held(ranking.table.ids[path]):
-            source.append((rank, path, score))
-        elif len(merged) < SECOND_WITHIN:  # a file kept back: the source has run out
-            top_up(store, ranking, merged, source, SECOND_WITHIN)
+        if held is not None and len(merged) < SECOND_WITHIN:
+            if not held(ranking.table.ids[path]):
+                source.append((rank, path, score))
+            else:  # a file kept back before the first windows are filled: the source ran out
+                top_up(store, ranking, merged, source, SECOND_WITHIN)
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
         if terms is not None:
             _by_name(store, ranking, terms, path)
@@ -216,17 +219,19 @@ def _declarations_after(store: IndexStore, ranking: Ranking, path: str, displays
 
 
 def _declaring_files_after(
-    store: IndexStore, ranking: Ranking, question: str, analysis: QueryAnalysis
+    store: IndexStore,
+    ranking: Ranking,
+    question: str,
+    analysis: QueryAnalysis,
+    held: Callable[[int], bool] | None,
 ) -> Ranking:
     """``ranking`` with the files that mostly declare out of its first places
     (:func:`codeagent.rank.declarations.files_after`), unless the question names them; the
     files the source-first rule keeps after those places (tests, configuration, ...) stay
-    after them."""
-    from codeagent.rank.ranking import source_first_held
+    after them (``held``: :func:`~codeagent.rank.ranking.source_first_held`)."""
     from codeagent.rank.source_first import names_file
 
     table = ranking.table
-    held = source_first_held(table, question, analysis)
     files = declarations.files_after(
         store,
         ranking.files,
