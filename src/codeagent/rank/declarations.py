@@ -13,11 +13,17 @@ error { return v.WriteConfig() }``). So, when the windows of a file are chosen f
 that asks how (or where) something is done, such a chunk scores times :data:`DECLARATION`:
 
 - a chunk of a data type's declaration (the language's ``struct``, ``class``, ``interface``,
-  ``type``, ``enum``, ``trait``, ``union``) that holds no body after a parameter list (a split
-  class's head of fields; a Java enum's constants, a trait's default methods are code);
+  ``type``, ``enum``, ``trait``, ``union``; a Rust ``impl`` block's head) that holds no body
+  after a parameter list (a split class's head of fields; a Java enum's constants, a trait's
+  default methods are code), read from its keyword and name on: the attributes and the
+  documentation above it are no parameter list (every Rust ``#[derive(Debug)]`` struct read as
+  one with a body; ripgrep's ``BinaryDetection`` fields came first for "how does ripgrep detect
+  binary files?");
 - a function's or method's chunk that holds its signature and no ``{`` (a declaration without
   a body; a long function's later windows hold neither);
-- a whole function or method whose body is :data:`TRIVIAL_LINES` lines of code or fewer.
+- a whole function or method whose body is :data:`TRIVIAL_LINES` lines of code or fewer;
+- a file's lines outside its definitions that only import and document
+  (:mod:`codeagent.rank.idle_braces`).
 
 A file of which :data:`FILE_SHARE` or more of the chunks only declare (a Java interface's
 file, a TypeScript file of types; its share read past its comments, whose documented examples
@@ -56,6 +62,7 @@ from typing import TYPE_CHECKING
 
 from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.rank import idle_defs
+from codeagent.rank.idle_braces import COMMENTS, idle_heads
 from codeagent.rank.idle_defs import CALLABLE
 
 if TYPE_CHECKING:
@@ -64,7 +71,7 @@ if TYPE_CHECKING:
 
 DECLARATION = 0.5  # a declaration's chunk score, times this, for a question asking how
 FILE_SHARE = 0.6  # a file with this share of such chunks or more gives its first places up
-KINDS = frozenset({"struct", "class", "interface", "type", "enum", "trait", "union"})
+KINDS = frozenset({"struct", "class", "interface", "type", "enum", "trait", "union", "impl"})
 BRACES = frozenset({
     ".go", ".rs", ".java", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".c",
     ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".php", ".kt", ".swift", ".scala",
@@ -72,8 +79,8 @@ BRACES = frozenset({
 # a body after a parameter list: ``) {``, ``) -> T {``, ``) throws E {`` (a Java enum's
 # constants, a trait's default methods, an interface's default methods hold code)
 _BODY = re.compile(r"\)[^;{}()]*\{")
-# comments, whose examples hold bodies (``try {``, ``if (x) {``) a declaration does not
-_COMMENTS = re.compile(r"/\*.*?(?:\*/|\Z)|//[^\n]*", re.DOTALL)
+# the keywords a type's declaration opens with
+_KEYWORDS = "|".join(sorted(KINDS | {"record"}))
 # per index, per file: what told_apart found (an index's chunks do not change; an edit makes
 # another index)
 _FOUND: weakref.WeakKeyDictionary[IndexStore, dict[str, tuple[list[int], bool]]] = (
@@ -101,13 +108,25 @@ def is_declaration(chunk: Chunk, braces: bool | None = None, past_comments: bool
     if not (in_braces(chunk.path) if braces is None else braces):
         return False
     if chunk.kind in KINDS:
-        text = _COMMENTS.sub(" ", _in_comment(chunk.text)) if past_comments else chunk.text
-        return _BODY.search(text) is None
+        text = COMMENTS.sub(" ", _in_comment(chunk.text)) if past_comments else chunk.text
+        return _BODY.search(text, _head(chunk, text)) is None
     if chunk.kind not in CALLABLE or "{" in chunk.text:
         return False
     # its signature is there (a long function's later windows hold no signature, and may
     # hold no brace: a template's text, a run of statements)
     return _signed(chunk, chunk.text)
+
+
+def _head(chunk: Chunk, text: str) -> int:
+    """Where in ``text`` (of ``chunk``, a type's) the declaration itself starts: its keyword
+    and name (``struct Foo``, ``impl<T> Display for Foo``), past the attributes and the
+    documentation above it, whose parentheses are no parameter list (``#[derive(Debug)]``,
+    ``@JsonAdapter(X.class)``, a comment's "(e.g. …)"); 0 when the name is not found."""
+    name = chunk.symbol.rsplit(".", 1)[-1].partition("<")[0]
+    if not name:
+        return 0
+    found = re.search(rf"\b(?:{_KEYWORDS})\b[^\n;{{}}]*?\b{re.escape(name)}\b", text)
+    return found.start() if found is not None else 0
 
 
 def _signed(chunk: Chunk, text: str) -> bool:
@@ -158,9 +177,12 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                     declaring += 1
                     down.append(i)
         elif in_braces(path):
+            heads = idle_heads(sorted(((i, store.chunks[i]) for i in ids), key=_lines))
             for i in ids:
                 chunk = store.chunks[i]
-                if is_declaration(chunk, True):
+                if i in heads:
+                    down.append(i)  # imports and documentation: the file's share only counts code
+                elif is_declaration(chunk, True):
                     declaring += 1
                     down.append(i)
                 elif is_declaration(chunk, True, past_comments=True):
@@ -169,6 +191,10 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                     down.append(i)
         told = found[path] = (down, bool(ids) and declaring >= FILE_SHARE * len(ids))
     return told
+
+
+def _lines(item: tuple[int, Chunk]) -> tuple[int, int]:
+    return (item[1].start_line, item[1].end_line)
 
 
 def files_after(
