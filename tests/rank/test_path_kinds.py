@@ -50,6 +50,12 @@ CASES = (
     + [(f"conf/app.{s}", "config") for s in ("cfg", "ini", "toml", "yml", "yaml", "lock", "in")]
     + [("pkg/.env.example", "config"), ("pkg/.hidden", "config")]
     + [("README.md", "other"), ("notes.txt", "other"), ("data.json", "other"), ("LICENSE", "other")]
+    # pip's requirement files under any name
+    + [(n, "config") for n in
+       ("requirements-dev.txt", "dev-requirements.txt", "requirements_test.in", "constraints.txt",
+        "requirements/base.txt", "requirements/docs.in", "docs/requirements.txt")]
+    + [("src/pkg/requirements.py", "code"), ("myrequirements.txt", "other"),
+       ("requirements.md", "other"), ("tests/requirements.txt", "tests")]
     # the order of the rules: junk before tests, tests before config and docs
     + [("tests/CHANGES.rst", "junk"), ("tests/vendor/x.py", "junk"),
        ("tests/conftest.py", "tests"), ("docs/tests/x.py", "tests"), ("docs/setup.py", "config"),

@@ -1,5 +1,6 @@
 """A small library's one module is shown before its packaging, tests and docs: when the source
-files run out before the first five windows are filled, the source shows more of itself.
+files run out before the first five windows are filled, the source shows more of itself. A bug
+report's first windows are not the README or the licence either.
 
 The repository is a real git repository built here, its one source module, its tests, docs and
 packaging written so that each shares the question's words; which files are source is written
@@ -67,6 +68,11 @@ FILES = {
         "Usage\n=====\n\nThe next run time of a job is computed from its interval when the job "
         "is run.\n"
     ),
+    "README.rst": (
+        "sched\n=====\n\nRun a job every interval: ``job = Job(10)``, ``job.run()``; the next "
+        "run time of the job is computed when the job is run, and ``job.next_run`` says it.\n"
+    ),
+    "LICENSE.txt": "MIT License\n\nPermission is granted to run the job and its next run.\n",
 }
 SOURCE = "sched/__init__.py"
 
@@ -89,3 +95,24 @@ def test_a_question_about_the_packaging_keeps_its_order(git_repo: GitRepoFactory
     store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
     shown = retrieve(store, "how does setup.py describe the package?", 10)
     assert shown[0].path == "setup.py", [h.path for h in shown]
+
+
+REPORT = (
+    "The next run time is not computed when a job is run with an interval of zero\n\n"
+    "```python\njob = Job(0)\njob.run()\nassert job.next_run is not None\n```\n"
+)
+
+
+def test_a_bug_report_shows_the_module_before_the_readme_and_licence(
+    git_repo: GitRepoFactory,
+) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    shown = [h.path for h in retrieve(store, REPORT, 10)]
+    assert shown[:SECOND_WITHIN] == [SOURCE] * SECOND_WITHIN, shown
+    assert {"README.rst", "LICENSE.txt"} & set(shown[SECOND_WITHIN:]), shown
+
+
+def test_a_report_naming_the_readme_still_finds_it(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    shown = [h.path for h in retrieve(store, "README.rst: " + REPORT, 10)]
+    assert "README.rst" in shown[:SECOND_WITHIN], shown

@@ -71,16 +71,22 @@ CONFIG_SUFFIXES = frozenset({".cfg", ".ini", ".toml", ".yml", ".yaml", ".lock", 
 JUNK_SUFFIXES = frozenset({".po", ".pot", ".mo", ".map", ".svg", ".csv", ".min.js", ".min.css"})
 KINDS = ("code", "tests", "docs", "config", "other", "junk")
 _CHANGELOG = re.compile(r"^(changes|changelog|history|news|release|whatsnew|authors)", re.I)
+# pip's requirement files under any name: ``requirements-dev.txt``, ``dev-requirements.in``,
+# ``constraints.txt``, and every ``.txt`` of a ``requirements/`` folder
+_REQUIREMENTS = re.compile(
+    r"^(?:[\w.-]*[-_.])?(?:requirements|constraints)(?:[-_.][\w.-]*)?\.(?:txt|in|pip)$"
+)
 
 
 def path_kind(path: str) -> str:
     """``code``, ``tests``, ``docs``, ``config``, ``other`` or ``junk``, from the path alone.
 
     ``junk``: changelogs, translation catalogs, minified or vendored assets; ``tests``: a test
-    module's name or a test directory; ``config``: build and CI configuration, lock files,
-    dotfiles; ``docs``: documentation, examples, tutorials, benchmarks; ``code``: source
-    files; ``other``: Markdown, text, data. The first that applies, in that order. A source
-    file of another language than Python is read by its family's conventions first
+    module's name or a test directory; ``config``: build and CI configuration, pip's
+    requirement files under any name, lock files, dotfiles; ``docs``: documentation,
+    examples, tutorials, benchmarks; ``code``: source files; ``other``: Markdown, text, data.
+    The first that applies, in that order. A source file of another language than Python
+    is read by its family's conventions first
     (:func:`codeagent.rank.lang_paths.other_language_kind`: ``mux_test.go``, ``x.spec.ts``,
     ``benches/``, ``x.d.ts``, ``deno_dist/``), after the junk rule.
     """
@@ -110,6 +116,8 @@ def path_kind(path: str) -> str:
     ):
         return "tests"
     if name in CONFIG_NAMES or (dirs and dirs[0] in {".github", ".circleci", "ci"}):
+        return "config"
+    if _REQUIREMENTS.match(name) or (dirs and dirs[-1] == "requirements" and suffix == ".txt"):
         return "config"
     if any(d in DOC_DIRS for d in dirs):
         return "docs"

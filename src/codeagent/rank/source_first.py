@@ -13,14 +13,22 @@ So, after the ranking: configuration, CI, packaging, issue templates, changelogs
 (:func:`codeagent.rank.file_roles.path_kind` ``config`` and ``junk``), vendored or generated
 files (a bundled script, a minified asset) and, for a bug report
 (:attr:`codeagent.rank.query.QueryAnalysis.reports`: a long question, or one that pastes code
-or a traceback), test files give their places among the first :data:`TOP` to the next source
-files, unless
+or a traceback), test files, docs and examples, and the repository's prose about itself (its
+README, licence, FAQ) give their places among the first :data:`TOP` to the next source files,
+unless
 
 - the question asks about configuration, CI or packaging (:func:`asks_about_build`:
   "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …"), or, a
   short one, about the tests or the docs (``wants_tests``, ``wants_docs``: "which tests cover
   the retry logic?"; the ranking then leaves every file where it is), or
 - the question names the file (its path, or its name: ``tox.ini``, ``test_sessions.py``).
+
+A one-module library had shown its README, ``LICENSE.txt`` and docs pages among a bug report's
+first five windows (python-schedule, five of its eight issue-shaped items): its source ran out,
+and nothing held them. The code of every issue-shaped and SWE-bench item measured here is Python
+source, so no measured answer can be one of them; of 118 development items of three larger
+repositories one changed (a documentation template left the fifth place for a function the fix
+edits; docs/eval.md, twenty-fourth round).
 
 They keep their order among themselves and come right after the first :data:`TOP` files. A
 Python file is held back only when it is a test or configuration (``setup.py``): vendored
@@ -50,6 +58,13 @@ from codeagent.lang import PYTHON_AST, suffixes_read_by
 TOP = 5  # the places a bug report's answer is read from
 HELD_KINDS = frozenset({"config", "junk"})
 HOW_HELD = frozenset({"tests", "docs", "other"})  # ... and a question how the code works
+REPORT_HELD = frozenset({"tests", "docs"})  # ... and a bug report
+# a repository's prose about itself, which a bug report is not about: its README, licence, FAQ
+_PROSE = re.compile(
+    r"(?:readme|licen[cs]e|copying|notice|faq|contributing|code_of_conduct|security)"
+    r"(?:[._-][\w.-]*)?$",
+    re.IGNORECASE,
+)
 
 _BUILD_WORDS = re.compile(
     r"\b(?:tox|nox|ci|continuous integration|github actions?|gh actions?|"
@@ -81,7 +96,9 @@ def held_back(path: str, kind: str, vendored: bool, report: bool = True, how: bo
     by a test: SWE-QA's reference answers cite tests); changelogs, catalogs and vendored or
     minified files unless they are Python (a question about a bundled Python module,
     ``extern/configobj/configobj.py``, is about code)."""
-    if kind == "config" or (report and kind == "tests") or (how and kind in HOW_HELD):
+    if kind == "config" or (report and kind in REPORT_HELD) or (how and kind in HOW_HELD):
+        return True
+    if report and kind == "other" and _PROSE.match(PurePosixPath(path).name) is not None:
         return True
     if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
         return False
