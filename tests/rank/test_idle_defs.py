@@ -9,7 +9,13 @@ from __future__ import annotations
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
-from codeagent.rank.idle_defs import is_accessor, is_display, is_imports, is_stub
+from codeagent.rank.idle_defs import (
+    is_accessor,
+    is_display,
+    is_forwarder,
+    is_imports,
+    is_stub,
+)
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import retrieve
@@ -247,3 +253,67 @@ def _by_score(
     store, _ = load_or_build(repo({path: text}), Settings.load(embed="none"))
     ranking = rank_files(store, question, analyze(question))
     return store, [store.chunks[i].symbol for i in ranking.chunks_of(path)]
+
+
+# A proxy over a standard library logger: each handler method passes its call on to the held
+# logger's method of the same name, and says "handler" in its name and docstring; the method
+# that does the work hands each event to the logger's handlers in fewer of those words.
+PROXY = '''\
+import logging
+
+
+class Proxy:
+    def __init__(self, logger: logging.Logger) -> None:
+        self._logger = logger
+
+    def addHandler(self, handler: logging.Handler) -> None:
+        """Add a handler: events are passed to the logging handlers of the wrapped logger."""
+        self._logger.addHandler(handler)
+
+    def removeHandler(self, handler: logging.Handler) -> None:
+        """Remove a handler: events are passed to the logging handlers of the wrapped logger."""
+        self._logger.removeHandler(handler)
+
+    def callHandlers(self, record: logging.LogRecord) -> None:
+        """Call the handlers: events are passed to the logging handlers of the wrapped logger."""
+        self._logger.callHandlers(record)
+
+    async def flush(self, *args, **kwargs) -> None:
+        return await super().flush(*args, **kwargs)
+
+    def emit(self, event: str, **fields: object) -> None:
+        """Build a record of the event, and pass it to each one whose level it reaches."""
+        record = self._logger.makeRecord(self._logger.name, logging.INFO, "", 0, event, (), None)
+        record.__dict__.update(fields)
+        for handler in self._logger.handlers:
+            if record.levelno >= handler.level:
+                handler.handle(record)
+
+    def warning(self, event: str) -> None:
+        self._logger.warning(event + "!")
+
+    def info(self, event: str) -> None:
+        return self.info(event)
+
+    def debug(self, event: str) -> None:
+        self._logger.info(event)
+''' + "".join(
+    f"\n    def level_{n}(self) -> int:\n        return self._logger.level + {n}\n"
+    for n in range(12)
+)  # a class longer than a chunk: cut into its methods
+
+
+def test_which_methods_only_pass_their_call_on() -> None:
+    chunks = {c.symbol: c for c in chunk_file("lib/proxy.py", PROXY)}
+    forwarders = {name for name, chunk in chunks.items() if is_forwarder(chunk)}
+    # the argument changed (warning), the object itself (info), another name (debug), work (emit)
+    assert forwarders == {
+        "Proxy.addHandler", "Proxy.removeHandler", "Proxy.callHandlers", "Proxy.flush",
+    }  # fmt: skip
+
+
+def test_a_how_question_shows_the_work_before_the_forwarders(git_repo: GitRepoFactory) -> None:
+    question = "how are events passed to the logging handlers?"
+    store, by_score = _by_score(git_repo, "lib/proxy.py", PROXY, question)
+    assert by_score[0] in {"Proxy.addHandler", "Proxy.removeHandler", "Proxy.callHandlers"}
+    assert retrieve(store, question, 3)[0].symbol == "Proxy.emit"

@@ -31,9 +31,10 @@ hold bodies) gives up its places among the first five files to the next ones, un
 question names it, and without bringing forward a test the how rule keeps after them
 (:func:`files_after`).
 
-In Python the code that does no work is a class's head, an accessor, a stub and a module's
-imports (:mod:`codeagent.rank.idle_defs`): they score times :data:`DECLARATION` too. A Python file
-gives its places up when :data:`FILE_SHARE` of its chunks are accessors or stubs (jmespath's
+In Python the code that does no work is a class's head, an accessor, a stub, a method that
+only passes its call on and a module's imports (:mod:`codeagent.rank.idle_defs`): they score
+times :data:`DECLARATION` too. A Python file gives its places up when :data:`FILE_SHARE` of its
+chunks are accessors, stubs or such forwarders (jmespath's
 ``ast.py``, a module of node builders, came first for "how is a projection evaluated?"); its
 classes' heads do not count (a module of data classes is what a question about them reads),
 and a short function that calls is not scored down (a wrapper such as ``requests.get`` is
@@ -173,7 +174,11 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                 chunk = store.chunks[i]
                 if idle_defs.is_class_head(chunk) or idle_defs.is_imports(chunk):
                     down.append(i)  # a module of data classes keeps its place
-                elif idle_defs.is_accessor(chunk) or idle_defs.is_stub(chunk):
+                elif (
+                    idle_defs.is_accessor(chunk)
+                    or idle_defs.is_stub(chunk)
+                    or (idle_defs.is_forwarder(chunk))
+                ):
                     declaring += 1
                     down.append(i)
         elif in_braces(path):

@@ -11,6 +11,8 @@ after the code that does it (:mod:`codeagent.rank.declarations`, which scores th
 - a stub (:func:`is_stub`): an ``@overload``'s signature, a ``Protocol``'s methods, an abstract
   method (tenacity's typed ``retry`` overloads before the code that retries);
 - a module's lines that only import (:func:`is_imports`);
+- a method that only passes its call on to the method of the same name of an object it holds
+  or of its base, with its own arguments (:func:`is_forwarder`: a proxy's ``addHandler``);
 - a method that says how its object prints (:func:`is_display`: ``__repr__``, ``__str__``),
   unless the question asks how something prints (:func:`asks_display`); it names every field
   of its object in the question's words.
@@ -40,6 +42,9 @@ _DISPLAY_WORDS = re.compile(
 )
 # a module's lines that may only import: an import first, or a docstring or comment
 _IMPORT_START = re.compile(r"\s*(?:import\s|from\s|#|\"\"\"|'''|[rRuU]?\"\"\")")
+# ... and a forwarder's last line: a call of a method of the same name on what it holds
+_FORWARD_LAST = re.compile(r"\s*(?:return\s+|await\s+|return\s+await\s+)?[\w.()]+\.(\w+)\(.*\)\s*$")
+_OWNERS = frozenset({"self", "cls"})  # whose held objects a method passes its call on to
 # ... and a stub's last line: ``...`` (after a signature, or alone), ``pass``, a raise
 _STUB_END = re.compile(r"(?:\.\.\.|\bpass|raise\s+NotImplementedError\b.*)\s*$")
 
@@ -87,6 +92,54 @@ def is_accessor(chunk: Chunk) -> bool:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
         return all(isinstance(t, ast.Attribute) for t in targets) and _plain(statement.value)
     return False
+
+
+def is_forwarder(chunk: Chunk) -> bool:
+    """Whether ``chunk``, a whole Python method, only passes its call on to the method of the
+    same name of an object it holds or of its base (``self._logger.addHandler(hdlr)``,
+    ``return super().save(*args)``; its docstring aside), with its own arguments: a proxy's
+    method, which says nothing of how the work is done (structlog's ``addHandler``,
+    ``removeHandler`` and ``callHandlers`` came first for "how does the stdlib integration pass
+    events to logging handlers?")."""
+    text = chunk.text
+    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+        return False
+    last = _FORWARD_LAST.match(text[text.rstrip().rfind("\n") + 1 :])
+    if last is None:
+        return False  # (read no further: this runs as a question comes, chunk by chunk)
+    node = _definition(text)
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or last[1] != node.name:
+        return False
+    body = _statements(node)
+    if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr):
+        return False
+    call = body[0].value
+    if isinstance(call, ast.Await):
+        call = call.value
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return False
+    if call.func.attr != node.name or not _held(call.func.value):
+        return False
+    return all(_passed(a) for a in call.args) and all(_passed(k.value) for k in call.keywords)
+
+
+def _held(target: ast.expr) -> bool:
+    """Whether ``target`` is an object a method holds (``self._logger``, ``cls.registry.x``) or
+    its base (``super()``); not ``self`` itself, nor a module."""
+    if isinstance(target, ast.Call):
+        return isinstance(target.func, ast.Name) and target.func.id == "super"
+    if not isinstance(target, ast.Attribute):
+        return False
+    while isinstance(target, ast.Attribute):
+        target = target.value
+    return isinstance(target, ast.Name) and target.id in _OWNERS
+
+
+def _passed(node: ast.expr) -> bool:
+    """An argument passed on as it came: a name, ``*args``, ``**kwargs``."""
+    if isinstance(node, ast.Starred):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def is_stub(chunk: Chunk) -> bool:
