@@ -115,3 +115,63 @@ def test_an_accessors_verb_is_no_name_the_question_says(git_repo: GitRepoFactory
     assert by_score[0] == "App._run"  # by its words the method that does it is first
     shown = [h.symbol for h in retrieve(store, ARRANGED, 4)]
     assert shown[0] == "App._run", shown
+
+
+# A callable class: its __call__ does the work and is named by nothing of it; a function of the
+# same module says more of the question's words in its docstring.
+STAMPS = (
+    "import time\n\n\n"
+    "def describe(fmt):\n"
+    '    """The format of the time a time stamper adds to an event: a stamp of the time."""\n'
+    "    return fmt or 'iso'\n\n\n"
+    "class TimeStamper:\n"
+    "    def __init__(self, fmt=None, key='timestamp'):\n"
+    "        self.fmt, self.key = fmt, key\n"
+    "        width = 0\n"
+    f"{FILLER}\n"
+    "    def __call__(self, logger, name, event_dict):\n"
+    "        now = time.time()\n"
+    f"{FILLER}"
+    "        event_dict[self.key] = time.strftime(self.fmt, time.gmtime(now))\n"
+    "        return event_dict\n"
+)
+
+
+def test_a_callable_class_is_asked_by_its_class_name(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo({"pkg/stamps.py": STAMPS}), Settings.load(embed="none"))
+    question = "how does the time stamper add the time to an event?"
+    ranking = rank_files(store, question, analyze(question))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("pkg/stamps.py")]
+    assert by_score.index("describe") < by_score.index("TimeStamper.__call__"), by_score
+    shown = retrieve(store, question, 3)
+    assert shown[0].symbol == "TimeStamper.__call__", [h.symbol for h in shown]
+
+
+# A base class whose one method only raises (a stub), named by the question's words, and the
+# subclass that does the work; the question asks why, so its declarations are not scored down
+# and the names decide.
+N = 32
+AUTH = (
+    "class AuthBase:\n"
+    '    """Base class that all implementations derive from.\n\n'
+    + "".join(f"    Note {n}: a subclass sets what it needs in its own way.\n" for n in range(N))
+    + '    """\n\n'
+    "    def __call__(self, request):\n"
+    '        raise NotImplementedError("auth hooks must be callable")\n\n\n'
+    "class DigestAuth(AuthBase):\n"
+    "    def __init__(self, user, password):\n"
+    "        self.user, self.password = user, password\n"
+    "        width = 0\n"
+    f"{FILLER}\n"
+    "    def __call__(self, request):\n"
+    "        # auth hooks are callable: called with the request, the auth header is set on it\n"
+    "        request.headers['Authorization'] = self.user + ':' + self.password\n"
+    "        return request\n"
+)
+
+
+def test_a_stub_is_not_scored_up_by_its_name(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(git_repo({"pkg/auth.py": AUTH}), Settings.load(embed="none"))
+    question = "why is the auth base called with the request when auth hooks must be callable?"
+    shown = retrieve(store, question, 3)
+    assert shown[0].symbol == "DigestAuth", [h.symbol for h in shown]

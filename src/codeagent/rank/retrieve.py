@@ -43,7 +43,11 @@ among the first five chunks for 37.1-90.2 % of the questions with the name, 0 to
 more than without (flask 64.4 -> 68.9, pylint 51.2 -> 56.1), files cited unchanged; a weight of
 1 lost at one (pylint 29.3 -> 26.8). Given to bug reports as well it lost (SWE-bench function
 Acc@5 69.6 -> 56.5 on 23 development issues): an issue names many functions, and not the one
-to change (docs/eval.md, eighteenth round).
+to change (docs/eval.md, eighteenth round). A callable class's ``__call__`` is named by its class
+(structlog's ``CallsiteParameterAdder.__call__`` for "how are callsite parameters … added?"),
+and a stub (:func:`~codeagent.rank.idle_defs.is_stub`) is not scored up by its name: the base
+class's ``AuthBase.__call__``, ``raise NotImplementedError``, does not do what it is named for
+(docs/eval.md, twenty-fourth round).
 
 Rust keeps a module's unit tests in its own file, and a test repeats the words of the code it
 exercises: for a question in words that does not ask about the tests, a test a Rust file holds
@@ -178,9 +182,9 @@ def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: s
         symbol = store.chunks[i].symbol
         if not symbol or symbol[0] == "<":
             continue  # no definition: a file's head, a window of lines
-        name = name_terms(symbol.rsplit(".", 1)[-1])
+        name = name_terms(_said_name(symbol))
         said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
-        if said:
+        if said and not idle_defs.is_stub(store.chunks[i]):  # a stub does not do what it says
             scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
 
 
@@ -195,6 +199,13 @@ def _shown(store: IndexStore, ids: list[int], per_file: int) -> list[int]:
             if len(shown) == per_file:
                 break
     return shown
+
+
+def _said_name(symbol: str) -> str:
+    """The name a definition is asked by: its own, but a callable class's ``__call__`` by its
+    class's (``TimeStamper.__call__`` stamps the time; its own name says nothing)."""
+    parts = symbol.rsplit(".", 2)
+    return parts[-2] if parts[-1] == "__call__" and len(parts) > 1 else parts[-1]
 
 
 def _tests_after(store: IndexStore, ranking: Ranking, path: str) -> None:
