@@ -10,7 +10,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
-from codeagent.rank.retrieve import retrieve
+from codeagent.rank.retrieve import _said_name, retrieve
 from codeagent.tokens import name_terms
 from conftest import GitRepoFactory
 
@@ -175,3 +175,27 @@ def test_a_stub_is_not_scored_up_by_its_name(git_repo: GitRepoFactory) -> None:
     question = "why is the auth base called with the request when auth hooks must be callable?"
     shown = retrieve(store, question, 3)
     assert shown[0].symbol == "DigestAuth", [h.symbol for h in shown]
+
+
+@pytest.mark.parametrize(
+    ("symbol", "text", "said"),
+    [
+        ("TimeStamper.__call__", "    def __call__(self, logger, name, event):\n", "TimeStamper"),
+        ("a.Adder.__call__", "    async def __call__(self, x):\n", "Adder"),
+        # a metaclass's: it makes instances of other classes
+        (
+            "LockMeta.__call__",
+            "    def __call__(  # forwards\n        cls,\n        path,\n",
+            "__call__",
+        ),
+        ("Meta.__call__", "    @functools.cache\n    def __call__(cls, *args):\n", "__call__"),
+        ("__call__", "def __call__(self):\n", "__call__"),
+        (
+            "Line.has_magic_trailing_comma",
+            "    def has_magic_trailing_comma(self):\n",
+            "has_magic_trailing_comma",
+        ),
+    ],
+)
+def test_the_name_a_definition_is_asked_by(symbol: str, text: str, said: str) -> None:
+    assert _said_name(symbol, text) == said

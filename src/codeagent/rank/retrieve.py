@@ -90,6 +90,7 @@ with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -114,6 +115,10 @@ NAME_WEIGHT = 0.5  # a question in words: a chunk's score x (1 + this x its name
 # an accessor's verb says nothing of what a name does: "how does a command get its arguments
 # rearranged?" is not about ``get_namespaces`` (counted as not said; a name of one part keeps it)
 ACCESSOR_PARTS = frozenset({"get", "set"})
+# a metaclass's ``__call__``: ``cls`` its first parameter (after the decorators, a comment)
+_CLASS_CALL = re.compile(
+    r"(?:\s*@[^\n]*\n)*\s*(?:async\s+)?def\s+__call__\s*\((?:\s*#[^\n]*)?\s*cls\b"
+)
 TEST_CHUNK = 0.25  # ... and a test in a Rust source file: its score x this (not asked of tests)
 
 
@@ -182,7 +187,7 @@ def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: s
         symbol = store.chunks[i].symbol
         if not symbol or symbol[0] == "<":
             continue  # no definition: a file's head, a window of lines
-        name = name_terms(_said_name(symbol))
+        name = name_terms(_said_name(symbol, store.chunks[i].text))
         said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
         if said and not idle_defs.is_stub(store.chunks[i]):  # a stub does not do what it says
             scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
@@ -201,11 +206,15 @@ def _shown(store: IndexStore, ids: list[int], per_file: int) -> list[int]:
     return shown
 
 
-def _said_name(symbol: str) -> str:
+def _said_name(symbol: str, text: str) -> str:
     """The name a definition is asked by: its own, but a callable class's ``__call__`` by its
-    class's (``TimeStamper.__call__`` stamps the time; its own name says nothing)."""
+    class's (``TimeStamper.__call__`` stamps the time; its own name says nothing). A
+    metaclass's ``__call__`` (its first parameter ``cls``) makes the instances of other classes:
+    filelock's ``FileLockMeta.__call__`` is no answer to how a lock is released."""
     parts = symbol.rsplit(".", 2)
-    return parts[-2] if parts[-1] == "__call__" and len(parts) > 1 else parts[-1]
+    if parts[-1] != "__call__" or len(parts) < 2 or _CLASS_CALL.match(text) is not None:
+        return parts[-1]
+    return parts[-2]
 
 
 def _tests_after(store: IndexStore, ranking: Ranking, path: str) -> None:
