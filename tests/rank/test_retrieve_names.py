@@ -190,6 +190,7 @@ def test_a_stub_is_not_scored_up_by_its_name(git_repo: GitRepoFactory) -> None:
         ),
         ("Meta.__call__", "    @functools.cache\n    def __call__(cls, *args):\n", "__call__"),
         ("__call__", "def __call__(self):\n", "__call__"),
+        ("Adder.__call__", "        total = left + right\n        return total\n", "__call__"),
         (
             "Line.has_magic_trailing_comma",
             "    def has_magic_trailing_comma(self):\n",

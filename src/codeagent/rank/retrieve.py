@@ -115,9 +115,10 @@ NAME_WEIGHT = 0.5  # a question in words: a chunk's score x (1 + this x its name
 # an accessor's verb says nothing of what a name does: "how does a command get its arguments
 # rearranged?" is not about ``get_namespaces`` (counted as not said; a name of one part keeps it)
 ACCESSOR_PARTS = frozenset({"get", "set"})
-# a metaclass's ``__call__``: ``cls`` its first parameter (after the decorators, a comment)
-_CLASS_CALL = re.compile(
-    r"(?:\s*@[^\n]*\n)*\s*(?:async\s+)?def\s+__call__\s*\((?:\s*#[^\n]*)?\s*cls\b"
+# an instance's ``__call__``: ``self`` its first parameter (after the decorators, a comment);
+# not a metaclass's (``cls``), nor a later window of a long one (which holds no signature)
+_INSTANCE_CALL = re.compile(
+    r"(?:\s*@[^\n]*\n)*\s*(?:async\s+)?def\s+__call__\s*\((?:\s*#[^\n]*)?\s*self\b"
 )
 TEST_CHUNK = 0.25  # ... and a test in a Rust source file: its score x this (not asked of tests)
 
@@ -210,9 +211,10 @@ def _said_name(symbol: str, text: str) -> str:
     """The name a definition is asked by: its own, but a callable class's ``__call__`` by its
     class's (``TimeStamper.__call__`` stamps the time; its own name says nothing). A
     metaclass's ``__call__`` (its first parameter ``cls``) makes the instances of other classes:
-    filelock's ``FileLockMeta.__call__`` is no answer to how a lock is released."""
+    filelock's ``FileLockMeta.__call__`` is no answer to how a lock is released; nor is a later
+    window of a long ``__call__``, which does not say whose it is."""
     parts = symbol.rsplit(".", 2)
-    if parts[-1] != "__call__" or len(parts) < 2 or _CLASS_CALL.match(text) is not None:
+    if parts[-1] != "__call__" or len(parts) < 2 or _INSTANCE_CALL.match(text) is None:
         return parts[-1]
     return parts[-2]
 
