@@ -24,16 +24,17 @@ unless
 - the question names the file (its path, or its name: ``tox.ini``, ``test_sessions.py``).
 
 A one-module library had shown its README, ``LICENSE.txt`` and docs pages among a bug report's
-first five windows (python-schedule, five of its eight issue-shaped items): its source ran out,
+first five windows (python-schedule, each of its eight issue-shaped items): its source ran out,
 and nothing held them. The code of every issue-shaped and SWE-bench item measured here is Python
 source, so no measured answer can be one of them; of 118 development items of three larger
 repositories one changed (a documentation template left the fifth place for a function the fix
 edits; docs/eval.md, twenty-fourth round).
 
 They keep their order among themselves and come right after the first :data:`TOP` files. A
-Python file is held back only when it is a test or configuration (``setup.py``): vendored
-Python code (``extern/ply/cpp.py``) is code a question can be about, and measured, holding it
-back lost two how-questions of one repository.
+Python file is held back only when it is a test, configuration (``setup.py``) or, where docs
+are held, an example or a page of the docs: vendored Python code (``extern/ply/cpp.py``) is code
+a question can be about, and measured, holding it back lost two how-questions of one
+repository.
 
 A question how (or where) the code does something
 (:func:`~codeagent.rank.query.asks_workings`: "how does res.send set the content type?", not
