@@ -80,8 +80,9 @@ BRACES = frozenset({
 # a body after a parameter list: ``) {``, ``) -> T {``, ``) throws E {`` (a Java enum's
 # constants, a trait's default methods, an interface's default methods hold code)
 _BODY = re.compile(r"\)[^;{}()]*\{")
-# the keywords a type's declaration opens with
-_KEYWORDS = "|".join(sorted(KINDS | {"record"}))
+# a line from a keyword a type's declaration opens with (``struct``, ``record``, ``impl``, ...)
+_DECLARED = re.compile(rf"\b(?:{'|'.join(sorted(KINDS | {'record'}))})\b[^\n;{{}}]*")
+_WORDS = re.compile(r"\w+")
 # per index, per file: what told_apart found (an index's chunks do not change; an edit makes
 # another index)
 _FOUND: weakref.WeakKeyDictionary[IndexStore, dict[str, tuple[list[int], bool]]] = (
@@ -126,8 +127,10 @@ def _head(chunk: Chunk, text: str) -> int:
     name = chunk.symbol.rsplit(".", 1)[-1].partition("<")[0]
     if not name:
         return 0
-    found = re.search(rf"\b(?:{_KEYWORDS})\b[^\n;{{}}]*?\b{re.escape(name)}\b", text)
-    return found.start() if found is not None else 0
+    for line in _DECLARED.finditer(text):
+        if name in _WORDS.findall(line.group()):
+            return line.start()
+    return 0
 
 
 def _signed(chunk: Chunk, text: str) -> bool:
@@ -177,7 +180,7 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                 elif (
                     idle_defs.is_accessor(chunk)
                     or idle_defs.is_stub(chunk)
-                    or (idle_defs.is_forwarder(chunk))
+                    or idle_defs.is_forwarder(chunk)
                 ):
                     declaring += 1
                     down.append(i)
