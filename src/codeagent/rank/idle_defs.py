@@ -74,18 +74,10 @@ def is_accessor(chunk: Chunk) -> bool:
     """Whether ``chunk``, a whole Python function or method, only reads or sets an attribute
     (``return self._verbosity``, ``return self._level >= Level.HIGH``, ``self._x = x``; its
     docstring aside): a call in it is work (``requests.get`` calls ``request``)."""
-    text = chunk.text
-    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+    found = _one_statement(chunk, _LAST_READ)
+    if found is None:
         return False
-    if _LAST_READ.match(text[text.rstrip().rfind("\n") + 1 :]) is None:
-        return False  # (read no further: this runs as a question comes, chunk by chunk)
-    node = _definition(text)
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return False
-    body = _statements(node)
-    if len(body) != 1:
-        return False
-    statement = body[0]
+    statement = found[1]
     if isinstance(statement, ast.Return):
         return statement.value is None or _plain(statement.value)
     if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
@@ -101,19 +93,13 @@ def is_forwarder(chunk: Chunk) -> bool:
     method, which says nothing of how the work is done (structlog's ``addHandler``,
     ``removeHandler`` and ``callHandlers`` came first for "how does the stdlib integration pass
     events to logging handlers?")."""
-    text = chunk.text
-    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+    found = _one_statement(chunk, _FORWARD_LAST)
+    if found is None:
         return False
-    last = _FORWARD_LAST.match(text[text.rstrip().rfind("\n") + 1 :])
-    if last is None:
-        return False  # (read no further: this runs as a question comes, chunk by chunk)
-    node = _definition(text)
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or last[1] != node.name:
+    node, statement, last = found
+    if last[1] != node.name or not isinstance(statement, ast.Return | ast.Expr):
         return False
-    body = _statements(node)
-    if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr):
-        return False
-    call = body[0].value
+    call = statement.value
     if isinstance(call, ast.Await):
         call = call.value
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
@@ -164,6 +150,25 @@ def _no_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     five lost)."""
     body = _statements(node)
     return len(body) == 1 and _empty(body[0])
+
+
+def _one_statement(
+    chunk: Chunk, last_line: re.Pattern[str]
+) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.stmt, re.Match[str]] | None:
+    """A short whole function's definition, its one statement past its docstring and the match
+    of ``last_line`` on its last line; None for anything else. ``last_line`` is tried first, as
+    cheaply as a regular expression does: this runs as a question comes, chunk by chunk."""
+    text = chunk.text
+    if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
+        return None
+    last = last_line.match(text[text.rstrip().rfind("\n") + 1 :])
+    if last is None:
+        return None  # (read no further)
+    node = _definition(text)
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    body = _statements(node)
+    return (node, body[0], last) if len(body) == 1 else None
 
 
 def _definition(text: str) -> ast.stmt | None:
