@@ -486,16 +486,22 @@ def test_a_file_of_macro_named_functions_has_no_parse_error_and_their_chunks() -
     chunks = chunk_file("fixture_test.c", FIXTURE_TEST_C)
     named = {(c.symbol, c.start_line) for c in chunks if c.kind != "window"}
     assert {("TEST_SETUP", 7), ("TEST", 16), ("walk", 31)} <= named
-    # a real error still counts: the function it lies in (line 9) is left to the windows, the
-    # others keep their chunks
+    # a real error still counts; inside a function's body (line 9) it leaves the function its
+    # chunk, over the lines it spans (as in C, where an #ifdef branch the grammar cannot read
+    # is such an error), the others keep theirs
     broken = FIXTURE_TEST_C.replace("counter = 1;", "counter = 1 +;")
     again = parse_file("fixture_test.c", broken)
     assert again is not None
     assert again.errors > 0
     chunks = chunk_file("fixture_test.c", broken)
+    spans = {(c.symbol, c.start_line, c.end_line) for c in chunks if c.kind != "window"}
+    assert {("TEST_SETUP", 7, 10), ("TEST", 16, 19), ("walk", 31, 38)} <= spans
+    # on the line of a function's name it leaves that function to the windows
+    broken = FIXTURE_TEST_C.replace("walk(struct node *list)", "walk(struct node *list +)")
+    chunks = chunk_file("fixture_test.c", broken)
     named = {(c.symbol, c.start_line) for c in chunks if c.kind != "window"}
-    assert {("TEST", 16), ("walk", 31)} <= named
-    assert all(c.kind in ("module", "window") for c in chunks if c.start_line <= 9 <= c.end_line)
+    assert {("TEST_SETUP", 7), ("TEST", 16)} <= named
+    assert all(c.kind in ("module", "window") for c in chunks if c.start_line <= 31 <= c.end_line)
 
 
 @pytest.mark.parametrize(

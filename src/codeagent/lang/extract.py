@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.leads import lead, touching
-from codeagent.lang.parse_errors import count_errors, error_lines, loose_error_bytes
+from codeagent.lang.parse_errors import better_reading, count_errors, error_lines
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
 from codeagent.lang.signatures import signature
 from codeagent.lang.spec import TYPE_KINDS, LanguageSpec, suffix_of
@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
 
 MAX_DOC = 160
+_FUNCTIONS = frozenset({"function", "method"})
+# a statement the grammar read as a function's definition (``else if (x) {`` after a C
+# ``#endif`` alone): no language names a function so
+_STATEMENTS = frozenset({"if", "else", "for", "while", "switch", "do", "return", "case"})
 _local = threading.local()  # a tree-sitter parser is not shared between threads
 
 
@@ -42,14 +46,22 @@ class Parsed:
     error_lines: tuple[tuple[int, int], ...] = ()
     bindings: list[list[str]] | None = None  # TypeScript/JavaScript (lang.ts_calls)
     exports: list[list[str]] | None = None
+    bodies_kept: bool = False  # C, C++: a function whose errors lie inside its body is clear
 
     def clear_defs(self) -> list[list[Any]]:
-        """The rows of ``defs`` no error span touches (all of them without an error)."""
-        return [
-            row
-            for row in self.defs
-            if not any(first <= row[4] and row[3] <= last for first, last in self.error_lines)
-        ]
+        """The rows of ``defs`` no error span touches (all of them without an error), and the
+        functions whose errors all lie inside their bodies, below the name's line and above the
+        last, where ``bodies_kept`` (C, C++: an ``#ifdef`` branch the grammar cannot read,
+        ``else if (..) {`` after an ``#endif`` alone; their ends were universal-ctags' on
+        zlib)."""
+        return [row for row in self.defs if self._clear(row)]
+
+    def _clear(self, row: list[Any]) -> bool:
+        touching = [(a, z) for a, z in self.error_lines if a <= row[4] and row[3] <= z]
+        if not touching:
+            return True
+        inside = all(row[2] < a and z < row[4] for a, z in touching)
+        return self.bodies_kept and row[1] in _FUNCTIONS and inside
 
     def record(self, path: str) -> dict[str, Any]:
         """The symbol graph's record of the file (its module name is its path)."""
@@ -95,9 +107,8 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     root = tree.root_node
     if root.has_error and spec.repair is not None:
         repaired = spec.repair(text, suffix).encode("utf-8", "surrogatepass")
-        again = _parser(spec, suffix).parse(repaired)
-        if loose_error_bytes(again.root_node) < loose_error_bytes(root):
-            tree, root = again, again.root_node
+        tree = better_reading(_parser(spec, suffix).parse, repaired, tree)
+        root = tree.root_node
     def_query, import_query, call_query = _queries(spec, suffix)
     errors = count_errors(root, spec.macro_blocks) if root.has_error else 0
     spans = error_lines(root, spec.macro_blocks) if errors else ()
@@ -110,9 +121,12 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
         calls = found.calls  # with their targets, read in the same pass
     else:
         calls = calls_of(call_matches, nodes) if call_query else []
+    kept = bool(spec.macro_blocks)  # C, C++
     if found is None:
-        return Parsed(spec.name, defs, imports, calls, errors, spans)
-    return Parsed(spec.name, defs, imports, calls, errors, spans, found.bindings, found.exports)
+        return Parsed(spec.name, defs, imports, calls, errors, spans, bodies_kept=kept)
+    return Parsed(
+        spec.name, defs, imports, calls, errors, spans, found.bindings, found.exports, kept
+    )
 
 
 @dataclass
@@ -152,7 +166,7 @@ def _definitions(
             found_node = first_capture(captures, capture)
             if found_node is not None and name is None:
                 name, prefix = found_node, words
-        if not kinds or name is None:
+        if not kinds or name is None or node_text(name) in _STATEMENTS:
             continue
         node = captures[kinds[0]][0]
         key = (node.start_byte, node.end_byte, node.type)

@@ -1,15 +1,19 @@
 """How badly a tree-sitter tree failed: C and C++ files are read a second time with their
-macros blanked (:data:`codeagent.lang.spec.LanguageSpec.repair`), and the better reading is
-kept; ``Parsed.errors`` counts what is left, and :func:`error_lines` says where it lies (the
+macros blanked (:data:`codeagent.lang.spec.LanguageSpec.repair`), then with the words the
+grammar could still not place alone blanked too, and the better reading is kept;
+``Parsed.errors`` counts what is left, and :func:`error_lines` says where it lies (the
 chunker keeps line windows there and nowhere else)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
+
+LONE_ROUNDS = 2  # the words a C or C++ file's grammar could not place, blanked this often
+_LONE = frozenset({"identifier", "type_identifier"})
 
 
 def _loose(root: Node) -> Iterator[Node]:
@@ -95,3 +99,46 @@ def _macro_block(missing: Node, top_level: tuple[str, ...]) -> bool:
         and outer is not None
         and outer.type in top_level
     )
+
+
+def better_reading(parse: Callable[[bytes], Tree], repaired: bytes, tree: Tree) -> Tree:
+    """The better reading of a C or C++ file the grammar failed on (``tree``): as it is, as
+    ``repaired`` (its likely macros blanked: ``LanguageSpec.repair``), or as that with the
+    words the grammar could still not place blanked too (:func:`_lone_words`, twice at most);
+    a reading is kept when less of the text is left loose (:func:`loose_error_bytes`)."""
+    best, loose = tree, loose_error_bytes(tree.root_node)
+    again = parse(repaired)
+    for blanked in range(LONE_ROUNDS + 1):
+        left = loose_error_bytes(again.root_node)
+        if left < loose:
+            best, loose = again, left
+        words = _lone_words(again.root_node) if again.root_node.has_error else []
+        if not words or blanked == LONE_ROUNDS:
+            break
+        repaired = _without(repaired, words)
+        again = parse(repaired)
+    return best
+
+
+def _lone_words(root: Node) -> list[Node]:
+    """The words that stand alone in an ERROR node (its one child an identifier): in C and C++
+    mostly a macro the preprocessor expands to nothing or to an attribute (``FAR`` in
+    ``struct state FAR *s``, ``ZEXPORT``, ``z_const``), which the grammar cannot place."""
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            if node.child_count == 1 and node.children[0].type in _LONE:
+                found.append(node.children[0])
+        elif node.has_error:
+            stack.extend(node.children)
+    return found
+
+
+def _without(source: bytes, words: list[Node]) -> bytes:
+    """``source`` with each of ``words`` replaced by spaces (lines and columns kept)."""
+    text = bytearray(source)
+    for word in words:
+        text[word.start_byte : word.end_byte] = b" " * (word.end_byte - word.start_byte)
+    return bytes(text)

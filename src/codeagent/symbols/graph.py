@@ -74,7 +74,9 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 # 25: C++ namespace macros (a source file's written out, any file's recorded, "b" ['#', '', ns]);
 #     T x(f(a)); is a variable; C/C++ conditional groups the grammar cannot read: first branch;
 #     a::b::f() and ::f() are call sites (they were none)
-FORMAT = 25
+# 26: C/C++: the words the grammar cannot place alone (FAR, ZEXPORT) blanked as macros; no
+#     definition named for a statement (``else if (x) {`` after an ``#endif`` read as one)
+FORMAT = 26
 log = logging.getLogger(__name__)
 
 
