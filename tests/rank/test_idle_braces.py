@@ -11,7 +11,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
 from codeagent.rank.declarations import is_declaration
-from codeagent.rank.idle_braces import idle_head, idle_heads
+from codeagent.rank.idle_braces import header_declares, idle_head, idle_heads
 from codeagent.rank.retrieve import retrieve
 from conftest import GitRepoFactory
 
@@ -137,3 +137,87 @@ def test_a_how_question_shows_the_parser_before_the_crate_comment(
     question = "how is a file type definition like foo:*.foo parsed?"
     shown = retrieve(store, question, 3)
     assert shown[0].symbol == "Registry", [(h.start_line, h.symbol) for h in shown]
+
+
+# A C library's header documents each function in the question's words beside its prototype;
+# the source file holds the function that does the work.
+DICT_H = """\
+/* dict.h -- the stream library's interface */
+#ifndef DICT_H
+#define DICT_H
+
+#define DICT_MAX 32768  /* the largest preset dictionary */
+
+/*
+     Sets a preset dictionary for the stream. The preset dictionary is set before the first
+   call; a preset dictionary set later is an error. When a preset dictionary is set, the
+   stream starts with the preset dictionary's bytes as its window: set a preset dictionary
+   when the data starts like the dictionary. Setting the preset dictionary twice replaces it.
+*/
+extern int stream_set_dictionary(stream *s, const unsigned char *dict, unsigned len);
+
+/*
+     Returns the preset dictionary the stream was set with, if a preset dictionary was set.
+*/
+extern int stream_get_dictionary(stream *s, unsigned char *dict, unsigned *len);
+
+#endif
+"""
+DICT_C = """\
+/* dict.c -- preset dictionaries */
+#include "dict.h"
+
+int stream_set_dictionary(stream *s, const unsigned char *dict, unsigned len) {
+    if (s == NULL || dict == NULL || s->started)
+        return -1;
+    if (len > DICT_MAX) {
+        dict += len - DICT_MAX;
+        len = DICT_MAX;
+    }
+    copy_window(s->window, dict, len);
+    s->check = checksum(dict, len);
+    return 0;
+}
+"""
+INLINE_H = """\
+#define SQUARE(x) ((x) * (x))
+
+static inline int clamp(int v, int low, int high) {
+    return v < low ? low : v > high ? high : v;
+}
+"""
+
+
+def test_a_header_declares_where_it_has_no_body() -> None:
+    header = chunk_file("include/dict.h", DICT_H)
+    assert header
+    assert all(header_declares(c) for c in header), [(c.kind, c.text[:30]) for c in header]
+    # the same lines in a source file are not a header's
+    assert not any(header_declares(c) for c in chunk_file("src/dict.c", DICT_H))
+    # an inline function and a macro with parameters are code
+    inline = chunk_file("include/util.h", INLINE_H)
+    assert {c.kind for c in inline} >= {"macro", "function"}
+    assert not any(header_declares(c) for c in inline)
+
+
+def test_a_how_question_shows_the_function_before_the_header_that_documents_it(
+    git_repo: GitRepoFactory,
+) -> None:
+    repo = git_repo({"include/dict.h": DICT_H, "src/dict.c": DICT_C})
+    store, _ = load_or_build(repo, Settings.load(embed="none"))
+    shown = retrieve(store, "how is a preset dictionary set for a stream?", 3)
+    assert shown[0].path == "src/dict.c", [(h.path, h.start_line) for h in shown]
+    assert shown[0].symbol == "stream_set_dictionary"
+
+
+def test_a_headers_windows_of_code_do_not_declare() -> None:
+    from codeagent.index.chunking import window_chunks
+
+    # a header the grammar could not read is cut into line windows: those of an inline
+    # function's body are code, those of prototypes and documentation declare
+    code = window_chunks("include/util.h", INLINE_H)
+    assert [c.kind for c in code] == ["window"]
+    assert not header_declares(code[0])
+    prototypes = window_chunks("include/dict.h", DICT_H)
+    assert all(c.kind == "window" for c in prototypes)
+    assert all(header_declares(c) for c in prototypes)

@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING
 
 from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.rank import idle_defs
-from codeagent.rank.idle_braces import COMMENTS, idle_heads
+from codeagent.rank.idle_braces import COMMENTS, header_declares, idle_heads
 from codeagent.rank.idle_defs import CALLABLE
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                 chunk = store.chunks[i]
                 if i in heads:
                     down.append(i)  # imports and documentation: the file's share only counts code
-                elif is_declaration(chunk, True):
+                elif is_declaration(chunk, True) or header_declares(chunk):
                     declaring += 1
                     down.append(i)
                 elif is_declaration(chunk, True, past_comments=True):

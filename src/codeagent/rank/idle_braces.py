@@ -25,12 +25,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from codeagent.records import Chunk
 
 FILE_LEVEL = frozenset({"module", "window"})  # the kinds of the lines outside any definition
+HEADERS = frozenset({".h", ".hh", ".hpp", ".hxx", ".h++"})
+_CODE = frozenset({"function", "method"})  # a header's inline function
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:\\\n|[^\n])*", re.MULTILINE)  # with its continuations
+_MACRO_CALL = re.compile(r"#[ \t]*define[ \t]+\w+\(")
+# a function body: a parameter list's end, then the body's brace, or a statement's keyword
+_BODY = re.compile(r"\)\s*(?:const\s*|noexcept\s*|override\s*)*\{|\breturn\b")
 # comments, whose examples hold bodies (``try {``, ``if (x) {``) a declaration does not
 COMMENTS = re.compile(r"/\*.*?(?:\*/|\Z)|//[^\n]*", re.DOTALL)
 _MARKS = re.compile(r"/\*|\*/|//[^\n]*")
@@ -69,6 +76,21 @@ def idle_head(chunk: Chunk, in_comment: bool = False) -> bool:
         return False
     text = "/*" + chunk.text if in_comment else chunk.text
     return not _HEAD.sub(" ", COMMENTS.sub(" ", text)).strip()
+
+
+def header_declares(chunk: Chunk) -> bool:
+    """Whether ``chunk``, of a C or C++ header (:data:`HEADERS`), declares and does nothing:
+    a constant's ``#define``, a type, the prototypes and the documentation of an API, with no
+    function body (an inline function and a macro with parameters are code). zlib's ``zlib.h``
+    documents every function in the question's words, next to its prototype, and its windows
+    came first for "how is a preset dictionary set for deflate?", before
+    ``deflateSetDictionary`` in ``deflate.c``."""
+    if PurePosixPath(chunk.path).suffix.lower() not in HEADERS or chunk.kind in _CODE:
+        return False
+    code = _DIRECTIVE.sub(" ", COMMENTS.sub(" ", chunk.text))
+    if chunk.kind == "macro":
+        return _MACRO_CALL.search(chunk.text) is None  # #define NAME(args) ...: code
+    return _BODY.search(code) is None
 
 
 def idle_heads(chunks: Iterable[tuple[int, Chunk]]) -> set[int]:
