@@ -128,10 +128,9 @@ def _lone_words(root: Node) -> list[Node]:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.is_error:
-            if node.child_count == 1 and node.children[0].type in _LONE:
-                found.append(node.children[0])
-        elif node.has_error:
+        if node.is_error and node.child_count == 1 and node.children[0].type in _LONE:
+            found.append(node.children[0])
+        elif node.has_error or node.is_error:  # a larger ERROR node holds definitions too
             stack.extend(node.children)
     return found
 
