@@ -6,6 +6,8 @@ down here by hand (the method with a body), not asked of the code under test."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.index.chunking import chunk_file
@@ -366,3 +368,73 @@ def test_a_how_question_shows_a_python_method_before_its_accessors(
     by_score, shown = _chunk_orders({path: OUTPUT}, path, question, git_repo)
     assert by_score.index("Output.verbosity") < by_score.index("Output.write")
     assert shown[0] == "Output.write", shown
+
+
+# A C# formatter: its constructor only stores its arguments, under documentation that says the
+# question's words; the method that writes the event says them less often.
+FORMATTER = """\
+namespace Logs.Formatting;
+
+public sealed class JsonFormatter
+{
+    readonly string _closingDelimiter;
+    readonly bool _renderMessage;
+    readonly IFormatProvider? _formatProvider;
+
+    /// <summary>
+    /// Construct a JSON formatter: the JSON formatter writes each log event as JSON.
+    /// </summary>
+    /// <param name="closingDelimiter">Written after each log event the formatter writes.</param>
+    /// <param name="renderMessage">Whether the message is rendered too.</param>
+    /// <param name="formatProvider">Supplies culture-specific formatting, or null.</param>
+    public JsonFormatter(string? closingDelimiter = null, bool renderMessage = false,
+        IFormatProvider? formatProvider = null)
+    {
+        _closingDelimiter = closingDelimiter ?? Environment.NewLine;
+        _renderMessage = renderMessage;
+        this._formatProvider = formatProvider;
+    }
+
+    /// <summary>Format the event into the output.</summary>
+    public void Format(LogEvent e, StringBuilder output)
+    {
+        output.Append("{\\"Timestamp\\":\\"");
+        output.Append(e.Timestamp.ToString("O"));
+        output.Append("\\",\\"Level\\":\\"");
+        output.Append(e.Level);
+        if (_renderMessage)
+        {
+            output.Append(",\\"RenderedMessage\\":");
+            AppendJson(e.Render(_formatProvider), output);
+        }
+        output.Append(_closingDelimiter);
+    }
+"""
+FORMATTER += "".join(
+    f"\n    public int Width{n}(int depth)\n    {{\n        int width = depth * {n};\n"
+    f"        return width;\n    }}\n"
+    for n in range(8)
+)
+FORMATTER += "}\n"
+
+
+def test_a_how_question_shows_the_work_before_a_constructor_that_stores(
+    git_repo: GitRepoFactory,
+) -> None:
+    chunks = {c.symbol: c for c in chunk_file("JsonFormatter.cs", FORMATTER)}
+    constructor = chunks["Logs.Formatting.JsonFormatter.JsonFormatter"]
+    assert constructor.kind == "constructor"
+    assert is_trivial(constructor)
+    assert not is_trivial(chunks["Logs.Formatting.JsonFormatter.Format"])
+    # a constructor that works is not trivial
+    working = constructor.text.replace(
+        "_renderMessage = renderMessage;", "Validate(_renderMessage);"
+    )
+    assert not is_trivial(replace(constructor, text=working))
+    question = "how does the JSON formatter write a log event?"
+    path = "src/Formatting/JsonFormatter.cs"
+    by_score, shown = _chunk_orders({path: FORMATTER}, path, question, git_repo)
+    assert by_score.index("Logs.Formatting.JsonFormatter.JsonFormatter") < by_score.index(
+        "Logs.Formatting.JsonFormatter.Format"
+    )
+    assert shown[0] == "Logs.Formatting.JsonFormatter.Format", shown

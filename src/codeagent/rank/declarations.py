@@ -142,12 +142,17 @@ def _signed(chunk: Chunk, text: str) -> bool:
 
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
 TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does little
+# a statement that stores a value in a field: ``_name = name ?? "x";``, ``this.size = size;``
+_STORE = re.compile(r"\s*(?:this\.)?[A-Za-z_][\w.]*\s*=\s*[^=\s][^;{}]*;\s*")
 
 
 def is_trivial(chunk: Chunk) -> bool:
-    """Whether ``chunk``, a whole function or method of a brace language, has a body of at most
-    :data:`TRIVIAL_LINES` lines of code (an accessor, a forwarding wrapper)."""
-    if chunk.kind not in CALLABLE:
+    """Whether ``chunk``, a whole function, method or constructor of a brace language, has a
+    body of at most :data:`TRIVIAL_LINES` lines of code (an accessor, a forwarding wrapper), or
+    is a constructor that only stores what it is given (serilog's ``JsonFormatter(..)``, three
+    fields set under documentation that says "formatted" and "written", came before its
+    ``Format`` for "how does the JSON formatter write a log event?")."""
+    if chunk.kind not in CALLABLE and chunk.kind != "constructor":
         return False
     text = chunk.text
     first, last = text.find("{"), text.rfind("}")
@@ -157,7 +162,9 @@ def is_trivial(chunk: Chunk) -> bool:
         return False  # not the definition's start: a later window of a long function
     body = text[first + 1 : last]
     lines = [ln for ln in body.splitlines() if ln.strip() and not _COMMENT.match(ln)]
-    return len(lines) <= TRIVIAL_LINES
+    if len(lines) <= TRIVIAL_LINES:
+        return True
+    return chunk.kind == "constructor" and all(_STORE.fullmatch(ln) for ln in lines)
 
 
 def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[int], bool]:

@@ -188,9 +188,12 @@ def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: s
         symbol = store.chunks[i].symbol
         if not symbol or symbol[0] == "<":
             continue  # no definition: a file's head, a window of lines
-        name = name_terms(_said_name(symbol, store.chunks[i].text))
+        chunk = store.chunks[i]
+        if chunk.kind == "constructor":
+            continue  # its name is its class's: a question that names the class names no step
+        name = name_terms(_said_name(symbol, chunk.text))
         said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
-        if said and not idle_defs.is_stub(store.chunks[i]):  # a stub does not do what it says
+        if said and not idle_defs.is_stub(chunk):  # a stub does not do what it says
             scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
 
 
