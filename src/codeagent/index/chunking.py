@@ -49,8 +49,10 @@ log = logging.getLogger(__name__)
 # TypeScript's ``@dec``) and at what wraps it (``export``, ``const f =``, C++'s ``template
 # <..>``), with the comment above them; "8": a C/C++ word the grammar cannot place alone (``FAR``,
 # ``ZEXPORT``, ``local void f``) is read as a macro, so the functions around it are definitions;
-# a function whose parse errors all lie inside its body is chunked as one.
-CHUNKER_VERSION = "8" if lang.available() else "1"
+# a function whose parse errors all lie inside its body is chunked as one; "9": a namespace (a
+# C# ``namespace X;``, a Ruby module) is cut into its members whatever its length, and a Ruby
+# class's first method starts at the comments above it.
+CHUNKER_VERSION = "9" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

@@ -4,9 +4,12 @@
   imports), windowed when long;
 - one chunk per top-level definition (its qualified name as the symbol, its kind in the
   language's words, its signature as the header line of the embedded text);
-- a definition longer than ``MAX_LINES`` that holds others (a class, an ``impl``, a
-  namespace) becomes chunks of its own lines between members plus one chunk per member,
-  recursively; a long one without members becomes overlapping windows keeping its symbol;
+- a definition longer than ``MAX_LINES`` that holds others (a class, an ``impl``) becomes
+  chunks of its own lines between members plus one chunk per member, recursively; a long one
+  without members becomes overlapping windows keeping its symbol;
+- a namespace (C#, C++, PHP, TypeScript, a Ruby module, a Rust ``mod``) is cut so whatever its
+  length: it names where code lives, not a unit of it, so a short file's class under a C#
+  ``namespace X;`` is a chunk with the class's name and kind, not the namespace's;
 - code between definitions becomes plain windows.
 
 Every non-blank line is in at least one chunk, and every chunk of a definition starts inside
@@ -76,9 +79,13 @@ def chunk_definitions(chunker: _Chunker, rows: list[list[Any]]) -> list[Chunk]:
     return out + chunker.windows(cursor, len(chunker.lines), "", "window")
 
 
+_SCOPES = frozenset({"namespace", "mod"})
+
+
 def _definition(chunker: _Chunker, node: _Node) -> list[Chunk]:
     qualname, kind, sig = node.row[0], node.row[1], node.row[5]
-    if not node.children or not chunker._too_big(node.start, node.end):
+    small = kind not in _SCOPES and not chunker._too_big(node.start, node.end)
+    if not node.children or small:
         return _headed(chunker.windows(node.start, node.end, qualname, kind), sig)
     out: list[Chunk] = []
     cursor = node.start
