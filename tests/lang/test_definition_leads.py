@@ -133,8 +133,29 @@ def cpp_cases() -> list[Case]:
     return cases
 
 
+def ruby_cases() -> list[Case]:
+    """A method first in its class or module (the comments after the head's line are the
+    head's children in the grammar), or after another member; the doc in one or two lines."""
+    cases = []
+    heads = [
+        ("class Cart\n", "Cart.total"),
+        ("module Shop\n  module Cart\n", "Shop.Cart.total"),
+        ("class Cart < Base\n  attr_reader :items\n\n", "Cart.total"),
+        ("class Cart\n  def size\n    1\n  end\n\n", "Cart.total"),
+    ]
+    item = "  def total\n    @items.sum\n  end\n"
+    for (before, name), doc in itertools.product(
+        heads, ([], ["  # Sums the items."], ["  # Sums the items.", "  # @return [Integer]"])
+    ):
+        after = "end\n" * before.count("module") if "module" in before else "end\n"
+        cases.append(Case("lib/cart.rb", before, doc, "Sums the items." if doc else "", item,
+                          name, after))  # fmt: skip
+    return cases
+
+
 CASES = [
     *rust_cases(),
+    *ruby_cases(),
     *ts_cases("src/a.ts", TS_ITEMS),
     *ts_member_cases("src/m.ts"),
     *ts_cases("src/a.js", JS_ITEMS),

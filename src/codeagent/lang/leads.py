@@ -33,6 +33,9 @@ def lead(spec: LanguageSpec, node: Node, max_doc: int) -> tuple[str, int]:
     first: Node | None = None  # the first comment
     comments, leading = spec.doc_comment, spec.leading
     prev = node.prev_named_sibling
+    parent = node.parent
+    if prev is None and parent is not None and parent.type in spec.bodies:
+        prev = parent.prev_named_sibling  # the first member: the comments after the type's head
     while prev is not None:
         kind = prev.type
         is_comment = kind in comments

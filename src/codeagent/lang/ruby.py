@@ -32,6 +32,7 @@ SPEC = LanguageSpec(
     extensions=(".rb", ".rake", ".gemspec"),
     import_files=import_files,
     test_names=r"_(spec|test)\.rb$",
+    bodies=("body_statement",),
     grammar=_grammar,
     definitions="""
 (class name: [(constant) (scope_resolution)] @name (superclass (_) @base)?) @def.class

@@ -106,6 +106,10 @@ class LanguageSpec:
     # ``leading``, ``doc_comment`` or ``wrapper_parts`` (C++'s template parameters).
     wrappers: tuple[str, ...] = ()
     wrapper_parts: tuple[str, ...] = ()
+    # Nodes that hold a type's members after its head (Ruby's ``body_statement``): the comments
+    # between the head's line and the first member are the type's children, before that node;
+    # they are the first member's, as the comments above any other member are its own.
+    bodies: tuple[str, ...] = ()
     # Definitions of these kinds become "method" when a type kind encloses them.
     function_kinds: tuple[str, ...] = ("function",)
     strip_quotes: bool = True

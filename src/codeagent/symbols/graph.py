@@ -76,7 +76,9 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 #     a::b::f() and ::f() are call sites (they were none)
 # 26: C/C++: the words the grammar cannot place alone (FAR, ZEXPORT) blanked as macros; no
 #     definition named for a statement (``else if (x) {`` after an ``#endif`` read as one)
-FORMAT = 26
+# 27: Ruby: the comments between a class's or module's head line and its first method are
+#     that method's (its row starts at them)
+FORMAT = 27
 log = logging.getLogger(__name__)
 
 
