@@ -34,6 +34,13 @@ CASES = [
     (".eslintrc.js", "config"), ("src/bench/x.bench.ts", "docs"),
     ("src/router.ts", "code"), ("lib/index.cjs", "code"), ("src/index.mts", "code"),
     ("src/contest.ts", "code"), ("src/specification.ts", "code"),
+    ("spec/helpers/server.js", "tests"), ("test/specs/__helpers.js", "tests"),
+    ("src/inspect/x.ts", "code"), ("src/specs_parser/x.ts", "code"),
+    # Ruby (RSpec's folder and Cucumber's steps)
+    ("spec/support/ssl_test_server.rb", "tests"), ("spec/spec_helper.rb", "tests"),
+    ("spec/httparty/request_spec.rb", "tests"), ("features/steps/env.rb", "tests"),
+    ("lib/httparty/request.rb", "code"), ("lib/features/toggle.rb", "code"),
+    ("lib/spec_parser.rb", "code"),
     # Rust
     ("benches/parse.rs", "docs"), ("src/lib.rs", "code"), ("src/tests.rs", "tests"),
     ("target/debug/build/out.rs", "junk"), ("fuzz/fuzz_targets/x.rs", "tests"),
@@ -43,6 +50,7 @@ CASES = [
     ("core/ParserTests.java", "tests"), ("core/ParserIT.java", "tests"),
     ("core/ParserTestCase.java", "tests"), ("src/jmh/java/Bench.java", "docs"),
     ("src/main/java/org/x/Latest.java", "code"), ("src/main/java/org/x/Test.java", "code"),
+    ("src/main/java/org/x/spec/TypeSpec.java", "code"), ("api/spec/types.go", "code"),
     ("build/generated/X.java", "junk"),
     # the general rule still applies after the families' own
     ("src/test/java/org/x/Helper.java", "tests"), ("vendor/github.com/x/y_test.go", "junk"),

@@ -9,7 +9,10 @@ other source files, their families' own names:
   Go's ``x_test.go``, JavaScript's ``x.test.ts``, Java's ``FooTest.java``, Ruby's
   ``x_spec.rb``, Rust's ``tests.rs``, C's ``x_unittest.cc``; Kotlin's and Scala's, which have
   no spec, are written here); ``__tests__/``, ``__mocks__/``, ``e2e/``, ``cypress/``; test
-  data (``testdata/``, ``fixtures/``); fuzz targets (``fuzz/``);
+  data (``testdata/``, ``fixtures/``); fuzz targets (``fuzz/``); a Ruby, JavaScript or
+  TypeScript file under ``spec/`` (RSpec's and Jasmine's helpers and servers beside the specs:
+  httparty's ``spec/support/ssl_test_server.rb`` took a how-question's third place) and a Ruby
+  file under ``features/`` (Cucumber's step definitions);
 - **docs**: benchmarks (Rust's ``benches/``, Java's ``jmh/``, ``x.bench.ts``), ``_examples/``
   and ``samples/``;
 - **junk**: built or generated copies (``dist/``, ``build/``, ``target/``, ``deno_dist/``,
@@ -36,6 +39,8 @@ MORE_CODE_SUFFIXES = frozenset({".cjs", ".mts", ".cts", ".cxx", ".hh", ".hxx", "
 TEST_DIRS = frozenset({
     "__tests__", "__mocks__", "e2e", "cypress", "testdata", "fixtures", "fuzz",
 })  # fmt: skip
+SPEC_DIRS = frozenset({"spec", "specs"})  # tests, in these families (not a Go or Java package)
+SPEC_SUFFIXES = frozenset({".rb", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"})
 DOC_DIRS = frozenset({"benches", "bench", "benchmark", "jmh", "_examples", "sample", "samples"})
 BUILT_DIRS = frozenset({"dist", "build", "target"})
 BUILT_DIR_ENDS = ("_dist", "-dist")
@@ -85,6 +90,11 @@ def other_language_kind(path: str) -> str | None:
     if any(d in BUILT_DIRS or d.endswith(BUILT_DIR_ENDS) for d in dirs):
         return "junk"
     if test_name().search(name) or any(d in TEST_DIRS for d in dirs):
+        return "tests"
+    suffix = pure.suffix.lower()
+    if suffix in SPEC_SUFFIXES and any(d in SPEC_DIRS for d in dirs):
+        return "tests"
+    if suffix == ".rb" and dirs[:1] == ["features"]:
         return "tests"
     if _BENCH_NAME.search(name) or any(d in DOC_DIRS for d in dirs):
         return "docs"
