@@ -32,14 +32,15 @@ question names it, and without bringing forward a test the how rule keeps after 
 (:func:`files_after`).
 
 In Python the code that does no work is a class's head, an accessor, a stub, a method that
-only passes its call on and a module's imports (:mod:`codeagent.rank.idle_defs`): they score
-times :data:`DECLARATION` too. A Python file gives its places up when :data:`FILE_SHARE` of its
-chunks are accessors, stubs or such forwarders (jmespath's
-``ast.py``, a module of node builders, came first for "how is a projection evaluated?"); its
-classes' heads do not count (a module of data classes is what a question about them reads),
-and a short function that calls is not scored down (a wrapper such as ``requests.get`` is
-what a question about it reads first: measured, scoring down every body of two lines lost more
-than it gained).
+only passes its call on and a module's imports (:mod:`codeagent.rank.idle_defs`), in Ruby a
+class's or module's head, ``require`` lines, an accessor and a stub
+(:mod:`codeagent.rank.idle_ruby`): they score times :data:`DECLARATION` too. A Python or Ruby
+file gives its places up when :data:`FILE_SHARE` of its chunks are accessors, stubs or such
+forwarders (jmespath's ``ast.py``, a module of node builders, came first for "how is a
+projection evaluated?"); its classes' heads do not count (a module of data classes is what a
+question about them reads), and a short function that calls is not scored down (a wrapper
+such as ``requests.get`` is what a question about it reads first: measured, scoring down every
+body of two lines lost more than it gained).
 On SWE-QA's how- and where-questions of the seven Python development repositories, a function
 the reference answer names among the first chunk cited: 29 -> 33 % (flask), 56 -> 59 %
 (requests) with BM25 alone, 42 -> 49 % (flask) with the vectors; 13 questions up, one down,
@@ -62,7 +63,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codeagent.lang import PYTHON_AST, suffixes_read_by
-from codeagent.rank import idle_defs
+from codeagent.rank import idle_defs, idle_ruby
 from codeagent.rank.idle_braces import COMMENTS, header_declares, idle_heads
 from codeagent.rank.idle_defs import CALLABLE
 
@@ -189,6 +190,14 @@ def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[i
                     or idle_defs.is_stub(chunk)
                     or idle_defs.is_forwarder(chunk)
                 ):
+                    declaring += 1
+                    down.append(i)
+        elif idle_ruby.in_ruby(path):
+            for i in ids:
+                chunk = store.chunks[i]
+                if idle_ruby.is_head(chunk):
+                    down.append(i)  # as a Python class's head: a module of classes keeps its place
+                elif idle_ruby.is_accessor(chunk) or idle_ruby.is_stub(chunk):
                     declaring += 1
                     down.append(i)
         elif in_braces(path):
