@@ -95,7 +95,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from codeagent.rank import declarations, how_order, idle_defs, test_chunks
-from codeagent.rank.windows import WORD, add_merged, top_up, touching
+from codeagent.rank.function_heads import windows_before
+from codeagent.rank.windows import WORD, add_merged, merge_hits, top_up, touching
 from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
 
@@ -173,6 +174,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             later = n > 0 and rank > 1 and analysis.reports  # a report's further chunk, file 2 on
             if later and _outscored(merged, hit, chunk_score, ranking, rank):
                 break
+            for j in reversed(windows_before(store, ranking.table, path, i) if doing else []):
+                hit = merge_hits(SearchHit.of(store.chunks[j], score, {"file": rank}), hit)
             add_merged(merged, hit)
         if len(merged) >= k:
             break

@@ -1,0 +1,55 @@
+"""A function shown from its start, for a question asking how.
+
+A definition longer than a chunk is cut into overlapping windows that keep its name. Its later
+windows hold the statements, and a question's words often score one of them above the first,
+which holds the signature and the documentation: httparty's ``ConnectionAdapter#connection``
+was shown from its timeout lines on for "how are timeouts, proxy settings and the local bind
+address applied when the connection is created?", serilog's ``JsonFormatter.Format`` from its
+middle. A reader asked how something is done starts where the function does. So, when a later
+window of a function or method of at most :data:`SPAN` lines is shown, the windows before it
+are joined to it: one window from the function's first line to the end of the one that
+matched, in the place that one earned (it takes no other window's place; raising the first
+window's score instead took a third window of the first file from ripgrep's "how are context
+lines printed?"). A longer function is shown as it matched: the window that does the asked
+step of zlib's 600-line ``inflate`` does not start at its head.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codeagent.rank.idle_defs import CALLABLE
+
+if TYPE_CHECKING:
+    from codeagent.rank.file_table import FileTable
+    from codeagent.store.store import IndexStore
+
+SPAN = 100  # a function up to this many lines is read from its start
+
+
+def windows_before(store: IndexStore, table: FileTable, path: str, i: int) -> list[int]:
+    """The windows of ``path`` (in ``table``) of the function or method whose later window is
+    chunk ``i`` that come before it, first to last, when the function spans at most
+    :data:`SPAN` lines; none for anything else."""
+    chunk = store.chunks[i]
+    if chunk.kind not in CALLABLE or not chunk.symbol:
+        return []
+    mine = sorted(
+        (j for j in table.file_chunks[table.ids[path]] if _same(store, i, j)),
+        key=lambda j: store.chunks[j].start_line,
+    )
+    spans = [(store.chunks[j].start_line, store.chunks[j].end_line) for j in mine]
+    first = last = at = mine.index(i)
+    while first > 0 and spans[first][0] <= spans[first - 1][1] + 1:
+        first -= 1  # back through the windows that overlap or touch: one definition's
+    while last + 1 < len(spans) and spans[last + 1][0] <= spans[last][1] + 1:
+        last += 1
+    if at == first or spans[last][1] - spans[first][0] + 1 > SPAN:
+        return []
+    return mine[first:at]
+
+
+def _same(store: IndexStore, i: int, j: int) -> bool:
+    """Whether chunks ``i`` and ``j`` carry one definition's name and kind."""
+    a, b = store.chunks[i], store.chunks[j]
+    return a.symbol == b.symbol and a.kind == b.kind
