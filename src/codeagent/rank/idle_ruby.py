@@ -75,7 +75,7 @@ def _body(chunk: Chunk) -> list[str] | None:
     if len(lines) == 1:
         one = _ONE_LINE.fullmatch(lines[0]) or _ENDLESS.fullmatch(lines[0])
         return None if one is None else [b for b in [one.group(1)] if b.strip()]
-    if len(lines) < 2 or lines[-1].strip() != "end":
+    if lines[-1].strip() != "end":
         return None
     return lines[1:-1]
 
