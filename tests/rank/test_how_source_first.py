@@ -178,6 +178,12 @@ def test_a_question_naming_a_test_keeps_it(framework: Path) -> None:
         ("what happens when a table is dropped?", True),
         ("What happens if the lock file is deleted while held?", True),
         ("what happened in the last release?", False),
+        # after a clause that sets the scene
+        ("when loading, how does an unquoted null become a null node?", True),
+        ("If the clocks spring forward, how is the missing hour detected?", True),
+        ("rounding half-even: how are exact ties resolved?", True),
+        ("When I start the app, how do I add a route?", False),
+        ("why does the server, when idle, close its sockets?", False),
     ],
 )
 def test_what_asks_how_the_code_works(question: str, expected: bool) -> None:

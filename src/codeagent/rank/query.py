@@ -129,7 +129,10 @@ class QueryAnalysis:
 
 # "how …", "where …", and the same asked as a request: "explain how …", "can you show me where …"
 _ASKING = r"(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:explain|describe|show(?:\s+me)?|tell\s+me)"
-_LEAD = rf"^\W*(?:{_ASKING}\s+)?"
+# ... and after a clause that sets the scene: "when loading, how does ...", "if I build a time
+# the clocks skip, how is that detected?", "rounding half-even: how are ties resolved?"
+_SCENE = r"(?:[^?!.,:;]{1,120}[,:;]\s*)?"
+_LEAD = rf"^\W*(?:{_ASKING}\s+)?{_SCENE}"
 _ASKS = re.compile(_LEAD + r"(?:how|where|what\s+happens)\b", re.IGNORECASE)
 
 
