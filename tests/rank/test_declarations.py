@@ -438,3 +438,49 @@ def test_a_how_question_shows_the_work_before_a_constructor_that_stores(
         "Logs.Formatting.JsonFormatter.Format"
     )
     assert shown[0] == "Logs.Formatting.JsonFormatter.Format", shown
+
+
+CALENDAR = (
+    """\
+package time;
+
+public class Calendar {
+    private final int pattern;
+
+    /** The leap year pattern. */
+    public int getPattern() {
+        return pattern;
+    }
+
+    /** Is the year a leap year: its bit in the thirty-year pattern. */
+    boolean isLeapYear(int year) {
+        int key = 1 << (year % 30);
+        return (pattern & key) > 0;
+    }
+
+    /** Whether a name says no value. */
+    static boolean isNull(String name) {
+        return name.isEmpty() || name.equals("~") || name == "null";
+    }
+
+    /** The calendar for the year: the one this returns. */
+    public Calendar withYear(int year) {
+        return this.with(year);
+    }
+"""
+    + "".join(
+        f"\n    int days{n}(int year) {{\n        int days = 365;\n        days += year % {n + 2};\n"
+        "        return days;\n    }\n"
+        for n in range(8)
+    )
+    + "}\n"
+)
+
+
+def test_a_short_method_that_works_something_out_does_not_do_little() -> None:
+    methods = {c.symbol: c for c in chunk_file("Calendar.java", CALENDAR) if c.kind == "method"}
+    # an accessor and a call passed on do little; a bit test and a comparison work it out
+    assert is_trivial(methods["Calendar.getPattern"])
+    assert is_trivial(methods["Calendar.withYear"])
+    assert not is_trivial(methods["Calendar.isLeapYear"])
+    assert not is_trivial(methods["Calendar.isNull"])

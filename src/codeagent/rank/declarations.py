@@ -142,14 +142,25 @@ def _signed(chunk: Chunk, text: str) -> bool:
 
 
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
-TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does little
+TRIVIAL_LINES = 2  # a function or method body of this many lines or fewer does little ...
+WORKS = 2  # ... unless it holds this many operators: it works something out (``isLeapYear``)
 # a statement that stores a value in a field: ``_name = name ?? "x";``, ``this.size = size;``
 _STORE = re.compile(r"\s*(?:this\.)?[A-Za-z_][\w.]*\s*=\s*[^=\s][^;{}]*;\s*")
 
 
+# what reads as an operator and is none: a string, a char, ``->``, ``=>``, ``::``, ``?.``, ``??``
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+_NOT_OPERATORS = re.compile(r"->|=>|::|\?\.|\?\?")
+_GENERICS = re.compile(r"(?<=\w)<[\w\s,.?<>\[\]]*>")  # List<String>, Map<K, List<V>>
+_RETURN_DEREF = re.compile(r"\breturn\s*[*&-]")  # return *this, return -1
+_OPERATOR = re.compile(r"[\w)\]]\s*(?:[=!<>]=|&&|\|\||<<|>>|[-+*/%&|^<>?])\s*[\w(!\-.]")
+
+
 def is_trivial(chunk: Chunk) -> bool:
     """Whether ``chunk``, a whole function, method or constructor of a brace language, has a
-    body of at most :data:`TRIVIAL_LINES` lines of code (an accessor, a forwarding wrapper), or
+    body of at most :data:`TRIVIAL_LINES` lines of code that work nothing out (an accessor, a
+    forwarding wrapper; not joda-time's two-line ``isLeapYear``, a bit test: :func:`operators`;
+    ``self.routes.len() + 1`` is still an accessor), or
     is a constructor that only stores what it is given (serilog's ``JsonFormatter(..)``, three
     fields set under documentation that says "formatted" and "written", came before its
     ``Format`` for "how does the JSON formatter write a log event?")."""
@@ -164,8 +175,17 @@ def is_trivial(chunk: Chunk) -> bool:
     body = text[first + 1 : last]
     lines = [ln for ln in body.splitlines() if ln.strip() and not _COMMENT.match(ln)]
     if len(lines) <= TRIVIAL_LINES:
-        return True
+        return sum(map(operators, lines)) < WORKS  # an accessor, not a calculation
     return chunk.kind == "constructor" and all(_STORE.fullmatch(ln) for ln in lines)
+
+
+def operators(line: str) -> int:
+    """How many operators between two operands a line of code holds (``1 << (year % 30)``: two;
+    ``s == "~" || s == "null"``: three): an accessor, a setter or a call passed on holds none
+    (its strings, member arrows, generic brackets and a ``return *this`` are no operators)."""
+    code = _NOT_OPERATORS.sub(".", _STRING.sub("s", line))
+    code = _RETURN_DEREF.sub("return ", _GENERICS.sub("", code))
+    return len(_OPERATOR.findall(code))
 
 
 def told_apart(store: IndexStore, path: str, ids: Sequence[int]) -> tuple[list[int], bool]:
