@@ -65,3 +65,46 @@ def test_a_long_function_is_shown_as_it_matched(git_repo: GitRepoFactory) -> Non
     by_score, shown, lines = _orders(_dial(2 * SPAN), git_repo)
     assert lines > SPAN
     assert shown[0][0] == by_score[0] != 3, (shown, by_score)
+
+
+def _documented(doc_lines: int) -> str:
+    """A Java class whose ``forFields`` (its signature on line ``doc_lines + 6``) is documented
+    by ``doc_lines`` lines, the first 25 of which say what the question asks."""
+    doc = "".join(
+        f"     * Returns a formatter that outputs only the chosen fields, note {n}.\n"
+        if n < 25
+        else f"     * See also the remark number {n} of the class.\n"
+        for n in range(doc_lines)
+    )
+    body = "".join(f"        builder.append(fields.get({n}));\n" for n in range(30))
+    return (
+        "package time;\n\n"
+        "public class Formats {\n"
+        "    /**\n"
+        f"{doc}"
+        "     */\n"
+        "    public static Formatter forFields(List<Field> fields) {\n"
+        "        Builder builder = new Builder();\n"
+        f"{body}"
+        "        return builder.toFormatter();\n"
+        "    }\n"
+        "}\n"
+    )
+
+
+def test_a_window_of_documentation_is_shown_with_its_code(git_repo: GitRepoFactory) -> None:
+    question = "how do I get a formatter that outputs only the chosen fields?"
+    path = "src/time/Formats.java"
+    for doc_lines in (60, 120):  # a first window of comment, and the two first
+        signature = doc_lines + 6
+        store, _ = load_or_build(
+            git_repo({path: _documented(doc_lines)}), Settings.load(embed="none")
+        )
+        first = store.chunks[rank_files(store, question, analyze(question)).chunks_of(path)[0]]
+        assert first.end_line < signature  # what matched best is the documentation alone
+        shown = retrieve(store, question, 3)[0]
+        assert shown.start_line <= signature <= shown.end_line, (
+            doc_lines,
+            shown.start_line,
+            shown.end_line,
+        )

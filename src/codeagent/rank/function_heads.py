@@ -12,10 +12,16 @@ matched, in the place that one earned (it takes no other window's place; raising
 window's score instead took a third window of the first file from ripgrep's "how are context
 lines printed?"). A longer function is shown as it matched: the window that does the asked
 step of zlib's 600-line ``inflate`` does not start at its head.
+
+A first window that holds only the documentation (a long Javadoc above its method) is shown
+with the window after it, whatever the function's length: joda-time's ``forFields`` was shown
+as forty lines of comment for "how do I get an ISO 8601 formatter that only outputs a chosen
+set of fields?", its signature and code in the next window.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from codeagent.rank.idle_defs import CALLABLE
@@ -25,6 +31,32 @@ if TYPE_CHECKING:
     from codeagent.store.store import IndexStore
 
 SPAN = 100  # a function up to this many lines is read from its start
+# a line that is no code: a comment's, an annotation's or attribute's (``@Override``, ``#[cfg]``)
+_NOT_CODE = re.compile(r"\s*(?:/\*|\*|//|#|@|$)")
+
+
+def around(store: IndexStore, table: FileTable, path: str, i: int) -> list[int]:
+    """The windows to join to chunk ``i`` of ``path``, nearest first: those before it
+    (:func:`windows_before`), and the next window of its definition when ``i`` holds no line of
+    code (only the documentation above it), and the next while they hold none."""
+    joined = windows_before(store, table, path, i)[::-1]
+    if store.chunks[i].kind not in CALLABLE:
+        return joined
+    mine = sorted(
+        (j for j in table.file_chunks[table.ids[path]] if _same(store, i, j)),
+        key=lambda j: store.chunks[j].start_line,
+    )
+    at = mine.index(i)
+    while all(map(_NOT_CODE.match, store.chunks[mine[at]].text.splitlines())):
+        if at + 1 == len(mine) or store.chunks[mine[at + 1]].start_line > _end(store, mine[at]):
+            break
+        at += 1  # a window of documentation: the next one too, until one holds code
+        joined.append(mine[at])
+    return joined
+
+
+def _end(store: IndexStore, i: int) -> int:
+    return store.chunks[i].end_line + 1
 
 
 def windows_before(store: IndexStore, table: FileTable, path: str, i: int) -> list[int]:

@@ -95,8 +95,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from codeagent.rank import declarations, how_order, idle_defs, test_chunks
-from codeagent.rank.function_heads import windows_before
-from codeagent.rank.windows import WORD, add_merged, merge_hits, top_up, touching
+from codeagent.rank.field_users import declares, field_users
+from codeagent.rank.function_heads import around
+from codeagent.rank.windows import add_merged, merge_hits, shown, top_up, touching
 from codeagent.records import SearchHit
 from codeagent.tokens import bm25_terms, name_terms
 
@@ -160,8 +161,8 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             if not analysis.wants_tests and path.endswith(test_chunks.SUFFIX):
                 _tests_after(store, ranking, path)
             if doing:
-                _declarations_after(store, ranking, path, displays)
-        ids = _shown(store, ranking.chunks_of(path), per_file)
+                _declarations_after(store, ranking, path, displays, terms)
+        ids = shown(store, ranking.chunks_of(path), per_file, overloads=doing)
         if not ids:
             continue
         best = float(ranking.chunk_scores[ids[0]])  # ids: best first
@@ -174,7 +175,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             later = n > 0 and rank > 1 and analysis.reports  # a report's further chunk, file 2 on
             if later and _outscored(merged, hit, chunk_score, ranking, rank):
                 break
-            for j in reversed(windows_before(store, ranking.table, path, i) if doing else []):
+            for j in around(store, ranking.table, path, i) if doing else []:
                 hit = merge_hits(SearchHit.of(store.chunks[j], score, {"file": rank}), hit)
             add_merged(merged, hit)
         if len(merged) >= k:
@@ -200,19 +201,6 @@ def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: s
             scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
 
 
-def _shown(store: IndexStore, ids: list[int], per_file: int) -> list[int]:
-    """The first ``per_file`` of ``ids`` that hold something to read: not a chunk of braces
-    alone (the ``}`` that closes a type whose members are chunks of their own matches a question
-    by its path and symbol, which every chunk carries, and shows nothing)."""
-    shown: list[int] = []
-    for i in ids:
-        if WORD.search(store.chunks[i].text) is not None:
-            shown.append(i)
-            if len(shown) == per_file:
-                break
-    return shown
-
-
 def _said_name(symbol: str, text: str) -> str:
     """The name a definition is asked by: its own, but a callable class's ``__call__`` by its
     class's (``TimeStamper.__call__`` stamps the time; its own name says nothing). A
@@ -233,17 +221,23 @@ def _tests_after(store: IndexStore, ranking: Ranking, path: str) -> None:
         ranking.chunk_scores[i] *= TEST_CHUNK
 
 
-def _declarations_after(store: IndexStore, ranking: Ranking, path: str, displays: bool) -> None:
+def _declarations_after(
+    store: IndexStore, ranking: Ranking, path: str, displays: bool, terms: frozenset[str]
+) -> None:
     """Score down, in place, the chunks of ``path`` that declare without doing
     or do little (:mod:`codeagent.rank.declarations`), and with ``displays`` a Python method that
     says how its object prints (:func:`~codeagent.rank.idle_defs.is_display`), so that the
     code that works is shown before them."""
-    ids = ranking.table.file_chunks[ranking.table.ids[path]]
+    ids, scores = ranking.table.file_chunks[ranking.table.ids[path]], ranking.chunk_scores
     down = set(declarations.told_apart(store, path, ids)[0])
     if displays:
         down.update(i for i in ids if idle_defs.is_display(store.chunks[i]))
+    declaring = {i: float(scores[i]) for i in down if declares(store.chunks[i])}
     for i in down:
-        ranking.chunk_scores[i] *= declarations.DECLARATION
+        scores[i] *= declarations.DECLARATION
+    chunks = {i: store.chunks[i] for i in ids}  # a field's users: what its documentation says
+    for i, lifted in field_users(chunks, declaring, terms, scores, down).items():
+        scores[i] = max(float(scores[i]), lifted)
 
 
 def _declaring_files_after(

@@ -12,6 +12,13 @@ a page of docs and ``pyproject.toml``. Now, before the first such file is shown 
 :data:`~codeagent.rank.retrieve.SECOND_WITHIN` windows, the source files already shown show
 their further chunks that hold any evidence, best first, until those windows are filled
 (:func:`top_up`); the files kept back follow, as before.
+
+For a question asking how, a file shows one overload of a method, the longest of those that
+matched (:func:`shown`): the others say the same in their documentation and pass their call on
+to it. serilog's ``LoggerSinkConfiguration`` took three of the first five places with its
+``Sink(...)`` and ``Sink<TSink>(...)`` overloads for "how are events below a sink's own minimum
+level kept from that sink?"; keeping the first that matched instead showed the
+``CreatePropertyValue`` overload that passes its call on, not the one that does the work.
 """
 
 from __future__ import annotations
@@ -24,9 +31,44 @@ from codeagent.records import SearchHit
 
 if TYPE_CHECKING:
     from codeagent.rank.ranking import Ranking
+    from codeagent.records import Chunk
     from codeagent.store.store import IndexStore
 
 WORD = re.compile(r"[^\W_]")  # a letter or a digit: a chunk with none shows nothing
+
+
+def shown(store: IndexStore, ids: list[int], per_file: int, overloads: bool = False) -> list[int]:
+    """The first ``per_file`` of ``ids`` that hold something to read: not a chunk of braces
+    alone (the ``}`` that closes a type whose members are chunks of their own matches a question
+    by its path and symbol, which every chunk carries, and shows nothing); with ``overloads``,
+    one definition of a name only (overloads: one symbol, other signatures), the longest of those
+    among ``ids`` before the file's places are filled, in the place of the first."""
+    chosen: list[int] = []
+    for i in ids:
+        chunk = store.chunks[i]
+        if WORD.search(chunk.text) is None:
+            continue
+        if overloads:
+            twin = next((n for n, j in enumerate(chosen) if _overload(chunk, store.chunks[j])), -1)
+            if twin >= 0:  # one of them is shown: the longer, which the others pass on to
+                if _length(chunk) > _length(store.chunks[chosen[twin]]):
+                    chosen[twin] = i
+                continue
+        chosen.append(i)
+        if len(chosen) == per_file:
+            break
+    return chosen
+
+
+def _length(chunk: Chunk) -> int:
+    return chunk.end_line - chunk.start_line
+
+
+def _overload(a: Chunk, b: Chunk) -> bool:
+    """Whether ``a`` and ``b`` are two definitions of one name: one symbol, other signatures (the
+    pieces of a function around the functions it nests share its signature)."""
+    same = a.kind == b.kind and bool(a.symbol) and a.symbol == b.symbol
+    return same and a.header != b.header
 
 
 def merge_hits(first: SearchHit, second: SearchHit) -> SearchHit:
