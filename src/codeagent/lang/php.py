@@ -1,9 +1,11 @@
 """PHP: classes (parent class and interfaces as bases), interfaces, traits, enums,
-functions, methods, namespaces; ``use``; calls and ``new``."""
+functions, methods, namespaces; ``use``; calls and ``new``, with their targets where the
+declared types say them (:mod:`codeagent.lang.php_calls`)."""
 
 from __future__ import annotations
 
 from codeagent.lang.layout import Layout
+from codeagent.lang.php_calls import PHP_CALLS, read
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -44,10 +46,8 @@ SPEC = LanguageSpec(
     imports="""
 (namespace_use_clause [(qualified_name) (name)] @module) @import
 """,
-    calls="""
-(function_call_expression function: [(name) @name (qualified_name (name) @name .)]) @call
-(member_call_expression name: (name) @name) @call
-(scoped_call_expression name: (name) @name) @call
-(object_creation_expression [(name) @name (qualified_name (name) @name .)]) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.php_calls)
+    calls=PHP_CALLS,
+    receivers=read,
+    qualified_types=True,
 )

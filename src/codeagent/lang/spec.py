@@ -163,3 +163,7 @@ class LanguageSpec:
     # its class and namespaces, or a declared type's (C++: codeagent.lang.cpp_calls' forms,
     # followed by codeagent.symbols.cpp_targets).
     scoped_names: bool = False
+    # The targets ``receivers`` writes name classes whole, as the file's namespace and
+    # imports make them (PHP: codeagent.lang.php_calls' forms, followed by
+    # codeagent.symbols.php_targets).
+    qualified_types: bool = False

@@ -17,6 +17,7 @@ from codeagent.symbols.csharp_targets import namespace_head, namespace_path
 from codeagent.symbols.file_imports import import_scope
 from codeagent.symbols.go_shapes import Shape, fits, is_generic, shape
 from codeagent.symbols.mro import breadth_first, c3_order
+from codeagent.symbols.php_targets import php_base
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.symbols.types import Definition
 
@@ -85,6 +86,10 @@ class SymbolHierarchy(SymbolTables):
         unique one) whose qualified name agrees with what is written before the last name
         (``Converter.Factory`` is no ``CallAdapter.Factory``); else as written."""
         language = self.files[cls.path]["l"]
+        if language in languages_where("qualified_types"):  # PHP: by the name made whole
+            whole = php_base(self, cls, written)
+            if whole is not None:
+                return whole
         dotted = written.replace("::", ".").replace("\\", ".").strip(".")
         if import_scope(language):  # C#: by namespace, as the compiler finds a type
             parts = dotted.split(".")

@@ -66,6 +66,13 @@ class SymbolTables:
         return {}
 
     @cached_property
+    def php_types(self) -> dict[str, list[Definition]]:
+        """PHP's classes by whole name, lowercase (:mod:`codeagent.symbols.php_targets`)."""
+        from codeagent.symbols.php_targets import php_types
+
+        return php_types(self)
+
+    @cached_property
     def js_layout(self) -> Layout:
         """The files of the family of the languages whose call targets are followed
         (``LanguageSpec.receivers``: JavaScript and TypeScript), for their import specifiers

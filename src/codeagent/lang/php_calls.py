@@ -1,0 +1,290 @@
+"""Each PHP call's target as the file names it, read from the declared types the code states
+(no inference), its class names made whole by the file's ``namespace`` and ``use`` as PHP
+makes them: resolved across files by :mod:`codeagent.symbols.php_targets`.
+
+    found = read(tree, QueryCursor(Query(lang, PHP_CALLS)).matches(root), spans)
+    found.calls     # [[line, name, scope], [line, name, scope, "App\\Net\\Client.send"], ...]
+    found.bindings  # [["Http@10", "Handler", "App\\Base\\Handler"], ...]: the classes' bases
+
+The forms, a target each (``REF`` is ``Name@line``, a class of the file by its name's line; a
+class name is whole, without its leading ``\\``):
+
+- ``$this->f()``, ``self::f()``, ``static::f()``: ``REF.f`` (the class's own or inherited
+  ``f``); ``parent::f()``: ``^REF.f`` (the bases of the class only);
+- ``$x->f()`` and ``$x?->f()`` where ``$x`` is a parameter declared with a class (``Client
+  $x``, ``?Client $x``), a caught exception (``catch (E $e)``) or a local every assignment
+  of which in its function is ``new T(...)``: ``T.f``; ``$this->x->f()`` where the class
+  declares the property ``x`` with a class (``private Client $x``, a promoted constructor
+  parameter): the same; ``(new T)->f()``: ``T.f``;
+- ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``).
+
+A variable bound any other way as well (untyped, a union type, a call's result, ``foreach``,
+``list()``, by reference, a closure's ``use``, ``global``, ``static``), ``$$x``, ``$x::f()``
+and a function's call leave the call by name.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from codeagent.lang.ts_calls import Found
+from codeagent.lang.ts_names import Nest, call_rows
+from codeagent.lang.ts_receivers import Text, reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+_NAME = "[(name) @name (qualified_name (name) @name .)]"
+# The calls (0-4), the parameters and caught exceptions (5), the assignments (6), the other
+# bindings of a variable (7), the typed properties (8), the classes (9), the functions (10),
+# the namespaces (11) and the ``use`` declarations (12), found in one pass in C.
+PHP_CALLS = f"""
+(member_call_expression object: (_) @obj name: (name) @name) @call
+(nullsafe_member_call_expression object: (_) @obj name: (name) @name) @call
+(scoped_call_expression scope: (_) @obj name: (name) @name) @call
+(object_creation_expression {_NAME}) @call
+(function_call_expression function: {_NAME}) @call
+[(simple_parameter type: (_)? @type name: (variable_name) @var)
+ (property_promotion_parameter type: (_)? @type name: (variable_name) @var)
+ (variadic_parameter name: (variable_name) @var)
+ (catch_clause type: (_) @type name: (variable_name) @var)] @decl
+(assignment_expression left: (variable_name) @var right: (_) @value) @decl
+[(foreach_statement (_) (variable_name) @var)
+ (pair (variable_name) @var)
+ (list_literal (variable_name) @var)
+ (anonymous_function_use_clause (variable_name) @var)
+ (by_ref (variable_name) @var)
+ (static_variable_declaration name: (variable_name) @var)
+ (global_declaration (variable_name) @var)
+ (reference_assignment_expression left: (variable_name) @var)] @decl
+(property_declaration type: (_) @type (property_element name: (variable_name) @var))
+[(class_declaration) (interface_declaration) (trait_declaration) (enum_declaration)
+ (anonymous_class)] @cls
+[(function_definition) (method_declaration) (anonymous_function) (arrow_function)] @fn
+(namespace_definition name: (namespace_name) @space)
+(namespace_use_declaration) @use
+"""
+_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE = range(5, 13)
+_CLAUSES = ("base_clause", "class_interface_clause")
+
+
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
+    end, row)``, a call's scope the innermost one holding its name) and the classes' bases
+    made whole."""
+    text = reader(tree.root_node)
+    walk = _Calls(text)
+    calls: list[dict[str, list[Node]]] = []
+    for pattern, captures in matches:
+        if pattern < _DECL:
+            calls.append(captures)
+        elif pattern <= _OTHER:
+            walk.binds.append((pattern, captures))
+        elif pattern == _FIELD:
+            walk.fields.append((captures["var"][0], captures["type"][0]))
+        elif pattern == _CLASS:
+            walk.class_nodes.append(captures["cls"][0])
+        elif pattern == _FUNCTION:
+            node = captures["fn"][0]
+            walk.function_spans.append((node.start_byte, node.end_byte, node.type))
+        elif pattern == _SPACE:
+            walk.spaces.append((captures["space"][0].start_byte, text(captures["space"][0])))
+        else:
+            walk.uses.append(captures["use"][0])
+    found = Found()
+    if calls or walk.class_nodes:
+        walk.prepare()
+        found.calls = call_rows(calls, spans, text, walk.target) if calls else []
+        found.bindings = walk.bases()
+    return found
+
+
+class _Calls:
+    """The namespaces, imports, classes and variables of one file, and each call's target."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.binds: list[tuple[int, dict[str, list[Node]]]] = []
+        self.fields: list[tuple[Node, Node]] = []  # (the property's name, its type)
+        self.class_nodes: list[Node] = []
+        self.function_spans: list[tuple[int, int, str]] = []
+        self.spaces: list[tuple[int, str]] = []  # (where it starts, the namespace)
+        self.uses: list[Node] = []
+
+    def prepare(self) -> None:
+        """The lookups, once every match is read (a name is made whole where it is)."""
+        text = self.text
+        self.space_starts = [start for start, _name in self.spaces]
+        self.aliases: list[dict[str, str]] = [{} for _ in range(len(self.spaces) + 1)]
+        for node in self.uses:
+            self._use(node, self.aliases[self._region(node.start_byte)])
+        refs = []
+        for node in self.class_nodes:
+            named = node.child_by_field_name("name")
+            ref = f"{text(named)}@{named.start_point[0] + 1}" if named is not None else ""
+            refs.append((node.start_byte, node.end_byte, ref))
+        self.classes = Nest(refs)
+        self.functions = Nest(list(self.function_spans))
+        self.props: dict[tuple[int, str], str] = {}  # (class, property) -> its class
+        for var, typed in self.fields:
+            self._prop(var, self._type(typed, var.start_byte))
+        self.decls: dict[str, list[tuple[int, str]]] = {}  # $name -> (function, type or "")
+        inner = self.functions.inner
+        for pattern, captures in self.binds:
+            var = captures["var"][0]
+            at = var.start_byte
+            written = ""
+            if pattern == _DECL and "type" in captures:
+                written = self._type(captures["type"][0], at)
+                if captures["decl"][0].type == "property_promotion_parameter":
+                    self._prop(var, written)
+            elif pattern == _ASSIGN:
+                written = self._made(captures["value"][0], at) or ""
+            scope = inner(at, var.end_byte)
+            self.decls.setdefault(text(var), []).append((scope, written))
+
+    def _prop(self, var: Node, written: str) -> None:
+        cls = self.classes.inner(var.start_byte, var.end_byte)
+        if cls >= 0:
+            self.props[(cls, self.text(var)[1:])] = written
+
+    def bases(self) -> list[list[str]]:
+        """``[REF, base as written, base made whole]`` of each named class's bases."""
+        rows = []
+        for node, ref in zip(sorted(self.class_nodes, key=_start), self.classes.items):
+            for clause in node.named_children if ref else ():
+                if clause.type in _CLAUSES:
+                    for base in clause.named_children:
+                        written = self.text(base)
+                        rows.append([ref, written, self._whole(written, base.start_byte)])
+        return rows
+
+    def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
+        call = captures["call"][0]
+        kind = call.type
+        if kind == "object_creation_expression":
+            made = self._made(call, at)
+            return f"={made}" if made else None
+        if kind == "function_call_expression":
+            return None
+        obj = captures["obj"][0]
+        if kind != "scoped_call_expression":
+            receiver = self._receiver(obj, at)
+            return f"{receiver}.{name}" if receiver else None
+        if obj.type == "relative_scope":
+            word, ref = self.text(obj).lower(), self._class_ref(at)
+            if not ref:
+                return None
+            return f"^{ref}.{name}" if word == "parent" else f"{ref}.{name}"
+        if obj.type in ("name", "qualified_name"):
+            whole = self._whole(self.text(obj), at)
+            return f"{whole}.{name}" if whole else None
+        return None
+
+    def _receiver(self, obj: Node, at: int) -> str | None:
+        kind, text = obj.type, self.text
+        if kind == "variable_name":
+            name = text(obj)
+            return self._class_ref(at) if name == "$this" else self._variable(name, at)
+        if kind in ("member_access_expression", "nullsafe_member_access_expression"):
+            inner, field = obj.child_by_field_name("object"), obj.child_by_field_name("name")
+            if inner is None or field is None or field.type != "name" or text(inner) != "$this":
+                return None
+            cls = self.classes.inner(at, at)
+            return self.props.get((cls, text(field))) or None if cls >= 0 else None
+        if kind == "parenthesized_expression" and obj.named_child_count == 1:
+            obj = obj.named_children[0]
+        return self._made(obj, at) if obj.type == "object_creation_expression" else None
+
+    def _variable(self, name: str, at: int) -> str | None:
+        """The class of the variable ``name`` at ``at`` where each of its bindings in the
+        function (an arrow function's: the one around it too) says the same class."""
+        decls = self.decls.get(name)
+        if not decls:
+            return None
+        functions = self.functions
+        scope = functions.inner(at, at)
+        while True:
+            found = {written for where, written in decls if where == scope}
+            if found:
+                return found.pop() or None if len(found) == 1 else None
+            if scope < 0 or functions.items[scope] != "arrow_function":
+                return None
+            scope = functions.parents[scope]
+
+    def _made(self, node: Node, at: int) -> str | None:
+        """The class ``new T(...)`` makes (``new self``: the class's REF)."""
+        if node.type != "object_creation_expression" or not node.named_child_count:
+            return None
+        made = node.named_children[0]
+        return self._whole(self.text(made), at) if made.type in _NAMES else None
+
+    def _type(self, node: Node, at: int) -> str:
+        """A declared type's class made whole (``?T`` is ``T``; ``catch (E $e)``); "" for a
+        built-in type, a union or an intersection."""
+        kind = node.type
+        if kind in ("optional_type", "named_type", "type_list") and node.named_child_count == 1:
+            return self._type(node.named_children[0], at)
+        return self._whole(self.text(node), at) if kind in _NAMES else ""
+
+    def _whole(self, written: str, at: int) -> str:
+        """A class name as PHP makes it whole at ``at``: ``\\A\\B`` as written, a name a
+        ``use`` imports (its first part), else in the file's namespace there; ``self`` and
+        ``static``: the class's REF ("" for ``parent`` or outside a class)."""
+        if written.startswith("\\"):
+            return written[1:]
+        lower = written.lower()
+        if lower in ("self", "static"):
+            return self._class_ref(at) or ""
+        if lower == "parent":
+            return ""
+        region = self._region(at)
+        head, sep, rest = written.partition("\\")
+        if head.lower() == "namespace" and sep:
+            head, sep, rest = rest.partition("\\")
+        else:
+            imported = self.aliases[region].get(head.lower())
+            if imported is not None:
+                return f"{imported}{sep}{rest}"
+        space = self.spaces[region - 1][1] if region else ""
+        return f"{space}\\{written}" if space else written
+
+    def _region(self, at: int) -> int:
+        """The namespace at ``at``: 1 + its index in ``spaces`` (0: none)."""
+        return bisect_right(self.space_starts, at)
+
+    def _use(self, node: Node, aliases: dict[str, str]) -> None:
+        """The classes a ``use`` declaration imports, by the name each is known by."""
+        if any(child.type in ("function", "const") for child in node.children):
+            return
+        prefix = ""
+        clauses = [c for c in node.named_children if c.type == "namespace_use_clause"]
+        for child in node.named_children:
+            if child.type == "namespace_name":  # use A\{B, C as D}
+                prefix = self.text(child).strip("\\") + "\\"
+            elif child.type == "namespace_use_group":
+                clauses += [c for c in child.named_children if c.type == "namespace_use_clause"]
+        for clause in clauses:
+            alias = clause.child_by_field_name("alias")
+            named = next((c for c in clause.named_children if c.type in _NAMES), None)
+            if named is None or (alias is not None and named == alias):
+                continue
+            whole = prefix + self.text(named).strip("\\")
+            known = self.text(alias) if alias is not None else whole.rpartition("\\")[2]
+            aliases[known.lower()] = whole
+
+    def _class_ref(self, at: int) -> str | None:
+        """The class whose code is at ``at`` (None in an anonymous class or outside one)."""
+        i = self.classes.inner(at, at)
+        return self.classes.items[i] or None if i >= 0 else None
+
+
+_NAMES = frozenset({"name", "qualified_name"})
+
+
+def _start(node: Node) -> tuple[int, int]:
+    return (node.start_byte, -node.end_byte)
+
