@@ -1,20 +1,20 @@
-"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++, C#) symbol phase with and without call
+"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++, C#, PHP) symbol phase with and without call
 targets, in-process.
 
     PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language LANGUAGE]
 
-``LANGUAGE``: typescript (the default), java, go, rust, c, cpp, csharp.
+``LANGUAGE``: typescript (the default), java, go, rust, c, cpp, csharp, php.
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
 ``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``; ``cpp``: ``.cpp``, ``.cc``, ``.cxx``,
-``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``) once (not timed), then times
+``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``; ``php``: ``.php``) once (not timed), then times
 ``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
 language layer's share of an index build) ``--runs`` times with the receiver walk
 (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
 :mod:`codeagent.lang.go_calls`, :mod:`codeagent.lang.rust_calls`,
 :mod:`codeagent.lang.c_calls`, :mod:`codeagent.lang.cpp_calls`,
-:mod:`codeagent.lang.csharp_calls`) and ``--runs`` times without it (and without the call
-query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and the
+:mod:`codeagent.lang.csharp_calls`, :mod:`codeagent.lang.php_calls`) and ``--runs`` times
+without it (and without the call query's captures for it), interleaved, and prints the medians in seconds (wall and CPU) and the
 difference, and the median of the runs' paired CPU ratios (with / without, run by run: what a
 drift of the machine's speed changes least). Then, on a graph of those records, the first ``who
 calls NAME`` (resolution happens then, for that name's sites only) of common names, in
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import c, cpp, csharp, go, java, javascript, rust, typescript
+from codeagent.lang import c, cpp, csharp, go, java, javascript, php, rust, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
@@ -75,6 +75,13 @@ CSHARP_CALLS = """
                                   (generic_name (identifier) @name)]) @call
 (object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @call
 """
+# PHP's calls without what the receiver walk reads: the query before it
+PHP_CALLS = """
+(function_call_expression function: [(name) @name (qualified_name (name) @name .)]) @call
+(member_call_expression name: (name) @name) @call
+(scoped_call_expression name: (name) @name) @call
+(object_creation_expression [(name) @name (qualified_name (name) @name .)]) @call
+"""
 
 
 def main() -> None:
@@ -83,7 +90,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--language",
-        choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp"),
+        choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp", "php"),
         default="typescript",
     )
     args = parser.parse_args()
@@ -95,6 +102,7 @@ def main() -> None:
         "c": ["*.c", "*.h"],
         "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx"],
         "csharp": ["*.cs"],
+        "php": ["*.php"],
     }.get(args.language, ["*.ts", "*.tsx"])
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
@@ -116,6 +124,9 @@ def main() -> None:
     elif args.language == "csharp":
         spec = csharp.SPEC
         plain = dataclasses.replace(spec, receivers=None, declared_types=False, calls=CSHARP_CALLS)
+    elif args.language == "php":
+        spec = php.SPEC
+        plain = dataclasses.replace(spec, receivers=None, qualified_types=False, calls=PHP_CALLS)
     elif args.language == "c":
         spec = c.SPEC
         plain = dataclasses.replace(spec, receivers=None, linked_functions=False, calls=c.CALLS)

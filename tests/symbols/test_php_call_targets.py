@@ -15,136 +15,155 @@ from codeagent.symbols.graph import SymbolGraph
 from oracle_marks import committed, indexed
 
 FILES = {
-    "src/Core/HandlerInterface.php": (
-        "<?php\n"
-        "namespace App\\Core;\n"
-        "\n"
-        "interface HandlerInterface\n"
-        "{\n"
-        "    public function handle($record);\n"
-        "    public function close();\n"
-        "}\n"
-    ),
-    "src/Core/Handler.php": (
-        "<?php\n"
-        "namespace App\\Core;\n"
-        "\n"
-        "abstract class Handler implements HandlerInterface\n"
-        "{\n"
-        "    public function handle($record)\n"
-        "    {\n"
-        "        return $this->format($record); // @this-own format src/Core/Handler.php:Handler.format\n"
-        "    }\n"
-        "    protected function format($record)\n"
-        "    {\n"
-        "        return $record;\n"
-        "    }\n"
-        "    public static function create()\n"
-        "    {\n"
-        "        return 1;\n"
-        "    }\n"
-        "}\n"
-    ),
-    "src/Log/Transport.php": (
-        "<?php\n"
-        "namespace App\\Log;\n"
-        "\n"
-        "class Transport\n"
-        "{\n"
-        "    public function send($body)\n"
-        "    {\n"
-        "        return $body;\n"
-        "    }\n"
-        "}\n"
-    ),
-    "src/Net/Transport.php": (
-        "<?php\n"
-        "namespace App\\Net;\n"
-        "\n"
-        "class Transport\n"
-        "{\n"
-        "    public function send($body)\n"
-        "    {\n"
-        "        return $body;\n"
-        "    }\n"
-        "    public static function open($url)\n"
-        "    {\n"
-        "        return new self(); // @new-self self src/Net/Transport.php:Transport\n"
-        "    }\n"
-        "}\n"
-    ),
-    "src/Net/StreamHandler.php": (
-        "<?php\n"
-        "namespace App\\Net;\n"
-        "\n"
-        "use App\\Core\\Handler;\n"
-        "use App\\Core\\HandlerInterface as Contract;\n"
-        "use App\\Log;\n"
-        "\n"
-        "class StreamHandler extends Handler\n"
-        "{\n"
-        "    private Transport $transport;\n"
-        "\n"
-        "    public function __construct(private ?Transport $spare, Contract $next)\n"
-        "    {\n"
-        "        $this->transport = new Transport(); // @new-namespace Transport src/Net/Transport.php:Transport\n"
-        "        $next->close(); // @parameter-alias-interface close src/Core/HandlerInterface.php:HandlerInterface.close\n"
-        "    }\n"
-        "    public function handle($record)\n"
-        "    {\n"
-        "        parent::handle($record); // @parent handle src/Core/Handler.php:Handler.handle\n"
-        "        $this->format($record); // @this-inherited format src/Core/Handler.php:Handler.format\n"
-        "        self::create(); // @self-inherited create src/Core/Handler.php:Handler.create\n"
-        "        static::create(); // @static-inherited create src/Core/Handler.php:Handler.create\n"
-        "        $this->transport->send($record); // @typed-property send src/Net/Transport.php:Transport.send\n"
-        "        $this->spare?->send($record); // @promoted-nullable send src/Net/Transport.php:Transport.send\n"
-        "        return $record;\n"
-        "    }\n"
-        "    public function close()\n"
-        "    {\n"
-        "    }\n"
-        "    public function relay($any, Transport|Log\\Transport $either, Log\\Transport $log)\n"
-        "    {\n"
-        "        $any->send(1); // @untyped - send -\n"
-        "        $either->send(2); // @union - send -\n"
-        "        $log->send(3); // @partly-qualified send src/Log/Transport.php:Transport.send\n"
-        "        $t = new Transport();\n"
-        "        $t->send(4); // @local-new send src/Net/Transport.php:Transport.send\n"
-        "        $u = Transport::open('x'); // @static open src/Net/Transport.php:Transport.open\n"
-        "        $u->send(5); // @call-result - send -\n"
-        "        $fn = function ($x) { return $x->send(6); }; // @closure-parameter - send -\n"
-        "        $v = new Transport();\n"
-        "        $v = $any;\n"
-        "        $v->send(7); // @reassigned - send -\n"
-        "        (new Log\\Transport())->send(8); // @new-receiver send src/Log/Transport.php:Transport.send\n"
-        "        return $fn;\n"
-        "    }\n"
-        "}\n"
-    ),
-    "src/app.php": (
-        "<?php\n"
-        "namespace App;\n"
-        "\n"
-        "use App\\Net\\StreamHandler;\n"
-        "use App\\Net\\Transport as Wire;\n"
-        "\n"
-        "function main(StreamHandler $h, ?Wire $w)\n"
-        "{\n"
-        "    $h->handle(1); // @parameter-override handle src/Net/StreamHandler.php:StreamHandler.handle\n"
-        "    $h->close(); // @parameter close src/Net/StreamHandler.php:StreamHandler.close\n"
-        "    $w->send(1); // @alias-nullable send src/Net/Transport.php:Transport.send\n"
-        "    Wire::open('y'); // @static-alias open src/Net/Transport.php:Transport.open\n"
-        "    $l = new \\App\\Log\\Transport(); // @new-absolute Transport src/Log/Transport.php:Transport\n"
-        "    $l->send(2); // @absolute-local send src/Log/Transport.php:Transport.send\n"
-        "    $n = new Net\\Transport(); // @new-relative Transport src/Net/Transport.php:Transport\n"
-        "    $n->send(3); // @relative-local send src/Net/Transport.php:Transport.send\n"
-        "    $d = $h;\n"
-        "    $d->send(4); // @untyped-local - send -\n"
-        "    $$d->send(5); // @variable-variable - send -\n"
-        "    $a = new \\ArrayObject([]);\n"
-        "    return $a->count();\n"
-        "}\n"
-    ),
+    "src/Core/Sink.php": r"""<?php
+namespace App\Core;
+
+interface Sink
+{
+    public function handle($record);
+    public function close();
+}
+""",
+    "src/Core/Handler.php": r"""<?php
+namespace App\Core;
+
+abstract class Handler implements Sink
+{
+    use Closes;
+
+    public function handle($record)
+    {
+        return $this->format($record); // @this-own format src/Core/Handler.php:Handler.format
+    }
+    protected function format($record)
+    {
+        return $record;
+    }
+    public static function create()
+    {
+        return 1;
+    }
+}
+""",
+    "src/Core/Closes.php": r"""<?php
+namespace App\Core;
+
+trait Closes
+{
+    public function close()
+    {
+    }
+}
+""",
+    "src/Log/Transport.php": r"""<?php
+namespace App\Log;
+
+class Transport
+{
+    public function send($body)
+    {
+        return $body;
+    }
+}
+""",
+    "src/Net/Transport.php": r"""<?php
+namespace App\Net;
+
+class Transport
+{
+    public function send($body)
+    {
+        return $body;
+    }
+    public function again(): static
+    {
+        return $this;
+    }
+    public static function open($url)
+    {
+        return new self(); // @new-self self src/Net/Transport.php:Transport
+    }
+}
+""",
+    "src/Net/Stream.php": r"""<?php
+namespace App\Net;
+
+use App\Core\Handler;
+use App\Core\Sink as Contract;
+use App\Log;
+
+class Stream extends Handler
+{
+    private Transport $transport;
+
+    public function __construct(private ?Transport $spare, Contract $next)
+    {
+        $this->transport = new Transport(); // @new-ns Transport src/Net/Transport.php:Transport
+        $next->close(); // @parameter-alias-interface close src/Core/Sink.php:Sink.close
+    }
+    public function handle($record)
+    {
+        parent::handle($record); // @parent handle src/Core/Handler.php:Handler.handle
+        $this->format($record); // @this-inherited format src/Core/Handler.php:Handler.format
+        self::create(); // @self-inherited create src/Core/Handler.php:Handler.create
+        static::create(); // @static-inherited create src/Core/Handler.php:Handler.create
+        $this->transport->send($record); // @property send src/Net/Transport.php:Transport.send
+        $this->spare?->send($record); // @promoted send src/Net/Transport.php:Transport.send
+        return $record;
+    }
+    public function close()
+    {
+    }
+    public function relay($any, Transport|Log\Transport $either, Log\Transport $log)
+    {
+        $any->send(1); // @untyped - send -
+        $either->send(2); // @union - send -
+        $log->send(3); // @partly-qualified send src/Log/Transport.php:Transport.send
+        $t = new Transport();
+        $t->send(4); // @local-new send src/Net/Transport.php:Transport.send
+        $u = Transport::open('x'); // @static open src/Net/Transport.php:Transport.open
+        $u->send(5); // @call-result - send -
+        $fn = function ($x) { return $x->send(6); }; // @closure-parameter - send -
+        $v = new Transport();
+        $v = $any;
+        $v->send(7); // @reassigned - send -
+        (new Log\Transport())->send(8); // @new-receiver send src/Log/Transport.php:Transport.send
+        return $fn;
+    }
+}
+""",
+    "src/app.php": r"""<?php
+namespace App;
+
+use App\Net\Stream;
+use App\Net\Transport as Wire;
+
+function main(Stream $h, ?Wire $w)
+{
+    $h->handle(1); // @parameter-override handle src/Net/Stream.php:Stream.handle
+    $h->close(); // @parameter close src/Net/Stream.php:Stream.close
+    $w->send(1); // @alias-nullable send src/Net/Transport.php:Transport.send
+    Wire::open('y'); // @static-alias open src/Net/Transport.php:Transport.open
+    $l = new \App\Log\Transport(); // @new-absolute Transport src/Log/Transport.php:Transport
+    $l->send(2); // @absolute-local send src/Log/Transport.php:Transport.send
+    $n = new Net\Transport(); // @new-relative Transport src/Net/Transport.php:Transport
+    $n->send(3); // @relative-local send src/Net/Transport.php:Transport.send
+    $w->again()->send(6); // @declared-return send src/Net/Transport.php:Transport.send
+    $r = $w->again();
+    $r->send(7); // @declared-return-local send src/Net/Transport.php:Transport.send
+    $h->shut(); // @missing - shut -
+    $d = $h;
+    $d->send(4); // @untyped-local - send -
+    $$d->send(5); // @variable-variable - send -
+    $a = new \ArrayObject([]);
+    return $a->count();
+}
+
+function shut(Core\Handler $x)
+{
+    $x->close(); // @trait-before-interface close src/Core/Closes.php:Closes.close
+}
+""",
 }
 MARKS = re.compile(r"// @([\w-]+) (?:- )?(\w+) (\S+)")
 
@@ -185,7 +204,7 @@ def test_a_class_outside_the_repository_is_outside(graph: SymbolGraph) -> None:
 
 
 def test_bases_are_found_by_their_whole_name(graph: SymbolGraph) -> None:
-    handler = graph._by_full["src/Net/StreamHandler.php.StreamHandler"]
+    handler = graph._by_full["src/Net/Stream.php.Stream"]
     assert graph.resolved_bases(handler) == ["src/Core/Handler.php.Handler"]
     [interface] = graph.resolved_bases(graph._by_full["src/Core/Handler.php.Handler"])
-    assert interface == "src/Core/HandlerInterface.php.HandlerInterface"
+    assert interface == "src/Core/Sink.php.Sink"

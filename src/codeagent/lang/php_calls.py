@@ -13,21 +13,24 @@ class name is whole, without its leading ``\\``):
   ``f``); ``parent::f()``: ``^REF.f`` (the bases of the class only);
 - ``$x->f()`` and ``$x?->f()`` where ``$x`` is a parameter declared with a class (``Client
   $x``, ``?Client $x``), a caught exception (``catch (E $e)``) or a local every assignment
-  of which in its function is ``new T(...)``: ``T.f``; ``$this->x->f()`` where the class
-  declares the property ``x`` with a class (``private Client $x``, a promoted constructor
-  parameter): the same; ``(new T)->f()``: ``T.f``;
-- ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``).
+  of which in its function says the same class (``new T(...)``, a method's result below):
+  ``T.f``; ``$this->x->f()`` where the class declares the property ``x`` with a class
+  (``private Client $x``, a promoted constructor parameter): the same; ``(new T)->f()``;
+- ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``);
+- ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
+  return (``: T``, ``: ?T``, ``: static``), which the record's ``b`` rows keep, with each
+  class's bases and the traits it uses.
 
-A variable bound any other way as well (untyped, a union type, a call's result, ``foreach``,
-``list()``, by reference, a closure's ``use``, ``global``, ``static``), ``$$x``, ``$x::f()``
-and a function's call leave the call by name.
+A variable bound any other way as well (untyped, a union type, ``foreach``, ``list()``, by
+reference, a closure's ``use``, ``global``, ``static``), ``$$x``, ``$x::f()`` and a
+function's call leave the call by name.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
 from codeagent.lang.ts_receivers import Text, reader
@@ -38,7 +41,8 @@ if TYPE_CHECKING:
 _NAME = "[(name) @name (qualified_name (name) @name .)]"
 # The calls (0-4), the parameters and caught exceptions (5), the assignments (6), the other
 # bindings of a variable (7), the typed properties (8), the classes (9), the functions (10),
-# the namespaces (11) and the ``use`` declarations (12), found in one pass in C.
+# the namespaces (11), the ``use`` declarations (12), the traits a class uses (13) and the
+# methods' declared return types (14), found in one pass in C.
 PHP_CALLS = f"""
 (member_call_expression object: (_) @obj name: (name) @name) @call
 (nullsafe_member_call_expression object: (_) @obj name: (name) @name) @call
@@ -64,8 +68,10 @@ PHP_CALLS = f"""
 [(function_definition) (method_declaration) (anonymous_function) (arrow_function)] @fn
 (namespace_definition name: (namespace_name) @space)
 (namespace_use_declaration) @use
+(use_declaration [(name) (qualified_name)] @trait)
+(method_declaration name: (name) @method return_type: (_) @type)
 """
-_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE = range(5, 13)
+_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT = range(5, 14)
 _CLAUSES = ("base_clause", "class_interface_clause")
 
 
@@ -92,8 +98,12 @@ def read(
             walk.function_spans.append((node.start_byte, node.end_byte, node.type))
         elif pattern == _SPACE:
             walk.spaces.append((captures["space"][0].start_byte, text(captures["space"][0])))
-        else:
+        elif pattern == _USE:
             walk.uses.append(captures["use"][0])
+        elif pattern == _TRAIT:
+            walk.members.append(("use", captures["trait"][0]))
+        else:
+            walk.members.append((text(captures["method"][0]), captures["type"][0]))
     found = Found()
     if calls or walk.class_nodes:
         walk.prepare()
@@ -113,14 +123,12 @@ class _Calls:
         self.function_spans: list[tuple[int, int, str]] = []
         self.spaces: list[tuple[int, str]] = []  # (where it starts, the namespace)
         self.uses: list[Node] = []
+        self.members: list[tuple[str, Node]] = []  # ("use", a trait), (a method, its type)
 
     def prepare(self) -> None:
         """The lookups, once every match is read (a name is made whole where it is)."""
         text = self.text
-        self.space_starts = [start for start, _name in self.spaces]
-        self.aliases: list[dict[str, str]] = [{} for _ in range(len(self.spaces) + 1)]
-        for node in self.uses:
-            self._use(node, self.aliases[self._region(node.start_byte)])
+        self.names = Names(text, self.spaces, self.uses)
         refs = []
         for node in self.class_nodes:
             named = node.child_by_field_name("name")
@@ -131,20 +139,20 @@ class _Calls:
         self.props: dict[tuple[int, str], str] = {}  # (class, property) -> its class
         for var, typed in self.fields:
             self._prop(var, self._type(typed, var.start_byte))
-        self.decls: dict[str, list[tuple[int, str]]] = {}  # $name -> (function, type or "")
+        # $name -> [function, "" or what states its class (read when asked), its type]
+        self.decls: dict[str, list[list[Any]]] = {}
         inner = self.functions.inner
         for pattern, captures in self.binds:
             var = captures["var"][0]
-            at = var.start_byte
-            written = ""
+            stated: Node | None = None
             if pattern == _DECL and "type" in captures:
-                written = self._type(captures["type"][0], at)
+                stated = captures["type"][0]
                 if captures["decl"][0].type == "property_promotion_parameter":
-                    self._prop(var, written)
+                    self._prop(var, self._type(stated, var.start_byte))
             elif pattern == _ASSIGN:
-                written = self._made(captures["value"][0], at) or ""
-            scope = inner(at, var.end_byte)
-            self.decls.setdefault(text(var), []).append((scope, written))
+                stated = captures["value"][0]
+            scope = inner(var.start_byte, var.end_byte)
+            self.decls.setdefault(text(var), []).append([scope, stated, None])
 
     def _prop(self, var: Node, written: str) -> None:
         cls = self.classes.inner(var.start_byte, var.end_byte)
@@ -152,25 +160,42 @@ class _Calls:
             self.props[(cls, self.text(var)[1:])] = written
 
     def bases(self) -> list[list[str]]:
-        """``[REF, base as written, base made whole]`` of each named class's bases."""
+        """``[REF, base as written, base made whole]`` of each named class's bases, ``[REF,
+        "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
+        declared to return a class."""
         rows = []
-        for node, ref in zip(sorted(self.class_nodes, key=_start), self.classes.items):
+        classes = self.classes
+        for node, ref in zip(sorted(self.class_nodes, key=_start), classes.items, strict=True):
             for clause in node.named_children if ref else ():
                 if clause.type in _CLAUSES:
                     for base in clause.named_children:
                         written = self.text(base)
                         rows.append([ref, written, self._whole(written, base.start_byte)])
+        for name, node in self.members:
+            at = node.start_byte
+            cls = classes.inner(at, at)
+            ref = classes.items[cls] if cls >= 0 else ""
+            if name == "use":
+                whole = self._whole(self.text(node), at)
+            else:
+                whole, name = self._type(node, at), f"(){name}"
+            if ref and whole:
+                rows.append([ref, name, whole])
         return rows
 
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
         call = captures["call"][0]
-        kind = call.type
-        if kind == "object_creation_expression":
+        if call.type == "object_creation_expression":
             made = self._made(call, at)
             return f"={made}" if made else None
-        if kind == "function_call_expression":
+        return self._called(call, name, at)
+
+    def _called(self, call: Node, name: str, at: int) -> str | None:
+        """The target of the method call ``call`` (of ``name``)."""
+        kind = call.type
+        obj = call.child_by_field_name("scope" if kind == "scoped_call_expression" else "object")
+        if obj is None or kind == "function_call_expression":
             return None
-        obj = captures["obj"][0]
         if kind != "scoped_call_expression":
             receiver = self._receiver(obj, at)
             return f"{receiver}.{name}" if receiver else None
@@ -179,7 +204,7 @@ class _Calls:
             if not ref:
                 return None
             return f"^{ref}.{name}" if word == "parent" else f"{ref}.{name}"
-        if obj.type in ("name", "qualified_name"):
+        if obj.type in NAMES:
             whole = self._whole(self.text(obj), at)
             return f"{whole}.{name}" if whole else None
         return None
@@ -195,6 +220,10 @@ class _Calls:
                 return None
             cls = self.classes.inner(at, at)
             return self.props.get((cls, text(field))) or None if cls >= 0 else None
+        if kind in _CALLS:  # a call's result: what the method is declared to return
+            name = obj.child_by_field_name("name")
+            found = self._called(obj, text(name), at) if name is not None else None
+            return f"{found}()" if found else None
         if kind == "parenthesized_expression" and obj.named_child_count == 1:
             obj = obj.named_children[0]
         return self._made(obj, at) if obj.type == "object_creation_expression" else None
@@ -208,19 +237,35 @@ class _Calls:
         functions = self.functions
         scope = functions.inner(at, at)
         while True:
-            found = {written for where, written in decls if where == scope}
+            found = {self._stated(decl) for decl in decls if decl[0] == scope}
             if found:
                 return found.pop() or None if len(found) == 1 else None
             if scope < 0 or functions.items[scope] != "arrow_function":
                 return None
             scope = functions.parents[scope]
 
+    def _stated(self, decl: list[Any]) -> str:
+        """The class one binding states ("" none), read once."""
+        if decl[2] is None:
+            node: Node | None = decl[1]
+            decl[2] = ""  # while it is read (``$x = $x->next()``): none
+            at = node.start_byte if node is not None else 0
+            if node is None:
+                return ""
+            if node.type in _CALLS:
+                decl[2] = self._receiver(node, at) or ""
+            elif node.type == "object_creation_expression":
+                decl[2] = self._made(node, at) or ""
+            elif node.type in _TYPES:
+                decl[2] = self._type(node, at)
+        return str(decl[2])
+
     def _made(self, node: Node, at: int) -> str | None:
         """The class ``new T(...)`` makes (``new self``: the class's REF)."""
         if node.type != "object_creation_expression" or not node.named_child_count:
             return None
         made = node.named_children[0]
-        return self._whole(self.text(made), at) if made.type in _NAMES else None
+        return self._whole(self.text(made), at) or None if made.type in NAMES else None
 
     def _type(self, node: Node, at: int) -> str:
         """A declared type's class made whole (``?T`` is ``T``; ``catch (E $e)``); "" for a
@@ -228,53 +273,15 @@ class _Calls:
         kind = node.type
         if kind in ("optional_type", "named_type", "type_list") and node.named_child_count == 1:
             return self._type(node.named_children[0], at)
-        return self._whole(self.text(node), at) if kind in _NAMES else ""
+        return self._whole(self.text(node), at) if kind in NAMES else ""
 
     def _whole(self, written: str, at: int) -> str:
-        """A class name as PHP makes it whole at ``at``: ``\\A\\B`` as written, a name a
-        ``use`` imports (its first part), else in the file's namespace there; ``self`` and
-        ``static``: the class's REF ("" for ``parent`` or outside a class)."""
-        if written.startswith("\\"):
-            return written[1:]
+        """A class name made whole at ``at`` (:class:`Names`); ``self`` and ``static``: the
+        class's REF ("" for ``parent`` or outside a class)."""
         lower = written.lower()
         if lower in ("self", "static"):
             return self._class_ref(at) or ""
-        if lower == "parent":
-            return ""
-        region = self._region(at)
-        head, sep, rest = written.partition("\\")
-        if head.lower() == "namespace" and sep:
-            head, sep, rest = rest.partition("\\")
-        else:
-            imported = self.aliases[region].get(head.lower())
-            if imported is not None:
-                return f"{imported}{sep}{rest}"
-        space = self.spaces[region - 1][1] if region else ""
-        return f"{space}\\{written}" if space else written
-
-    def _region(self, at: int) -> int:
-        """The namespace at ``at``: 1 + its index in ``spaces`` (0: none)."""
-        return bisect_right(self.space_starts, at)
-
-    def _use(self, node: Node, aliases: dict[str, str]) -> None:
-        """The classes a ``use`` declaration imports, by the name each is known by."""
-        if any(child.type in ("function", "const") for child in node.children):
-            return
-        prefix = ""
-        clauses = [c for c in node.named_children if c.type == "namespace_use_clause"]
-        for child in node.named_children:
-            if child.type == "namespace_name":  # use A\{B, C as D}
-                prefix = self.text(child).strip("\\") + "\\"
-            elif child.type == "namespace_use_group":
-                clauses += [c for c in child.named_children if c.type == "namespace_use_clause"]
-        for clause in clauses:
-            alias = clause.child_by_field_name("alias")
-            named = next((c for c in clause.named_children if c.type in _NAMES), None)
-            if named is None or (alias is not None and named == alias):
-                continue
-            whole = prefix + self.text(named).strip("\\")
-            known = self.text(alias) if alias is not None else whole.rpartition("\\")[2]
-            aliases[known.lower()] = whole
+        return "" if lower == "parent" else self.names.whole(written, at)
 
     def _class_ref(self, at: int) -> str | None:
         """The class whose code is at ``at`` (None in an anonymous class or outside one)."""
@@ -282,9 +289,11 @@ class _Calls:
         return self.classes.items[i] or None if i >= 0 else None
 
 
-_NAMES = frozenset({"name", "qualified_name"})
+_CALLS = frozenset({
+    "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression",
+})  # fmt: skip
+_TYPES = frozenset({"optional_type", "named_type", "type_list", "name", "qualified_name"})
 
 
 def _start(node: Node) -> tuple[int, int]:
     return (node.start_byte, -node.end_byte)
-

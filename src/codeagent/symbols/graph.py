@@ -76,8 +76,8 @@ DEEP_RECURSION = 20_000  # for files whose expressions nest deeper than the defa
 #     a::b::f() and ::f() are call sites (they were none)
 # 26: C/C++: the words the grammar cannot place alone (FAR, ZEXPORT) blanked as macros; no
 #     definition named for a statement (``else if (x) {`` after an ``#endif`` read as one)
-# 27: Ruby: the comments after a class's head line are its first method's (its row starts there)
-FORMAT = 27
+# 27: Ruby: a class head's comments are its first method's; 28: PHP's call targets (php_calls)
+FORMAT = 28
 log = logging.getLogger(__name__)
 
 

@@ -1,7 +1,8 @@
 """A PHP call's target (as its file wrote it, its class names whole:
 :mod:`codeagent.lang.php_calls`) resolved to the repository definition it calls.
 
-    php_target(graph, "src/App.php", "App\\Net\\Client.send")  # ("src/Net/Client.php.Client.send", False)
+    php_target(graph, "src/App.php", "App\\Net\\Client.send")  # ("src/Net/Client.php.Client.send",
+                                                             #  False)
     php_target(graph, "src/App.php", "^App@3.run")      # run of App's parent class
     php_target(graph, "src/App.php", "Psr\\Log\\LoggerInterface.info")  # outside: True
 
@@ -9,10 +10,12 @@ A class is found by its whole name, as PHP's autoloader finds it whatever the fi
 (names are case-insensitive): the repository's class, interface, trait or enum declared with
 that name in its file's namespace (the caller's own file first where two declare it). A name
 no repository class has is outside when no class of the repository has its last name either,
-else not known (by name). A method is looked up in the class, then its bases breadth first,
-the parent class and the interfaces as the bases resolved here say (:func:`php_base`);
-``^`` (``parent::f()``) starts after the class. A method no class of the way declares (a
-trait's, one ``__call`` answers) leaves the call by name.
+else not known (by name). A method (by its name, case-insensitive) is looked up in the class,
+then the traits it uses, then its parent class (its traits, its parent ...), then the
+interfaces of them all, as the bases resolved here say (:func:`php_base`); ``^``
+(``parent::f()``) starts at the parent class. ``T.g().f``: ``f`` of the class ``T.g`` is
+declared to return. A method no class of the way declares (one ``__call`` answers, one a
+docblock's ``@method`` names) leaves the call by name.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from codeagent.lang import languages_where
-from codeagent.symbols.java_targets import _member
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.ts_targets import _declared
 from codeagent.symbols.types import Definition
@@ -38,13 +40,70 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         if isinstance(made, str):
             return (made, True)
         return (made.full_name, False) if made is not None else None
-    owner, _, member = written.lstrip("^").rpartition(".")
+    first, *after = written.split("().")  # T.make().send: send of what T.make returns
+    owner, _, member = first.lstrip("^").rpartition(".")
     cls = php_class(graph, path, owner)
     if isinstance(cls, str):
-        return (f"{cls}.{member}", True)
-    if cls is None:
+        return (f"{cls}.{member}", True) if not after else None
+    found = _member(graph, cls, member, after=first.startswith("^")) if cls else None
+    for attr in after:
+        method = graph._by_full.get(found[0]) if found is not None else None
+        cls = _returns(graph, method) if method is not None else None
+        found = _member(graph, cls, attr, after=False) if cls is not None else None
+    return found
+
+
+def _member(graph: SymbolHierarchy, cls: Definition, name: str, *, after: bool) -> Target | None:
+    """Method ``name`` of ``cls``: its own, then its traits', then its parent class's (and
+    theirs), then its interfaces' (``after``: from its parent class on)."""
+    concrete, interfaces = [], []
+    queue = [b for b in _bases(graph, cls) if b.kind != "interface"] if after else [cls]
+    seen = {cls.full_name} if after else set()
+    while queue:
+        d = queue.pop(0)
+        if d.full_name in seen:
+            continue
+        seen.add(d.full_name)
+        (interfaces if d.kind == "interface" else concrete).append(d)
+        queue[:0] = [b for b in _bases(graph, d) if b.kind != "interface"]
+        queue += [b for b in _bases(graph, d) if b.kind == "interface"]
+    lowered = name.lower()  # PHP's method names are case-insensitive
+    for d in concrete + interfaces:
+        for m in graph.members(d):
+            if m.name.lower() == lowered:
+                return (m.full_name, False)
+    return None
+
+
+def _bases(graph: SymbolHierarchy, cls: Definition) -> list[Definition]:
+    """The traits ``cls`` uses, then its bases, as repository definitions."""
+    ref = (cls.name, {cls.line, cls.start_line})
+    found = []
+    for owner, what, whole in graph.files[cls.path].get("b", ()):
+        name, _, line = owner.rpartition("@")
+        if what == "use" and name == ref[0] and int(line) in ref[1]:
+            trait = php_class(graph, cls.path, whole)
+            if isinstance(trait, Definition):
+                found.append(trait)
+    for base in graph.resolved_bases(cls):
+        d = graph._by_full.get(base)
+        if d is not None and d.kind in CLASS_KINDS:
+            found.append(d)
+    return found
+
+
+def _returns(graph: SymbolHierarchy, method: Definition) -> Definition | None:
+    """The repository class the method is declared to return (its class's ``()name`` row)."""
+    owner = graph._by_full.get(method.full_name.rpartition(".")[0])
+    if owner is None or method.kind != "method":
         return None
-    return _member(graph, cls, member, skip_first=written.startswith("^"))
+    want = f"(){method.name}"
+    for ref, what, whole in graph.files[method.path].get("b", ()):
+        name, _, line = ref.rpartition("@")
+        if what == want and name == owner.name and int(line) in (owner.line, owner.start_line):
+            found = php_class(graph, method.path, whole)
+            return found if isinstance(found, Definition) else None
+    return None
 
 
 def php_class(graph: SymbolTables, path: str, written: str) -> Definition | str | None:
