@@ -139,9 +139,9 @@ class _Calls:
         self.props: dict[tuple[int, str], str] = {}  # (class, property) -> its class
         for var, typed in self.fields:
             self._prop(var, self._type(typed, var.start_byte))
-        # $name -> [function, "" or what states its class (read when asked), its type]
+        # $name -> [its node, then its function; what states its class; that class], read when
+        # a call asks for the name
         self.decls: dict[str, list[list[Any]]] = {}
-        inner = self.functions.inner
         for pattern, captures in self.binds:
             var = captures["var"][0]
             stated: Node | None = None
@@ -151,8 +151,7 @@ class _Calls:
                     self._prop(var, self._type(stated, var.start_byte))
             elif pattern == _ASSIGN:
                 stated = captures["value"][0]
-            scope = inner(var.start_byte, var.end_byte)
-            self.decls.setdefault(text(var), []).append([scope, stated, None])
+            self.decls.setdefault(text(var), []).append([var, stated, None])
 
     def _prop(self, var: Node, written: str) -> None:
         cls = self.classes.inner(var.start_byte, var.end_byte)
@@ -188,15 +187,17 @@ class _Calls:
         if call.type == "object_creation_expression":
             made = self._made(call, at)
             return f"={made}" if made else None
-        return self._called(call, name, at)
+        obj = captures.get("obj")
+        return self._called(call, name, at, obj[0]) if obj else None
 
-    def _called(self, call: Node, name: str, at: int) -> str | None:
-        """The target of the method call ``call`` (of ``name``)."""
+    def _called(self, call: Node, name: str, at: int, obj: Node | None = None) -> str | None:
+        """The target of the method call ``call`` (of ``name``; ``obj``: its receiver)."""
         kind = call.type
-        obj = call.child_by_field_name("scope" if kind == "scoped_call_expression" else "object")
-        if obj is None or kind == "function_call_expression":
+        if obj is None:
+            obj = call.child_by_field_name("scope" if kind == _SCOPED else "object")
+        if obj is None:
             return None
-        if kind != "scoped_call_expression":
+        if kind != _SCOPED:
             receiver = self._receiver(obj, at)
             return f"{receiver}.{name}" if receiver else None
         if obj.type == "relative_scope":
@@ -221,8 +222,8 @@ class _Calls:
             cls = self.classes.inner(at, at)
             return self.props.get((cls, text(field))) or None if cls >= 0 else None
         if kind in _CALLS:  # a call's result: what the method is declared to return
-            name = obj.child_by_field_name("name")
-            found = self._called(obj, text(name), at) if name is not None else None
+            called = obj.child_by_field_name("name")
+            found = self._called(obj, text(called), at) if called is not None else None
             return f"{found}()" if found else None
         if kind == "parenthesized_expression" and obj.named_child_count == 1:
             obj = obj.named_children[0]
@@ -235,6 +236,8 @@ class _Calls:
         if not decls:
             return None
         functions = self.functions
+        for decl in decls if not isinstance(decls[0][0], int) else ():
+            decl[0] = functions.inner(decl[0].start_byte, decl[0].end_byte)
         scope = functions.inner(at, at)
         while True:
             found = {self._stated(decl) for decl in decls if decl[0] == scope}
@@ -249,15 +252,14 @@ class _Calls:
         if decl[2] is None:
             node: Node | None = decl[1]
             decl[2] = ""  # while it is read (``$x = $x->next()``): none
-            at = node.start_byte if node is not None else 0
-            if node is None:
-                return ""
-            if node.type in _CALLS:
-                decl[2] = self._receiver(node, at) or ""
-            elif node.type == "object_creation_expression":
-                decl[2] = self._made(node, at) or ""
-            elif node.type in _TYPES:
-                decl[2] = self._type(node, at)
+            if node is not None:
+                kind, at = node.type, node.start_byte
+                if kind in _CALLS:
+                    decl[2] = self._receiver(node, at) or ""
+                elif kind == "object_creation_expression":
+                    decl[2] = self._made(node, at) or ""
+                elif kind in _TYPES:
+                    decl[2] = self._type(node, at)
         return str(decl[2])
 
     def _made(self, node: Node, at: int) -> str | None:
@@ -289,9 +291,8 @@ class _Calls:
         return self.classes.items[i] or None if i >= 0 else None
 
 
-_CALLS = frozenset({
-    "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression",
-})  # fmt: skip
+_SCOPED = "scoped_call_expression"
+_CALLS = frozenset({"member_call_expression", "nullsafe_member_call_expression", _SCOPED})
 _TYPES = frozenset({"optional_type", "named_type", "type_list", "name", "qualified_name"})
 
 

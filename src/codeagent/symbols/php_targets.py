@@ -56,7 +56,8 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
 def _member(graph: SymbolHierarchy, cls: Definition, name: str, *, after: bool) -> Target | None:
     """Method ``name`` of ``cls``: its own, then its traits', then its parent class's (and
     theirs), then its interfaces' (``after``: from its parent class on)."""
-    concrete, interfaces = [], []
+    concrete: list[Definition] = []
+    interfaces: list[Definition] = []
     queue = [b for b in _bases(graph, cls) if b.kind != "interface"] if after else [cls]
     seen = {cls.full_name} if after else set()
     while queue:
