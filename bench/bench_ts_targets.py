@@ -7,18 +7,19 @@ targets, in-process.
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
 ``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``; ``cpp``: ``.cpp``, ``.cc``, ``.cxx``,
-``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``; ``php``: ``.php``) once (not timed), then times
-``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites: the
-language layer's share of an index build) ``--runs`` times with the receiver walk
+``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``; ``php``: ``.php``) once (not timed), then
+times ``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites:
+the language layer's share of an index build) ``--runs`` times with the receiver walk
 (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
 :mod:`codeagent.lang.go_calls`, :mod:`codeagent.lang.rust_calls`,
 :mod:`codeagent.lang.c_calls`, :mod:`codeagent.lang.cpp_calls`,
 :mod:`codeagent.lang.csharp_calls`, :mod:`codeagent.lang.php_calls`) and ``--runs`` times
-without it (and without the call query's captures for it), interleaved, and prints the
-medians in seconds (wall and CPU) and the difference, and the median of the runs' paired CPU ratios (with / without, run by run: what a
-drift of the machine's speed changes least). Then, on a graph of those records, the first ``who
-calls NAME`` (resolution happens then, for that name's sites only) of common names, in
-milliseconds. Run it under the heavy-job lock.
+without it (and without the call query's captures for it), interleaved, and prints the medians
+in seconds (wall and CPU) and the difference, and the median of the runs' paired CPU ratios
+(with / without, run by run: what a drift of the machine's speed changes least). Then, on a
+graph of those records, the first ``who calls NAME`` (resolution happens then, for that name's
+sites only) of common names, in milliseconds.
+Run it under the heavy-job lock.
 """
 
 from __future__ import annotations
