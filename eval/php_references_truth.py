@@ -15,17 +15,20 @@ name here by design). A site whose name is written more than once on its line is
 line and a name say which call it is; a column does not). ``--marks``: each site's answer,
 one a line (what tests/symbols/test_php_call_targets.py's marks were checked with).
 
-The repositories, each chosen and written down before its first run (none written here):
+The repositories, each chosen and written down before its first run (none written here), run
+whole (their tests too: every ``.php`` file of the checkout):
 
-- Seldaek/monolog (``src/``, about 120 files): handlers over an abstract base chain
-  (``AbstractHandler``, ``AbstractProcessingHandler``), interfaces (``HandlerInterface``,
+- Seldaek/monolog (57eb1028; 217 files, 121 under ``src/``): handlers over an abstract base
+  chain (``AbstractHandler``, ``AbstractProcessingHandler``), interfaces (``HandlerInterface``,
   ``FormatterInterface``), formatters and processors, typed properties, promoted constructor
   parameters, ``parent::`` calls, static factories.
-- guzzle/guzzle (``src/``, about 40 files): an HTTP client with middleware closures, handlers
-  typed by interfaces, static helpers (``Utils``), exceptions with typed constructors.
-- thephpleague/flysystem (``src/``, about 170 files with its adapters): a filesystem
-  abstraction over adapters behind ``FilesystemAdapter``, typed properties and promoted
-  parameters, ``use ... as``, exceptions made by static constructors (``UnableTo*::because``).
+- guzzle/guzzle (2779e868; 74 files, 41 under ``src/``): an HTTP client with middleware
+  closures, handlers typed by interfaces, static helpers (``Utils``), exceptions with typed
+  constructors.
+- thephpleague/flysystem (072735c5; 180 files, 171 under ``src/`` with its adapters): a
+  filesystem abstraction over adapters behind ``FilesystemAdapter``, typed properties and
+  promoted parameters, ``use ... as``, exceptions made by static constructors
+  (``UnableTo*::because``).
 """
 
 from __future__ import annotations

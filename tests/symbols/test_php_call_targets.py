@@ -1,9 +1,11 @@
 """PHP call sites tied to what their receivers' declared types name: each form below is one
 marked call in a small real git repository of three namespaces (a parent class, an interface,
-a promoted constructor parameter, ``use ... as``, two classes called ``Transport``), indexed as
-a user's would be; the mark names the definition a PHP language server's "go to definition"
-lands on (intelephense's, checked by hand with ``eval/php_references_truth.py --marks``), ``-``
-where nothing in the code states the class (kept by name)."""
+a trait, a promoted constructor parameter, ``use ... as``, a declared return type, two classes
+called ``Transport``), indexed as a user's would be; the mark names the definition a PHP
+language server's "go to definition" lands on (intelephense 1.18.5's, checked by hand with
+``eval/php_references_truth.py DIR --marks`` on these files), ``-`` where nothing in the code
+states the class (kept by name: intelephense ties two of those by inferring, a union's to both
+classes and ``Transport::open``'s result from its body, and none of the others)."""
 
 from __future__ import annotations
 

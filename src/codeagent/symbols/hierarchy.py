@@ -17,7 +17,7 @@ from codeagent.symbols.csharp_targets import namespace_head, namespace_path
 from codeagent.symbols.file_imports import import_scope
 from codeagent.symbols.go_shapes import Shape, fits, is_generic, shape
 from codeagent.symbols.mro import breadth_first, c3_order
-from codeagent.symbols.php_targets import php_base
+from codeagent.symbols.php_classes import php_base
 from codeagent.symbols.tables import CLASS_KINDS, METHOD_KINDS, SymbolTables
 from codeagent.symbols.types import Definition
 

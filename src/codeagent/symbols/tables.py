@@ -67,10 +67,23 @@ class SymbolTables:
 
     @cached_property
     def php_types(self) -> dict[str, list[Definition]]:
-        """PHP's classes by whole name, lowercase (:mod:`codeagent.symbols.php_targets`)."""
-        from codeagent.symbols.php_targets import php_types
-
-        return php_types(self)
+        """PHP's classes, interfaces, traits and enums by whole name, lowercase, in path order
+        (:mod:`codeagent.symbols.php_classes`): a namespace block's by its qualified name
+        (``namespace A { .. }``), one after ``namespace A;`` by the last such line above it."""
+        php = languages_where("qualified_types")
+        spaces: dict[str, list[tuple[int, str]]] = defaultdict(list)  # path -> namespace A;
+        for d in self._defs:
+            if d.kind == "namespace" and self.files[d.path].get("l") in php:
+                spaces[d.path].append((d.line, d.qualname))
+        index: dict[str, list[Definition]] = defaultdict(list)
+        for d in self._defs:
+            if d.kind in CLASS_KINDS and self.files[d.path].get("l") in php:
+                outer = d.qualname.rpartition(".")[0]
+                if not outer:
+                    above = [name for line, name in spaces.get(d.path, ()) if line <= d.line]
+                    outer = above[-1] if above else ""
+                index[f"{outer}\\{d.name}".lower() if outer else d.name.lower()].append(d)
+        return dict(index)
 
     @cached_property
     def js_layout(self) -> Layout:
