@@ -33,6 +33,8 @@ abstract class Handler implements Sink
 {
     use Closes;
 
+    protected ?\App\Log\Transport $log = null;
+
     public function handle($record)
     {
         return $this->format($record); // @this-own format src/Core/Handler.php:Handler.format
@@ -111,6 +113,7 @@ class Stream extends Handler
         static::create(); // @static-inherited create src/Core/Handler.php:Handler.create
         $this->transport->send($record); // @property send src/Net/Transport.php:Transport.send
         $this->spare?->send($record); // @promoted send src/Net/Transport.php:Transport.send
+        $this->log->send($record); // @parent-property send src/Log/Transport.php:Transport.send
         return $record;
     }
     public function close()

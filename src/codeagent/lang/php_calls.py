@@ -6,8 +6,7 @@ makes them: resolved across files by :mod:`codeagent.symbols.php_targets`.
     found.calls     # [[line, name, scope], [line, name, scope, "App\\Net\\Client.send"], ...]
     found.bindings  # [["Http@10", "Handler", "App\\Base\\Handler"], ...]: the classes' bases
 
-The forms, a target each (``REF`` is ``Name@line``, a class of the file by its name's line; a
-class name is whole, without its leading ``\\``):
+The forms (``REF``: ``Name@line``, a class of the file by its name's line; a class name whole):
 
 - ``$this->f()``, ``self::f()``, ``static::f()``: ``REF.f`` (the class's own or inherited
   ``f``); ``parent::f()``: ``^REF.f`` (the bases of the class only);
@@ -15,15 +14,15 @@ class name is whole, without its leading ``\\``):
   $x``, ``?Client $x``), a caught exception (``catch (E $e)``) or a local every assignment
   of which in its function says the same class (``new T(...)``, a method's result below):
   ``T.f``; ``$this->x->f()`` where the class declares the property ``x`` with a class
-  (``private Client $x``, a promoted constructor parameter): the same; ``(new T)->f()``;
+  (``private Client $x``, a promoted constructor parameter): the same (one it does not
+  declare: ``REF.$x.f``, a parent's or a trait's); ``(new T)->f()``;
 - ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``);
 - ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
-  return (``: T``, ``: ?T``, ``: static``), which the record's ``b`` rows keep, with each
-  class's bases and the traits it uses.
+  return (``: T``, ``: ?T``, ``: static``), kept in the record's ``b`` rows with each
+  class's bases, traits and typed properties.
 
-A variable bound any other way as well (untyped, a union type, ``foreach``, ``list()``, by
-reference, a closure's ``use``, ``global``, ``static``), ``$$x``, ``$x::f()`` and a
-function's call leave the call by name.
+A variable bound any other way too (untyped, a union, ``foreach``, ``list()``, by reference,
+``use``, ``global``, ``static``), ``$$x``, ``$x::f()``, a function's call: by name.
 """
 
 from __future__ import annotations
@@ -163,8 +162,8 @@ class _Calls:
         "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
         declared to return a class."""
         rows = []
-        classes = self.classes
-        for node, ref in zip(sorted(self.class_nodes, key=_start), classes.items, strict=True):
+        classes, nodes = self.classes, sorted(self.class_nodes, key=lambda n: n.start_byte)
+        for node, ref in zip(nodes, classes.items, strict=True):
             for clause in node.named_children if ref else ():
                 if clause.type in _CLAUSES:
                     for base in clause.named_children:
@@ -180,6 +179,7 @@ class _Calls:
                 whole, name = self._type(node, at), f"(){name}"
             if ref and whole:
                 rows.append([ref, name, whole])
+        rows += [[classes.items[c], f"${p}", t] for (c, p), t in self.props.items() if t]
         return rows
 
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
@@ -219,8 +219,11 @@ class _Calls:
             inner, field = obj.child_by_field_name("object"), obj.child_by_field_name("name")
             if inner is None or field is None or field.type != "name" or text(inner) != "$this":
                 return None
-            cls = self.classes.inner(at, at)
-            return self.props.get((cls, text(field))) or None if cls >= 0 else None
+            cls, prop = self.classes.inner(at, at), text(field)
+            found = self.props.get((cls, prop)) if cls >= 0 else ""  # else a parent's: REF.$x
+            if found is None:
+                return f"{self.classes.items[cls]}.${prop}" if self.classes.items[cls] else None
+            return found or None
         if kind in _CALLS:  # a call's result: what the method is declared to return
             called = obj.child_by_field_name("name")
             found = self._called(obj, text(called), at) if called is not None else None
@@ -294,7 +297,3 @@ class _Calls:
 _SCOPED = "scoped_call_expression"
 _CALLS = frozenset({"member_call_expression", "nullsafe_member_call_expression", _SCOPED})
 _TYPES = frozenset({"optional_type", "named_type", "type_list", "name", "qualified_name"})
-
-
-def _start(node: Node) -> tuple[int, int]:
-    return (node.start_byte, -node.end_byte)

@@ -40,20 +40,34 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         return (made.full_name, False) if made is not None else None
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
     owner, _, member = first.lstrip("^").rpartition(".")
-    cls = php_class(graph, path, owner)
+    ref, _, prop = owner.partition(".$")  # REF.$x: the class of a parent's property x
+    cls = php_class(graph, path, ref)
     if isinstance(cls, str):
-        return (f"{cls}.{member}", True) if not after else None
+        return (f"{cls}.{member}", True) if not after and not prop else None
+    if cls is not None and prop:
+        cls = next((c for d in _lineage(graph, cls) if (c := _row(graph, d, f"${prop}"))), None)
     found = _member(graph, cls, member, after=first.startswith("^")) if cls else None
     for attr in after:
         method = graph._by_full.get(found[0]) if found is not None else None
-        cls = _returns(graph, method) if method is not None else None
+        owner_cls = graph._by_full.get(method.full_name.rpartition(".")[0]) if method else None
+        cls = _row(graph, owner_cls, f"(){method.name}") if method and owner_cls else None
         found = _member(graph, cls, attr, after=False) if cls is not None else None
     return found
 
 
 def _member(graph: SymbolHierarchy, cls: Definition, name: str, *, after: bool) -> Target | None:
-    """Method ``name`` of ``cls``: its own, then its traits', then its parent class's (and
-    theirs), then its interfaces' (``after``: from its parent class on)."""
+    """Method ``name`` of ``cls`` (``after``: from its parent class on), case-insensitive."""
+    lowered = name.lower()
+    for d in _lineage(graph, cls, after=after):
+        for m in graph.members(d):
+            if m.name.lower() == lowered:
+                return (m.full_name, False)
+    return None
+
+
+def _lineage(graph: SymbolHierarchy, cls: Definition, *, after: bool = False) -> list[Definition]:
+    """``cls``, then its traits, then its parent class (its traits, its parent ...), then the
+    interfaces of them all (``after``: from its parent class on)."""
     concrete: list[Definition] = []
     interfaces: list[Definition] = []
     queue = [b for b in _bases(graph, cls) if b.kind != "interface"] if after else [cls]
@@ -66,24 +80,12 @@ def _member(graph: SymbolHierarchy, cls: Definition, name: str, *, after: bool) 
         (interfaces if d.kind == "interface" else concrete).append(d)
         queue[:0] = [b for b in _bases(graph, d) if b.kind != "interface"]
         queue += [b for b in _bases(graph, d) if b.kind == "interface"]
-    lowered = name.lower()  # PHP's method names are case-insensitive
-    for d in concrete + interfaces:
-        for m in graph.members(d):
-            if m.name.lower() == lowered:
-                return (m.full_name, False)
-    return None
+    return concrete + interfaces
 
 
 def _bases(graph: SymbolHierarchy, cls: Definition) -> list[Definition]:
     """The traits ``cls`` uses, then its bases, as repository definitions."""
-    ref = (cls.name, {cls.line, cls.start_line})
-    found = []
-    for owner, what, whole in graph.files[cls.path].get("b", ()):
-        name, _, line = owner.rpartition("@")
-        if what == "use" and name == ref[0] and int(line) in ref[1]:
-            trait = php_class(graph, cls.path, whole)
-            if isinstance(trait, Definition):
-                found.append(trait)
+    found = _rows(graph, cls, "use")
     for base in graph.resolved_bases(cls):
         d = graph._by_full.get(base)
         if d is not None and d.kind in CLASS_KINDS:
@@ -91,15 +93,20 @@ def _bases(graph: SymbolHierarchy, cls: Definition) -> list[Definition]:
     return found
 
 
-def _returns(graph: SymbolHierarchy, method: Definition) -> Definition | None:
-    """The repository class the method is declared to return (its class's ``()name`` row)."""
-    owner = graph._by_full.get(method.full_name.rpartition(".")[0])
-    if owner is None or method.kind != "method":
-        return None
-    want = f"(){method.name}"
-    for ref, what, whole in graph.files[method.path].get("b", ()):
-        name, _, line = ref.rpartition("@")
-        if what == want and name == owner.name and int(line) in (owner.line, owner.start_line):
-            found = php_class(graph, method.path, whole)
-            return found if isinstance(found, Definition) else None
-    return None
+def _row(graph: SymbolHierarchy, cls: Definition, what: str) -> Definition | None:
+    """The repository class of ``cls``'s first ``b`` row ``what`` (``$x``: its property's,
+    ``()f``: what its method ``f`` is declared to return)."""
+    found = _rows(graph, cls, what)
+    return found[0] if found else None
+
+
+def _rows(graph: SymbolHierarchy, cls: Definition, what: str) -> list[Definition]:
+    """The repository classes of ``cls``'s ``b`` rows ``what`` (``use``: its traits)."""
+    found = []
+    for owner, kind, whole in graph.files[cls.path].get("b", ()):
+        name, _, line = owner.rpartition("@")
+        if kind == what and name == cls.name and int(line) in (cls.line, cls.start_line):
+            d = php_class(graph, cls.path, whole)
+            if isinstance(d, Definition):
+                found.append(d)
+    return found
