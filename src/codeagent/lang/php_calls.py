@@ -134,7 +134,7 @@ class _Calls:
             ref = f"{text(named)}@{named.start_point[0] + 1}" if named is not None else ""
             refs.append((node.start_byte, node.end_byte, ref))
         self.classes = Nest(refs)
-        self.functions = Nest(list(self.function_spans))
+        self.functions: Nest | None = None  # built when a call first asks for a variable
         self.props: dict[tuple[int, str], str] = {}  # (class, property) -> its class
         for var, typed in self.fields:
             self._prop(var, self._type(typed, var.start_byte))
@@ -238,7 +238,8 @@ class _Calls:
         decls = self.decls.get(name)
         if not decls:
             return None
-        functions = self.functions
+        functions = self.functions or Nest(list(self.function_spans))
+        self.functions = functions
         for decl in decls if not isinstance(decls[0][0], int) else ():
             decl[0] = functions.inner(decl[0].start_byte, decl[0].end_byte)
         scope = functions.inner(at, at)
