@@ -47,6 +47,10 @@ abstract class Handler implements Sink
     {
         return 1;
     }
+    public static function make(): static
+    {
+        return new static();
+    }
 }
 """,
     "src/Core/Closes.php": r"""<?php
@@ -157,6 +161,7 @@ function main(Stream $h, ?Wire $w)
     $r = $w->again();
     $r->send(7); // @declared-return-local send src/Net/Transport.php:Transport.send
     $h->shut(); // @missing - shut -
+    Net\Stream::make()->handle(2); // @static-return handle src/Net/Stream.php:Stream.handle
     $d = $h;
     $d->send(4); // @untyped-local - send -
     $$d->send(5); // @variable-variable - send -

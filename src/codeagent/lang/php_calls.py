@@ -18,8 +18,7 @@ The forms (``REF``: ``Name@line``, a class of the file by its name's line; a cla
   declare: ``REF.$x.f``, a parent's or a trait's); ``(new T)->f()``;
 - ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``);
 - ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
-  return (``: T``, ``: ?T``, ``: static``), kept in the record's ``b`` rows with each
-  class's bases, traits and typed properties.
+  return (``: T``, ``: ?T``; ``: static``: ``T``): ``b`` rows, as are bases, traits, properties.
 
 A variable bound any other way too (untyped, a union, ``foreach``, ``list()``, by reference,
 ``use``, ``global``, ``static``), ``$$x``, ``$x::f()``, a function's call: by name.
@@ -175,8 +174,9 @@ class _Calls:
             ref = classes.items[cls] if cls >= 0 else ""
             if name == "use":
                 whole = self._whole(self.text(node), at)
-            else:
-                whole, name = self._type(node, at), f"(){name}"
+            else:  # ": static": the class it is called on
+                static = self.text(node).lower().lstrip("?") == "static"
+                whole, name = "static" if static else self._type(node, at), f"(){name}"
             if ref and whole:
                 rows.append([ref, name, whole])
         rows += [[classes.items[c], f"${p}", t] for (c, p), t in self.props.items() if t]

@@ -50,7 +50,10 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     for attr in after:
         method = graph._by_full.get(found[0]) if found is not None else None
         owner_cls = graph._by_full.get(method.full_name.rpartition(".")[0]) if method else None
-        cls = _row(graph, owner_cls, f"(){method.name}") if method and owner_cls else None
+        if method is None or owner_cls is None:
+            return None
+        if not _static(graph, owner_cls, f"(){method.name}"):  # else the class called on
+            cls = _row(graph, owner_cls, f"(){method.name}")
         found = _member(graph, cls, attr, after=False) if cls is not None else None
     return found
 
@@ -102,11 +105,20 @@ def _row(graph: SymbolHierarchy, cls: Definition, what: str) -> Definition | Non
 
 def _rows(graph: SymbolHierarchy, cls: Definition, what: str) -> list[Definition]:
     """The repository classes of ``cls``'s ``b`` rows ``what`` (``use``: its traits)."""
+    found = (php_class(graph, cls.path, whole) for whole in _written(graph, cls, what))
+    return [d for d in found if isinstance(d, Definition)]
+
+
+def _static(graph: SymbolHierarchy, cls: Definition, what: str) -> bool:
+    """Whether ``cls``'s method is declared to return ``static`` (``what``: ``()f``)."""
+    return "static" in _written(graph, cls, what)
+
+
+def _written(graph: SymbolHierarchy, cls: Definition, what: str) -> list[str]:
+    """What ``cls``'s ``b`` rows ``what`` say, as written."""
     found = []
     for owner, kind, whole in graph.files[cls.path].get("b", ()):
         name, _, line = owner.rpartition("@")
         if kind == what and name == cls.name and int(line) in (cls.line, cls.start_line):
-            d = php_class(graph, cls.path, whole)
-            if isinstance(d, Definition):
-                found.append(d)
+            found.append(whole)
     return found
