@@ -469,8 +469,8 @@ public class Calendar {
     }
 """
     + "".join(
-        f"\n    int days{n}(int year) {{\n        int days = 365;\n        days += year % {n + 2};\n"
-        "        return days;\n    }\n"
+        f"\n    int days{n}(int year) {{\n        int days = 365;\n"
+        f"        days += year % {n + 2};\n        return days;\n    }}\n"
         for n in range(8)
     )
     + "}\n"

@@ -18,7 +18,7 @@ from conftest import GitRepoFactory
 QUESTION = "how does the client keep from sending too many requests a second to the server?"
 
 _FILLER = "".join(
-    f"        buffer.append(\"part {n}\").append(body.length() + {n});\n" for n in range(12)
+    f'        buffer.append("part {n}").append(body.length() + {n});\n' for n in range(12)
 )
 
 THROTTLED = f"""package net;
@@ -72,9 +72,7 @@ public class Client {{
 
 
 def _shown(text: str, git_repo: GitRepoFactory, k: int = 3) -> list[tuple[int, int]]:
-    store, _ = load_or_build(
-        git_repo({"src/net/Client.java": text}), Settings.load(embed="none")
-    )
+    store, _ = load_or_build(git_repo({"src/net/Client.java": text}), Settings.load(embed="none"))
     return [(h.start_line, h.end_line) for h in retrieve(store, QUESTION, k)]
 
 
