@@ -2,8 +2,8 @@
 "go to definition" (intelephense, spoken to over LSP on stdio: a development-time oracle,
 never a dependency of the project).
 
-    npm install --prefix /tmp/ipx intelephense
-    PYTHONPATH=src python eval/php_references_truth.py DIR [--server JS] [--sample 400]
+    npm install --prefix PREFIX intelephense
+    PYTHONPATH=src python eval/php_references_truth.py DIR --server JS [--sample 400]
         [--seed 46] [--show 8] [--marks]
 
 Indexes DIR's ``.php`` files (``vendor/`` aside) as the index extracts them, asks the server
@@ -51,7 +51,7 @@ from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import pack_calls
 
-SERVER = Path("/tmp/ipx/node_modules/intelephense/lib/intelephense.js")
+# the server's script under an npm prefix: PREFIX/node_modules/intelephense/lib/intelephense.js
 Site = tuple[str, int, str, int]  # (path, line, name, column)
 
 
@@ -192,7 +192,7 @@ def declared(graph: SymbolGraph, full: str) -> set[tuple[str, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("root", type=Path)
-    parser.add_argument("--server", type=Path, default=SERVER)
+    parser.add_argument("--server", type=Path, required=True, help="intelephense.js, as above")
     parser.add_argument("--sample", type=int, default=400)
     parser.add_argument("--seed", type=int, default=46)
     parser.add_argument("--show", type=int, default=8)
