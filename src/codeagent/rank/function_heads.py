@@ -39,13 +39,11 @@ def around(store: IndexStore, table: FileTable, path: str, i: int) -> list[int]:
     """The windows to join to chunk ``i`` of ``path``, nearest first: those before it
     (:func:`windows_before`), and the next window of its definition when ``i`` holds no line of
     code (only the documentation above it), and the next while they hold none."""
-    joined = windows_before(store, table, path, i)[::-1]
-    if store.chunks[i].kind not in CALLABLE:
-        return joined
-    mine = sorted(
-        (j for j in table.file_chunks[table.ids[path]] if _same(store, i, j)),
-        key=lambda j: store.chunks[j].start_line,
-    )
+    chunk = store.chunks[i]
+    if chunk.kind not in CALLABLE:
+        return []
+    mine = _windows(store, table, path, i)
+    joined = _before(store, mine, i)[::-1] if chunk.symbol else []
     at = mine.index(i)
     while all(map(_NOT_CODE.match, store.chunks[mine[at]].text.splitlines())):
         if at + 1 == len(mine) or store.chunks[mine[at + 1]].start_line > _end(store, mine[at]):
@@ -66,10 +64,20 @@ def windows_before(store: IndexStore, table: FileTable, path: str, i: int) -> li
     chunk = store.chunks[i]
     if chunk.kind not in CALLABLE or not chunk.symbol:
         return []
-    mine = sorted(
+    return _before(store, _windows(store, table, path, i), i)
+
+
+def _windows(store: IndexStore, table: FileTable, path: str, i: int) -> list[int]:
+    """The chunks of ``path`` that carry chunk ``i``'s name and kind, by their first line."""
+    return sorted(
         (j for j in table.file_chunks[table.ids[path]] if _same(store, i, j)),
         key=lambda j: store.chunks[j].start_line,
     )
+
+
+def _before(store: IndexStore, mine: list[int], i: int) -> list[int]:
+    """Of ``mine`` (:func:`_windows`), the windows of ``i``'s definition before it, first to
+    last, when the definition spans at most :data:`SPAN` lines."""
     spans = [(store.chunks[j].start_line, store.chunks[j].end_line) for j in mine]
     first = last = at = mine.index(i)
     while first > 0 and spans[first][0] <= spans[first - 1][1] + 1:

@@ -235,6 +235,8 @@ def _declarations_after(
     declaring = {i: float(scores[i]) for i in down if declares(store.chunks[i])}
     for i in down:
         scores[i] *= declarations.DECLARATION
+    if not declaring:
+        return
     chunks = {i: store.chunks[i] for i in ids}  # a field's users: what its documentation says
     for i, lifted in field_users(chunks, declaring, terms, scores, down).items():
         scores[i] = max(float(scores[i]), lifted)
