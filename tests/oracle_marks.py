@@ -39,6 +39,36 @@ def marked(files: dict[str, str]) -> list[tuple[str, str, int, str, bool]]:
     return out
 
 
+# ``// @form NAME WHERE:QUALNAME``, ``-`` for WHERE when nothing in the code states the type
+TARGET_MARKS = re.compile(r"// @([\w-]+) (?:- )?(\w+) (\S+)")
+
+
+def target_marked(files: dict[str, str]) -> list[tuple[str, str, int, str, str]]:
+    """``(form, path, line, called name, expected target)`` of each call marked with
+    :data:`TARGET_MARKS` in ``files``."""
+    out = []
+    for path, text in files.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            found = TARGET_MARKS.search(line)
+            if found:
+                out.append((found.group(1), path, number, found.group(2), found.group(3)))
+    return out
+
+
+def assert_written_target(
+    graph: SymbolGraph, form: str, path: str, line: int, name: str, expected: str
+) -> None:
+    """The call of ``name`` at ``path:line`` is tied to ``expected`` (``WHERE:QUALNAME``), or
+    with ``-`` kept by name."""
+    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
+    if expected == "-":  # nothing in the code states the type: kept, marked by name
+        assert (site.resolved, site.target) == (False, ""), form
+        return
+    assert site.resolved, f"{form}: {path}:{line} left by name"
+    where, _, qualname = expected.partition(":")
+    assert site.target == f"{where}.{qualname}", form
+
+
 def python_marked(files: dict[str, str]) -> list[tuple[str, str, int, str]]:
     """``(form, path, line, called name)`` of each call marked ``# @form NAME`` in ``files``."""
     return [

@@ -9,12 +9,10 @@ classes and ``Transport::open``'s result from its body, and none of the others).
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
-from oracle_marks import committed, indexed
+from oracle_marks import assert_written_target, committed, indexed, target_marked
 
 FILES = {
     "src/Core/Sink.php": r"""<?php
@@ -175,17 +173,6 @@ function shut(Core\Handler $x)
 }
 """,
 }
-MARKS = re.compile(r"// @([\w-]+) (?:- )?(\w+) (\S+)")
-
-
-def _marked() -> list[tuple[str, str, int, str, str]]:
-    out = []
-    for path, text in FILES.items():
-        for number, line in enumerate(text.splitlines(), 1):
-            found = MARKS.search(line)
-            if found:
-                out.append((found.group(1), path, number, found.group(2), found.group(3)))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -194,18 +181,12 @@ def graph(tmp_path_factory: pytest.TempPathFactory) -> SymbolGraph:
 
 
 @pytest.mark.parametrize(
-    ("form", "path", "line", "name", "expected"), _marked(), ids=lambda v: str(v)
+    ("form", "path", "line", "name", "expected"), target_marked(FILES), ids=lambda v: str(v)
 )
 def test_a_call_resolves_where_the_language_server_lands(
     graph: SymbolGraph, form: str, path: str, line: int, name: str, expected: str
 ) -> None:
-    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
-    if expected == "-":  # nothing in the code states the class: kept, marked by name
-        assert (site.resolved, site.target) == (False, ""), form
-        return
-    assert site.resolved, f"{form}: {path}:{line} left by name"
-    where, _, qualname = expected.partition(":")
-    assert site.target == f"{where}.{qualname}", form
+    assert_written_target(graph, form, path, line, name, expected)
 
 
 def test_a_class_outside_the_repository_is_outside(graph: SymbolGraph) -> None:

@@ -5,7 +5,6 @@ definition the TypeScript compiler's "go to definition" lands on (checked by han
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from codeagent.config import Settings
 from codeagent.index.build import load_or_build
 from codeagent.symbols.graph import SymbolGraph
 from conftest import git, write_files
+from oracle_marks import assert_written_target, target_marked
 
 FILES = {
     "src/base.ts": (
@@ -137,17 +137,6 @@ FILES = {
         "}\n"
     ),
 }
-MARKS = re.compile(r"// @([\w-]+) (?:- )?(\w+) (\S+)")
-
-
-def _marked() -> list[tuple[str, str, int, str, str]]:
-    out = []
-    for path, text in FILES.items():
-        for number, line in enumerate(text.splitlines(), 1):
-            found = MARKS.search(line)
-            if found:
-                out.append((found.group(1), path, number, found.group(2), found.group(3)))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -163,18 +152,12 @@ def graph(tmp_path_factory: pytest.TempPathFactory) -> SymbolGraph:
 
 
 @pytest.mark.parametrize(
-    ("form", "path", "line", "name", "expected"), _marked(), ids=lambda v: str(v)
+    ("form", "path", "line", "name", "expected"), target_marked(FILES), ids=lambda v: str(v)
 )
 def test_a_call_resolves_where_the_compiler_lands(
     graph: SymbolGraph, form: str, path: str, line: int, name: str, expected: str
 ) -> None:
-    [site] = [c for c in graph.callers(name) if (c.path, c.line) == (path, line)]
-    if expected == "-":  # nothing in the code states the type: kept, marked by name
-        assert (site.resolved, site.target) == (False, ""), form
-        return
-    assert site.resolved, f"{form}: {path}:{line} left by name"
-    where, _, qualname = expected.partition(":")
-    assert site.target == f"{where}.{qualname}", form
+    assert_written_target(graph, form, path, line, name, expected)
 
 
 def test_a_package_import_is_outside_the_repository(tmp_path: Path) -> None:
