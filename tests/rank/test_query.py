@@ -173,3 +173,33 @@ def test_a_pasted_environment_report_is_left_out() -> None:
     found = analyze(ENV_REPORT)
     assert "show_versions_helper" not in found.identifiers
     assert [f.function for f in found.frames] == ["save_figure"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "why does 8 == 8.0 come out true in a template? how are the two compared?",
+        "where is timeout: 2.5 turned into seconds?",
+        "plt.subplots_adjust(left=0.05, bottom=0.4, right=0.95, top=0.9)",
+    ],
+)
+def test_a_question_or_code_that_holds_a_number_like_a_version_is_kept(line: str) -> None:
+    from codeagent.rank.query import strip_noise
+
+    assert strip_noise(line) == line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Django Version: 2.2.24, 3.2.9 (reproduced using two different versions)",
+        "    python: 3.6.7 | packaged by conda-forge | (default, Feb 19 2019, 18:37:23)",
+        "Sympy version == 1.10.1",
+        "Execution time: 0.000647s [Database: default]",
+    ],
+)
+def test_a_version_line_with_a_note_is_left_out(line: str) -> None:
+    from codeagent.rank.query import strip_noise
+
+    assert strip_noise(f"Saving drops the title.\n{line}") == "Saving drops the title."
+    assert strip_noise(line) == line  # nothing else: the question is kept whole

@@ -8,9 +8,10 @@ import Stemmer
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.rank.chunk_names import _said_name
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
-from codeagent.rank.retrieve import _said_name, retrieve
+from codeagent.rank.retrieve import retrieve
 from codeagent.tokens import name_terms
 from conftest import GitRepoFactory
 

@@ -70,8 +70,12 @@ _NOISE_HEADING = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*$)")
+# (a name, ``: 1.2`` or ``==1.2``, more versions, then at most a note in brackets or after a
+# bar: "why does 8 == 8.0 come out true?" is a question, not a version)
+_VERSION = r"v?\d+(?:\.\w+)+\S*"
 _VERSION_LINE = re.compile(
-    r"^\s*(?:[-*]\s*)?[\w .()/-]{1,40}\s*[:=]=?\s*v?\d+(?:\.\w+)+[^\s]*(?:\s.*)?$"
+    rf"^\s*(?:[-*]\s*)?[\w .()/-]{{1,40}}\s*[:=]=?\s*{_VERSION}(?:,?\s+{_VERSION})*"
+    r"(?:\s+[(\[|].*)?\s*$"
     r"|^\s*(?:[-*]\s*)?(?:python|os|platform|machine|executable|sys\.version|blas|lapack)"
     r"(?:\s+version)?\s*[:=]\s*\S[^\n]{0,100}$"
     r"|^\s*(?:[-*]\s*)?python\s+v?\d+\.\d+\S*\s*(?:\(.*\))?\s*$",
@@ -82,7 +86,8 @@ _VERSION_LINE = re.compile(
 def strip_noise(question: str) -> str:
     """``question`` without pasted environment reports: a section under an "Environment",
     "Versions" (…) heading up to the next heading, and lines that only give a version
-    (``numpy: 1.26.4``, ``requests==2.31.0``, ``Python 3.11.4``). Traceback lines stay."""
+    (``numpy: 1.26.4``, ``requests==2.31.0``, ``Python 3.11.4``). Traceback lines stay; a
+    question that would be left with nothing is kept whole."""
     kept: list[str] = []
     skipping = skipped = False  # in a report's section; some of its lines already left out
     for line in question.splitlines():
@@ -97,7 +102,7 @@ def strip_noise(question: str) -> str:
             skipped = skipped or bool(line.strip())
             continue
         kept.append(line)
-    return "\n".join(kept)
+    return "\n".join(kept) if any(line.strip() for line in kept) else question
 
 
 _IGNORED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"self", "cls", "args", "kwargs"}

@@ -36,8 +36,10 @@ A question in words (not a bug report) names the work, and often the function th
 in each of the files shown, a chunk scores more the more of its definition's name the question
 says (``Line.has_magic_trailing_comma`` for "how does it decide whether to use the magic
 trailing comma?": magic, trail, comma of has, magic, trail, comma; ``Cache.write`` for "where
-is the cache written?"): its score times 1 + :data:`NAME_WEIGHT` x that share. It picks the
-chunks inside a file, not the files (they are ranked before). On SWE-QA how-questions of seven
+is the cache written?"): its score times 1 + ``NAME_WEIGHT`` x that share
+(:mod:`codeagent.rank.chunk_names`; a function nested in another and longer than each piece of
+it is named by the outer one's name too: twenty-eighth round). It picks the chunks inside a
+file, not the files (they are ranked before). On SWE-QA how-questions of seven
 development repositories (in-process, BM25 alone), a function the reference answer names was
 among the first five chunks for 37.1-90.2 % of the questions with the name, 0 to 4.9 points
 more than without (flask 64.4 -> 68.9, pylint 51.2 -> 56.1), files cited unchanged; a weight of
@@ -90,16 +92,17 @@ with BM25 alone (WeasyPrint 55.0 -> 62.5; files cited by ten windows 87.9 -> 88.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from codeagent.rank import declarations, how_order, idle_defs, test_chunks
+from codeagent.rank.chunk_names import by_name
 from codeagent.rank.field_users import declares, field_users
 from codeagent.rank.function_heads import around
+from codeagent.rank.type_docs import documented_methods
 from codeagent.rank.windows import add_merged, merge_hits, shown, top_up, touching
 from codeagent.records import SearchHit
-from codeagent.tokens import bm25_terms, name_terms
+from codeagent.tokens import bm25_terms
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -113,15 +116,6 @@ FIRST_FILE = 3  # the first file's chunks, within the first SECOND_WITHIN window
 SECOND_CHUNK = 0.8  # a file's second chunk is shown when it scores this share of its best
 SECOND_WITHIN = 5  # ... and when it falls among the first this many windows
 FIRST_SHARE = 0.0  # a bug report's first file's further chunks: any share of its best
-NAME_WEIGHT = 0.5  # a question in words: a chunk's score x (1 + this x its name's share said)
-# an accessor's verb says nothing of what a name does: "how does a command get its arguments
-# rearranged?" is not about ``get_namespaces`` (counted as not said; a name of one part keeps it)
-ACCESSOR_PARTS = frozenset({"get", "set"})
-# an instance's ``__call__``: ``self`` its first parameter (after the decorators, a comment);
-# not a metaclass's (``cls``), nor a later window of a long one (which holds no signature)
-_INSTANCE_CALL = re.compile(
-    r"(?:\s*@[^\n]*\n)*\s*(?:async\s+)?def\s+__call__\s*\((?:\s*#[^\n]*)?\s*self\b"
-)
 TEST_CHUNK = 0.25  # ... and a test in a Rust source file: its score x this (not asked of tests)
 
 
@@ -136,7 +130,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
 
     analysis = analyze(question)
     ranking = rank_files(store, question, analysis)
-    terms = None
+    terms, named = None, frozenset(analysis.identifiers)
     if not analysis.reports:  # a question in words: its chunks weighed by their names, below
         terms = frozenset(bm25_terms(question))
         ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
@@ -157,7 +151,7 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
                 top_up(store, ranking, merged, source, SECOND_WITHIN)
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
         if terms is not None:
-            _by_name(store, ranking, terms, path)
+            by_name(store, ranking, terms, path, named)
             if not analysis.wants_tests and path.endswith(test_chunks.SUFFIX):
                 _tests_after(store, ranking, path)
             if doing:
@@ -183,36 +177,6 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
     return merged[:k]
 
 
-def _by_name(store: IndexStore, ranking: Ranking, terms: frozenset[str], path: str) -> None:
-    """Score up, in place, each chunk of ``path`` by the share of its definition's name (the
-    last part of its symbol) that ``terms`` hold. A file's chunks are weighed as it is reached:
-    a question in words looks at no later file's chunks before (only a bug report does)."""
-    scores = ranking.chunk_scores
-    for i in ranking.table.file_chunks[ranking.table.ids[path]]:
-        symbol = store.chunks[i].symbol
-        if not symbol or symbol[0] == "<":
-            continue  # no definition: a file's head, a window of lines
-        chunk = store.chunks[i]
-        if chunk.kind == "constructor":
-            continue  # its name is its class's: a question that names the class names no step
-        name = name_terms(_said_name(symbol, chunk.text))
-        said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
-        if said and not idle_defs.is_stub(chunk):  # a stub does not do what it says
-            scores[i] *= 1.0 + NAME_WEIGHT * said / len(name)
-
-
-def _said_name(symbol: str, text: str) -> str:
-    """The name a definition is asked by: its own, but a callable class's ``__call__`` by its
-    class's (``TimeStamper.__call__`` stamps the time; its own name says nothing). A
-    metaclass's ``__call__`` (its first parameter ``cls``) makes the instances of other classes:
-    filelock's ``FileLockMeta.__call__`` is no answer to how a lock is released; nor is a later
-    window of a long ``__call__``, which does not say whose it is."""
-    parts = symbol.rsplit(".", 2)
-    if parts[-1] != "__call__" or len(parts) < 2 or _INSTANCE_CALL.match(text) is None:
-        return parts[-1]
-    return parts[-2]
-
-
 def _tests_after(store: IndexStore, ranking: Ranking, path: str) -> None:
     """Score down, in place, the tests that the Rust file ``path`` holds
     (:mod:`codeagent.rank.test_chunks`), so that its code is shown before them."""
@@ -232,13 +196,15 @@ def _declarations_after(
     down = set(declarations.told_apart(store, path, ids)[0])
     if displays:
         down.update(i for i in ids if idle_defs.is_display(store.chunks[i]))
-    declaring = {i: float(scores[i]) for i in down if declares(store.chunks[i])}
+    before = {i: float(scores[i]) for i in down}
     for i in down:
         scores[i] *= declarations.DECLARATION
-    if not declaring:
+    if not down:
         return
-    chunks = {i: store.chunks[i] for i in ids}  # a field's users: what its documentation says
-    for i, lifted in field_users(chunks, declaring, terms, scores, down).items():
+    chunks = {i: store.chunks[i] for i in ids}  # what a field's or a type's documentation says
+    declaring = {i: score for i, score in before.items() if declares(chunks[i])}
+    users = field_users(chunks, declaring, terms, scores, down) if declaring else {}
+    for i, lifted in [*users.items(), *documented_methods(chunks, down, before, scores).items()]:
         scores[i] = max(float(scores[i]), lifted)
 
 
