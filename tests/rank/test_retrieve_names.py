@@ -201,3 +201,33 @@ def test_a_stub_is_not_scored_up_by_its_name(git_repo: GitRepoFactory) -> None:
 )
 def test_the_name_a_definition_is_asked_by(symbol: str, text: str, said: str) -> None:
     assert _said_name(symbol, text) == said
+
+
+# A method named by a word BM25 drops (``when``): a question that gives it as code names it.
+SCHEMA = (
+    "class Schema:\n"
+    "    def concat(self, schema):\n"
+    '        """Combine this schema with another: the other one decides."""\n'
+    f"{FILLER}"
+    "        merged = Schema()\n"
+    "        merged.tests = self.tests + schema.tests\n"
+    "        return merged\n\n"
+    "    def when(self, keys, builder):\n"
+    f"{FILLER}"
+    "        self.conditions.append(Condition(keys, builder))\n"
+    "        return self\n"
+)
+WHEN = "how does when() decide which schema to use?"
+
+
+def test_a_name_the_question_gives_as_code_is_said_wholly(git_repo: GitRepoFactory) -> None:
+    store, _ = load_or_build(
+        git_repo({"lib/schema.py": SCHEMA, "lib/other.py": "def render(x):\n    return x\n"}),
+        Settings.load(embed="none"),
+    )
+    assert name_terms("when") == frozenset()  # no term holds it
+    ranking = rank_files(store, WHEN, analyze(WHEN))
+    by_score = [store.chunks[i].symbol for i in ranking.chunks_of("lib/schema.py")]
+    assert by_score.index("Schema.concat") < by_score.index("Schema.when")  # by its words
+    shown = [h.symbol for h in retrieve(store, WHEN, 4)]
+    assert shown[0] == "Schema.when", shown
