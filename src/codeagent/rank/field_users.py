@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from codeagent.records import Chunk
 
 AT_LEAST = 4  # a field is read when its documentation and name hold this many question words
-_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?!\[)|--)")
+# a comment line: ``//``, ``/*``, `` *``, ``#`` (not an attribute ``#[``), ``--``
+COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?!\[)|--)")
 _TRAILING = re.compile(r"(?://|#)(.*)$")
 _SIGILED = re.compile(r"[$@]{1,2}([A-Za-z_]\w*)")
 _ATTRIBUTE = re.compile(r"\s*attr_(?:reader|writer|accessor)\s+:(\w+)")
@@ -70,7 +71,7 @@ def fields(text: str) -> list[tuple[str, str]]:
         if quoted or quotes:  # a docstring: its class's, not a field's
             quoted, doc = quoted != (quotes % 2 == 1), []
             continue
-        if _COMMENT.match(line):
+        if COMMENT.match(line):
             doc.append(line)
             continue
         name = _name(line)

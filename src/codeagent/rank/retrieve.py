@@ -199,10 +199,10 @@ def _declarations_after(
     before = {i: float(scores[i]) for i in down}
     for i in down:
         scores[i] *= declarations.DECLARATION
-    if not down:
-        return
+    declaring = {i: score for i, score in before.items() if declares(store.chunks[i])}
+    if not declaring and all(store.chunks[i].symbol for i in down):
+        return  # no fields declared, no window of lines that may document a type
     chunks = {i: store.chunks[i] for i in ids}  # what a field's or a type's documentation says
-    declaring = {i: score for i, score in before.items() if declares(chunks[i])}
     users = field_users(chunks, declaring, terms, scores, down) if declaring else {}
     for i, lifted in [*users.items(), *documented_methods(chunks, down, before, scores).items()]:
         scores[i] = max(float(scores[i]), lifted)

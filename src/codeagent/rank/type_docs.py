@@ -22,11 +22,11 @@ its score on to ``checkForValidIdentifiers`` for "how does pongo2 look up a dott
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
 
 from codeagent.rank.declarations import KINDS
+from codeagent.rank.field_users import COMMENT
 from codeagent.rank.idle_defs import CALLABLE
 
 if TYPE_CHECKING:
@@ -34,15 +34,13 @@ if TYPE_CHECKING:
 
     from codeagent.records import Chunk
 
-_COMMENT = re.compile(r"\s*(?://|/\*|\*|#(?!\[)|--)")
-
 
 def documents_type(text: str) -> bool:
     """Whether ``text`` ends with a comment of at least half of its lines (blank lines aside)."""
     lines = [line for line in text.splitlines() if line.strip()]
     trailing = 0
     for line in reversed(lines):
-        if not _COMMENT.match(line):
+        if not COMMENT.match(line):
             break
         trailing += 1
     return trailing > 0 and 2 * trailing >= len(lines)
