@@ -98,6 +98,22 @@ def test_watch_a_file_added_during_the_build_is_answered_or_said(
     fresh_or_said(root, embedder, notices, result)
 
 
+def test_watch_an_answer_not_waiting_for_the_update_names_the_file_added_during_the_build(
+    git_repo: GitRepoFactory,
+) -> None:
+    """The first index was read while the file was added (its probe cannot vouch for it); an
+    answer that does not wait for the update says so and names the file."""
+    root = git_repo(FILES)
+    settings = Settings.load(llm="none", embed="hash:16", update_wait=0.0)
+    embedder = Editing(16, root)
+    follower = Follower(root, settings, RepoWatch(root, ignore=[settings.home]), embedder)
+    follower.first()
+    pinned = follower.keeper.pin()
+    workspace = Workspace(root, settings, chat_model=None)
+    notices, result = answer(workspace, index=pinned.index, notices=pinned.notices)
+    assert not fresh_or_said(root, embedder, notices, result)
+
+
 def test_answering_first_a_file_added_during_the_build_is_answered_or_said(
     git_repo: GitRepoFactory, gate: Path
 ) -> None:

@@ -105,7 +105,7 @@ class Follow:
         assert stats is not None
         if stats.state_hash == self.state:
             return None  # e.g. `git add`: the state git reports moved, the content did not
-        old = before.probe if before is not None else None
+        old = (before.probe or before.began) if before is not None else None
         changed = (
             changed_paths(self.root, old, after.probe)
             if old is not None and after.probe is not None

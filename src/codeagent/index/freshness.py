@@ -25,12 +25,15 @@ NAMED_PATHS = 3  # changed files a notice names before it says "…"
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One served state: its index (loaded), the probe taken when its build began, and the
-    number of the update that made it (1 for the first index)."""
+    """One served state: its index (loaded), the probe taken when its build began (None when
+    the repository changed while it was built), the number of the update that made it (1 for
+    the first index), and ``began``: that first probe kept in any case, so that what changed
+    since can still be named."""
 
     index: LazyIndex
     probe: Probe | None
     generation: int
+    began: Probe | None = None
 
     @property
     def state(self) -> str:
@@ -89,7 +92,8 @@ class SharedCheck:
 
 def catching_up_notice(root: Path, served: Snapshot, now: Probe, error: str | None) -> str:
     """What an answer from ``served`` says when the repository has moved on to ``now``."""
-    paths = changed_paths(root, served.probe, now) if served.probe is not None else []
+    since = served.probe or served.began
+    paths = changed_paths(root, since, now) if since is not None else []
     what = "the repository's last changes"
     if paths:
         named = ", ".join(paths[:NAMED_PATHS]) + (", …" if len(paths) > NAMED_PATHS else "")

@@ -199,9 +199,10 @@ class Updater:
             store.check_later(self.on_damage)  # opened on its seal: hashed behind the answers
             index = LazyIndex(self.root, self.settings, store=store, stats=stats)
             after = self._check.get()
+            began = probe
             if probe is not None and (after is None or after.key != probe.key):
                 probe = None  # changed while it was read: the next question updates again
-            self.snapshot = Snapshot(index, probe, number)
+            self.snapshot = Snapshot(index, probe, number, began)
             self.built_state = stats.state_hash or None
             if current is not None and not reload:  # a reload is the same state
                 self.updates += 1
