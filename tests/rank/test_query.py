@@ -203,3 +203,27 @@ def test_a_version_line_with_a_note_is_left_out(line: str) -> None:
 
     assert strip_noise(f"Saving drops the title.\n{line}") == "Saving drops the title."
     assert strip_noise(line) == line  # nothing else: the question is kept whole
+
+
+@pytest.mark.parametrize(
+    ("question", "left"),
+    [
+        ("where does a WHERE clause end, e.g. at GROUP BY?", ["e", "g"]),
+        ("which options (e.g., timeout, retries, etc.) are read?", ["e", "g", "etc"]),
+        ("how is the proxy chosen, i.e. which one wins?", ["e"]),  # "i" a stopword
+        ("E.g. how are retries counted", ["e", "g"]),
+    ],
+)
+def test_the_latin_abbreviations_of_prose_are_no_terms(question: str, left: list[str]) -> None:
+    from codeagent.rank.query import strip_noise
+    from codeagent.tokens import bm25_terms
+
+    assert set(left) <= set(bm25_terms(question))  # as the question is written
+    assert not set(left) & set(bm25_terms(strip_noise(question)))
+
+
+@pytest.mark.parametrize("code", ["value = cfg.e.g.h", "x = node.i.e.value", "print(etc.path)"])
+def test_code_that_spells_an_abbreviation_is_kept(code: str) -> None:
+    from codeagent.rank.query import strip_noise
+
+    assert strip_noise(code) == code

@@ -82,12 +82,17 @@ _VERSION_LINE = re.compile(
     re.IGNORECASE,
 )
 
+# Latin abbreviations of prose ("e.g.", "i.e.", "etc."): their letters are no words of the
+# question, and a one-letter name (flask's ``g``, an ``e`` of ``except … as e``) is a term.
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:e\.g|i\.e|etc)\.(?=[\s,;:)]|$)", re.IGNORECASE)
+
 
 def strip_noise(question: str) -> str:
     """``question`` without pasted environment reports: a section under an "Environment",
     "Versions" (…) heading up to the next heading, and lines that only give a version
-    (``numpy: 1.26.4``, ``requests==2.31.0``, ``Python 3.11.4``). Traceback lines stay; a
-    question that would be left with nothing is kept whole."""
+    (``numpy: 1.26.4``, ``requests==2.31.0``, ``Python 3.11.4``), and without the Latin
+    abbreviations of prose ("e.g.", "i.e.", "etc."). Traceback lines stay; a question that
+    would be left with nothing is kept whole."""
     kept: list[str] = []
     skipping = skipped = False  # in a report's section; some of its lines already left out
     for line in question.splitlines():
@@ -101,7 +106,7 @@ def strip_noise(question: str) -> str:
         elif skipping or _VERSION_LINE.match(line):
             skipped = skipped or bool(line.strip())
             continue
-        kept.append(line)
+        kept.append(_ABBREVIATION.sub(" ", line))
     return "\n".join(kept) if any(line.strip() for line in kept) else question
 
 

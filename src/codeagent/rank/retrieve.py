@@ -125,14 +125,14 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
         return []
     if not store.chunks:
         return []
-    from codeagent.rank.query import analyze, asks_how
+    from codeagent.rank.query import analyze, asks_how, strip_noise
     from codeagent.rank.ranking import rank_files, source_first_held
 
     analysis = analyze(question)
     ranking = rank_files(store, question, analysis)
     terms, named = None, frozenset(analysis.identifiers)
     if not analysis.reports:  # a question in words: its chunks weighed by their names, below
-        terms = frozenset(bm25_terms(question))
+        terms = frozenset(bm25_terms(strip_noise(question)))
         ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
     # a how-question: one window a file after the first (more files; the first keeps its three)
     how = how_order.is_how_question(question, analysis)
