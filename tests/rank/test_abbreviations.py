@@ -1,5 +1,5 @@
-""""e.g." in a question is no name: a file whose only match is a one-letter global (``g``,
-``e``) is not shown for it (a real index of a real repository)."""
+"""The letters of "e.g." in a question are no name: a file whose only match is a one-letter
+global (``g``, ``e``) is not shown for it (a real index of a real repository)."""
 
 from __future__ import annotations
 
