@@ -163,8 +163,10 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             else:  # a file kept back before the first windows are filled: the source ran out
                 top_up(store, ranking, merged, source, SECOND_WITHIN)
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
+        # the question's words weigh the chunks of this file and of the later ones it is weighed
+        # against (each file once)
         for ahead, _ in ranking.files[rank - 1 : rank + SECOND_WITHIN] if terms is not None else ():
-            if ahead not in scored:  # this file, and the later ones its chunks are weighed against
+            if terms is not None and ahead not in scored:
                 scored.add(ahead)
                 by_name(store, ranking, terms, ahead, named)
                 if not analysis.wants_tests and ahead.endswith(test_chunks.SUFFIX):
