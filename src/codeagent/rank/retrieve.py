@@ -163,16 +163,16 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             else:  # a file kept back before the first windows are filled: the source ran out
                 top_up(store, ranking, merged, source, SECOND_WITHIN)
         per_file = 1 if how and rank > 1 else _per_file(rank, len(merged))
-        # the question's words weigh the chunks of this file and of the later ones it is weighed
-        # against (each file once)
-        for ahead, _ in ranking.files[rank - 1 : rank + SECOND_WITHIN] if terms is not None else ():
-            if terms is not None and ahead not in scored:
-                scored.add(ahead)
-                by_name(store, ranking, terms, ahead, named)
-                if not analysis.wants_tests and ahead.endswith(test_chunks.SUFFIX):
-                    _tests_after(store, ranking, ahead)
-                if doing:
-                    _declarations_after(store, ranking, ahead, displays, terms)
+        if terms is not None:  # the question's words weigh this file's chunks and the later
+            # files' they are weighed against, each file once
+            for ahead, _ in ranking.files[rank - 1 : rank + SECOND_WITHIN]:
+                if ahead not in scored:
+                    scored.add(ahead)
+                    by_name(store, ranking, terms, ahead, named)
+                    if not analysis.wants_tests and ahead.endswith(test_chunks.SUFFIX):
+                        _tests_after(store, ranking, ahead)
+                    if doing:
+                        _declarations_after(store, ranking, ahead, displays, terms)
         ids = shown(store, ranking.chunks_of(path), per_file, overloads=doing)
         if not ids:
             continue
@@ -183,11 +183,10 @@ def retrieve(store: IndexStore, question: str, k: int) -> list[SearchHit]:
             if n and (chunk_score <= 0.0 or chunk_score < share * best):
                 break
             hit = SearchHit.of(store.chunks[i], score, {"file": rank})
-            # a report's further chunk, file 2 on; a question in words', the first file's under
-            # the share that shows it anyway
-            later = n > 0 and (rank > 1) == analysis.reports
-            if later and rank == 1 and chunk_score >= SECOND_CHUNK * best:
-                later = False
+            # weighed against the later files: a report's further chunk, file 2 on; a question in
+            # words', the first file's under the share
+            under = chunk_score < SECOND_CHUNK * best
+            later = n > 0 and (rank > 1 if analysis.reports else rank == 1 and under)
             if later and _outscored(merged, hit, chunk_score, ranking, rank):
                 break
             for j in around(store, ranking.table, path, i) if doing else []:
