@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
+from codeagent.rank.declarations import DECLARATION
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from codeagent.rank.retrieve import SECOND_CHUNK, retrieve
@@ -83,4 +84,53 @@ def test_the_first_files_second_chunk_is_shown_when_it_outscores_the_next_files(
         ("conf/keys.go", "toCaseInsensitiveValue"),
         ("conf/keys.go", "copyAndInsensitiviseMap"),  # the function that does the work
         ("conf/part0.go", "AllKeys"),  # before the first file's third chunk, the package line
+    ], shown
+
+
+# the next file's best chunk is its package line with its type's documentation: above the first
+# file's second chunk as BM25 scores it, under it once a how-question scores such a window down
+# (it does no work), as the windows weigh it
+DECLARING = """package conf
+
+// Config holds the config keys, made insensitive.
+type Config struct {
+	keys     map[string]any // config keys
+	override map[string]any // keys set by Set
+	defaults map[string]any // default keys
+}
+
+// New makes an empty config.
+func New() *Config {
+	c := new(Config)
+	c.keys = make(map[string]any)
+	return c
+}
+"""
+
+
+def test_the_next_files_are_weighed_before_the_first_files_second_chunk_is_compared(
+    git_repo: GitRepoFactory,
+) -> None:
+    files = {
+        **FILES,
+        "conf/keys.go": KEYS.replace(
+            "if the value is a map;", "if the config value is a map of config keys;"
+        ),
+        "conf/config.go": DECLARING,
+    }
+    store, _ = load_or_build(git_repo(files), Settings.load(embed="none"))
+    ranking = rank_files(store, QUESTION, analyze(QUESTION))
+    (first, _), (second, _) = ranking.files[:2]
+    assert (first, second) == ("conf/keys.go", "conf/config.go")
+    best, worker, *_ = (float(ranking.chunk_scores[i]) for i in ranking.chunks_of(first))
+    head = ranking.chunks_of(second)[0]
+    assert store.chunks[head].text.startswith("package conf\n\n// Config holds")
+    assert worker < SECOND_CHUNK * best
+    # BM25 puts that window above the worker; scored down as a declaration it falls under it
+    assert DECLARATION * float(ranking.chunk_scores[head]) < worker < ranking.best_score(second)
+    shown = [(hit.path, hit.symbol) for hit in retrieve(store, QUESTION, 6)]
+    assert shown[:3] == [
+        ("conf/keys.go", "toCaseInsensitiveValue"),
+        ("conf/keys.go", "copyAndInsensitiviseMap"),
+        ("conf/config.go", "New"),  # the next file's code before its documentation
     ], shown
