@@ -187,3 +187,56 @@ def test_a_go_types_methods_are_those_of_its_package(git_repo: GitRepoFactory) -
         mine = {(d.path, d.start_line) for d, _ in graph.methods(cls.full_name, inherited=False)}
         assert mine == truth, package
     assert len(truth) == 1  # b's Server has its one method, not a's two
+
+
+# C++ types defined outside the class that declares them (``class Block::Iter``, a pimpl's
+# ``struct Parser::Impl``): each is a type of its own, scoped to its outer class, and what is
+# defined in its body is its members
+NESTED_CC = """\
+#include "block.h"
+
+namespace store {
+
+Block::Block(int size) : size_(size) {}
+
+class Block::Iter : public Iterator {
+ public:
+  explicit Iter(const Block* block) : block_(block) {}
+  void Seek(int target) override {
+    while (current_ < target) Next();
+  }
+  void Next() override { current_++; }
+
+ private:
+  const Block* block_;
+  int current_ = 0;
+};
+
+struct Block::Impl {
+  int Size() const { return 0; }
+};
+
+class store::Block::Cursor {
+ public:
+  int Position() const { return 0; }
+};
+
+Iterator* Block::NewIterator() const { return new Iter(this); }
+
+}  // namespace store
+"""
+
+
+def test_a_nested_type_defined_outside_its_class_is_ctags_scoped(tmp_path: Path) -> None:
+    (tmp_path / "block.cc").write_text(NESTED_CC, encoding="utf-8")
+    compare = load_script("compare_ctags")
+    truth = compare.ctags_definitions(tmp_path, "cpp", ["block.cc"])
+    ours, _ = compare.layer_definitions(tmp_path, "cpp", ["block.cc"])
+    assert {"Iter", "Seek", "Impl", "Size", "Cursor", "Position"} <= {key[1] for key in truth}
+    assert ours == truth
+    parsed = parse_file("block.cc", NESTED_CC)
+    assert parsed is not None
+    rows = {row[0]: row[1] for row in parsed.defs}
+    assert rows["store.Block.Iter"] == "class"
+    assert rows["store.Block.Iter.Seek"] == "method"
+    assert rows["store.Block.Impl.Size"] == "method"

@@ -51,8 +51,10 @@ log = logging.getLogger(__name__)
 # ``ZEXPORT``, ``local void f``) is read as a macro, so the functions around it are definitions;
 # a function whose parse errors all lie inside its body is chunked as one; "9": a namespace (a
 # C# ``namespace X;``, a Ruby module) is cut into its members whatever its length, and a Ruby
-# class's first method starts at the comments above it.
-CHUNKER_VERSION = "9" if lang.available() else "1"
+# class's first method starts at the comments above it; "10": a C++ type defined outside the class
+# that declares it (``class Block::Iter``, ``struct Parser::Impl``) is a type scoped to that
+# class, and the functions of its body are its methods.
+CHUNKER_VERSION = "10" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

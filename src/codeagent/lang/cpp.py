@@ -97,6 +97,18 @@ SPEC = LanguageSpec(
 (struct_specifier name: (template_type name: (type_identifier) @name)
   (base_class_clause)? @bases body: (_)) @def.struct
 """
+    # a nested type defined outside its class, class Block::Iter { ... }: qualified by Block
+    + "".join(
+        f"""
+({kind}_specifier name: (qualified_identifier scope: (_) @receiver {name})
+  (base_class_clause)? @bases body: (_)) @def.{kind}"""
+        for kind in ("class", "struct")
+        for name in (
+            "name: (type_identifier) @name",
+            "name: (qualified_identifier scope: (_) @receiver name: (type_identifier) @name)",
+        )
+    )
+    + "\n"
     # a namespace a macro names is no scope (lang.cpp_types.MACRO_NAMESPACE)
     + "((namespace_definition name: (_) @name) @def.namespace"
     + f' (#not-match? @name "{MACRO_NAMESPACE}"))'

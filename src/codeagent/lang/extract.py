@@ -206,7 +206,12 @@ def _definitions(
         while parent is not None:
             outer = by_node.get((parent.start_byte, parent.end_byte, parent.type))
             if outer is not None:
-                scope.append(outer.receiver or outer.name if outer.kind == "impl" else outer.name)
+                if outer.kind == "impl":
+                    scope.append(outer.receiver or outer.name)
+                else:
+                    scope.append(outer.name)
+                    if outer.receiver:  # class Block::Iter's methods: Block.Iter's (read back)
+                        scope += reversed(outer.receiver.split("."))
                 inside_type = inside_type or outer.kind in TYPE_KINDS
             parent = parent.parent
         scope.reverse()
