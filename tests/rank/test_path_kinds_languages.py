@@ -52,6 +52,10 @@ CASES = [
     ("src/main/java/org/x/Latest.java", "code"), ("src/main/java/org/x/Test.java", "code"),
     ("src/main/java/org/x/spec/TypeSpec.java", "code"), ("api/spec/types.go", "code"),
     ("build/generated/X.java", "junk"),
+    # C and C++ (Google's x_test.cc, Chromium's x_unittest.cc)
+    ("util/bloom_test.cc", "tests"), ("db/log_test.cc", "tests"), ("net/url_unittest.cc", "tests"),
+    ("src/parser_tests.cpp", "tests"), ("tests/helpers.h", "tests"), ("util/bloom.cc", "code"),
+    ("src/latest.c", "code"), ("src/contest.cpp", "code"), ("include/x/attest.h", "code"),
     # the general rule still applies after the families' own
     ("src/test/java/org/x/Helper.java", "tests"), ("vendor/github.com/x/y_test.go", "junk"),
     ("docs/example.go", "docs"), ("node_modules/x/index.d.ts", "junk"),

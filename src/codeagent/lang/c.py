@@ -150,7 +150,7 @@ CALLS = """
                             (field_expression field: (field_identifier) @name)]) @call
 """
 
-TEST_NAMES = r"_unittest\.\w+$"  # Chromium's x_unittest.cc (C and C++ alike)
+TEST_NAMES = r"_(?:unit)?tests?\.\w+$"  # x_test.cc, Chromium's x_unittest.cc (C and C++ alike)
 
 
 def import_files(importer: str, module: str, name: str | None, layout: Layout) -> list[str]:

@@ -7,12 +7,13 @@ other source files, their families' own names:
 
 - **tests**: each language's test file names, from its spec (``LanguageSpec.test_names``:
   Go's ``x_test.go``, JavaScript's ``x.test.ts``, Java's ``FooTest.java``, Ruby's
-  ``x_spec.rb``, Rust's ``tests.rs``, C's ``x_unittest.cc``; Kotlin's and Scala's, which have
-  no spec, are written here); ``__tests__/``, ``__mocks__/``, ``e2e/``, ``cypress/``; test
-  data (``testdata/``, ``fixtures/``); fuzz targets (``fuzz/``); a Ruby, JavaScript or
-  TypeScript file under ``spec/`` (RSpec's and Jasmine's helpers and servers beside the specs:
-  httparty's ``spec/support/ssl_test_server.rb`` took a how-question's third place) and a Ruby
-  file under ``features/`` (Cucumber's step definitions);
+  ``x_spec.rb``, Rust's ``tests.rs``, C's and C++'s ``x_test.cc`` and ``x_unittest.cc``;
+  Kotlin's and Scala's, which have no spec, are written here); ``__tests__/``, ``__mocks__/``,
+  ``e2e/``, ``cypress/``; test data (``testdata/``, ``fixtures/``); fuzz targets
+  (``fuzz/``); a Ruby, JavaScript or TypeScript file under ``spec/`` (RSpec's and Jasmine's
+  helpers and servers beside the specs: httparty's ``spec/support/ssl_test_server.rb`` took a
+  how-question's third place) and a Ruby file under ``features/`` (Cucumber's step
+  definitions);
 - **docs**: benchmarks (Rust's ``benches/``, Java's ``jmh/``, ``x.bench.ts``), ``_examples/``
   and ``samples/``;
 - **junk**: built or generated copies (``dist/``, ``build/``, ``target/``, ``deno_dist/``,
