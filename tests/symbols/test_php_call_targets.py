@@ -171,6 +171,43 @@ function shut(Core\Handler $x)
 {
     $x->close(); // @trait-before-interface close src/Core/Closes.php:Closes.close
 }
+
+/**
+ * Docblock types: what the code does not declare.
+ *
+ * @param Wire $t a transport
+ * @param \App\Log\Transport|null $maybe
+ * @param Wire[] $many
+ * @param string $name
+ */
+function documented($t, $maybe, $many, $name, Net\Stream $typed)
+{
+    $t->send(1); // @param-docblock send src/Net/Transport.php:Transport.send
+    $maybe->send(2); // @param-docblock-nullable send src/Log/Transport.php:Transport.send
+    $many->send(3); // @param-docblock-array - send -
+    /** @var Wire $w */
+    $w = Wire::open('z');
+    $w->send(4); // @var-docblock send src/Net/Transport.php:Transport.send
+    /** @var Log\Transport */
+    $l = $many;
+    $l->send(5); // @var-docblock-unnamed send src/Log/Transport.php:Transport.send
+    foreach ($many as $item) {
+        /** @var Wire $item */
+        $item->send(6); // @var-docblock-foreach send src/Net/Transport.php:Transport.send
+    }
+    return $name;
+}
+
+class Keeper
+{
+    /** @var Wire */
+    private $wire;
+
+    public function keep()
+    {
+        $this->wire->send(7); // @var-docblock-property send src/Net/Transport.php:Transport.send
+    }
+}
 """,
 }
 

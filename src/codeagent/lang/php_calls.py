@@ -26,6 +26,7 @@ A variable bound any other way too (untyped, a union, ``foreach``, ``list()``, b
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from codeagent.lang.php_names import NAMES, Names
@@ -68,8 +69,9 @@ PHP_CALLS = f"""
 (namespace_use_declaration) @use
 (use_declaration [(name) (qualified_name)] @trait)
 (method_declaration name: (name) @method return_type: (_) @type)
+((comment) @doc (#match? @doc "@(var|param)[ \\t]"))
 """
-_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT = range(5, 14)
+_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN = range(5, 15)
 _CLAUSES = ("base_clause", "class_interface_clause")
 
 
@@ -100,8 +102,10 @@ def read(
             walk.uses.append(captures["use"][0])
         elif pattern == _TRAIT:
             walk.members.append(("use", captures["trait"][0]))
-        else:
+        elif pattern == _RETURN:
             walk.members.append((text(captures["method"][0]), captures["type"][0]))
+        else:
+            walk.docs.append(captures["doc"][0])
     found = Found()
     if calls or walk.class_nodes:
         walk.prepare()
@@ -122,6 +126,7 @@ class _Calls:
         self.spaces: list[tuple[int, str]] = []  # (where it starts, the namespace)
         self.uses: list[Node] = []
         self.members: list[tuple[str, Node]] = []  # ("use", a trait), (a method, its type)
+        self.docs: list[Node] = []  # the comments that hold a @var or a @param tag
 
     def prepare(self) -> None:
         """The lookups, once every match is read (a name is made whole where it is)."""
@@ -150,6 +155,56 @@ class _Calls:
             elif pattern == _ASSIGN:
                 stated = captures["value"][0]
             self.decls.setdefault(text(var), []).append([var, stated, None])
+        for doc in self.docs:
+            self._doc(doc)
+
+    def _doc(self, doc: Node) -> None:
+        """The classes a docblock's tags state: ``@param T $x`` for a parameter of the function
+        it documents declared without a type, ``@var T $x`` (or ``@var T`` over an assignment
+        to ``$x``) for ``$x`` in its function from there on, ``@var T`` over a property
+        declared without a type for that property."""
+        text, after = self.text, doc.next_named_sibling
+        for tag, written, name in _TAG.findall(text(doc)):
+            stated = self._doc_type(written, doc.start_byte)
+            if not stated:
+                continue
+            if tag == "param":
+                if after is not None and after.type in _DOCUMENTED:
+                    self._doc_param(after, f"${name}", stated)
+            elif after is not None and after.type == "property_declaration":
+                if after.child_by_field_name("type") is None:
+                    for element in after.named_children:
+                        var = element.child_by_field_name("name")
+                        if element.type == "property_element" and var is not None:
+                            self._prop(var, stated)
+            else:
+                var_name = f"${name}" if name else _assigned(after, text)
+                if var_name:  # a binding of its own, which the others give way to
+                    self.decls.setdefault(var_name, []).append([doc, None, stated, True])
+
+    def _doc_param(self, function: Node, name: str, stated: str) -> None:
+        """``@param``: the class of ``function``'s parameter ``name`` declared without one."""
+        params = function.child_by_field_name("parameters")
+        for param in params.named_children if params is not None else ():
+            var = param.child_by_field_name("name")
+            if param.type != "simple_parameter" or var is None or self.text(var) != name:
+                continue
+            if param.child_by_field_name("type") is None:
+                for decl in self.decls.get(name, ()):
+                    if decl[0].start_byte == var.start_byte:
+                        decl[2] = stated
+
+    def _doc_type(self, written: str, at: int) -> str:
+        """A docblock's type made whole: one class (``T``, ``?T``, ``T|null``, ``\\A\\T``);
+        "" for a built-in type, an array (``T[]``, ``array<T>``), a generic or a union."""
+        parts = [p for p in written.lstrip("?").split("|") if p.lower() != "null"]
+        if len(parts) != 1 or not _CLASS_NAME.fullmatch(parts[0]):
+            return ""
+        if parts[0].lower() in _BUILT_IN:
+            return ""
+        if parts[0] == "$this":
+            return self._class_ref(at) or ""
+        return self._whole(parts[0], at)
 
     def _prop(self, var: Node, written: str) -> None:
         cls = self.classes.inner(var.start_byte, var.end_byte)
@@ -244,7 +299,9 @@ class _Calls:
             decl[0] = functions.inner(decl[0].start_byte, decl[0].end_byte)
         scope = functions.inner(at, at)
         while True:
-            found = {self._stated(decl) for decl in decls if decl[0] == scope}
+            here = [decl for decl in decls if decl[0] == scope]
+            stated = [decl for decl in here if len(decl) > 3]  # a docblock's @var: it wins
+            found = {self._stated(decl) for decl in stated or here}
             if found:
                 return found.pop() or None if len(found) == 1 else None
             if scope < 0 or functions.items[scope] != "arrow_function":
@@ -293,6 +350,28 @@ class _Calls:
         """The class whose code is at ``at`` (None in an anonymous class or outside one)."""
         i = self.classes.inner(at, at)
         return self.classes.items[i] or None if i >= 0 else None
+
+
+# a docblock's @param or @var tag: its type, and the variable it names (without its $)
+_TAG = re.compile(r"@(param|var)[ \t]+([^\s$]+)(?:[ \t]+(?:\.\.\.)?\$(\w+))?")
+_CLASS_NAME = re.compile(r"\\?[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*|\$this")
+_BUILT_IN = frozenset({
+    "string", "int", "integer", "float", "double", "bool", "boolean", "array", "mixed",
+    "callable", "iterable", "object", "void", "resource", "never", "true", "false", "scalar",
+    "numeric", "list", "self", "static", "parent",
+})  # fmt: skip
+_DOCUMENTED = frozenset({"function_definition", "method_declaration"})
+
+
+def _assigned(statement: Node | None, text: Text) -> str:
+    """The variable ``statement`` assigns (``$x = ...;``), else ""."""
+    if statement is None or statement.type != "expression_statement":
+        return ""
+    inner = statement.named_children[0] if statement.named_child_count else None
+    left = inner.child_by_field_name("left") if inner is not None else None
+    if inner is None or inner.type != "assignment_expression" or left is None:
+        return ""
+    return text(left) if left.type == "variable_name" else ""
 
 
 _SCOPED = "scoped_call_expression"
