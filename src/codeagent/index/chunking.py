@@ -53,7 +53,8 @@ log = logging.getLogger(__name__)
 # C# ``namespace X;``, a Ruby module) is cut into its members whatever its length, and a Ruby
 # class's first method starts at the comments above it; "10": a C++ type defined outside the class
 # that declares it (``class Block::Iter``, ``struct Parser::Impl``) is a type scoped to that
-# class, and the functions of its body are its methods.
+# class, and the functions of its body are its methods; a PHP docblock's @param and @var state
+# a receiver's class (the call targets of the entries' symbol records).
 CHUNKER_VERSION = "10" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
