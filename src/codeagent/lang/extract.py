@@ -206,12 +206,9 @@ def _definitions(
         while parent is not None:
             outer = by_node.get((parent.start_byte, parent.end_byte, parent.type))
             if outer is not None:
-                if outer.kind == "impl":
-                    scope.append(outer.receiver or outer.name)
-                else:
-                    scope.append(outer.name)
-                    if outer.receiver:  # class Block::Iter's methods: Block.Iter's (read back)
-                        scope += reversed(outer.receiver.split("."))
+                scope.append(outer.receiver or outer.name if outer.kind == "impl" else outer.name)
+                if outer.kind != "impl" and outer.receiver:  # class Block::Iter: in Block
+                    scope += reversed(outer.receiver.split("."))  # (the scope is read back)
                 inside_type = inside_type or outer.kind in TYPE_KINDS
             parent = parent.parent
         scope.reverse()

@@ -26,9 +26,9 @@ A variable bound any other way too (untyped, a union, ``foreach``, ``list()``, b
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from codeagent.lang import php_docs, php_members
 from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -72,7 +72,6 @@ PHP_CALLS = f"""
 ((comment) @doc (#match? @doc "@(var|param)[ \\t]"))
 """
 _DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN = range(5, 15)
-_CLAUSES = ("base_clause", "class_interface_clause")
 
 
 def read(
@@ -110,7 +109,7 @@ def read(
     if calls or walk.class_nodes:
         walk.prepare()
         found.calls = call_rows(calls, spans, text, walk.target) if calls else []
-        found.bindings = walk.bases()
+        found.bindings = php_members.rows(walk)
     return found
 
 
@@ -156,86 +155,12 @@ class _Calls:
                 stated = captures["value"][0]
             self.decls.setdefault(text(var), []).append([var, stated, None])
         for doc in self.docs:
-            self._doc(doc)
-
-    def _doc(self, doc: Node) -> None:
-        """The classes a docblock's tags state: ``@param T $x`` for a parameter of the function
-        it documents declared without a type, ``@var T $x`` (or ``@var T`` over an assignment
-        to ``$x``) for ``$x`` in its function from there on, ``@var T`` over a property
-        declared without a type for that property."""
-        text, after = self.text, doc.next_named_sibling
-        for tag, written, name in _TAG.findall(text(doc)):
-            stated = self._doc_type(written, doc.start_byte)
-            if not stated:
-                continue
-            if tag == "param":
-                if after is not None and after.type in _DOCUMENTED:
-                    self._doc_param(after, f"${name}", stated)
-            elif after is not None and after.type == "property_declaration":
-                if after.child_by_field_name("type") is None:
-                    for element in after.named_children:
-                        var = element.child_by_field_name("name")
-                        if element.type == "property_element" and var is not None:
-                            self._prop(var, stated)
-            else:
-                var_name = f"${name}" if name else _assigned(after, text)
-                if var_name:  # a binding of its own, which the others give way to
-                    self.decls.setdefault(var_name, []).append([doc, None, stated, True])
-
-    def _doc_param(self, function: Node, name: str, stated: str) -> None:
-        """``@param``: the class of ``function``'s parameter ``name`` declared without one."""
-        params = function.child_by_field_name("parameters")
-        for param in params.named_children if params is not None else ():
-            var = param.child_by_field_name("name")
-            if param.type != "simple_parameter" or var is None or self.text(var) != name:
-                continue
-            if param.child_by_field_name("type") is None:
-                for decl in self.decls.get(name, ()):
-                    if decl[0].start_byte == var.start_byte:
-                        decl[2] = stated
-
-    def _doc_type(self, written: str, at: int) -> str:
-        """A docblock's type made whole: one class (``T``, ``?T``, ``T|null``, ``\\A\\T``);
-        "" for a built-in type, an array (``T[]``, ``array<T>``), a generic or a union."""
-        parts = [p for p in written.lstrip("?").split("|") if p.lower() != "null"]
-        if len(parts) != 1 or not _CLASS_NAME.fullmatch(parts[0]):
-            return ""
-        if parts[0].lower() in _BUILT_IN:
-            return ""
-        if parts[0] == "$this":
-            return self._class_ref(at) or ""
-        return self._whole(parts[0], at)
+            php_docs.read(self, doc)
 
     def _prop(self, var: Node, written: str) -> None:
         cls = self.classes.inner(var.start_byte, var.end_byte)
         if cls >= 0:
             self.props[(cls, self.text(var)[1:])] = written
-
-    def bases(self) -> list[list[str]]:
-        """``[REF, base as written, base made whole]`` of each named class's bases, ``[REF,
-        "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
-        declared to return a class."""
-        rows = []
-        classes, nodes = self.classes, sorted(self.class_nodes, key=lambda n: n.start_byte)
-        for node, ref in zip(nodes, classes.items, strict=True):
-            for clause in node.named_children if ref else ():
-                if clause.type in _CLAUSES:
-                    for base in clause.named_children:
-                        written = self.text(base)
-                        rows.append([ref, written, self._whole(written, base.start_byte)])
-        for name, node in self.members:
-            at = node.start_byte
-            cls = classes.inner(at, at)
-            ref = classes.items[cls] if cls >= 0 else ""
-            if name == "use":
-                whole = self._whole(self.text(node), at)
-            else:  # ": static": the class it is called on
-                static = self.text(node).lower().lstrip("?") == "static"
-                whole, name = "static" if static else self._type(node, at), f"(){name}"
-            if ref and whole:
-                rows.append([ref, name, whole])
-        rows += [[classes.items[c], f"${p}", t] for (c, p), t in self.props.items() if t]
-        return rows
 
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
         call = captures["call"][0]
@@ -350,28 +275,6 @@ class _Calls:
         """The class whose code is at ``at`` (None in an anonymous class or outside one)."""
         i = self.classes.inner(at, at)
         return self.classes.items[i] or None if i >= 0 else None
-
-
-# a docblock's @param or @var tag: its type, and the variable it names (without its $)
-_TAG = re.compile(r"@(param|var)[ \t]+([^\s$]+)(?:[ \t]+(?:\.\.\.)?\$(\w+))?")
-_CLASS_NAME = re.compile(r"\\?[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*|\$this")
-_BUILT_IN = frozenset({
-    "string", "int", "integer", "float", "double", "bool", "boolean", "array", "mixed",
-    "callable", "iterable", "object", "void", "resource", "never", "true", "false", "scalar",
-    "numeric", "list", "self", "static", "parent",
-})  # fmt: skip
-_DOCUMENTED = frozenset({"function_definition", "method_declaration"})
-
-
-def _assigned(statement: Node | None, text: Text) -> str:
-    """The variable ``statement`` assigns (``$x = ...;``), else ""."""
-    if statement is None or statement.type != "expression_statement":
-        return ""
-    inner = statement.named_children[0] if statement.named_child_count else None
-    left = inner.child_by_field_name("left") if inner is not None else None
-    if inner is None or inner.type != "assignment_expression" or left is None:
-        return ""
-    return text(left) if left.type == "variable_name" else ""
 
 
 _SCOPED = "scoped_call_expression"

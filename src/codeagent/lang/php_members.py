@@ -1,0 +1,56 @@
+"""The ``b`` rows of a PHP file (:mod:`codeagent.lang.php_calls`): what its classes' declared
+types say, made whole by the file's ``namespace`` and ``use`` where they are written, for
+:mod:`codeagent.symbols.php_targets` to follow across files."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from codeagent.lang.ts_names import Nest
+    from codeagent.lang.ts_receivers import Text
+
+
+class _Calls(Protocol):
+    """What is read of :class:`codeagent.lang.php_calls._Calls`."""
+
+    text: Text
+    classes: Nest
+    class_nodes: list[Node]
+    members: list[tuple[str, Node]]
+    props: dict[tuple[int, str], str]
+
+    def _whole(self, written: str, at: int) -> str: ...
+    def _type(self, node: Node, at: int) -> str: ...
+
+
+_CLAUSES = ("base_clause", "class_interface_clause")
+
+
+def rows(walk: _Calls) -> list[list[str]]:
+    """``[REF, base as written, base made whole]`` of each named class's bases, ``[REF,
+    "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
+    declared to return a class, ``[REF, "$x", class]`` of each property declared with one."""
+    found = []
+    classes, nodes = walk.classes, sorted(walk.class_nodes, key=lambda n: n.start_byte)
+    for node, ref in zip(nodes, classes.items, strict=True):
+        for clause in node.named_children if ref else ():
+            if clause.type in _CLAUSES:
+                for base in clause.named_children:
+                    written = walk.text(base)
+                    found.append([ref, written, walk._whole(written, base.start_byte)])
+    for name, node in walk.members:
+        at = node.start_byte
+        cls = classes.inner(at, at)
+        ref = classes.items[cls] if cls >= 0 else ""
+        if name == "use":
+            whole = walk._whole(walk.text(node), at)
+        else:  # ": static": the class it is called on
+            static = walk.text(node).lower().lstrip("?") == "static"
+            whole, name = "static" if static else walk._type(node, at), f"(){name}"
+        if ref and whole:
+            found.append([ref, name, whole])
+    found += [[classes.items[c], f"${p}", t] for (c, p), t in walk.props.items() if t]
+    return found
