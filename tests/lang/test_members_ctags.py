@@ -9,6 +9,7 @@ installs ctags; CI fails rather than skips without it)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,11 +79,17 @@ struct Span {
 """
 
 
-def test_destructors_and_operators_are_ctags_definitions(tmp_path: Path) -> None:
-    (tmp_path / "Parser.cs").write_text(PARSER_CS, encoding="utf-8")
+def _both(tmp_path: Path, language: str, name: str, text: str) -> tuple[set[Any], set[Any]]:
+    """ctags' definitions of the file ``name`` holding ``text``, and the layer's."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
     compare = load_script("compare_ctags")
-    truth = compare.ctags_definitions(tmp_path, "csharp", ["Parser.cs"])
-    ours, _ = compare.layer_definitions(tmp_path, "csharp", ["Parser.cs"])
+    truth = compare.ctags_definitions(tmp_path, language, [name])
+    ours, _ = compare.layer_definitions(tmp_path, language, [name])
+    return truth, ours
+
+
+def test_destructors_and_operators_are_ctags_definitions(tmp_path: Path) -> None:
+    truth, ours = _both(tmp_path, "csharp", "Parser.cs", PARSER_CS)
     names = {key[1] for key in truth}
     # what this test is about is still tagged by ctags
     assert {"~Parser", "operator+", "operator==", "operatorstring", "operatorint"} <= names
@@ -106,10 +113,7 @@ def test_their_names_are_written_as_ctags_writes_them() -> None:
 
 
 def test_defaulted_and_deleted_members_are_declarations(tmp_path: Path) -> None:
-    (tmp_path / "token.hpp").write_text(TOKEN_HPP, encoding="utf-8")
-    compare = load_script("compare_ctags")
-    truth = compare.ctags_definitions(tmp_path, "cpp", ["token.hpp"])
-    ours, _ = compare.layer_definitions(tmp_path, "cpp", ["token.hpp"])
+    truth, ours = _both(tmp_path, "cpp", "token.hpp", TOKEN_HPP)
     assert {"Token", "text", "string", "length"} <= {key[1] for key in truth}
     assert ours == truth
     parsed = parse_file("token.hpp", TOKEN_HPP)
@@ -228,10 +232,7 @@ Iterator* Block::NewIterator() const { return new Iter(this); }
 
 
 def test_a_nested_type_defined_outside_its_class_is_ctags_scoped(tmp_path: Path) -> None:
-    (tmp_path / "block.cc").write_text(NESTED_CC, encoding="utf-8")
-    compare = load_script("compare_ctags")
-    truth = compare.ctags_definitions(tmp_path, "cpp", ["block.cc"])
-    ours, _ = compare.layer_definitions(tmp_path, "cpp", ["block.cc"])
+    truth, ours = _both(tmp_path, "cpp", "block.cc", NESTED_CC)
     assert {"Iter", "Seek", "Impl", "Size", "Cursor", "Position"} <= {key[1] for key in truth}
     assert ours == truth
     parsed = parse_file("block.cc", NESTED_CC)
