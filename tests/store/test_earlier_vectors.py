@@ -202,7 +202,7 @@ def test_vectors_of_another_embedder_are_not_used(git_repo: GitRepoFactory, befo
 def test_a_cold_build_s_vectors_are_float32_rows_of_every_chunk(git_repo: GitRepoFactory) -> None:
     """With no earlier entry every vector comes from the embedder (through the cache), into a
     float32 array: what the dense index stores, at half a float64 array's memory."""
-    from codeagent.index.build import _vectors
+    from codeagent.index.build_steps import chunk_vectors
     from codeagent.index.chunked import chunk_repo
     from codeagent.index.stats import IndexStats
     from codeagent.progress import NullProgress
@@ -211,7 +211,9 @@ def test_a_cold_build_s_vectors_are_float32_rows_of_every_chunk(git_repo: GitRep
     root = git_repo(FILES)
     stats = IndexStats()
     chunked = chunk_repo(discover(root), stats, NullProgress(), [])
-    vectors = _vectors(chunked, HashEmbedder(32), Settings.load(embed=EMBED), stats, NullProgress())
+    vectors = chunk_vectors(
+        chunked, HashEmbedder(32), Settings.load(embed=EMBED), stats, NullProgress()
+    )
     assert vectors.dtype == np.float32
     np.testing.assert_array_equal(vectors, expected_vectors(chunks_now(root)))
     assert stats.chunks_embedded == len({c.embed_text for c in chunks_now(root)})

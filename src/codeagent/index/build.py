@@ -9,30 +9,27 @@ logged and rebuilt. After a build, older states of the repository are pruned.
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codeagent.embed.embedders import NO_EMBEDDER_NOTICE, make_embedder
 from codeagent.errors import BackendUnavailableError, EmptyRepoError, IndexBuildError
 from codeagent.home import writing
+from codeagent.index.build_steps import chunk_vectors, write_entry
 from codeagent.index.chunked import Chunked, chunk_repo, skips
 from codeagent.index.chunking import CHUNKER_VERSION
-from codeagent.index.reuse import known_stamps, write_stamps
+from codeagent.index.reuse import known_stamps
 from codeagent.index.stats import IndexStats, languages_of
 from codeagent.progress import NullProgress, ProgressReporter
-from codeagent.repo.discover import Discovery, discover
+from codeagent.repo.discover import Discovery, discover, moved
 from codeagent.repo.state import git_state, repo_id, state_hash, state_hash_of
 from codeagent.store import cache as index_cache
 from codeagent.store.dense import DEFAULT_BACKEND, DenseIndexType, backend_class
 from codeagent.symbols.graph import FORMAT as SYMBOLS_FORMAT
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from codeagent.config import Settings
     from codeagent.embed.embedders import Embedder
     from codeagent.store.store import IndexStore
@@ -40,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT = 600.0  # seconds to wait for another process building the same repository
+TRIES = 3  # builds begun when files keep being written while one reads them (the last kept)
 
 
 def fingerprint(embedder: Embedder | None, dense_backend: str | None = None) -> str:
@@ -87,7 +85,67 @@ def load_or_build(
     ``dense`` (a :class:`~codeagent.store.dense.DenseIndex` class, default: the backend
     ``settings.dense`` names) are the two
     backends; tests hand in fakes here.
+
+    A file written while it was built (after discovery listed it, before the files were read
+    and git said the state) makes the build begin again, up to ``TRIES`` times; the last one
+    is answered from, with a notice, and not cached: an entry holds its state's files.
     """
+    made: list[Embedder | None] = []  # made once, at the first try that gets that far
+
+    def the_embedder(stats: IndexStats) -> Embedder | None:
+        if embedder is not _DEFAULT:
+            return embedder
+        if not made:
+            made.append(make_embedder(settings.embed, settings))
+        if made[0] is None and settings.embed.strip() == "auto":
+            stats.notices.append(NO_EMBEDDER_NOTICE)
+        return made[0]
+
+    for attempt in range(1, TRIES + 1):
+        try:
+            return _load_or_build(
+                root, settings, force, verify, progress, the_embedder, dense, background,
+                last=attempt == TRIES,
+            )  # fmt: skip
+        except _Moved as exc:
+            log.info("%s changed while it was indexed (%s); indexing it again", root, exc)
+    raise AssertionError("the last try returns")  # pragma: no cover
+
+
+class _Moved(Exception):
+    """Files written while a build read them (their paths, the first few, as its message)."""
+
+
+def _still(discovery: Discovery, stats: IndexStats, *, last: bool) -> bool:
+    """Whether the files are still as ``discovery`` listed them, checked once they were read
+    and git said the state; raises :class:`_Moved` when not, but on the ``last`` try (then the
+    answer says so and the caller does not cache it)."""
+    changed = moved(discovery)
+    if not changed:
+        return True
+    named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+    if not last:
+        raise _Moved(named)
+    stats.notices.append(
+        f"the repository changed while it was indexed ({named}): answering from the files as"
+        " they were read, which may not all be one state of it; this index is not cached"
+    )
+    return False
+
+
+def _load_or_build(
+    root: Path,
+    settings: Settings,
+    force: bool,
+    verify: bool,
+    progress: ProgressReporter,
+    the_embedder: Callable[[IndexStats], Embedder | None],
+    dense: DenseIndexType | None,
+    background: bool,
+    *,
+    last: bool,
+) -> tuple[IndexStore, IndexStats]:
+    """One try of :func:`load_or_build`."""
     from filelock import FileLock, Timeout
 
     started = time.perf_counter()
@@ -106,10 +164,7 @@ def load_or_build(
     asker = ThreadPoolExecutor(1, thread_name_prefix="git-state")  # git works while we go on
     git = asker.submit(git_state, discovery, settings.git_index_dir)
     asker.shutdown(wait=False)
-    if embedder is _DEFAULT:
-        embedder = make_embedder(settings.embed, settings)
-        if embedder is None and settings.embed.strip() == "auto":
-            stats.notices.append(NO_EMBEDDER_NOTICE)
+    embedder = the_embedder(stats)
     dense = dense or backend_class(settings.dense)
     stats.embedder = embedder.id if embedder is not None else "none"
     stats.dim = embedder.dim if embedder is not None else None
@@ -121,6 +176,7 @@ def load_or_build(
     stats.seconds["discover"] = time.perf_counter() - started
 
     built = False
+    still = True  # the files as listed once read and git asked (checked after chunking)
     chunked: Chunked | None = None
     store = None if force else index_cache.open_entry(entry, embedder, dense, verify=verify)
     if store is None and background and embedder is not None and not force:
@@ -129,10 +185,12 @@ def load_or_build(
         chunked = chunk_repo(
             discovery, stats, progress, index_cache.states(repo_dir), **pool_settings(settings)
         )
-        quick = answer_first(discovery.root, chunked, embedder, settings, stats)
-        if quick is not None:
-            stats.seconds["total"] = time.perf_counter() - started
-            return quick, stats
+        still = _still(discovery, stats, last=last)
+        if still:
+            quick = answer_first(discovery.root, chunked, embedder, settings, stats)
+            if quick is not None:
+                stats.seconds["total"] = time.perf_counter() - started
+                return quick, stats
     if store is None:
         with writing(settings.home, "the index"):
             index_cache.make_repo_dir(repo_dir)
@@ -146,16 +204,14 @@ def load_or_build(
                     index_cache.remove_temporaries(repo_dir)
                     earlier = [] if force else index_cache.states(repo_dir)
                     earlier = [e for e in earlier if e.name != entry.name]
-                    store, chunked = _build(
-                        discovery, embedder, dense, settings, stats, progress, earlier, chunked
-                    )
-                    try:
-                        with writing(settings.home, "the index"):
-                            _write(store, entry, stats, chunked.stamps or {})
-                    except BackendUnavailableError as exc:  # not cached: written next time
-                        store.drop_dense(str(exc))
-                    else:
-                        index_cache.prune_repo(repo_dir, settings.keep_states, keep_name=entry.name)
+                    if chunked is None:
+                        chunked = chunk_repo(
+                            discovery, stats, progress, earlier, **pool_settings(settings)
+                        )
+                        still = _still(discovery, stats, last=last)
+                    store = _build(chunked, embedder, dense, settings, stats, progress)
+                    if still:  # else what was read is no one state: not cached as one
+                        _cache(store, entry, chunked, settings, stats)
                     built = True
         except Timeout as exc:
             raise IndexBuildError(
@@ -190,30 +246,38 @@ def quick_index(
     return store, coverage, stats
 
 
+def _cache(
+    store: IndexStore, entry: Path, chunked: Chunked, settings: Settings, stats: IndexStats
+) -> None:
+    """Write ``store`` as ``entry`` and prune the repository's older states."""
+    try:
+        with writing(settings.home, "the index"):
+            write_entry(store, entry, stats, chunked.stamps or {})
+    except BackendUnavailableError as exc:  # not cached: written next time
+        store.drop_dense(str(exc))
+    else:
+        index_cache.prune_repo(entry.parent, settings.keep_states, keep_name=entry.name)
+
+
 def _build(
-    discovery: Discovery,
+    chunked: Chunked,
     embedder: Embedder | None,
     dense: DenseIndexType,
     settings: Settings,
     stats: IndexStats,
     progress: ProgressReporter,
-    earlier: list[Path],
-    chunked: Chunked | None = None,
-) -> tuple[IndexStore, Chunked]:
-    """Build the index (``chunked``: the chunks of this state, when already made); files
-    unchanged since the first of ``earlier`` (entries of the same repository, most recently
-    used first) keep their chunks and symbols from there. Returns it and its chunks."""
+) -> IndexStore:
+    """The index of ``chunked`` (the chunks of this state): its vectors (those of files
+    unchanged since an earlier entry lent from there), BM25 and dense indexes."""
     from codeagent.store.store import IndexStore
 
-    if chunked is None:
-        chunked = chunk_repo(discovery, stats, progress, earlier, **pool_settings(settings))
     t1 = time.perf_counter()
     vectors = None
     if embedder is not None:
-        vectors = _vectors(chunked, embedder, settings, stats, progress)
+        vectors = chunk_vectors(chunked, embedder, settings, stats, progress)
     t2 = time.perf_counter()
     stats.seconds["embed"] = t2 - t1
-    store = IndexStore.build(
+    return IndexStore.build(
         chunked.content,  # written as it is: unchanged files' bytes copied, not decoded
         embedder,
         vectors,
@@ -223,71 +287,3 @@ def _build(
         earlier=chunked.earlier_bm25,
         terms=chunked.terms,
     )
-    return store, chunked
-
-
-def _vectors(
-    chunked: Chunked,
-    embedder: Embedder,
-    settings: Settings,
-    stats: IndexStats,
-    progress: ProgressReporter,
-) -> np.ndarray:
-    """A vector per chunk: those of unchanged files from the earlier entry's dense file where
-    it can be trusted (:mod:`codeagent.store.earlier_vectors`), the rest from the embedding
-    cache, embedding what it lacks."""
-    import numpy as np
-
-    from codeagent.embed.cache import EmbedCache
-    from codeagent.store.earlier_vectors import reuse
-
-    content = chunked.content
-    lent = reuse(chunked.earlier_bm25, chunked.ranges, len(content), embedder.id, embedder.dim)
-    if lent is None:
-        todo = None
-        stats.chunks_reused = 0
-        texts = [c.embed_text for c in chunked.chunks]  # borrowed stretches decoded in one go
-    else:
-        vectors, known = lent
-        todo = np.flatnonzero(~known)
-        stats.chunks_reused = len(content) - len(todo)
-        if not len(todo):
-            return vectors
-        texts = [content[int(i)].embed_text for i in todo]  # new and changed files' chunks
-    with EmbedCache(settings.embed_cache_dir, home=settings.home) as cache:
-        stats.notices.extend(cache.notices)
-        result = cache.embed(embedder, texts, batch_size=settings.batch_size, progress=progress)
-    stats.chunks_embedded = result.embedded
-    stats.chunks_reused += result.reused  # duplicates and texts cached from elsewhere
-    if todo is None:
-        return result.vectors
-    vectors[todo] = result.vectors
-    return vectors
-
-
-def _write(store: IndexStore, entry: Path, stats: IndexStats, stamps: dict[str, str]) -> None:
-    """Save into a temporary sibling of ``entry`` (with the files' ``stamps``), then rename it
-    into place."""
-    t0 = time.perf_counter()
-    tmp = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
-    try:
-        meta = {
-            "repo": stats.repo,
-            "state_hash": stats.state_hash,
-            "embedder_dim": stats.dim,
-            "created": time.time(),
-        }
-        write_stamps(tmp, stamps)  # listed in the manifest that save writes last
-        store.save(tmp, meta=meta)
-        if entry.exists():  # --force, or a damaged entry: set the old one aside first
-            old = Path(tempfile.mkdtemp(prefix=index_cache.TMP_PREFIX, dir=entry.parent))
-            os.replace(entry, old / "old")
-            os.replace(tmp, entry)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, entry)
-        store.moved_to(entry)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    stats.seconds["save"] += time.perf_counter() - t0

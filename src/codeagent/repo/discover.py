@@ -34,7 +34,7 @@ from pathlib import Path
 
 from codeagent.errors import RepoNotFoundError
 from codeagent.repo.listing import list_files
-from codeagent.repo.stamps import now_ns, stamp
+from codeagent.repo.stamps import now_ns, signature, stamp
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,7 @@ class RepoFile:
     location: str  # the absolute path
     size: int
     stamp: str | None = None  # its stamp (codeagent.repo.stamps); None: none to trust
+    seen: str | None = None  # its stat signature when listed, racy or not (see moved())
 
     @cached_property
     def abs_path(self) -> Path:
@@ -123,10 +124,10 @@ def discover(
     files: dict[str, RepoFile] = {}
     classify = _Classifier(root, max_bytes, known or {}, since)
     for rel in listing.paths:
-        reason, size, sig = classify(rel)
+        reason, size, sig, seen = classify(rel)
         if reason is None:
             location = os.path.join(classify.root, rel)
-            files[rel] = RepoFile(path=rel, location=location, size=size, stamp=sig)
+            files[rel] = RepoFile(rel, location, size, stamp=sig, seen=seen)
         elif reason != "missing":
             skipped[reason] += 1
             log.debug("skipped %s: %s", rel, reason)
@@ -182,25 +183,44 @@ class _Classifier:
             self._real_dirs[path] = real
         return real
 
-    def __call__(self, rel: str) -> tuple[str | None, int, str | None]:
-        """``(skip reason or None, size, stamp)``; reason ``missing`` is not counted (deleted
-        files). A symlink (that stays inside) has no stamp: it is always sniffed and read."""
+    def __call__(self, rel: str) -> tuple[str | None, int, str | None, str | None]:
+        """``(skip reason or None, size, stamp, signature)``; reason ``missing`` is not counted
+        (deleted files). A symlink (that stays inside) has no stamp: it is always sniffed and
+        read; its signature is its target's."""
         abs_path = os.path.join(self.root, rel.rstrip("/"))
         try:
             st = os.lstat(abs_path)
             is_link = stat.S_ISLNK(st.st_mode)
             if not self._inside(abs_path, is_link):
-                return "symlink_outside", 0, None
+                return "symlink_outside", 0, None, None
             if is_link:
                 st = os.stat(abs_path)
         except FileNotFoundError:
             # Deleted but still tracked; or a dangling symlink.
-            return ("not_regular" if os.path.islink(abs_path) else "missing"), 0, None
+            return ("not_regular" if os.path.islink(abs_path) else "missing"), 0, None, None
         except OSError as exc:
-            return ("not_regular" if exc.errno == errno.ELOOP else "unreadable"), 0, None
+            return ("not_regular" if exc.errno == errno.ELOOP else "unreadable"), 0, None, None
         sig = None if is_link else stamp(st, self.since)
         sniff = sig is None or self.known.get(rel) != sig
-        return (*_check_file(abs_path, rel, st, self.max_bytes, sniff=sniff), sig)
+        return (*_check_file(abs_path, rel, st, self.max_bytes, sniff=sniff), sig, signature(st))
+
+
+def moved(discovery: Discovery) -> list[str]:
+    """The files of ``discovery`` written, replaced or deleted since it listed them (their
+    stat signature not the one taken then). A build that read the files and asked git for the
+    state after the listing checks this last: when nothing moved, what it read and what git
+    saw are the files as listed (:mod:`codeagent.index.build`)."""
+    changed = []
+    for file in discovery.files:
+        if file.seen is None:  # none taken: nothing to compare
+            continue
+        try:
+            now = signature(os.stat(file.location))
+        except OSError:
+            now = None
+        if now != file.seen:
+            changed.append(file.path)
+    return changed
 
 
 def _check_file(

@@ -42,4 +42,11 @@ def stamp(st: os.stat_result, since_ns: int) -> str | None:
     or for a file changed too recently to be told apart from a later write (racy)."""
     if not stat.S_ISREG(st.st_mode) or max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns - RACY_NS:
         return None
+    return signature(st)
+
+
+def signature(st: os.stat_result) -> str:
+    """What :func:`stamp` keeps of ``st``, racy or not: a file whose signature is no longer
+    the one taken has been written (or replaced) since; one whose signature is the same may
+    still have been written in the same tick when it is racy."""
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
