@@ -209,6 +209,56 @@ class Keeper
     }
 }
 """,
+    "src/checks.php": r"""<?php
+namespace App;
+
+use App\Core\Sink;
+use App\Net\Stream;
+use App\Net\Transport;
+
+class Checked
+{
+    public Transport $wire;
+    private Sink $sink;
+    private Checked $inner;
+
+    public function run(Sink $s, $any, $flag)
+    {
+        if ($s instanceof Stream) {
+            $s->relay(1); // @instanceof-if relay src/Net/Stream.php:Stream.relay
+        }
+        if ($this->sink instanceof Stream) {
+            $this->sink->relay(2); // @instanceof-property relay src/Net/Stream.php:Stream.relay
+        }
+        if ($flag && $any instanceof Transport
+            && $any->send(3)) { // @instanceof-and send src/Net/Transport.php:Transport.send
+            $any->again(); // @instanceof-and-body again src/Net/Transport.php:Transport.again
+        }
+        $t = $any instanceof Transport
+            ? $any->send(4) // @instanceof-ternary send src/Net/Transport.php:Transport.send
+            : null;
+        if (!$any instanceof Transport) {
+            $any->send(5); // @instanceof-negated - send -
+        }
+        if ($any instanceof Transport) {
+            $t = 1;
+        } else {
+            $any->send(6); // @instanceof-else - send -
+        }
+        if ($any instanceof Transport || $flag) {
+            $any->send(7); // @instanceof-or - send -
+        }
+        $s->relay(8); // @instanceof-after - relay -
+        $this->inner->wire->send(9); // @prop-of-prop send src/Net/Transport.php:Transport.send
+        return $t;
+    }
+}
+
+function chained(Checked $c)
+{
+    $c->wire->send(10); // @variable-property send src/Net/Transport.php:Transport.send
+}
+""",
 }
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang import php_docs, php_members
+from codeagent.lang import php_docs, php_members, php_narrowing
 from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -41,7 +41,7 @@ _NAME = "[(name) @name (qualified_name (name) @name .)]"
 # The calls (0-4), the parameters and caught exceptions (5), the assignments (6), the other
 # bindings of a variable (7), the typed properties (8), the classes (9), the functions (10),
 # the namespaces (11), the ``use`` declarations (12), the traits a class uses (13) and the
-# methods' declared return types (14), found in one pass in C.
+# methods' declared return types (14) and the ``instanceof`` checks (15), found in one pass in C.
 PHP_CALLS = f"""
 (member_call_expression object: (_) @obj name: (name) @name) @call
 (nullsafe_member_call_expression object: (_) @obj name: (name) @name) @call
@@ -69,9 +69,12 @@ PHP_CALLS = f"""
 (namespace_use_declaration) @use
 (use_declaration [(name) (qualified_name)] @trait)
 (method_declaration name: (name) @method return_type: (_) @type)
+{php_narrowing.PATTERN}
 ((comment) @doc (#match? @doc "@(var|param)[ \\t]"))
 """
-_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN = range(5, 15)
+_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN, _CHECK = range(
+    5, 16
+)
 
 
 def read(
@@ -103,6 +106,8 @@ def read(
             walk.members.append(("use", captures["trait"][0]))
         elif pattern == _RETURN:
             walk.members.append((text(captures["method"][0]), captures["type"][0]))
+        elif pattern == _CHECK:
+            walk.tests.append(captures)
         else:
             walk.docs.append(captures["doc"][0])
     found = Found()
@@ -126,6 +131,7 @@ class _Calls:
         self.uses: list[Node] = []
         self.members: list[tuple[str, Node]] = []  # ("use", a trait), (a method, its type)
         self.docs: list[Node] = []  # the comments that hold a @var or a @param tag
+        self.tests: list[dict[str, list[Node]]] = []  # the instanceof checks
 
     def prepare(self) -> None:
         """The lookups, once every match is read (a name is made whole where it is)."""
@@ -156,6 +162,12 @@ class _Calls:
             self.decls.setdefault(text(var), []).append([var, stated, None])
         for doc in self.docs:
             php_docs.read(self, doc)
+        self.checks = [
+            (text(test["subject"][0]), start, end, whole)
+            for test in self.tests
+            if (whole := self._whole(text(test["type"][0]), test["test"][0].start_byte))
+            for start, end in php_narrowing.regions(test["test"][0])
+        ]  # (subject, where it holds, the class)
 
     def _prop(self, var: Node, written: str) -> None:
         cls = self.classes.inner(var.start_byte, var.end_byte)
@@ -192,13 +204,19 @@ class _Calls:
 
     def _receiver(self, obj: Node, at: int) -> str | None:
         kind, text = obj.type, self.text
+        if self.checks and (checked := php_narrowing.narrowed(self.checks, text(obj), at)):
+            return checked  # an instanceof check says so here
         if kind == "variable_name":
             name = text(obj)
             return self._class_ref(at) if name == "$this" else self._variable(name, at)
         if kind in ("member_access_expression", "nullsafe_member_access_expression"):
             inner, field = obj.child_by_field_name("object"), obj.child_by_field_name("name")
-            if inner is None or field is None or field.type != "name" or text(inner) != "$this":
+            if inner is None or field is None or field.type != "name":
                 return None
+            if text(inner) != "$this":  # $x->p->f(): p of $x's class (its b rows say which)
+                owner = self._receiver(inner, at)
+                plain = owner is not None and "()" not in owner and ".$" not in owner
+                return f"{owner}.${text(field)}" if plain else None
             cls, prop = self.classes.inner(at, at), text(field)
             found = self.props.get((cls, prop)) if cls >= 0 else ""  # else a parent's: REF.$x
             if found is None:
