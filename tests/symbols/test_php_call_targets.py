@@ -252,6 +252,41 @@ class Checked
         $this->inner->wire->send(9); // @prop-of-prop send src/Net/Transport.php:Transport.send
         return $t;
     }
+
+    /** @var Transport[] */
+    private array $wires;
+    /** @var list<Stream> */
+    private $streams;
+
+    /**
+     * @param array<string, Transport> $byName
+     */
+    public function each(array $byName, array $plain)
+    {
+        foreach ($this->wires as $w) {
+            $w->send(11); // @foreach-array-property send src/Net/Transport.php:Transport.send
+        }
+        foreach ($this->streams as $key => $s) {
+            $s->relay(12); // @foreach-list-property relay src/Net/Stream.php:Stream.relay
+        }
+        foreach ($byName as $name => $t) {
+            $t->send(13); // @foreach-generic-param send src/Net/Transport.php:Transport.send
+            $name->send(14); // @foreach-key - send -
+        }
+        foreach ($plain as $p) {
+            $p->send(15); // @foreach-undocumented - send -
+        }
+        /** @var Transport[] $local */
+        $local = $plain;
+        foreach ($local as $l) {
+            $l->send(16); // @foreach-var-local send src/Net/Transport.php:Transport.send
+        }
+        foreach ($this->wires as $v) {
+            $v = $p;
+            $v->send(17); // @foreach-reassigned - send -
+        }
+        return $name;
+    }
 }
 
 function chained(Checked $c)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang import php_docs, php_members, php_narrowing
+from codeagent.lang import php_docs, php_elements, php_members, php_narrowing
 from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -72,9 +72,8 @@ PHP_CALLS = f"""
 {php_narrowing.PATTERN}
 ((comment) @doc (#match? @doc "@(var|param)[ \\t]"))
 """
-_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN, _CHECK = range(
-    5, 16
-)
+_DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN = range(5, 15)
+_CHECK = 15
 
 
 def read(
@@ -145,6 +144,8 @@ class _Calls:
         self.classes = Nest(refs)
         self.functions: Nest | None = None  # built when a call first asks for a variable
         self.props: dict[tuple[int, str], str] = {}  # (class, property) -> its class
+        self.elements: dict[tuple[int, str], str] = {}  # ... -> its array's elements' class
+        self.arrays: list[tuple[int, int, str, str]] = []  # (function, $x, its elements' class)
         for var, typed in self.fields:
             self._prop(var, self._type(typed, var.start_byte))
         # $name -> [its node, then its function; what states its class; that class], read when
@@ -159,20 +160,17 @@ class _Calls:
                     self._prop(var, self._type(stated, var.start_byte))
             elif pattern == _ASSIGN:
                 stated = captures["value"][0]
+            elif php_elements.takes_values(captures["decl"][0], var):
+                stated = captures["decl"][0]  # a foreach's value: what the array holds
             self.decls.setdefault(text(var), []).append([var, stated, None])
         for doc in self.docs:
             php_docs.read(self, doc)
-        self.checks = [
-            (text(test["subject"][0]), start, end, whole)
-            for test in self.tests
-            if (whole := self._whole(text(test["type"][0]), test["test"][0].start_byte))
-            for start, end in php_narrowing.regions(test["test"][0])
-        ]  # (subject, where it holds, the class)
+        self.checks = php_narrowing.checks(self.tests, text, self._whole)
 
-    def _prop(self, var: Node, written: str) -> None:
+    def _prop(self, var: Node, written: str, elements: bool = False) -> None:  # or its array's
         cls = self.classes.inner(var.start_byte, var.end_byte)
         if cls >= 0:
-            self.props[(cls, self.text(var)[1:])] = written
+            (self.elements if elements else self.props)[(cls, self.text(var)[1:])] = written
 
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
         call = captures["call"][0]
@@ -264,6 +262,8 @@ class _Calls:
                     decl[2] = self._made(node, at) or ""
                 elif kind in _TYPES:
                     decl[2] = self._type(node, at)
+                else:  # a foreach
+                    decl[2] = php_elements.of(self, node, at)
         return str(decl[2])
 
     def _made(self, node: Node, at: int) -> str | None:

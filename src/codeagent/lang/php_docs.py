@@ -8,8 +8,13 @@ for :mod:`codeagent.lang.php_calls` (as a PHP language server reads them):
   */`` over ``$adapter = $this->adapter()``, a ``foreach``'s value);
 - ``@var T`` over a property declared without a type: that property.
 
-One class only (``T``, ``?T``, ``T|null``, a name made whole by the file's ``use``); an array
-(``T[]``, ``array<T>``), a generic, a union or a built-in type states none.
+One class only (``T``, ``?T``, ``T|null``, a name made whole by the file's ``use``); a generic,
+a union or a built-in type states none. An array of one class (``T[]``, ``list<T>``,
+``array<T>``, ``array<K, T>``, ``iterable<T>``) states the class of its elements: ``@param``
+and ``@var`` for a variable of the function, ``@var`` over a property (typed ``array`` or not),
+read where a ``foreach`` takes its values (monolog's ``/** @var list<HandlerInterface> */
+protected array $handlers;`` then ``foreach ($this->handlers as $handler)
+$handler->handle($record)``).
 """
 
 from __future__ import annotations
@@ -28,14 +33,17 @@ class _Calls(Protocol):
 
     text: Text
     decls: dict[str, list[list[Any]]]
+    elements: dict[tuple[int, str], str]
+    arrays: list[tuple[int, int, str, str]]
+    function_spans: list[tuple[int, int, str]]
 
-    def _prop(self, var: Node, written: str) -> None: ...
+    def _prop(self, var: Node, written: str, elements: bool = False) -> None: ...
     def _class_ref(self, at: int) -> str | None: ...
     def _whole(self, written: str, at: int) -> str: ...
 
 
 # a docblock's @param or @var tag: its type, and the variable it names (without its $)
-_TAG = re.compile(r"@(param|var)[ \t]+([^\s$]+)(?:[ \t]+(?:\.\.\.)?\$(\w+))?")
+_TAG = re.compile(r"@(param|var)[ \t]+((?:[^\s$<]|<[^>\n]*>)+)(?:[ \t]+(?:\.\.\.)?\$(\w+))?")
 _CLASS_NAME = re.compile(r"\\?[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*|\$this")
 _BUILT_IN = frozenset({
     "string", "int", "integer", "float", "double", "bool", "boolean", "array", "mixed",
@@ -43,6 +51,11 @@ _BUILT_IN = frozenset({
     "numeric", "list", "self", "static", "parent",
 })  # fmt: skip
 _DOCUMENTED = frozenset({"function_definition", "method_declaration"})
+# an array of one type: T[], list<T>, array<T>, array<K, T>, iterable<T>, non-empty-list<T>
+_ARRAY = re.compile(
+    r"\??(?:(?P<of>[\\\w]+)\[\]"
+    r"|(?:non-empty-)?(?:list|array|iterable)<(?:[^<>,]+,\s*)?(?P<in>[\\\w]+)>)"
+)
 
 
 def _assigned(statement: Node | None, text: Text) -> str:
@@ -65,6 +78,7 @@ def read(walk: _Calls, doc: Node) -> None:
     for tag, written, name in _TAG.findall(text(doc)):
         stated = _class(walk, written, doc.start_byte)
         if not stated:
+            _array(walk, tag, written, name, doc)
             continue
         if tag == "param":
             if after is not None and after.type in _DOCUMENTED:
@@ -79,6 +93,31 @@ def read(walk: _Calls, doc: Node) -> None:
             var_name = f"${name}" if name else _assigned(after, text)
             if var_name:  # a binding of its own, which the others give way to
                 walk.decls.setdefault(var_name, []).append([doc, None, stated, True])
+
+
+def _array(walk: _Calls, tag: str, written: str, name: str, doc: Node) -> None:
+    """An array type's elements (``T[]``, ``list<T>``, ...): ``@var`` over a property, or a
+    variable ``$name`` of the function ``@param`` documents or ``@var`` is in."""
+    shape = _ARRAY.fullmatch(written)
+    element = _class(walk, shape.group("of") or shape.group("in"), doc.start_byte) if shape else ""
+    after = doc.next_named_sibling
+    if not element or after is None:
+        return
+    if tag == "param":
+        if after.type in _DOCUMENTED:
+            walk.arrays.append((after.start_byte, after.end_byte, f"${name}", element))
+    elif after.type == "property_declaration":
+        for item in after.named_children:
+            var = item.child_by_field_name("name")
+            if item.type == "property_element" and var is not None:
+                walk._prop(var, element, elements=True)
+    else:
+        var_name = f"${name}" if name else _assigned(after, walk.text)
+        at = doc.start_byte
+        spans = [(s, e) for s, e, _ in walk.function_spans if s <= at < e]
+        if var_name and spans:
+            start, end = max(spans)  # the innermost function
+            walk.arrays.append((start, end, var_name, element))
 
 
 def _param(walk: _Calls, function: Node, name: str, stated: str) -> None:

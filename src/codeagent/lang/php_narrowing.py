@@ -19,7 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tree_sitter import Node
+
+    from codeagent.lang.ts_receivers import Text
 
 # the check: its subject, the class, the whole expression
 PATTERN = (
@@ -27,6 +31,19 @@ PATTERN = (
     'operator: "instanceof" right: [(name) (qualified_name)] @type) @test'
 )
 _AND = frozenset({"&&", "and"})
+
+
+def checks(
+    tests: list[dict[str, list[Node]]], text: Text, whole: Callable[[str, int], str]
+) -> list[tuple[str, int, int, str]]:
+    """``(subject, start, end, class)`` of each check of ``tests`` (:data:`PATTERN`'s
+    captures) and each span where it holds (``whole``: a class name made whole where it is)."""
+    return [
+        (text(test["subject"][0]), start, end, cls)
+        for test in tests
+        if (cls := whole(text(test["type"][0]), test["test"][0].start_byte))
+        for start, end in regions(test["test"][0])
+    ]
 
 
 def regions(test: Node) -> list[tuple[int, int]]:
