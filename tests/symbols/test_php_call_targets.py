@@ -5,7 +5,9 @@ called ``Transport``), indexed as a user's would be; the mark names the definiti
 language server's "go to definition" lands on (intelephense 1.18.5's, checked by hand with
 ``eval/php_references_truth.py DIR --marks`` on these files), ``-`` where nothing in the code
 states the class (kept by name: intelephense ties two of those by inferring, a union's to both
-classes and ``Transport::open``'s result from its body, and none of the others)."""
+classes and ``Transport::open``'s result from its body, and none of the others; it also follows
+a variable re-bound to another class line by line, which is kept by name here: a variable's
+bindings in its function must agree)."""
 
 from __future__ import annotations
 
@@ -88,6 +90,14 @@ class Transport
     public static function open($url)
     {
         return new self(); // @new-self self src/Net/Transport.php:Transport
+    }
+    public function copy(): Transport
+    {
+        return $this;
+    }
+    public function other(): \App\Log\Transport
+    {
+        return new \App\Log\Transport();
     }
 }
 """,
@@ -286,6 +296,18 @@ class Checked
             $v->send(17); // @foreach-reassigned - send -
         }
         return $name;
+    }
+
+    public function rebound(Transport $t, Transport $w, Transport $u, Transport $d)
+    {
+        $t = $t->copy();
+        $t->send(18); // @rebound-declared send src/Net/Transport.php:Transport.send
+        $w = $w->again();
+        $w->send(19); // @rebound-static send src/Net/Transport.php:Transport.send
+        $u = $u->send(1);
+        $u->send(20); // @rebound-undeclared - send -
+        $d = $d->other();
+        $d->send(21); // @rebound-other-class - send -
     }
 }
 

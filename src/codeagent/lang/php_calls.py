@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang import php_docs, php_elements, php_members, php_narrowing
+from codeagent.lang import php_alternatives, php_docs, php_elements, php_members, php_narrowing
 from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -242,9 +242,8 @@ class _Calls:
         while True:
             here = [decl for decl in decls if decl[0] == scope]
             stated = [decl for decl in here if len(decl) > 3]  # a docblock's @var: it wins
-            found = {self._stated(decl) for decl in stated or here}
-            if found:
-                return found.pop() or None if len(found) == 1 else None
+            if found := {self._stated(decl) for decl in stated or here}:
+                return php_alternatives.agreed(found)
             if scope < 0 or functions.items[scope] != "arrow_function":
                 return None
             scope = functions.parents[scope]
@@ -253,7 +252,7 @@ class _Calls:
         """The class one binding states ("" none), read once."""
         if decl[2] is None:
             node: Node | None = decl[1]
-            decl[2] = ""  # while it is read (``$x = $x->next()``): none
+            decl[2] = php_alternatives.READING  # ``$x = $x->next()``: the others decide
             if node is not None:
                 kind, at = node.type, node.start_byte
                 if kind in _CALLS:

@@ -14,14 +14,16 @@ else not known (by name). A method (by its name, case-insensitive) is looked up 
 then the traits it uses, then its parent class (its traits, its parent ...), then the
 interfaces of them all, as the bases resolved say (:mod:`codeagent.symbols.php_classes`); ``^``
 (``parent::f()``) starts at the parent class. ``T.g().f``: ``f`` of the class ``T.g`` is
-declared to return. A method no class of the way declares (one ``__call`` answers, one a
-docblock's ``@method`` names) leaves the call by name.
+declared to return. ``{A|B.g()}.f``: ``f`` of the class every alternative is (a variable
+bound more than once: :mod:`codeagent.lang.php_alternatives`). A method no class of the way
+declares (one ``__call`` answers, one a docblock's ``@method`` names) leaves the call by name.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from codeagent.lang.php_alternatives import split
 from codeagent.symbols.php_classes import php_class
 from codeagent.symbols.tables import CLASS_KINDS
 from codeagent.symbols.types import Definition
@@ -38,6 +40,12 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         if isinstance(made, str):
             return (made, True)
         return (made.full_name, False) if made is not None else None
+    either = split(written)  # {A|B.g()}.send: send of the class every alternative is
+    if either is not None:
+        agreed = _agreed(graph, path, either[0])
+        first, *after = either[1].split("().")
+        found = _member(graph, agreed, first, after=False) if agreed is not None else None
+        return _chain(graph, found, agreed, after)
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
     owner, _, member = first.lstrip("^").rpartition(".")
     ref, _, prop = owner.partition(".$")  # REF.$x: the class of a parent's property x
@@ -47,6 +55,14 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     if cls is not None and prop:
         cls = next((c for d in _lineage(graph, cls) if (c := _row(graph, d, f"${prop}"))), None)
     found = _member(graph, cls, member, after=first.startswith("^")) if cls else None
+    return _chain(graph, found, cls, after)
+
+
+def _chain(
+    graph: SymbolHierarchy, found: Target | None, cls: Definition | None, after: list[str]
+) -> Target | None:
+    """``found`` (a method of ``cls``), then each of ``after`` called on what the one before
+    is declared to return."""
     for attr in after:
         method = graph._by_full.get(found[0]) if found is not None else None
         owner_cls = graph._by_full.get(method.full_name.rpartition(".")[0]) if method else None
@@ -56,6 +72,30 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
             cls = _row(graph, owner_cls, f"(){method.name}")
         found = _member(graph, cls, attr, after=False) if cls is not None else None
     return found
+
+
+def _agreed(graph: SymbolHierarchy, path: str, alternatives: list[str]) -> Definition | None:
+    """The repository class every alternative (``T``, or ``T.g()``: what ``g`` is declared to
+    return) is, or None."""
+    classes = set()
+    for one in alternatives:
+        if not one.endswith("()"):
+            cls = php_class(graph, path, one)
+        else:
+            called = one[:-2]
+            method = php_target(graph, path, called)
+            d = graph._by_full.get(method[0]) if method is not None and not method[1] else None
+            owner = graph._by_full.get(d.full_name.rpartition(".")[0]) if d is not None else None
+            if d is None or owner is None:
+                return None
+            if _static(graph, owner, f"(){d.name}"):  # the class it is called on
+                cls = php_class(graph, path, called.rpartition(".")[0])
+            else:
+                cls = _row(graph, owner, f"(){d.name}")
+        if not isinstance(cls, Definition):
+            return None
+        classes.add(cls.full_name)
+    return graph._by_full.get(classes.pop()) if len(classes) == 1 else None
 
 
 def _member(graph: SymbolHierarchy, cls: Definition, name: str, *, after: bool) -> Target | None:
