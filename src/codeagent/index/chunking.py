@@ -54,8 +54,10 @@ log = logging.getLogger(__name__)
 # class's first method starts at the comments above it; "10": a C++ type defined outside the class
 # that declares it (``class Block::Iter``, ``struct Parser::Impl``) is a type scoped to that
 # class, and the functions of its body are its methods; a PHP docblock's @param and @var state
-# a receiver's class (the call targets of the entries' symbol records).
-CHUNKER_VERSION = "10" if lang.available() else "1"
+# a receiver's class (the call targets of the entries' symbol records); "11": PHP's call targets
+# read instanceof checks, a foreach over a documented array and a variable whose bindings agree
+# only across files.
+CHUNKER_VERSION = "11" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters
