@@ -64,14 +64,23 @@ def _chain(
     """``found`` (a method of ``cls``), then each of ``after`` called on what the one before
     is declared to return."""
     for attr in after:
-        method = graph._by_full.get(found[0]) if found is not None else None
-        owner_cls = graph._by_full.get(method.full_name.rpartition(".")[0]) if method else None
-        if method is None or owner_cls is None:
-            return None
-        if not _static(graph, owner_cls, f"(){method.name}"):  # else the class called on
-            cls = _row(graph, owner_cls, f"(){method.name}")
+        cls = _returned(graph, found, cls)
         found = _member(graph, cls, attr, after=False) if cls is not None else None
     return found
+
+
+def _returned(
+    graph: SymbolHierarchy, found: Target | None, on: Definition | None
+) -> Definition | None:
+    """The repository class the method ``found`` is declared to return (``: static``: ``on``,
+    the class it is called on), or None."""
+    method = graph._by_full.get(found[0]) if found is not None and not found[1] else None
+    owner = graph._by_full.get(method.full_name.rpartition(".")[0]) if method else None
+    if method is None or owner is None:
+        return None
+    if _static(graph, owner, f"(){method.name}"):
+        return on
+    return _row(graph, owner, f"(){method.name}")
 
 
 def _agreed(graph: SymbolHierarchy, path: str, alternatives: list[str]) -> Definition | None:
@@ -81,17 +90,11 @@ def _agreed(graph: SymbolHierarchy, path: str, alternatives: list[str]) -> Defin
     for one in alternatives:
         if not one.endswith("()"):
             cls = php_class(graph, path, one)
-        else:
+        else:  # T.g(): what g is declared to return
             called = one[:-2]
-            method = php_target(graph, path, called)
-            d = graph._by_full.get(method[0]) if method is not None and not method[1] else None
-            owner = graph._by_full.get(d.full_name.rpartition(".")[0]) if d is not None else None
-            if d is None or owner is None:
-                return None
-            if _static(graph, owner, f"(){d.name}"):  # the class it is called on
-                cls = php_class(graph, path, called.rpartition(".")[0])
-            else:
-                cls = _row(graph, owner, f"(){d.name}")
+            on = php_class(graph, path, called.rpartition(".")[0])
+            on = on if isinstance(on, Definition) else None
+            cls = _returned(graph, php_target(graph, path, called), on)
         if not isinstance(cls, Definition):
             return None
         classes.add(cls.full_name)
