@@ -18,6 +18,7 @@ import os
 import sys
 from collections import defaultdict
 from pathlib import Path
+from subprocess import CalledProcessError
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -65,7 +66,7 @@ def main() -> None:
                 sources = [s.model_dump() for s in spaces[root].ask(item["question"]).sources]
                 rank = first_hit(sources, item["gold"])
                 rows.append({**item, "suite": suite.stem, "rank": rank, "sources": sources})
-    except (OSError, ValueError, KeyError, CodeAgentError) as exc:
+    except (OSError, ValueError, KeyError, CodeAgentError, CalledProcessError) as exc:
         parser.exit(2, f"how_inprocess: {exc}\n")
     table(rows)
     if args.against:
