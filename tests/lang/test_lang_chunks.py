@@ -85,6 +85,22 @@ def test_a_big_type_is_cut_by_member() -> None:
     assert "Big" in symbols  # the class line and its field
 
 
+def test_methods_a_docblock_declares_are_no_chunks_of_their_own() -> None:
+    tags = "".join(f" * @method bool has{n}(string $m)\n" for n in range(6))
+    methods = "".join(
+        f"    public function m{n}()\n    {{\n"
+        + "        $a = 1;\n" * 8
+        + "        return $a;\n    }\n"
+        for n in range(6)
+    )
+    text = f"<?php\nnamespace App;\n\n/**\n * Big.\n *\n{tags} */\nclass Big\n{{\n{methods}}}\n"
+    chunks = chunk_file("src/Big.php", text)
+    symbols = [c.symbol for c in chunks]
+    assert [s for s in symbols if s.startswith("Big.")] == [f"Big.m{n}" for n in range(6)]
+    head = next(c for c in chunks if c.symbol == "Big")  # the docblock, tags and all, the line
+    assert (head.start_line, head.end_line) == (4, 15)  # up to the first method
+
+
 def test_unknown_language_and_parse_errors_keep_windows(git_repo: GitRepoFactory) -> None:
     broken = chunk_file("web/src/broken.ts", FILES["web/src/broken.ts"])
     assert [c.kind for c in broken] == ["window"]

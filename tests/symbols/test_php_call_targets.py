@@ -63,6 +63,32 @@ trait Closes
     }
 }
 """,
+    "src/Core/Recorder.php": r"""<?php
+namespace App\Core;
+
+/**
+ * Records what it is given; asked through __call.
+ *
+ * @method bool hasInfo(string $message)
+ * @method static Recorder named(string $name)
+ * @method close()
+ */
+class Recorder
+{
+    public function __call($name, $args)
+    {
+        return false;
+    }
+    public static function __callStatic($name, $args)
+    {
+        return new static();
+    }
+    public function close()
+    {
+        $this->hasInfo(1); // @doc-method-this hasInfo src/Core/Recorder.php:Recorder.hasInfo
+    }
+}
+""",
     "src/Log/Transport.php": r"""<?php
 namespace App\Log;
 
@@ -263,6 +289,14 @@ class Checked
         return $t;
     }
 
+    public function recorded(Core\Recorder $r)
+    {
+        $r->hasInfo('a'); // @doc-method hasInfo src/Core/Recorder.php:Recorder.hasInfo
+        Core\Recorder::named('b'); // @doc-method-static named src/Core/Recorder.php:Recorder.named
+        $r->close(); // @doc-method-in-code close src/Core/Recorder.php:Recorder.close
+        $r->hasDebug('c'); // @doc-method-undeclared - hasDebug -
+    }
+
     /** @var Transport[] */
     private array $wires;
     /** @var list<Stream> */
@@ -343,3 +377,14 @@ def test_bases_are_found_by_their_whole_name(graph: SymbolGraph) -> None:
     assert graph.resolved_bases(handler) == ["src/Core/Handler.php.Handler"]
     [interface] = graph.resolved_bases(graph._by_full["src/Core/Handler.php.Handler"])
     assert interface == "src/Core/Sink.php.Sink"
+
+
+def test_a_method_its_class_docblock_declares_is_defined_on_its_tag(graph: SymbolGraph) -> None:
+    # where intelephense's "go to definition" lands from a call of it (checked with --marks)
+    found = graph._by_full["src/Core/Recorder.php.Recorder.hasInfo"]
+    assert (found.kind, found.line, found.start_line, found.end_line) == ("method", 7, 7, 7)
+    assert found.signature == "@method bool hasInfo(string $message)"
+    named = graph._by_full["src/Core/Recorder.php.Recorder.named"]
+    assert named.line == 8
+    close = graph._by_full["src/Core/Recorder.php.Recorder.close"]  # declared in code too
+    assert (close.line, close.signature) == (21, "public function close()")

@@ -56,8 +56,9 @@ log = logging.getLogger(__name__)
 # class, and the functions of its body are its methods; a PHP docblock's @param and @var state
 # a receiver's class (the call targets of the entries' symbol records); "11": PHP's call targets
 # read instanceof checks, a foreach over a documented array and a variable whose bindings agree
-# only across files.
-CHUNKER_VERSION = "11" if lang.available() else "1"
+# only across files; "12": the methods a PHP class's docblock declares (``@method``) are
+# definitions (no chunks of their own), and calls of them are tied to them.
+CHUNKER_VERSION = "12" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

@@ -10,7 +10,9 @@
 - a namespace (C#, C++, PHP, TypeScript, a Ruby module, a Rust ``mod``) is cut so whatever its
   length: it names where code lives, not a unit of it, so a short file's class under a C#
   ``namespace X;`` is a chunk with the class's name and kind, not the namespace's;
-- code between definitions becomes plain windows.
+- code between definitions becomes plain windows;
+- a member that a type's documentation declares (PHP's ``@method``,
+  :mod:`codeagent.lang.doc_members`) holds no code: it is no chunk, its tag stays in its type's.
 
 Every non-blank line is in at least one chunk, and every chunk of a definition starts inside
 that definition, so an edit changes only its own chunks.
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from codeagent.lang.doc_members import in_lead
 from codeagent.records import Chunk
 
 
@@ -90,7 +93,7 @@ def _definition(chunker: _Chunker, node: _Node) -> list[Chunk]:
     out: list[Chunk] = []
     cursor = node.start
     for child in node.children:
-        if child.start < cursor:
+        if child.start < cursor or in_lead(child.row, node.row):  # no code: a @method tag
             continue
         out += _headed(chunker.windows(cursor, child.start - 1, qualname, kind), sig)
         out += _definition(chunker, child)

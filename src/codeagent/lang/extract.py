@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from codeagent.lang import doc_members
 from codeagent.lang.leads import lead, touching
 from codeagent.lang.parse_errors import better_reading, count_errors, error_lines
 from codeagent.lang.references import calls_of, cast_name, first_capture, imports_of, node_text
@@ -114,13 +115,14 @@ def parse(spec: LanguageSpec, path: str, text: str) -> Parsed:
     spans = error_lines(root, spec.macro_blocks) if errors else ()
     touched = touching(spans) if spans else None
     defs, nodes = _definitions(spec, QueryCursor(def_query).matches(root), touched)
+    if spec.doc_members is not None:  # PHP's @method: members a type's docblock declares
+        defs, nodes = doc_members.inserted(spec.doc_members, text, defs, nodes)
     imports = imports_of(spec, QueryCursor(import_query).matches(root)) if import_query else []
     call_matches = QueryCursor(call_query).matches(root) if call_query else []
     found = spec.receivers(tree, call_matches, nodes) if spec.receivers is not None else None
-    if found is not None:
-        calls = found.calls  # with their targets, read in the same pass
-    else:
-        calls = calls_of(call_matches, nodes) if call_query else []
+    calls = found.calls if found is not None else []  # with their targets, read in one pass
+    if found is None and call_query:
+        calls = calls_of(call_matches, nodes)
     kept = bool(spec.macro_blocks)  # C, C++
     if found is None:
         return Parsed(spec.name, defs, imports, calls, errors, spans, bodies_kept=kept)
@@ -259,11 +261,9 @@ _NOT_BASES = frozenset(
 
 def _inside(node: Node, types: tuple[str, ...]) -> bool:
     parent = node.parent
-    while parent is not None:
-        if parent.type in types:
-            return True
+    while parent is not None and parent.type not in types:
         parent = parent.parent
-    return False
+    return parent is not None
 
 
 def _bases(captures: dict[str, list[Node]]) -> list[Node]:

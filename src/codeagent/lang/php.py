@@ -1,8 +1,12 @@
 """PHP: classes (parent class and interfaces as bases), interfaces, traits, enums,
-functions, methods, namespaces; ``use``; calls and ``new``, with their targets where the
-declared types say them (:mod:`codeagent.lang.php_calls`)."""
+functions, methods, namespaces, the methods a class's docblock declares (``@method``);
+``use``; calls and ``new``, with their targets where the declared types say them
+(:mod:`codeagent.lang.php_calls`)."""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 from codeagent.lang.layout import Layout
 from codeagent.lang.php_calls import PHP_CALLS, read
@@ -24,6 +28,27 @@ def import_files(importer: str, module: str, name: str | None, layout: Layout) -
         if found:
             return found
     return []
+
+
+# a docblock's ``@method [static] [T] name(...)``: the name
+_METHOD = re.compile(
+    r"@method[ \t]+(?:static[ \t]+)?(?:(?:[^\s(<]|<[^>\n]*>)+[ \t]+)?(\w+)[ \t]*\("
+)
+
+
+def doc_methods(lines: list[str], row: list[Any]) -> list[list[Any]]:
+    """The methods the docblock of the class (interface, trait) ``row`` declares with
+    ``@method``, which its ``__call`` or ``__callStatic`` answers: a method row each, on the
+    tag's line (where a PHP language server's "go to definition" lands), the tag its
+    signature."""
+    found = []
+    for line in range(int(row[3]), int(row[2])):
+        text = lines[line - 1]
+        tag = _METHOD.search(text) if "@method" in text else None
+        if tag is not None:
+            written = text[tag.start() :].removesuffix("*/").strip()
+            found.append([f"{row[0]}.{tag[1]}", "method", line, line, line, written, "", []])
+    return found
 
 
 SPEC = LanguageSpec(
@@ -50,4 +75,5 @@ SPEC = LanguageSpec(
     calls=PHP_CALLS,
     receivers=read,
     qualified_types=True,
+    doc_members=doc_methods,
 )

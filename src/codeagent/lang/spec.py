@@ -167,3 +167,6 @@ class LanguageSpec:
     # imports make them (PHP: codeagent.lang.php_calls' forms, followed by
     # codeagent.symbols.php_targets).
     qualified_types: bool = False
+    # The members a type's documentation declares (PHP's ``@method``): ``doc_members(lines,
+    # row)``, rows read from the lead of the type's row ``row`` (codeagent.lang.doc_members).
+    doc_members: Callable[[list[str], list[Any]], list[list[Any]]] | None = None
