@@ -89,6 +89,24 @@ class Recorder
     }
 }
 """,
+    "src/Core/Level.php": r"""<?php
+namespace App\Core;
+
+enum Level: int
+{
+    case Debug = 100;
+    case Error = 400;
+
+    public function isLowerThan(Level $other): bool
+    {
+        return self::Error->above($other); // @enum-case-self above src/Core/Level.php:Level.above
+    }
+    public function above(Level $other): bool
+    {
+        return $this->value > $other->value;
+    }
+}
+""",
     "src/Log/Transport.php": r"""<?php
 namespace App\Log;
 
@@ -342,6 +360,23 @@ class Checked
         $u->send(20); // @rebound-undeclared - send -
         $d = $d->other();
         $d->send(21); // @rebound-other-class - send -
+    }
+
+    const TOP = null;
+
+    public function levels(Core\Level $given, Checked $c)
+    {
+        Core\Level::Error->above($given); // @enum-case above src/Core/Level.php:Level.above
+        $l = Core\Level::Debug;
+        $l->above($given); // @enum-case-local above src/Core/Level.php:Level.above
+        Checked::TOP->itself(); // @class-constant - itself -
+        $c = $c->itself();
+        $c->wire->send(22); // @rebound-property send src/Net/Transport.php:Transport.send
+    }
+
+    public function itself(): Checked
+    {
+        return $this;
     }
 }
 

@@ -17,6 +17,7 @@ The forms (``REF``: ``Name@line``, a class of the file by its name's line; a cla
   (``private Client $x``, a promoted constructor parameter): the same (one it does not
   declare: ``REF.$x.f``, a parent's or a trait's); ``(new T)->f()``;
 - ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``);
+  ``T::C->f()`` (or ``$x->f()`` with ``$x = T::C``): ``T::.f``, ``f`` of ``T`` if an enum;
 - ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
   return (``: T``, ``: ?T``; ``: static``: ``T``): ``b`` rows, as are bases, traits, properties.
 
@@ -28,7 +29,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from codeagent.lang import php_alternatives, php_docs, php_elements, php_members, php_narrowing
+from codeagent.lang import (
+    php_alternatives,
+    php_docs,
+    php_elements,
+    php_members,
+    php_narrowing,
+    php_values,
+)
 from codeagent.lang.php_names import NAMES, Names
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -175,7 +183,7 @@ class _Calls:
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
         call = captures["call"][0]
         if call.type == "object_creation_expression":
-            made = self._made(call, at)
+            made = php_values.of(self, call, at)
             return f"={made}" if made else None
         obj = captures.get("obj")
         return self._called(call, name, at, obj[0]) if obj else None
@@ -212,8 +220,8 @@ class _Calls:
             if inner is None or field is None or field.type != "name":
                 return None
             if text(inner) != "$this":  # $x->p->f(): p of $x's class (its b rows say which)
-                owner = self._receiver(inner, at)
-                plain = owner is not None and "()" not in owner and ".$" not in owner
+                owner = self._receiver(inner, at) or "()"  # a call's result, {A|B.g()} agreed
+                plain = ".$" not in owner and ("()" not in owner or owner[0] + owner[-1] == "{}")
                 return f"{owner}.${text(field)}" if plain else None
             cls, prop = self.classes.inner(at, at), text(field)
             found = self.props.get((cls, prop)) if cls >= 0 else ""  # else a parent's: REF.$x
@@ -226,7 +234,7 @@ class _Calls:
             return f"{found}()" if found else None
         if kind == "parenthesized_expression" and obj.named_child_count == 1:
             obj = obj.named_children[0]
-        return self._made(obj, at) if obj.type == "object_creation_expression" else None
+        return php_values.of(self, obj, at)  # (new T)->f(), T::C->f(): C a case of the enum T
 
     def _variable(self, name: str, at: int) -> str | None:
         """The class of the variable ``name`` at ``at`` where each of its bindings in the
@@ -257,20 +265,13 @@ class _Calls:
                 kind, at = node.type, node.start_byte
                 if kind in _CALLS:
                     decl[2] = self._receiver(node, at) or ""
-                elif kind == "object_creation_expression":
-                    decl[2] = self._made(node, at) or ""
+                elif kind in php_values.VALUES:
+                    decl[2] = php_values.of(self, node, at) or ""
                 elif kind in _TYPES:
                     decl[2] = self._type(node, at)
                 else:  # a foreach
                     decl[2] = php_elements.of(self, node, at)
         return str(decl[2])
-
-    def _made(self, node: Node, at: int) -> str | None:
-        """The class ``new T(...)`` makes (``new self``: the class's REF)."""
-        if node.type != "object_creation_expression" or not node.named_child_count:
-            return None
-        made = node.named_children[0]
-        return self._whole(self.text(made), at) or None if made.type in NAMES else None
 
     def _type(self, node: Node, at: int) -> str:
         """A declared type's class made whole (``?T`` is ``T``; ``catch (E $e)``); "" for a

@@ -15,8 +15,9 @@ then the traits it uses, then its parent class (its traits, its parent ...), the
 interfaces of them all, as the bases resolved say (:mod:`codeagent.symbols.php_classes`); ``^``
 (``parent::f()``) starts at the parent class. ``T.g().f``: ``f`` of the class ``T.g`` is
 declared to return. ``{A|B.g()}.f``: ``f`` of the class every alternative is (a variable
-bound more than once: :mod:`codeagent.lang.php_alternatives`). A method no class of the way
-declares (one ``__call`` answers, one a docblock's ``@method`` names) leaves the call by name.
+bound more than once: :mod:`codeagent.lang.php_alternatives`). ``T::.f``: ``f`` of ``T``
+when ``T`` is an enum (``T::C``, one of its cases), else by name. A method no class of the way
+declares (one ``__call`` answers that no docblock's ``@method`` names) leaves the call by name.
 """
 
 from __future__ import annotations
@@ -44,18 +45,28 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     if either is not None:
         agreed = _agreed(graph, path, either[0])
         first, *after = either[1].split("().")
+        if agreed is not None and first.startswith("$"):  # {A|B.g()}.$p.f: p of that class
+            prop, _, first = first[1:].partition(".")
+            agreed = _property(graph, agreed, prop)
         found = _member(graph, agreed, first, after=False) if agreed is not None else None
         return _chain(graph, found, agreed, after)
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
     owner, _, member = first.lstrip("^").rpartition(".")
     ref, _, prop = owner.partition(".$")  # REF.$x: the class of a parent's property x
-    cls = php_class(graph, path, ref)
+    cls = php_class(graph, path, ref.removesuffix("::"))
+    if ref.endswith("::") and (not isinstance(cls, Definition) or cls.kind != "enum"):
+        return None  # T::C: a case if T is an enum, else a constant of any type
     if isinstance(cls, str):
         return (f"{cls}.{member}", True) if not after and not prop else None
     if cls is not None and prop:
-        cls = next((c for d in _lineage(graph, cls) if (c := _row(graph, d, f"${prop}"))), None)
+        cls = _property(graph, cls, prop)
     found = _member(graph, cls, member, after=first.startswith("^")) if cls else None
     return _chain(graph, found, cls, after)
+
+
+def _property(graph: SymbolHierarchy, cls: Definition, prop: str) -> Definition | None:
+    """The repository class of the property ``prop`` that ``cls`` or its parents declare."""
+    return next((c for d in _lineage(graph, cls) if (c := _row(graph, d, f"${prop}"))), None)
 
 
 def _chain(
