@@ -57,7 +57,8 @@ log = logging.getLogger(__name__)
 # a receiver's class (the call targets of the entries' symbol records); "11": PHP's call targets
 # read instanceof checks, a foreach over a documented array and a variable whose bindings agree
 # only across files; "12": the methods a PHP class's docblock declares (``@method``) are
-# definitions (no chunks of their own), and calls of them are tied to them.
+# definitions (no chunks of their own), calls of them are tied to them, and PHP's call targets
+# read an enum's case (``Level::Error->f()``) and a property of agreeing bindings.
 CHUNKER_VERSION = "12" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
