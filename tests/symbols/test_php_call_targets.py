@@ -378,6 +378,25 @@ class Checked
     {
         return $this;
     }
+
+    public function held(Transport|null $n, array $plain)
+    {
+        $n->send(23); // @nullable-union send src/Net/Transport.php:Transport.send
+        $fn = function () use ($n) {
+            $n->send(24); // @closure-use send src/Net/Transport.php:Transport.send
+        };
+        $m = $n->copy();
+        $m = $m->copy();
+        $m->send(25); // @rebound-chain send src/Net/Transport.php:Transport.send
+        $this->wires['a']->send(26); // @property-element send src/Net/Transport.php:Transport.send
+        /** @var Transport[] $local */
+        $local = $plain;
+        $local[0]->send(27); // @variable-element send src/Net/Transport.php:Transport.send
+        $e = $this->wires[1];
+        $e->send(28); // @element-local send src/Net/Transport.php:Transport.send
+        $plain[0]->send(29); // @element-undocumented - send -
+        return $fn;
+    }
 }
 
 function chained(Checked $c)

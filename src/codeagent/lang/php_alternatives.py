@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 READING = "\0"  # a binding while its own class is being read
-# one alternative: a class (whole, or a class of the file as Name@line) or what its method returns
-_ONE = re.compile(r"[^{}|.()$]+(?:\.\w+\(\))?")
+OUTER = "\1"  # a closure's ``use ($x)``: what ``$x`` is in the function around the closure
+# one alternative: a class (whole, or a class of the file as Name@line) or what its methods
+# return, each called on what the one before returns (``$x = $l->map(..)``, ``$x = $x->map(..)``)
+_ONE = re.compile(r"[^{}|.()$]+(?:\.\w+\(\))*")
 
 
 def agreed(found: set[str]) -> str | None:

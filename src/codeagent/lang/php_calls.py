@@ -19,10 +19,12 @@ The forms (``REF``: ``Name@line``, a class of the file by its name's line; a cla
 - ``T::f()``: ``T.f``; ``new T(...)``: ``=T``, the class itself (``new self``: ``=REF``);
   ``T::C->f()`` (or ``$x->f()`` with ``$x = T::C``): ``T::.f``, ``f`` of ``T`` if an enum;
 - ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
-  return (``: T``, ``: ?T``; ``: static``: ``T``): ``b`` rows, as are bases, traits, properties.
+  return (``: T``, ``: ?T``; ``: static``: ``T``): ``b`` rows, as are bases, traits, properties;
+- ``$this->p[$k]->f()``, ``$x[$k]->f()``: the class of an array's elements a docblock states.
 
-A variable bound any other way too (untyped, a union, ``foreach``, ``list()``, by reference,
-``use``, ``global``, ``static``), ``$$x``, ``$x::f()``, a function's call: by name.
+A closure's ``use ($x)``: ``$x`` of the function around it. A variable bound any other way too
+(untyped, a union, ``list()``, by reference, ``global``, ``static``), ``$$x``, ``$x::f()``, a
+function's call: by name.
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ class _Calls:
         self.elements: dict[tuple[int, str], str] = {}  # ... -> its array's elements' class
         self.arrays: list[tuple[int, int, str, str]] = []  # (function, $x, its elements' class)
         for var, typed in self.fields:
-            self._prop(var, self._type(typed, var.start_byte))
+            self._prop(var, php_values.declared(self, typed, var.start_byte))
         # $name -> [its node, then its function; what states its class; that class], read when
         # a call asks for the name
         self.decls: dict[str, list[list[Any]]] = {}
@@ -165,11 +167,13 @@ class _Calls:
             if pattern == _DECL and "type" in captures:
                 stated = captures["type"][0]
                 if captures["decl"][0].type == "property_promotion_parameter":
-                    self._prop(var, self._type(stated, var.start_byte))
+                    self._prop(var, php_values.declared(self, stated, var.start_byte))
             elif pattern == _ASSIGN:
                 stated = captures["value"][0]
             elif php_elements.takes_values(captures["decl"][0], var):
                 stated = captures["decl"][0]  # a foreach's value: what the array holds
+            elif captures["decl"][0].type == _CLOSURE_USE:
+                stated = captures["decl"][0]  # what it is in the function around the closure
             self.decls.setdefault(text(var), []).append([var, stated, None])
         for doc in self.docs:
             php_docs.read(self, doc)
@@ -183,8 +187,7 @@ class _Calls:
     def target(self, captures: dict[str, list[Node]], name: str, at: int, scope: int) -> str | None:
         call = captures["call"][0]
         if call.type == "object_creation_expression":
-            made = php_values.of(self, call, at)
-            return f"={made}" if made else None
+            return f"={made}" if (made := php_values.of(self, call, at)) else None
         obj = captures.get("obj")
         return self._called(call, name, at, obj[0]) if obj else None
 
@@ -203,10 +206,8 @@ class _Calls:
             if not ref:
                 return None
             return f"^{ref}.{name}" if word == "parent" else f"{ref}.{name}"
-        if obj.type in NAMES:
-            whole = self._whole(self.text(obj), at)
-            return f"{whole}.{name}" if whole else None
-        return None
+        whole = self._whole(self.text(obj), at) if obj.type in NAMES else ""
+        return f"{whole}.{name}" if whole else None
 
     def _receiver(self, obj: Node, at: int) -> str | None:
         kind, text = obj.type, self.text
@@ -234,11 +235,13 @@ class _Calls:
             return f"{found}()" if found else None
         if kind == "parenthesized_expression" and obj.named_child_count == 1:
             obj = obj.named_children[0]
+        if obj.type == "subscript_expression":  # $this->p[$k]->f(): a documented array's element
+            return php_elements.of(self, obj, at) or None
         return php_values.of(self, obj, at)  # (new T)->f(), T::C->f(): C a case of the enum T
 
     def _variable(self, name: str, at: int) -> str | None:
         """The class of the variable ``name`` at ``at`` where each of its bindings in the
-        function (an arrow function's: the one around it too) says the same class."""
+        function (an arrow function's or a closure's ``use``: the one around too) says one."""
         decls = self.decls.get(name)
         if not decls:
             return None
@@ -250,9 +253,10 @@ class _Calls:
         while True:
             here = [decl for decl in decls if decl[0] == scope]
             stated = [decl for decl in here if len(decl) > 3]  # a docblock's @var: it wins
-            if found := {self._stated(decl) for decl in stated or here}:
+            found = {self._stated(decl) for decl in stated or here}
+            if found and found != {php_alternatives.OUTER}:
                 return php_alternatives.agreed(found)
-            if scope < 0 or functions.items[scope] != "arrow_function":
+            if scope < 0 or (not found and functions.items[scope] != "arrow_function"):
                 return None
             scope = functions.parents[scope]
 
@@ -267,19 +271,13 @@ class _Calls:
                     decl[2] = self._receiver(node, at) or ""
                 elif kind in php_values.VALUES:
                     decl[2] = php_values.of(self, node, at) or ""
-                elif kind in _TYPES:
-                    decl[2] = self._type(node, at)
+                elif kind == _CLOSURE_USE:
+                    decl[2] = php_alternatives.OUTER
+                elif kind in php_values.TYPES:
+                    decl[2] = php_values.declared(self, node, at)
                 else:  # a foreach
                     decl[2] = php_elements.of(self, node, at)
         return str(decl[2])
-
-    def _type(self, node: Node, at: int) -> str:
-        """A declared type's class made whole (``?T`` is ``T``; ``catch (E $e)``); "" for a
-        built-in type, a union or an intersection."""
-        kind = node.type
-        if kind in ("optional_type", "named_type", "type_list") and node.named_child_count == 1:
-            return self._type(node.named_children[0], at)
-        return self._whole(self.text(node), at) if kind in NAMES else ""
 
     def _whole(self, written: str, at: int) -> str:
         """A class name made whole at ``at`` (:class:`Names`); ``self`` and ``static``: the
@@ -296,5 +294,5 @@ class _Calls:
 
 
 _SCOPED = "scoped_call_expression"
+_CLOSURE_USE = "anonymous_function_use_clause"
 _CALLS = frozenset({"member_call_expression", "nullsafe_member_call_expression", _SCOPED})
-_TYPES = frozenset({"optional_type", "named_type", "type_list", "name", "qualified_name"})

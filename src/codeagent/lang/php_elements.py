@@ -1,7 +1,8 @@
 """What a PHP ``foreach`` takes its values from, for :mod:`codeagent.lang.php_calls`: the class
 of an array's elements as a docblock states it (:mod:`codeagent.lang.php_docs`): ``foreach
 ($this->p as $v)`` with ``@var T[]`` over the property ``p``, ``foreach ($x as $k => $v)``
-with ``@param T[] $x`` (or ``@var``) in the function. Anything else iterated states none."""
+with ``@param T[] $x`` (or ``@var``) in the function; an element of such an array
+(``$this->p[$k]``, ``$x[$k]``). Anything else iterated states none."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ def takes_values(decl: Node, var: Node) -> bool:
 
 
 def of(walk: _Calls, node: Node, at: int) -> str:
-    """The class of the values the ``foreach`` (``node``, or its ``pair``) takes; ""."""
-    loop = node if node.type == "foreach_statement" else node.parent
+    """The class of the values the ``foreach`` (``node``, or its ``pair``) takes, or of the
+    element ``node`` (``$this->p[$k]``, ``$x[$k]``) is; ""."""
+    loop = node if node.type in ("foreach_statement", "subscript_expression") else node.parent
     if loop is None or not loop.named_child_count:
         return ""
     iterated, text = loop.named_children[0], walk.text

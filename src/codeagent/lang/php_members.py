@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from codeagent.lang import php_values
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -23,7 +25,6 @@ class _Calls(Protocol):
     props: dict[tuple[int, str], str]
 
     def _whole(self, written: str, at: int) -> str: ...
-    def _type(self, node: Node, at: int) -> str: ...
 
 
 _CLAUSES = ("base_clause", "class_interface_clause")
@@ -49,7 +50,7 @@ def rows(walk: _Calls) -> list[list[str]]:
             whole = walk._whole(walk.text(node), at)
         else:  # ": static": the class it is called on
             static = walk.text(node).lower().lstrip("?") == "static"
-            whole, name = "static" if static else walk._type(node, at), f"(){name}"
+            whole, name = "static" if static else php_values.declared(walk, node, at), f"(){name}"
         if ref and whole:
             found.append([ref, name, whole])
     found += [[classes.items[c], f"${p}", t] for (c, p), t in walk.props.items() if t]

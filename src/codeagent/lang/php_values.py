@@ -1,7 +1,8 @@
 """The class of a PHP value as its expression writes it (:mod:`codeagent.lang.php_calls`):
 ``new T(...)`` makes a ``T`` (``new self``: the class's REF), and ``T::C`` is ``T::``, a case
 of ``T`` when ``T`` is an enum (``Level::Error->getName()``; a class's constant may hold
-anything, so :mod:`codeagent.symbols.php_targets` ties it only to an enum's method)."""
+anything, so :mod:`codeagent.symbols.php_targets` ties it only to an enum's method); and the
+class a declared type states (``T``, ``?T``, ``T|null``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
     from codeagent.lang.ts_receivers import Text
 
 NEW, CASE = "object_creation_expression", "class_constant_access_expression"
+_ONE = frozenset({"optional_type", "named_type", "type_list", "union_type"})
+TYPES = _ONE | NAMES  # a declared type
 VALUES = frozenset({NEW, CASE})
 
 
@@ -37,3 +40,13 @@ def of(walk: _Calls, node: Node, at: int) -> str | None:
         return None
     whole = walk._whole(walk.text(named), at)  # ``self::C``, ``static::C``: the class's REF
     return f"{whole}::" if whole and node.named_child_count == 2 else None
+
+
+def declared(walk: _Calls, node: Node, at: int) -> str:
+    """A declared type's class made whole (``?T`` and ``T|null`` are ``T``; ``catch (E $e)``);
+    "" for a built-in type, another union or an intersection."""
+    kind = node.type
+    if kind in _ONE:
+        named = [n for n in node.named_children if walk.text(n).lower() != "null"]
+        return declared(walk, named[0], at) if len(named) == 1 else ""
+    return walk._whole(walk.text(node), at) if kind in NAMES else ""
