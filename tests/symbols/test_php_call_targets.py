@@ -395,8 +395,14 @@ class Checked
         $e = $this->wires[1];
         $e->send(28); // @element-local send src/Net/Transport.php:Transport.send
         $plain[0]->send(29); // @element-undocumented - send -
+        self::$shared->send(30); // @static-property send src/Net/Transport.php:Transport.send
+        static::$documented->relay(31); // @static-docblock relay src/Net/Stream.php:Stream.relay
         return $fn;
     }
+
+    private static Transport $shared;
+    /** @var Stream */
+    private static $documented;
 }
 
 function chained(Checked $c)

@@ -20,6 +20,7 @@ The forms (``REF``: ``Name@line``, a class of the file by its name's line; a cla
   ``T::C->f()`` (or ``$x->f()`` with ``$x = T::C``): ``T::.f``, ``f`` of ``T`` if an enum;
 - ``x->g()->f()``, ``T::g()->f()``: ``T.g().f``: ``f`` of the class ``T.g`` is declared to
   return (``: T``, ``: ?T``; ``: static``: ``T``): ``b`` rows, as are bases, traits, properties;
+- ``self::$p->f()``, ``static::$p->f()``: as ``$this->p->f()``;
 - ``$this->p[$k]->f()``, ``$x[$k]->f()``: the class of an array's elements a docblock states.
 
 A closure's ``use ($x)``: ``$x`` of the function around it. A variable bound any other way too
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from codeagent.lang import (
     php_alternatives,
+    php_bindings,
     php_docs,
     php_elements,
     php_members,
@@ -215,7 +217,7 @@ class _Calls:
             return checked  # an instanceof check says so here
         if kind == "variable_name":
             name = text(obj)
-            return self._class_ref(at) if name == "$this" else self._variable(name, at)
+            return self._class_ref(at) if name == "$this" else php_bindings.variable(self, name, at)
         if kind in ("member_access_expression", "nullsafe_member_access_expression"):
             inner, field = obj.child_by_field_name("object"), obj.child_by_field_name("name")
             if inner is None or field is None or field.type != "name":
@@ -224,11 +226,11 @@ class _Calls:
                 owner = self._receiver(inner, at) or "()"  # a call's result, {A|B.g()} agreed
                 plain = ".$" not in owner and ("()" not in owner or owner[0] + owner[-1] == "{}")
                 return f"{owner}.${text(field)}" if plain else None
-            cls, prop = self.classes.inner(at, at), text(field)
-            found = self.props.get((cls, prop)) if cls >= 0 else ""  # else a parent's: REF.$x
-            if found is None:
-                return f"{self.classes.items[cls]}.${prop}" if self.classes.items[cls] else None
-            return found or None
+            return self._own(text(field), at)
+        if kind == "scoped_property_access_expression":  # self::$p->f(), static::$p->f()
+            scope, field = obj.child_by_field_name("scope"), obj.child_by_field_name("name")
+            own = scope is not None and text(scope).lower() in ("self", "static")
+            return self._own(text(field)[1:], at) if own and field is not None else None
         if kind in _CALLS:  # a call's result: what the method is declared to return
             called = obj.child_by_field_name("name")
             found = self._called(obj, text(called), at) if called is not None else None
@@ -239,26 +241,14 @@ class _Calls:
             return php_elements.of(self, obj, at) or None
         return php_values.of(self, obj, at)  # (new T)->f(), T::C->f(): C a case of the enum T
 
-    def _variable(self, name: str, at: int) -> str | None:
-        """The class of the variable ``name`` at ``at`` where each of its bindings in the
-        function (an arrow function's or a closure's ``use``: the one around too) says one."""
-        decls = self.decls.get(name)
-        if not decls:
-            return None
-        functions = self.functions or Nest(list(self.function_spans))
-        self.functions = functions
-        for decl in decls if not isinstance(decls[0][0], int) else ():
-            decl[0] = functions.inner(decl[0].start_byte, decl[0].end_byte)
-        scope = functions.inner(at, at)
-        while True:
-            here = [decl for decl in decls if decl[0] == scope]
-            stated = [decl for decl in here if len(decl) > 3]  # a docblock's @var: it wins
-            found = {self._stated(decl) for decl in stated or here}
-            if found and found != {php_alternatives.OUTER}:
-                return php_alternatives.agreed(found)
-            if scope < 0 or (not found and functions.items[scope] != "arrow_function"):
-                return None
-            scope = functions.parents[scope]
+    def _own(self, prop: str, at: int) -> str | None:
+        """The class of the property ``prop`` of the class at ``at``: declared by it, else
+        ``REF.$prop`` (a parent's or a trait's)."""
+        cls = self.classes.inner(at, at)
+        found = self.props.get((cls, prop)) if cls >= 0 else ""
+        if found is None:
+            return f"{self.classes.items[cls]}.${prop}" if self.classes.items[cls] else None
+        return found or None
 
     def _stated(self, decl: list[Any]) -> str:
         """The class one binding states ("" none), read once."""
