@@ -405,6 +405,25 @@ class Checked
     private static $documented;
 }
 
+class Pool
+{
+    /**
+     * @param Transport[] $wires
+     * @param Transport $first
+     */
+    public function __construct(private iterable $wires, private $first)
+    {
+    }
+
+    public function drain()
+    {
+        foreach ($this->wires as $w) {
+            $w->send(32); // @promoted-array send src/Net/Transport.php:Transport.send
+        }
+        $this->first->send(33); // @promoted-docblock send src/Net/Transport.php:Transport.send
+    }
+}
+
 function chained(Checked $c)
 {
     $c->wire->send(10); // @variable-property send src/Net/Transport.php:Transport.send

@@ -6,7 +6,8 @@ for :mod:`codeagent.lang.php_calls` (as a PHP language server reads them):
 - ``@var T $x``, or ``@var T`` over ``$x = ...;``: ``$x`` in the function the comment is in,
   over whatever else binds it there (flysystem's ``/** @var LocalFilesystemAdapter $adapter
   */`` over ``$adapter = $this->adapter()``, a ``foreach``'s value);
-- ``@var T`` over a property declared without a type: that property.
+- ``@var T`` over a property declared without a type: that property; ``@param T $x`` for a
+  promoted constructor parameter ``$x`` declared without one: its property too.
 
 One class only (``T``, ``?T``, ``T|null``, a name made whole by the file's ``use``); a generic,
 a union or a built-in type states none. An array of one class (``T[]``, ``list<T>``,
@@ -83,6 +84,8 @@ def read(walk: _Calls, doc: Node) -> None:
         if tag == "param":
             if after is not None and after.type in _DOCUMENTED:
                 _param(walk, after, f"${name}", stated)
+                for promoted in _promoted(walk, after, f"${name}", untyped=True):
+                    walk._prop(promoted, stated)
         elif after is not None and after.type == "property_declaration":
             if after.child_by_field_name("type") is None:
                 for element in after.named_children:
@@ -106,6 +109,8 @@ def _array(walk: _Calls, tag: str, written: str, name: str, doc: Node) -> None:
     if tag == "param":
         if after.type in _DOCUMENTED:
             walk.arrays.append((after.start_byte, after.end_byte, f"${name}", element))
+            for promoted in _promoted(walk, after, f"${name}"):  # and its property's
+                walk._prop(promoted, element, elements=True)
     elif after.type == "property_declaration":
         for item in after.named_children:
             var = item.child_by_field_name("name")
@@ -131,6 +136,20 @@ def _param(walk: _Calls, function: Node, name: str, stated: str) -> None:
             for decl in walk.decls.get(name, ()):
                 if decl[0].start_byte == var.start_byte:
                     decl[2] = stated
+
+
+def _promoted(walk: _Calls, function: Node, name: str, untyped: bool = False) -> list[Node]:
+    """The name of ``function``'s promoted constructor parameter ``name`` (``__construct(private
+    iterable $generators)``: a property too), declared without a type with ``untyped``."""
+    params = function.child_by_field_name("parameters")
+    found = []
+    for param in params.named_children if params is not None else ():
+        var = param.child_by_field_name("name")
+        if param.type != "property_promotion_parameter" or var is None or walk.text(var) != name:
+            continue
+        if not (untyped and param.child_by_field_name("type")):
+            found.append(var)
+    return found
 
 
 def _class(walk: _Calls, written: str, at: int) -> str:
