@@ -7,7 +7,8 @@ language server's "go to definition" lands on (intelephense 1.18.5's, checked by
 states the class (kept by name: intelephense ties two of those by inferring, a union's to both
 classes and ``Transport::open``'s result from its body, and none of the others; it also follows
 a variable re-bound to another class line by line, which is kept by name here: a variable's
-bindings in its function must agree)."""
+bindings in its function must agree; and it lists both classes of an intersection type whose
+two parts declare the method, kept by name here: a site is tied to one definition)."""
 
 from __future__ import annotations
 
@@ -400,6 +401,17 @@ class Checked
         return $fn;
     }
 
+    public function both(Transport&Sink $x)
+    {
+        $x->send(34); // @intersection send src/Net/Transport.php:Transport.send
+        $x->close(); // @intersection-other close src/Core/Sink.php:Sink.close
+        $this->twice->send(36); // @intersection-twice - send -
+        $this->counted->send(35); // @intersected-property send src/Net/Transport.php:Transport.send
+        return $this->counted->getIterator(); // @intersection-outside - getIterator -
+    }
+
+    private Transport&\IteratorAggregate $counted;
+    private Transport&\App\Log\Transport $twice;
     private static Transport $shared;
     /** @var Stream */
     private static $documented;

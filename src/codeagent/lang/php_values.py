@@ -2,7 +2,8 @@
 ``new T(...)`` makes a ``T`` (``new self``: the class's REF), and ``T::C`` is ``T::``, a case
 of ``T`` when ``T`` is an enum (``Level::Error->getName()``; a class's constant may hold
 anything, so :mod:`codeagent.symbols.php_targets` ties it only to an enum's method); and the
-class a declared type states (``T``, ``?T``, ``T|null``)."""
+class a declared type states (``T``, ``?T``, ``T|null``; ``A&B`` is ``A&B``, the method of the
+one repository part that declares it: :mod:`codeagent.symbols.php_targets`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 NEW, CASE = "object_creation_expression", "class_constant_access_expression"
 _ONE = frozenset({"optional_type", "named_type", "type_list", "union_type"})
-TYPES = _ONE | NAMES  # a declared type
+TYPES = _ONE | NAMES | {"intersection_type"}  # a declared type
 VALUES = frozenset({NEW, CASE})
 
 
@@ -49,4 +50,7 @@ def declared(walk: _Calls, node: Node, at: int) -> str:
     if kind in _ONE:
         named = [n for n in node.named_children if walk.text(n).lower() != "null"]
         return declared(walk, named[0], at) if len(named) == 1 else ""
+    if kind == "intersection_type":  # A&B: resolved where one part has the method asked
+        parts = [declared(walk, n, at) for n in node.named_children]
+        return "&".join(parts) if all(parts) and len(parts) > 1 else ""
     return walk._whole(walk.text(node), at) if kind in NAMES else ""

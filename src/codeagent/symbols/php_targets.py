@@ -16,7 +16,8 @@ interfaces of them all, as the bases resolved say (:mod:`codeagent.symbols.php_c
 (``parent::f()``) starts at the parent class. ``T.g().f``: ``f`` of the class ``T.g`` is
 declared to return. ``{A|B.g()}.f``: ``f`` of the class every alternative is (a variable
 bound more than once: :mod:`codeagent.lang.php_alternatives`). ``T::.f``: ``f`` of ``T``
-when ``T`` is an enum (``T::C``, one of its cases), else by name. A method no class of the way
+when ``T`` is an enum (``T::C``, one of its cases), else by name. ``A&B.f`` (an intersection
+type): ``f`` of the one repository class among them that has it. A method no class of the way
 declares (one ``__call`` answers that no docblock's ``@method`` names) leaves the call by name.
 """
 
@@ -53,6 +54,8 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
     first, *after = written.split("().")  # T.make().send: send of what T.make returns
     owner, _, member = first.lstrip("^").rpartition(".")
     ref, _, prop = owner.partition(".$")  # REF.$x: the class of a parent's property x
+    if "&" in ref and not prop:  # A&B (an intersection type): the one part's method
+        return _chain(graph, _intersected(graph, path, ref.split("&"), member), None, after)
     cls = php_class(graph, path, ref.removesuffix("::"))
     if ref.endswith("::") and (not isinstance(cls, Definition) or cls.kind != "enum"):
         return None  # T::C: a case if T is an enum, else a constant of any type
@@ -62,6 +65,17 @@ def php_target(graph: SymbolHierarchy, path: str, written: str) -> Target | None
         cls = _property(graph, cls, prop)
     found = _member(graph, cls, member, after=first.startswith("^")) if cls else None
     return _chain(graph, found, cls, after)
+
+
+def _intersected(graph: SymbolHierarchy, path: str, parts: list[str], member: str) -> Target | None:
+    """Method ``member`` of the one repository class among ``parts`` that has it, or None
+    (none, or two: a part outside the repository is not known)."""
+    found = set()
+    for part in parts:
+        cls = php_class(graph, path, part)
+        if isinstance(cls, Definition) and (one := _member(graph, cls, member, after=False)):
+            found.add(one)
+    return found.pop() if len(found) == 1 else None
 
 
 def _property(graph: SymbolHierarchy, cls: Definition, prop: str) -> Definition | None:
