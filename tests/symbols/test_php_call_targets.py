@@ -73,9 +73,21 @@ namespace App\Core;
  * @method bool hasInfo(string $message)
  * @method static Recorder named(string $name)
  * @method close()
+ * @property \App\Net\Transport $wire
+ * @property-read \App\Net\Transport[] $wires
  */
 class Recorder
 {
+    public function __get($name)
+    {
+        return null;
+    }
+    public function flush()
+    {
+        foreach ($this->wires as $w) {
+            $w->send(37); // @magic-property-array send src/Net/Transport.php:Transport.send
+        }
+    }
     public function __call($name, $args)
     {
         return false;
@@ -314,6 +326,7 @@ class Checked
         Core\Recorder::named('b'); // @doc-method-static named src/Core/Recorder.php:Recorder.named
         $r->close(); // @doc-method-in-code close src/Core/Recorder.php:Recorder.close
         $r->hasDebug('c'); // @doc-method-undeclared - hasDebug -
+        $r->wire->send(38); // @magic-property send src/Net/Transport.php:Transport.send
     }
 
     /** @var Transport[] */
@@ -478,4 +491,4 @@ def test_a_method_its_class_docblock_declares_is_defined_on_its_tag(graph: Symbo
     named = graph._by_full["src/Core/Recorder.php.Recorder.named"]
     assert named.line == 8
     close = graph._by_full["src/Core/Recorder.php.Recorder.close"]  # declared in code too
-    assert (close.line, close.signature) == (21, "public function close()")
+    assert (close.line, close.signature) == (33, "public function close()")

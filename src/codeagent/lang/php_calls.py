@@ -82,7 +82,7 @@ PHP_CALLS = f"""
 (use_declaration [(name) (qualified_name)] @trait)
 (method_declaration name: (name) @method return_type: (_) @type)
 {php_narrowing.PATTERN}
-((comment) @doc (#match? @doc "@(var|param)[ \\t]"))
+((comment) @doc (#match? @doc "@(var|param|property(-read|-write)?)[ \\t]"))
 """
 _DECL, _ASSIGN, _OTHER, _FIELD, _CLASS, _FUNCTION, _SPACE, _USE, _TRAIT, _RETURN = range(5, 15)
 _CHECK = 15

@@ -7,7 +7,9 @@ for :mod:`codeagent.lang.php_calls` (as a PHP language server reads them):
   over whatever else binds it there (flysystem's ``/** @var LocalFilesystemAdapter $adapter
   */`` over ``$adapter = $this->adapter()``, a ``foreach``'s value);
 - ``@var T`` over a property declared without a type: that property; ``@param T $x`` for a
-  promoted constructor parameter ``$x`` declared without one: its property too.
+  promoted constructor parameter ``$x`` declared without one: its property too;
+- ``@property T $x`` (``-read``, ``-write``) over a class: its magic property ``x`` (one its
+  ``__get`` answers), unless its code declares ``x``.
 
 One class only (``T``, ``?T``, ``T|null``, a name made whole by the file's ``use``); a generic,
 a union or a built-in type states none. An array of one class (``T[]``, ``list<T>``,
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from codeagent.lang.ts_names import Nest
     from codeagent.lang.ts_receivers import Text
 
 
@@ -35,6 +38,8 @@ class _Calls(Protocol):
     text: Text
     decls: dict[str, list[list[Any]]]
     elements: dict[tuple[int, str], str]
+    props: dict[tuple[int, str], str]
+    classes: Nest
     arrays: list[tuple[int, int, str, str]]
     function_spans: list[tuple[int, int, str]]
 
@@ -44,7 +49,10 @@ class _Calls(Protocol):
 
 
 # a docblock's @param or @var tag: its type, and the variable it names (without its $)
-_TAG = re.compile(r"@(param|var)[ \t]+((?:[^\s$<]|<[^>\n]*>)+)(?:[ \t]+(?:\.\.\.)?\$(\w+))?")
+_TAG = re.compile(
+    r"@(param|var|property(?:-read|-write)?)[ \t]+((?:[^\s$<]|<[^>\n]*>)+)"
+    r"(?:[ \t]+(?:\.\.\.)?\$(\w+))?"
+)
 _CLASS_NAME = re.compile(r"\\?[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)*|\$this")
 _BUILT_IN = frozenset({
     "string", "int", "integer", "float", "double", "bool", "boolean", "array", "mixed",
@@ -52,6 +60,7 @@ _BUILT_IN = frozenset({
     "numeric", "list", "self", "static", "parent",
 })  # fmt: skip
 _DOCUMENTED = frozenset({"function_definition", "method_declaration"})
+_CLASSES = frozenset({"class_declaration", "interface_declaration", "trait_declaration"})
 # an array of one type: T[], list<T>, array<T>, array<K, T>, iterable<T>, non-empty-list<T>
 _ARRAY = re.compile(
     r"\??(?:(?P<of>[\\\w]+)\[\]"
@@ -77,6 +86,9 @@ def read(walk: _Calls, doc: Node) -> None:
     declared without a type for that property."""
     text, after = walk.text, doc.next_named_sibling
     for tag, written, name in _TAG.findall(text(doc)):
+        if tag.startswith("property"):  # a class's magic property (``__get``)
+            _magic(walk, after, written, name, doc.start_byte)
+            continue
         stated = _class(walk, written, doc.start_byte)
         if not stated:
             _array(walk, tag, written, name, doc)
@@ -136,6 +148,19 @@ def _param(walk: _Calls, function: Node, name: str, stated: str) -> None:
             for decl in walk.decls.get(name, ()):
                 if decl[0].start_byte == var.start_byte:
                     decl[2] = stated
+
+
+def _magic(walk: _Calls, cls: Node | None, written: str, name: str, at: int) -> None:
+    """``@property T $name`` (``-read``, ``-write``) over the class ``cls``: its property
+    ``name`` is a ``T`` (or holds ``T``s: ``T[]``), unless its code declares it."""
+    if cls is None or not name or cls.type not in _CLASSES:
+        return
+    where = walk.classes.inner(cls.start_byte, cls.end_byte)
+    stated = _class(walk, written, at)
+    shape = None if stated else _ARRAY.fullmatch(written)
+    element = _class(walk, shape.group("of") or shape.group("in"), at) if shape else ""
+    if where >= 0 and (stated or element):
+        (walk.props if stated else walk.elements).setdefault((where, name), stated or element)
 
 
 def _promoted(walk: _Calls, function: Node, name: str, untyped: bool = False) -> list[Node]:
