@@ -24,6 +24,9 @@ class _Calls(Protocol):
     arrays: list[tuple[int, int, str, str]]
 
 
+_READ = frozenset({"foreach_statement", "subscript_expression"})
+
+
 def takes_values(decl: Node, var: Node) -> bool:
     """Whether ``var``, bound by ``decl``, is the value a ``foreach`` takes (not its key)."""
     if decl.type == "foreach_statement":
@@ -36,9 +39,9 @@ def takes_values(decl: Node, var: Node) -> bool:
 def of(walk: _Calls, node: Node, at: int) -> str:
     """The class of the values the ``foreach`` (``node``, or its ``pair``) takes, or of the
     element ``node`` (``$this->p[$k]``, ``$x[$k]``) is; ""."""
-    loop = node if node.type in ("foreach_statement", "subscript_expression") else node.parent
-    if loop is None or not loop.named_child_count:
-        return ""
+    loop = node if node.type in _READ else node.parent
+    if loop is None or loop.type not in _READ or not loop.named_child_count:
+        return ""  # another value (``$x = $y``): none
     iterated, text = loop.named_children[0], walk.text
     if iterated.type == "variable_name":
         name = text(iterated)
