@@ -7,8 +7,9 @@ language server's "go to definition" lands on (intelephense 1.18.5's, checked by
 states the class (kept by name: intelephense ties two of those by inferring, a union's to both
 classes and ``Transport::open``'s result from its body, and none of the others; it also follows
 a variable re-bound to another class line by line, which is kept by name here: a variable's
-bindings in its function must agree; and it lists both classes of an intersection type whose
-two parts declare the method, kept by name here: a site is tied to one definition)."""
+bindings in its function must agree, and a property assigned two classes in its class, which
+it reads as the first; and it lists both classes of an intersection type whose two parts
+declare the method, kept by name here: a site is tied to one definition)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ abstract class Handler implements Sink
     use Closes;
 
     protected ?\App\Log\Transport $log = null;
+    protected ?\Countable $counter = null;
 
     public function handle($record)
     {
@@ -187,6 +189,14 @@ class Stream extends Handler
     }
     public function close()
     {
+    }
+    public function count()
+    {
+        $this->counter = new Transport();
+    }
+    public function counted()
+    {
+        $this->counter->send(44); // @declared-outside-assigned - send -
     }
     public function relay($any, Transport|Log\Transport $either, Log\Transport $log)
     {
@@ -429,6 +439,34 @@ class Checked
     private static Transport $shared;
     /** @var Stream */
     private static $documented;
+}
+
+class Legacy
+{
+    private $wire;
+    private $given;
+    private $either;
+
+    public function __construct(Transport $t)
+    {
+        $this->wire = new Transport();
+        $this->given = $t;
+        $this->either = new Transport();
+        $u = $t;
+        $u->send(40); // @local-from-variable send src/Net/Transport.php:Transport.send
+    }
+
+    public function swap()
+    {
+        $this->either = new Log\Transport();
+    }
+
+    public function run()
+    {
+        $this->wire->send(41); // @assigned-property send src/Net/Transport.php:Transport.send
+        $this->given->send(42); // @assigned-parameter send src/Net/Transport.php:Transport.send
+        $this->either->send(43); // @assigned-two-classes - send -
+    }
 }
 
 class Pool

@@ -58,7 +58,9 @@ log = logging.getLogger(__name__)
 # read instanceof checks, a foreach over a documented array and a variable whose bindings agree
 # only across files; "12": the methods a PHP class's docblock declares (``@method``) are
 # definitions (no chunks of their own), calls of them are tied to them, and PHP's call targets
-# read an enum's case (``Level::Error->f()``) and a property of agreeing bindings.
+# read an enum's case (``Level::Error->f()``), a property of agreeing bindings, closures' ``use``,
+# documented arrays' elements, static properties, intersection types, ``@property`` tags, a
+# local assigned a variable and an untyped property's assignments.
 CHUNKER_VERSION = "12" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)

@@ -64,7 +64,8 @@ PHP_CALLS = f"""
  (property_promotion_parameter type: (_)? @type name: (variable_name) @var)
  (variadic_parameter name: (variable_name) @var)
  (catch_clause type: (_) @type name: (variable_name) @var)] @decl
-(assignment_expression left: (variable_name) @var right: (_) @value) @decl
+(assignment_expression left: [(variable_name) (member_access_expression)] @var right: (_) @value)
+  @decl
 [(foreach_statement (_) (variable_name) @var)
  (pair (variable_name) @var)
  (list_literal (variable_name) @var)
@@ -143,6 +144,7 @@ class _Calls:
         self.members: list[tuple[str, Node]] = []  # ("use", a trait), (a method, its type)
         self.docs: list[Node] = []  # the comments that hold a @var or a @param tag
         self.tests: list[dict[str, list[Node]]] = []  # the instanceof checks
+        self.sets: list[tuple[Node, Node]] = []  # ``$this->p = value``: (the left, the value)
 
     def prepare(self) -> None:
         """The lookups, once every match is read (a name is made whole where it is)."""
@@ -166,6 +168,9 @@ class _Calls:
         for pattern, captures in self.binds:
             var = captures["var"][0]
             stated: Node | None = None
+            if var.type == "member_access_expression":  # $this->p = ...: p's class, if it agrees
+                self.sets.append((var, captures["value"][0]))
+                continue
             if pattern == _DECL and "type" in captures:
                 stated = captures["type"][0]
                 if captures["decl"][0].type == "property_promotion_parameter":
@@ -263,6 +268,8 @@ class _Calls:
                     decl[2] = php_values.of(self, node, at) or ""
                 elif kind == _CLOSURE_USE:
                     decl[2] = php_alternatives.OUTER
+                elif kind == "variable_name":  # $x = $y: what $y is
+                    decl[2] = self._receiver(node, at) or ""
                 elif kind in php_values.TYPES:
                     decl[2] = php_values.declared(self, node, at)
                 else:  # a foreach

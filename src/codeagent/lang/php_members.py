@@ -4,7 +4,7 @@ types say, made whole by the file's ``namespace`` and ``use`` where they are wri
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from codeagent.lang import php_values
 
@@ -23,6 +23,9 @@ class _Calls(Protocol):
     class_nodes: list[Node]
     members: list[tuple[str, Node]]
     props: dict[tuple[int, str], str]
+    sets: list[tuple[Node, Node]]
+
+    def _stated(self, decl: list[Any]) -> str: ...
 
     def _whole(self, written: str, at: int) -> str: ...
 
@@ -33,7 +36,8 @@ _CLAUSES = ("base_clause", "class_interface_clause")
 def rows(walk: _Calls) -> list[list[str]]:
     """``[REF, base as written, base made whole]`` of each named class's bases, ``[REF,
     "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
-    declared to return a class, ``[REF, "$x", class]`` of each property declared with one."""
+    declared to return a class, ``[REF, "$x", class]`` of each property declared with one,
+    ``[REF, "=$x", class]`` of each the class assigns one class to (:func:`assigned`)."""
     found = []
     classes, nodes = walk.classes, sorted(walk.class_nodes, key=lambda n: n.start_byte)
     for node, ref in zip(nodes, classes.items, strict=True):
@@ -54,4 +58,24 @@ def rows(walk: _Calls) -> list[list[str]]:
         if ref and whole:
             found.append([ref, name, whole])
     found += [[classes.items[c], f"${p}", t] for (c, p), t in walk.props.items() if t]
-    return found
+    return found + assigned(walk)
+
+
+def assigned(walk: _Calls) -> list[list[str]]:
+    """``[REF, "=$p", class]`` of each property ``p`` that every ``$this->p = ...`` of its
+    class assigns one class (``new T``, a typed parameter, ...): what ``p`` is where nothing
+    declares its type (:func:`codeagent.symbols.php_targets._property`)."""
+    said: dict[tuple[int, str], set[str]] = {}
+    for var, value in walk.sets:
+        obj, field = var.child_by_field_name("object"), var.child_by_field_name("name")
+        if obj is None or field is None or walk.text(obj) != "$this" or field.type != "name":
+            continue
+        cls = walk.classes.inner(var.start_byte, var.end_byte)
+        if cls >= 0 and walk.classes.items[cls]:
+            stated = walk._stated([var, value, None])
+            said.setdefault((cls, walk.text(field)), set()).add(stated)
+    return [
+        [walk.classes.items[c], f"=${p}", one]
+        for (c, p), (one, *more) in ((k, sorted(v)) for k, v in said.items())
+        if not more and one and not set("(){}|&:") & set(one)
+    ]

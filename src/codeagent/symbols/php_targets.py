@@ -79,8 +79,14 @@ def _intersected(graph: SymbolHierarchy, path: str, parts: list[str], member: st
 
 
 def _property(graph: SymbolHierarchy, cls: Definition, prop: str) -> Definition | None:
-    """The repository class of the property ``prop`` that ``cls`` or its parents declare."""
-    return next((c for d in _lineage(graph, cls) if (c := _row(graph, d, f"${prop}"))), None)
+    """The repository class of the property ``prop`` that ``cls`` or its parents declare;
+    where none declares a type for it, the one class every ``$this->prop = ...`` of one of
+    them assigns (``=$prop``)."""
+    lineage = _lineage(graph, cls)
+    found = next((c for d in lineage if (c := _row(graph, d, f"${prop}"))), None)
+    if found is not None or any(_written(graph, d, f"${prop}") for d in lineage):
+        return found
+    return next((c for d in lineage if (c := _row(graph, d, f"=${prop}"))), None)
 
 
 def _chain(
