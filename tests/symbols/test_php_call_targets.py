@@ -37,6 +37,8 @@ abstract class Handler implements Sink
 
     protected ?\App\Log\Transport $log = null;
     protected ?\Countable $counter = null;
+    /** @var \App\Net\Transport[] */
+    protected array $pool = [];
 
     public function handle($record)
     {
@@ -197,6 +199,10 @@ class Stream extends Handler
     public function counted()
     {
         $this->counter->send(44); // @declared-outside-assigned - send -
+        foreach ($this->pool as $p) {
+            $p->send(45); // @parent-array-property send src/Net/Transport.php:Transport.send
+        }
+        $this->pool[0]->send(46); // @parent-array-element send src/Net/Transport.php:Transport.send
     }
     public function relay($any, Transport|Log\Transport $either, Log\Transport $log)
     {

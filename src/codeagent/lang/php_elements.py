@@ -2,7 +2,9 @@
 of an array's elements as a docblock states it (:mod:`codeagent.lang.php_docs`): ``foreach
 ($this->p as $v)`` with ``@var T[]`` over the property ``p``, ``foreach ($x as $k => $v)``
 with ``@param T[] $x`` (or ``@var``) in the function; an element of such an array
-(``$this->p[$k]``, ``$x[$k]``). Anything else iterated states none."""
+(``$this->p[$k]``, ``$x[$k]``); a property the class does not declare: ``REF.$p[]``, what a
+parent (or a trait) documents its elements to be (its ``b`` row ``$p[]``). Anything else
+iterated states none."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ class _Calls(Protocol):
     classes: Nest
     elements: dict[tuple[int, str], str]
     arrays: list[tuple[int, int, str, str]]
+    props: dict[tuple[int, str], str]
 
 
 _READ = frozenset({"foreach_statement", "subscript_expression"})
@@ -52,5 +55,9 @@ def of(walk: _Calls, node: Node, at: int) -> str:
     inner, field = iterated.child_by_field_name("object"), iterated.child_by_field_name("name")
     if inner is None or field is None or text(inner) != "$this":
         return ""
-    cls = walk.classes.inner(at, at)
-    return walk.elements.get((cls, text(field)), "") if cls >= 0 else ""
+    cls, prop = walk.classes.inner(at, at), text(field)
+    found = walk.elements.get((cls, prop)) if cls >= 0 else ""
+    if found is not None:
+        return found
+    ref = walk.classes.items[cls]  # a parent's property (or a trait's): its b rows say
+    return f"{ref}.${prop}[]" if ref and (cls, prop) not in walk.props else ""

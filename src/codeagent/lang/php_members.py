@@ -23,6 +23,7 @@ class _Calls(Protocol):
     class_nodes: list[Node]
     members: list[tuple[str, Node]]
     props: dict[tuple[int, str], str]
+    elements: dict[tuple[int, str], str]
     sets: list[tuple[Node, Node]]
 
     def _stated(self, decl: list[Any]) -> str: ...
@@ -36,8 +37,9 @@ _CLAUSES = ("base_clause", "class_interface_clause")
 def rows(walk: _Calls) -> list[list[str]]:
     """``[REF, base as written, base made whole]`` of each named class's bases, ``[REF,
     "use", trait]`` of each trait it uses, ``[REF, "()f", class]`` of each method ``f``
-    declared to return a class, ``[REF, "$x", class]`` of each property declared with one,
-    ``[REF, "=$x", class]`` of each the class assigns one class to (:func:`assigned`)."""
+    declared to return a class, ``[REF, "$x", class]`` of each property declared with one
+    (``$x[]``: one documented as an array of it), ``[REF, "=$x", class]`` of each the class
+    assigns one class to (:func:`assigned`)."""
     found = []
     classes, nodes = walk.classes, sorted(walk.class_nodes, key=lambda n: n.start_byte)
     for node, ref in zip(nodes, classes.items, strict=True):
@@ -58,6 +60,7 @@ def rows(walk: _Calls) -> list[list[str]]:
         if ref and whole:
             found.append([ref, name, whole])
     found += [[classes.items[c], f"${p}", t] for (c, p), t in walk.props.items() if t]
+    found += [[classes.items[c], f"${p}[]", t] for (c, p), t in walk.elements.items() if t]
     return found + assigned(walk)
 
 
