@@ -289,6 +289,8 @@ class Keeper
     public function keep()
     {
         $this->wire->send(7); // @var-docblock-property send src/Net/Transport.php:Transport.send
+        $held = $this->wire;
+        $held->send(8); // @local-from-property send src/Net/Transport.php:Transport.send
     }
 }
 """,

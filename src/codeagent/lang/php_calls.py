@@ -268,7 +268,7 @@ class _Calls:
                     decl[2] = php_values.of(self, node, at) or ""
                 elif kind == _CLOSURE_USE:
                     decl[2] = php_alternatives.OUTER
-                elif kind == "variable_name":  # $x = $y: what $y is
+                elif kind in _READS:  # $x = $y, $x = $this->p: what it is
                     decl[2] = self._receiver(node, at) or ""
                 elif kind in php_values.TYPES:
                     decl[2] = php_values.declared(self, node, at)
@@ -292,4 +292,8 @@ class _Calls:
 
 _SCOPED = "scoped_call_expression"
 _CLOSURE_USE = "anonymous_function_use_clause"
+_READS = frozenset(
+    {"variable_name", "member_access_expression", "nullsafe_member_access_expression"}
+    | {"scoped_property_access_expression"}
+)
 _CALLS = frozenset({"member_call_expression", "nullsafe_member_call_expression", _SCOPED})
