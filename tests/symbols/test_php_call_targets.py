@@ -424,7 +424,9 @@ class Checked
         /** @var Transport[] $local */
         $local = $plain;
         $local[0]->send(27); // @variable-element send src/Net/Transport.php:Transport.send
-        $local->send(39); // @array-itself - send -
+        /** @var Transport[] $fresh */
+        $fresh = [];
+        $fresh->send(39); // @array-itself - send -
         $e = $this->wires[1];
         $e->send(28); // @element-local send src/Net/Transport.php:Transport.send
         $plain[0]->send(29); // @element-undocumented - send -
