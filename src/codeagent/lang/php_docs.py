@@ -113,8 +113,7 @@ def read(walk: _Calls, doc: Node) -> None:
 def _array(walk: _Calls, tag: str, written: str, name: str, doc: Node) -> None:
     """An array type's elements (``T[]``, ``list<T>``, ...): ``@var`` over a property, or a
     variable ``$name`` of the function ``@param`` documents or ``@var`` is in."""
-    shape = _ARRAY.fullmatch(written)
-    element = _class(walk, shape.group("of") or shape.group("in"), doc.start_byte) if shape else ""
+    element = _element(walk, written, doc.start_byte)
     after = doc.next_named_sibling
     if not element or after is None:
         return
@@ -157,8 +156,7 @@ def _magic(walk: _Calls, cls: Node | None, written: str, name: str, at: int) -> 
         return
     where = walk.classes.inner(cls.start_byte, cls.end_byte)
     stated = _class(walk, written, at)
-    shape = None if stated else _ARRAY.fullmatch(written)
-    element = _class(walk, shape.group("of") or shape.group("in"), at) if shape else ""
+    element = "" if stated else _element(walk, written, at)
     if where >= 0 and (stated or element):
         (walk.props if stated else walk.elements).setdefault((where, name), stated or element)
 
@@ -175,6 +173,12 @@ def _promoted(walk: _Calls, function: Node, name: str, untyped: bool = False) ->
         if not (untyped and param.child_by_field_name("type")):
             found.append(var)
     return found
+
+
+def _element(walk: _Calls, written: str, at: int) -> str:
+    """The class of an array type's elements (``T[]``, ``list<T>``, ...) made whole; ""."""
+    shape = _ARRAY.fullmatch(written)
+    return _class(walk, shape.group("of") or shape.group("in"), at) if shape else ""
 
 
 def _class(walk: _Calls, written: str, at: int) -> str:
