@@ -1,19 +1,20 @@
-"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++, C#, PHP) symbol phase with and without call
-targets, in-process.
+"""The TypeScript/JavaScript (or Java, Go, Rust, C, C++, C#, PHP, Ruby) symbol phase with and
+without call targets, in-process.
 
     PYTHONPATH=src python bench/bench_ts_targets.py REPO [--runs 5] [--language LANGUAGE]
 
-``LANGUAGE``: typescript (the default), java, go, rust, c, cpp, csharp, php.
+``LANGUAGE``: typescript (the default), java, go, rust, c, cpp, csharp, php, ruby.
 
 Reads every tracked ``.ts``/``.tsx`` file of REPO (``--language java``: ``.java``; ``go``:
 ``.go``; ``rust``: ``.rs``; ``c``: ``.c`` and ``.h``; ``cpp``: ``.cpp``, ``.cc``, ``.cxx``,
-``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``; ``php``: ``.php``) once (not timed), then
-times ``lang.parse_file`` over all of them (grammar parse, definitions, imports, call sites:
-the language layer's share of an index build) ``--runs`` times with the receiver walk
-(:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
+``.hpp``, ``.hh``, ``.hxx``; ``csharp``: ``.cs``; ``php``: ``.php``; ``ruby``: ``.rb``) once
+(not timed), then times ``lang.parse_file`` over all of them (grammar parse, definitions,
+imports, call sites: the language layer's share of an index build) ``--runs`` times with the
+receiver walk (:mod:`codeagent.lang.ts_calls`, :mod:`codeagent.lang.java_calls`,
 :mod:`codeagent.lang.go_calls`, :mod:`codeagent.lang.rust_calls`,
 :mod:`codeagent.lang.c_calls`, :mod:`codeagent.lang.cpp_calls`,
-:mod:`codeagent.lang.csharp_calls`, :mod:`codeagent.lang.php_calls`) and ``--runs`` times
+:mod:`codeagent.lang.csharp_calls`, :mod:`codeagent.lang.php_calls`,
+:mod:`codeagent.lang.ruby_calls`) and ``--runs`` times
 without it (and without the call query's captures for it), interleaved, and prints the medians
 in seconds (wall and CPU) and the difference, and the median of the runs' paired CPU ratios
 (with / without, run by run: what a drift of the machine's speed changes least). Then, on a
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 
 from codeagent import lang
-from codeagent.lang import c, cpp, csharp, go, java, javascript, php, rust, typescript
+from codeagent.lang import c, cpp, csharp, go, java, javascript, php, ruby, rust, typescript
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.types import pack_calls
 
@@ -84,6 +85,11 @@ PHP_CALLS = """
 (object_creation_expression [(name) @name (qualified_name (name) @name .)]) @call
 """
 
+# Ruby's calls without what the receiver walk reads: the query before it
+RUBY_CALLS = """
+(call method: (identifier) @name) @call
+"""
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -91,7 +97,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--language",
-        choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp", "php"),
+        choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp", "php", "ruby"),
         default="typescript",
     )
     args = parser.parse_args()
@@ -104,6 +110,7 @@ def main() -> None:
         "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx"],
         "csharp": ["*.cs"],
         "php": ["*.php"],
+        "ruby": ["*.rb"],
     }.get(args.language, ["*.ts", "*.tsx"])
     listed = subprocess.run(
         ["git", "ls-files", *patterns], cwd=root, capture_output=True, text=True, check=True
@@ -128,6 +135,9 @@ def main() -> None:
     elif args.language == "php":
         spec = php.SPEC
         plain = dataclasses.replace(spec, receivers=None, qualified_types=False, calls=PHP_CALLS)
+    elif args.language == "ruby":
+        spec = ruby.SPEC
+        plain = dataclasses.replace(spec, receivers=None, lexical_constants=False, calls=RUBY_CALLS)
     elif args.language == "c":
         spec = c.SPEC
         plain = dataclasses.replace(spec, receivers=None, linked_functions=False, calls=c.CALLS)

@@ -43,13 +43,19 @@ def marked(files: dict[str, str]) -> list[tuple[str, str, int, str, bool]]:
 TARGET_MARKS = re.compile(r"// @([\w-]+) (?:- )?(\w+) (\S+)")
 
 
-def target_marked(files: dict[str, str]) -> list[tuple[str, str, int, str, str]]:
+# the same after Ruby's ``#`` (a method's name may end with ``?`` or ``!``)
+RUBY_TARGET_MARKS = re.compile(r"# @([\w-]+) (?:- )?([\w?!]+) (\S+)")
+
+
+def target_marked(
+    files: dict[str, str], marks: re.Pattern[str] = TARGET_MARKS
+) -> list[tuple[str, str, int, str, str]]:
     """``(form, path, line, called name, expected target)`` of each call marked with
-    :data:`TARGET_MARKS` in ``files``."""
+    :data:`TARGET_MARKS` (or ``marks``) in ``files``."""
     out = []
     for path, text in files.items():
         for number, line in enumerate(text.splitlines(), 1):
-            found = TARGET_MARKS.search(line)
+            found = marks.search(line)
             if found:
                 out.append((found.group(1), path, number, found.group(2), found.group(3)))
     return out

@@ -60,8 +60,10 @@ log = logging.getLogger(__name__)
 # definitions (no chunks of their own), calls of them are tied to them, and PHP's call targets
 # read an enum's case (``Level::Error->f()``), a property of agreeing bindings, closures' ``use``,
 # documented arrays' elements, static properties, intersection types, ``@property`` tags, a
-# local assigned a variable and an untyped property's assignments.
-CHUNKER_VERSION = "12" if lang.available() else "1"
+# local assigned a variable and an untyped property's assignments; "13": Ruby's calls carry
+# their targets where the code says the receiver (``self``, a constant, ``new``, a variable
+# assigned a class's ``new``; mixins' rows), so entries are built again once.
+CHUNKER_VERSION = "13" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)
 MAX_CHARS = 3000  # ... and up to this many characters

@@ -1,11 +1,13 @@
 """Ruby: classes (the superclass as base), modules (kind ``namespace``), methods and
-singleton methods (``def self.x``); ``require``/``require_relative``; calls."""
+singleton methods (``def self.x``); ``require``/``require_relative``; calls, with their targets
+where the code says the receiver (:mod:`codeagent.lang.ruby_calls`)."""
 
 from __future__ import annotations
 
 import posixpath
 
 from codeagent.lang.layout import Layout
+from codeagent.lang.ruby_calls import RUBY_CALLS, read
 from codeagent.lang.spec import LanguageSpec
 
 
@@ -44,7 +46,8 @@ SPEC = LanguageSpec(
 (call method: (identifier) @fn arguments: (argument_list . (string (string_content) @module))
   (#match? @fn "^(require|require_relative|load)$")) @import
 """,
-    calls="""
-(call method: (identifier) @name) @call
-""",
+    # the calls, and what their receivers are read from (codeagent.lang.ruby_calls)
+    calls=RUBY_CALLS,
+    receivers=read,
+    lexical_constants=True,
 )

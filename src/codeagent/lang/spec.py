@@ -167,6 +167,10 @@ class LanguageSpec:
     # imports make them (PHP: codeagent.lang.php_calls' forms, followed by
     # codeagent.symbols.php_targets).
     qualified_types: bool = False
+    # The targets ``receivers`` writes name constants as written, looked up from the classes
+    # and modules around the call outwards (Ruby: codeagent.lang.ruby_calls' forms, followed
+    # by codeagent.symbols.ruby_targets).
+    lexical_constants: bool = False
     # The members a type's documentation declares (PHP's ``@method``): ``doc_members(lines,
     # row)``, rows read from the lead of the type's row ``row`` (codeagent.lang.doc_members).
     doc_members: Callable[[list[str], list[Any]], list[list[Any]]] | None = None

@@ -33,6 +33,7 @@ from codeagent.symbols.fixtures import FIXTURE_FIELD, providers
 from codeagent.symbols.go_targets import go_target
 from codeagent.symbols.java_targets import java_target
 from codeagent.symbols.php_targets import php_target
+from codeagent.symbols.ruby_targets import ruby_target
 from codeagent.symbols.rust_targets import rust_target
 from codeagent.symbols.ts_targets import ts_target
 from codeagent.symbols.types import Definition
@@ -60,7 +61,7 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
     if rec is None or "l" in rec:
         # the languages whose receivers are read (TypeScript, JavaScript; Java, by declared
         # types; Go, by package; Rust, by module path; C, by linkage; C++, by class and
-        # namespace; PHP, by whole class name); the others' calls stay by name
+        # namespace; PHP, by whole class name; Ruby, by constant); the others' by name
         if rec is None or rec["l"] not in languages_where("receivers"):
             return None
         if rec["l"] in languages_where("declared_types"):
@@ -75,6 +76,8 @@ def _resolve(graph: SymbolHierarchy, path: str, written: str) -> Target | None:
             return cpp_target(graph, path, written)
         if rec["l"] in languages_where("qualified_types"):  # by whole class name (PHP)
             return php_target(graph, path, written)
+        if rec["l"] in languages_where("lexical_constants"):  # constants lexically (Ruby)
+            return ruby_target(graph, path, written)
         return ts_target(graph, path, written)
     if written[0] == "@":  # @env.render: render of the value of the fixture env
         return _fixture(graph, path, written[1:])

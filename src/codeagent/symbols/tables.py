@@ -14,6 +14,7 @@ from codeagent.lang.spec import TYPE_KINDS
 from codeagent.symbols.file_imports import family, importers_index
 from codeagent.symbols.import_keys import import_keys
 from codeagent.symbols.namespaces import Namespaces
+from codeagent.symbols.ruby_types import RubyTypes
 from codeagent.symbols.types import Definition, Import, unpack_calls
 
 MAX_HOPS = 8  # re-export chains followed when resolving a dotted name
@@ -84,6 +85,12 @@ class SymbolTables:
                     outer = above[-1] if above else ""
                 index[f"{outer}\\{d.name}".lower() if outer else d.name.lower()].append(d)
         return dict(index)
+
+    @cached_property
+    def ruby_types(self) -> RubyTypes:
+        """Ruby's classes and modules by name, with their methods and mixins
+        (:mod:`codeagent.symbols.ruby_types`)."""
+        return RubyTypes(self.files, self._defs, languages_where("lexical_constants"))
 
     @cached_property
     def js_layout(self) -> Layout:

@@ -1,0 +1,255 @@
+"""Each Ruby call's target as the file names it, read from what the code says of the receiver
+(no inference): resolved across files by :mod:`codeagent.symbols.ruby_targets`.
+
+    found = read(tree, QueryCursor(Query(lang, RUBY_CALLS)).matches(root), spans)
+    found.calls     # [[line, name, scope], [line, name, scope, "iHTTParty.Request|#perform"]]
+    found.bindings  # [["HTTParty.Request", "include", "Helpers"], ["A.B", "<<", "build"]]
+
+A target is ``MODE NEST|CONST#NAME``: ``NEST`` the classes and modules around the call (their
+names joined by ``.``, ``Foo::Bar`` as ``Foo.Bar``), ``CONST`` a constant as written there,
+looked up from ``NEST`` outwards ("" is ``NEST`` itself), ``MODE`` ``i`` (a method of an
+instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new``: its
+``initialize``). The forms:
+
+- ``f(..)``, ``self.f``: ``self`` of the method around it: an instance in a ``def f``, the
+  class in a ``def self.f``, in ``class << self`` and in the class's body;
+- ``Const.f``, ``A::B.f``: ``s``; ``Const.new``: ``n``; ``Const.new(..).f``: ``i``;
+  ``self.class.f``: ``s`` of the class around it;
+- ``x.f`` for a local ``x`` every assignment of which in the method (or body) around it is
+  ``Const.new(..)`` (``i``) or ``Const`` (``s``), and which no parameter of the method or its
+  blocks names; ``@x.f`` likewise for ``@x`` over the class around it in the file; assigned
+  two classes, ``CONST`` is both (``A,B``), tied where both reach the same method.
+
+The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
+``extend self``), and the names ``class << self`` defines (``<<``). Anything else (a value a
+method returns, a block's ``self``) leaves the call by name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from codeagent.lang.ts_calls import Found
+from codeagent.lang.ts_names import Nest, call_rows
+from codeagent.lang.ts_receivers import reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+    from codeagent.lang.ts_receivers import Text
+
+# The language's call query with what the walk reads, found in one pass in C: the calls (0),
+# the assignments (1, 2), the classes and modules (3), ``class << self`` (4), the methods
+# (5), the parameter lists (6) and the other ways a name is bound (7).
+RUBY_CALLS = """
+(call receiver: (_)? @obj method: (identifier) @name) @call
+(assignment left: [(identifier) (instance_variable)] @var right: (_) @value)
+(operator_assignment left: [(identifier) (instance_variable)] @var right: (_) @value)
+[(class name: (_) @cname) (module name: (_) @cname)] @cls
+(singleton_class value: (self)) @meta
+[(method) (singleton_method)] @fn
+[(method_parameters) (block_parameters) (lambda_parameters)] @params
+[(left_assignment_list (_) @var) (exception_variable (_) @var) (for pattern: (_) @var)]
+"""
+_ASSIGN, _CLASS, _META, _FN, _PARAMS, _OTHER = 1, 3, 4, 5, 6, 7
+_MIXINS = frozenset({"include", "extend", "prepend"})
+_HOOKED = frozenset({"include", "extend", "send"})  # base.extend M in a self.included(base)
+_CONSTANT = frozenset({"constant", "scope_resolution"})
+_UNKNOWN = ("", "")  # a binding whose value says no class
+
+
+def read(
+    tree: Tree, matches: list[tuple[int, dict[str, list[Node]]]], spans: list[tuple[int, int, int]]
+) -> Found:
+    """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
+    end, row)``, a call's scope the innermost one holding its name) and the mixins' rows."""
+    walk = _Calls(reader(tree.root_node))
+    calls: list[dict[str, list[Node]]] = []
+    for pattern, captures in matches:
+        if pattern == 0:
+            calls.append(captures)
+        elif pattern <= 2:
+            walk.sets.append((captures["var"][0], captures["value"][0]))
+        elif pattern == _CLASS:
+            walk.classes.append((captures["cls"][0], captures["cname"][0]))
+        elif pattern == _META:
+            walk.metas.append(captures["meta"][0])
+        elif pattern == _FN:
+            walk.fns.append(captures["fn"][0])
+        elif pattern == _PARAMS:
+            walk.params.append(captures["params"][0])
+        else:
+            walk.sets.append((captures["var"][0], None))
+    found = Found()
+    if calls and walk.classes:
+        walk.prepare()
+        found.calls = call_rows(calls, spans, walk.text, walk.target)
+        found.bindings = walk.rows
+    elif calls:
+        found.calls = call_rows(calls, spans, walk.text, lambda *_: None)
+    return found
+
+
+class _Calls:
+    """The classes, methods and bindings of one file, and each call's target."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.sets: list[tuple[Node, Node | None]] = []  # (a variable, its value or None)
+        self.classes: list[tuple[Node, Node]] = []  # (the class or module, its name)
+        self.metas: list[Node] = []
+        self.fns: list[Node] = []
+        self.params: list[Node] = []
+        self.rows: list[list[str]] = []
+
+    def prepare(self) -> None:
+        """The nest of classes, the methods' spans and every binding, once every match is
+        read."""
+        text = self.text
+        self.nest = Nest([(c.start_byte, c.end_byte, i) for i, (c, _) in enumerate(self.classes)])
+        parents, names = self.nest.parents, [text(n).replace("::", ".") for _, n in self.classes]
+        self.quals: list[str] = []  # each class's NEST, in the nest's order
+        for i, k in enumerate(self.nest.items):
+            outer = self.quals[parents[i]] if parents[i] >= 0 else ""
+            self.quals.append(f"{outer}.{names[k]}".lstrip(".") if outer else names[k])
+        self.functions = Nest([(f.start_byte, f.end_byte, f) for f in self.fns])
+        self.meta_spans = [(m.start_byte, m.end_byte) for m in self.metas]
+        # name -> [(where it is bound, (mode, const))]; @name -> the same over the file
+        self.bound: dict[str, list[tuple[int, tuple[str, str]]]] = {}
+        for var, value in self.sets:
+            self.bound.setdefault(text(var), []).append((var.start_byte, self._value(value)))
+        self.param_texts = [(p.start_byte, p.end_byte, text(p)) for p in self.params]
+        for fn in self.fns:  # class << self: its methods are the class's own
+            if self._meta(fn.start_byte) is not None and fn.type == "method":
+                cls = self._class(fn.start_byte, fn.end_byte)
+                name = fn.child_by_field_name("name")
+                if cls >= 0 and name is not None:
+                    self.rows.append([self.quals[cls], "<<", text(name)])
+
+    def _value(self, value: Node | None) -> tuple[str, str]:
+        """(mode, const) of a value: ``Const.new(..)`` (``i``), ``Const`` (``s``)."""
+        if value is None:
+            return _UNKNOWN
+        if value.type in _CONSTANT:
+            return ("s", self.text(value))
+        if value.type == "call":
+            receiver = value.child_by_field_name("receiver")
+            method = value.child_by_field_name("method")
+            if method is not None and self.text(method) == "new":
+                if receiver is not None and receiver.type in _CONSTANT:
+                    return ("i", self.text(receiver))
+                if receiver is None or receiver.type == "self":  # new(..): the class around
+                    return ("i", "")
+        return _UNKNOWN
+
+    def _class(self, start: int, end: int) -> int:
+        """The innermost class or module holding the span (its index in the nest), or -1."""
+        return self.nest.inner(start, end)
+
+    def _meta(self, start: int) -> tuple[int, int] | None:
+        for span in self.meta_spans:
+            if span[0] <= start < span[1]:
+                return span
+        return None
+
+    def target(
+        self, captures: dict[str, list[Node]], name: str, start: int, _scope: int
+    ) -> str | None:
+        """The target of one call (its captures; ``start``: where its name is)."""
+        call = captures["call"][0]
+        cls = self._class(call.start_byte, call.end_byte)
+        nest = self.quals[cls] if cls >= 0 else ""
+        obj = captures.get("obj")
+        receiver = obj[0] if obj else None
+        if cls < 0 and (receiver is None or receiver.type not in _CONSTANT):
+            return None  # the top level: a constant's methods only
+        if receiver is None or receiver.type == "self":
+            mode = self._self_mode(call, cls)
+            if receiver is None and name in _MIXINS and mode == "s":
+                self._mixins(call, nest, name, name)
+            if name == "new" and mode == "s":  # new(..) in the class: its initialize
+                mode = "n"
+            return f"{mode}{nest}|#{name}" if mode else None
+        if receiver.type in _CONSTANT:
+            return f"{'n' if name == 'new' else 's'}{nest}|{self.text(receiver)}#{name}"
+        mode, const = _UNKNOWN
+        if receiver.type == "call":
+            inner = receiver.child_by_field_name("receiver")
+            method = self.text(receiver.child_by_field_name("method"))
+            if method == "new" and inner is not None and inner.type in _CONSTANT:
+                mode, const = "i", self.text(inner)
+            elif method == "new" and (inner is None or inner.type == "self"):
+                mode = "i" if self._self_mode(call, cls) == "s" else ""  # new(..).f in the class
+            elif method == "class" and inner is not None and inner.type == "self":
+                mode = "s" if self._self_mode(call, cls) == "i" else ""
+        elif receiver.type in ("identifier", "instance_variable"):
+            mode, const = self._variable(receiver, call, cls)
+            if receiver.type == "identifier" and name in _HOOKED:
+                self._hook(call, cls, nest, name)
+        if not mode:
+            return None
+        return f"{'n' if name == 'new' else mode}{nest}|{const}#{name}"
+
+    def _self_mode(self, call: Node, cls: int) -> str:
+        """``i`` where ``self`` is an instance of the class around ``call``, ``s`` where it is
+        the class, "" where neither is known (a singleton class's body)."""
+        fn_at = self.functions.inner(call.start_byte, call.end_byte)
+        fn = self.functions.items[fn_at] if fn_at >= 0 else None
+        if fn is None or fn.start_byte < self.nest.starts[cls]:
+            meta = self._meta(call.start_byte)
+            return "s" if meta is None or meta[0] < self.nest.starts[cls] else ""
+        if fn.type == "singleton_method":
+            receiver = fn.child_by_field_name("object")
+            return "s" if receiver is not None and receiver.type == "self" else ""
+        meta = self._meta(fn.start_byte)
+        return "s" if meta is not None and meta[0] > self.nest.starts[cls] else "i"
+
+    def _variable(self, var: Node, call: Node, cls: int) -> tuple[str, str]:
+        """(mode, const) of a local or instance variable at ``call``: every binding agrees."""
+        name = self.text(var)
+        bound = self.bound.get(name)
+        if not bound:
+            return _UNKNOWN
+        if name.startswith("@"):  # over the class's instance methods in the file
+            if self._self_mode(call, cls) != "i":
+                return _UNKNOWN
+            start, end = self.nest.starts[cls], self.nest.ends[cls]
+            values = {v for at, v in bound if start <= at < end}
+        else:  # over the method (or the body) around the call
+            fn_at = self.functions.inner(call.start_byte, call.end_byte)
+            start = self.functions.starts[fn_at] if fn_at >= 0 else self.nest.starts[cls]
+            end = self.functions.ends[fn_at] if fn_at >= 0 else self.nest.ends[cls]
+            values = {v for at, v in bound if start <= at < end}
+            word = re.compile(rf"\b{re.escape(name)}\b")
+            if any(start <= s < end and word.search(t) for s, _e, t in self.param_texts):
+                return _UNKNOWN
+        modes = {mode for mode, _ in values}
+        if _UNKNOWN in values or len(modes) != 1:
+            return _UNKNOWN
+        return modes.pop(), ",".join(sorted(const for _, const in values))  # A,B: each
+
+    def _mixins(self, call: Node, nest: str, name: str, kind: str) -> None:
+        """``include A, B`` (``extend self``) in a class's body: its rows (of ``kind``)."""
+        args = call.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else ():
+            if arg.type in _CONSTANT or (arg.type == "self" and name == "extend"):
+                self.rows.append([nest, kind, self.text(arg)])
+
+    def _hook(self, call: Node, cls: int, nest: str, name: str) -> None:
+        """``base.extend M`` (``base.send(:include, M)``) in a module's ``self.included(base)``:
+        what every class including the module gets, as ``+extend`` (``+include``) rows."""
+        fn_at = self.functions.inner(call.start_byte, call.end_byte)
+        fn: Node | None = self.functions.items[fn_at] if fn_at >= 0 else None
+        if fn is None or self._self_mode(fn, cls) != "s":
+            return
+        named = fn.child_by_field_name("name")
+        if named is None or self.text(named) != "included":
+            return
+        args = call.child_by_field_name("arguments")
+        if name == "send":  # base.send(:include, M)
+            first = args.named_child(0) if args is not None else None
+            name = self.text(first).lstrip(":") if first is not None else ""
+            if name not in _MIXINS:
+                return
+        self._mixins(call, nest, name, "+" + name)
