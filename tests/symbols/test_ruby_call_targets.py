@@ -85,6 +85,10 @@ end
       base.extend ClassMethods
     end
 
+    def configured
+      self.class.setting(1) # @class-of-includer setting lib/shop/plugin.rb:Shop.Plugin.ClassMethods.setting
+    end
+
     module ClassMethods
       def setting(value)
         value
@@ -121,12 +125,25 @@ end
       describe() # @inherited describe lib/shop/base.rb:Shop.Base.describe
       @items.count(1) # @ivar count lib/store/cart.rb:Shop.Cart.Items.count
       Util.slug("x") # @module-function slug lib/shop/util.rb:Shop.Util.slug
+      configured() # @included-own configured lib/shop/plugin.rb:Shop.Plugin.configured
     end
 
     def compare(other)
       other.total # @parameter - total -
       found = self.class.find(other) # @extended-self find lib/shop/finders.rb:Shop.Finders.find
       found.total # @unknown - total -
+      self.class.defaults # @singleton-over-instance defaults lib/shop/base.rb:Shop.Base.defaults
+      defaults() # @instance-over-singleton defaults lib/store/cart.rb:Shop.Cart.defaults
+    end
+
+    def defaults
+      {}
+    end
+
+    def each_total(carts)
+      cart = Cart.new("h")
+      carts.each { |cart| cart.total } # @block-parameter - total -
+      cart
     end
 
     class Items

@@ -85,8 +85,8 @@ class RubyTypes:
                 if kind == "prepend":
                     self._visit(module, False, order, seen)
         order.append((name, singleton))
-        for kind, module in modules:
-            if kind == ("extend" if singleton else "include"):
+        for kind, module in modules:  # a module's own +extend: what its includer's class gets
+            if kind == ("extend" if singleton else "include") or (singleton and kind == "+extend"):
                 self._visit(module, False, order, seen)
         for kind, module in modules if singleton else ():  # what an included module's
             for hooked, more in self.mixins.get(module, ()) if kind == "include" else ():
