@@ -30,6 +30,14 @@ The repositories, each chosen and written down before its first run (none writte
   (``Utils.escape``).
 - rails/thor (the mirror's head; ``lib/``): a command-line framework of classes and modules
   mixed in (``Thor::Base``, ``Thor::Shell``), class methods over ``class << self``.
+
+Held out (chosen and written down before their one run, after the resolution was built on
+the four above; nothing was changed after it):
+
+- ruby/rake (474500ab; 44 files under ``lib/``): tasks, a task manager mixed into the
+  application, file utilities extended into the top level.
+- sinatra/sinatra (cb22afd7; 7 files under ``lib/``): one large ``Sinatra::Base`` whose class
+  methods (``class << self``) build the routes and settings.
 """
 
 from __future__ import annotations
