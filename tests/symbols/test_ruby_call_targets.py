@@ -140,6 +140,15 @@ end
       {}
     end
 
+    def ledger
+      @ledger ||= Items.new(self)
+    end
+
+    def tally
+      ledger.count(2) # @memoized-reader count lib/store/cart.rb:Shop.Cart.Items.count
+      self.ledger.count(3) # @self-reader count lib/store/cart.rb:Shop.Cart.Items.count
+    end
+
     def each_total(carts)
       cart = Cart.new("h")
       carts.each { |cart| cart.total } # @block-parameter - total -

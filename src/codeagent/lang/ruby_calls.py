@@ -20,8 +20,13 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
   blocks names; ``@x.f`` likewise for ``@x`` over the class around it in the file; assigned
   two classes, ``CONST`` is both (``A,B``), tied where both reach the same method.
 
+- ``reader.f``, ``self.reader.f`` in an instance method, ``reader`` bound by no assignment or
+  parameter there: ``CONST`` is ``>reader``, ``f`` of what ``self``'s method ``reader``
+  returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``).
+
 The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
-``extend self``), and the names ``class << self`` defines (``<<``). Anything else (a value a
+``extend self``), the names ``class << self`` defines (``<<``), and what an instance method's
+last statement returns (``>name``, ``iConst``). Anything else (a value a
 method returns, a block's ``self``) leaves the call by name.
 """
 
@@ -121,11 +126,15 @@ class _Calls:
             self.bound.setdefault(text(var), []).append((var.start_byte, self._value(value)))
         self.param_texts = [(p.start_byte, p.end_byte, text(p)) for p in self.params]
         for fn in self.fns:  # class << self: its methods are the class's own
-            if self._meta(fn.start_byte) is not None and fn.type == "method":
-                cls = self._class(fn.start_byte, fn.end_byte)
+            cls = self._class(fn.start_byte, fn.end_byte)
+            if cls < 0 or fn.type != "method":
+                continue
+            if self._meta(fn.start_byte) is not None:
                 name = fn.child_by_field_name("name")
-                if cls >= 0 and name is not None:
+                if name is not None:
                     self.rows.append([self.quals[cls], "<<", text(name)])
+            elif self.nest.starts[cls] < fn.start_byte:
+                self._returns(fn, cls)
 
     def _value(self, value: Node | None) -> tuple[str, str]:
         """(mode, const) of a value: ``Const.new(..)`` (``i``), ``Const`` (``s``)."""
@@ -183,6 +192,8 @@ class _Calls:
                 mode = "i" if self._self_mode(call, cls) == "s" else ""  # new(..).f in the class
             elif method == "class" and inner is not None and inner.type == "self":
                 mode = "s" if self._self_mode(call, cls) == "i" else ""
+            elif inner is not None and inner.type == "self" and self._self_mode(call, cls) == "i":
+                mode, const = "i", ">" + method  # self.reader.f: what reader returns
         elif receiver.type in ("identifier", "instance_variable"):
             mode, const = self._variable(receiver, call, cls)
             if receiver.type == "identifier" and name in _HOOKED:
@@ -206,11 +217,11 @@ class _Calls:
         return "s" if meta is not None and meta[0] > self.nest.starts[cls] else "i"
 
     def _variable(self, var: Node, call: Node, cls: int) -> tuple[str, str]:
-        """(mode, const) of a local or instance variable at ``call``: every binding agrees."""
+        """(mode, const) of a local or instance variable at ``call``: every binding agrees; a
+        name no assignment or parameter of the method binds is a call of ``self``'s method
+        (``>name``: what it returns)."""
         name = self.text(var)
-        bound = self.bound.get(name)
-        if not bound:
-            return _UNKNOWN
+        bound = self.bound.get(name, ())
         if name.startswith("@"):  # over the class's instance methods in the file
             if self._self_mode(call, cls) != "i":
                 return _UNKNOWN
@@ -224,10 +235,25 @@ class _Calls:
             word = re.compile(rf"\b{re.escape(name)}\b")
             if any(start <= s < end and word.search(t) for s, _e, t in self.param_texts):
                 return _UNKNOWN
+            if not values:  # never bound here: self's method of that name
+                return ("i", ">" + name) if self._self_mode(call, cls) == "i" else _UNKNOWN
         modes = {mode for mode, _ in values}
         if _UNKNOWN in values or len(modes) != 1:
             return _UNKNOWN
         return modes.pop(), ",".join(sorted(const for _, const in values))  # A,B: each
+
+    def _returns(self, fn: Node, cls: int) -> None:
+        """An instance method whose last statement is ``Const.new(..)`` or ``@x ||=
+        Const.new(..)`` (a memoized reader): its ``>name`` row, what it returns."""
+        name, body = fn.child_by_field_name("name"), fn.child_by_field_name("body")
+        last = body.named_child(body.named_child_count - 1) if body is not None else None
+        if name is None or last is None:
+            return
+        if last.type in ("assignment", "operator_assignment"):
+            last = last.child_by_field_name("right")
+        mode, const = self._value(last)
+        if mode:
+            self.rows.append([self.quals[cls], ">" + self.text(name), mode + const])
 
     def _mixins(self, call: Node, nest: str, name: str, kind: str) -> None:
         """``include A, B`` (``extend self``) in a class's body: its rows (of ``kind``)."""

@@ -4,6 +4,7 @@ the repository method it calls.
     ruby_target(graph, "lib/a.rb", "iHTTParty.Request|#perform")  # perform of a Request
     ruby_target(graph, "lib/a.rb", "sHTTParty|Utils#escape")      # HTTParty::Utils.escape
     ruby_target(graph, "lib/a.rb", "nHTTParty|Request#new")       # Request's initialize
+    ruby_target(graph, "lib/a.rb", "iRake.Application|>thread_pool#join")  # of what it returns
 
 A class or module is found by its name with the classes around the call in front of it, the
 innermost first, as Ruby looks a constant up lexically (``Foo`` inside ``module A; class B`` is
@@ -35,12 +36,18 @@ def ruby_target(graph: SymbolHierarchy, path: str, written: str) -> Target | Non
     written_const, _, method = rest.rpartition("#")
     reached = set()
     for const in written_const.split(","):  # A,B: a variable assigned either
-        cls = types.constant(nest, const) if const else (nest if nest in types.types else None)
+        kind, cls = mode, None
+        if const.startswith(">"):  # >reader: what self's method reader returns
+            made = types.returned(nest, const[1:]) if nest in types.types else None
+            if made is not None:
+                kind, cls = made if mode != "n" else ("n", made[1])
+        else:
+            cls = types.constant(nest, const) if const else (nest if nest in types.types else None)
         if cls is None:
             return None
-        if mode == "n":
+        if kind == "n":
             reached.add(types.method(cls, "initialize", singleton=False))
         else:
-            reached.add(types.method(cls, method, singleton=mode == "s"))
+            reached.add(types.method(cls, method, singleton=kind == "s"))
     found = reached.pop() if len(reached) == 1 else None
     return (found.full_name, False) if found is not None else None

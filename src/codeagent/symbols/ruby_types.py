@@ -25,6 +25,7 @@ class RubyTypes:
         self.methods: dict[str, list[Definition]] = defaultdict(list)
         self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # (kind, written)
         self.meta: set[tuple[str, str]] = set()  # (class, method) of a class << self
+        self.returns: dict[tuple[str, str], str] = {}  # (class, method) -> "iConst"
         for d in defs:
             if files[d.path].get("l") not in ruby:
                 continue
@@ -38,6 +39,8 @@ class RubyTypes:
                 for owner, kind, written in rec.get("b", ()):
                     if kind == "<<":
                         self.meta.add((owner, written))
+                    elif kind[0] == ">":  # what an instance method returns
+                        self.returns[(owner, kind[1:])] = written
                     else:
                         self.mixins[owner].append((kind, written))
         self._orders: dict[tuple[str, bool], list[tuple[str, bool]]] = {}
@@ -131,3 +134,14 @@ class RubyTypes:
                 if own == on_self or (on_self and module):
                     return d
         return None
+
+    def returned(self, name: str, reader: str) -> tuple[str, str] | None:
+        """(mode, class) of what the instance method ``reader`` that an instance of ``name``
+        reaches returns, where its last statement says; None when it does not."""
+        found = self.method(name, reader, singleton=False)
+        if found is None:
+            return None
+        owner = found.qualname.replace("::", ".").rpartition(".")[0]
+        written = self.returns.get((owner, reader))
+        cls = self.constant(owner, written[1:]) if written else None
+        return (written[0], cls) if written and cls else None
