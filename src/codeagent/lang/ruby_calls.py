@@ -33,6 +33,7 @@ method returns, a block's ``self``) leaves the call by name.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from codeagent.lang.ts_calls import Found
@@ -107,6 +108,7 @@ class _Calls:
         self.fns: list[Node] = []
         self.params: list[Node] = []
         self.rows: list[list[str]] = []
+        self.modes: dict[tuple[int, int], str] = {}  # (method, class) -> self's mode
 
     def prepare(self) -> None:
         """The nest of classes, the methods' spans and every binding, once every match is
@@ -124,9 +126,11 @@ class _Calls:
         self.bound: dict[str, list[tuple[int, tuple[str, str]]]] = {}
         for var, value in self.sets:
             self.bound.setdefault(text(var), []).append((var.start_byte, self._value(value)))
-        self.param_texts = [(p.start_byte, p.end_byte, text(p)) for p in self.params]
+        params = sorted((p.start_byte, text(p)) for p in self.params)
+        self.param_starts = [at for at, _ in params]
+        self.param_texts = [written for _, written in params]
         for fn in self.fns:  # class << self: its methods are the class's own
-            cls = self._class(fn.start_byte, fn.end_byte)
+            cls = self.nest.inner(*fn.byte_range)
             if cls < 0 or fn.type != "method":
                 continue
             if self._meta(fn.start_byte) is not None:
@@ -152,10 +156,6 @@ class _Calls:
                     return ("i", "")
         return _UNKNOWN
 
-    def _class(self, start: int, end: int) -> int:
-        """The innermost class or module holding the span (its index in the nest), or -1."""
-        return self.nest.inner(start, end)
-
     def _meta(self, start: int) -> tuple[int, int] | None:
         for span in self.meta_spans:
             if span[0] <= start < span[1]:
@@ -167,14 +167,15 @@ class _Calls:
     ) -> str | None:
         """The target of one call (its captures; ``start``: where its name is)."""
         call = captures["call"][0]
-        cls = self._class(call.start_byte, call.end_byte)
+        span = call.byte_range
+        cls = self.nest.inner(*span)
         nest = self.quals[cls] if cls >= 0 else ""
         obj = captures.get("obj")
         receiver = obj[0] if obj else None
         if cls < 0 and (receiver is None or receiver.type not in _CONSTANT):
             return None  # the top level: a constant's methods only
         if receiver is None or receiver.type == "self":
-            mode = self._self_mode(call, cls)
+            mode = self._self_mode(span, cls)
             if receiver is None and name in _MIXINS and mode == "s":
                 self._mixins(call, nest, name, name)
             if name == "new" and mode == "s":  # new(..) in the class: its initialize
@@ -189,54 +190,61 @@ class _Calls:
             if method == "new" and inner is not None and inner.type in _CONSTANT:
                 mode, const = "i", self.text(inner)
             elif method == "new" and (inner is None or inner.type == "self"):
-                mode = "i" if self._self_mode(call, cls) == "s" else ""  # new(..).f in the class
+                mode = "i" if self._self_mode(span, cls) == "s" else ""  # new(..).f in the class
             elif method == "class" and inner is not None and inner.type == "self":
-                mode = "s" if self._self_mode(call, cls) == "i" else ""
-            elif inner is not None and inner.type == "self" and self._self_mode(call, cls) == "i":
+                mode = "s" if self._self_mode(span, cls) == "i" else ""
+            elif inner is not None and inner.type == "self" and self._self_mode(span, cls) == "i":
                 mode, const = "i", ">" + method  # self.reader.f: what reader returns
         elif receiver.type in ("identifier", "instance_variable"):
-            mode, const = self._variable(receiver, call, cls)
+            mode, const = self._variable(receiver, span, cls)
             if receiver.type == "identifier" and name in _HOOKED:
-                self._hook(call, cls, nest, name)
+                self._hook(call, span, cls, nest, name)
         if not mode:
             return None
         return f"{'n' if name == 'new' else mode}{nest}|{const}#{name}"
 
-    def _self_mode(self, call: Node, cls: int) -> str:
-        """``i`` where ``self`` is an instance of the class around ``call``, ``s`` where it is
+    def _self_mode(self, span: tuple[int, int], cls: int) -> str:
+        """``i`` where ``self`` is an instance of the class around the span, ``s`` where it is
         the class, "" where neither is known (a singleton class's body)."""
-        fn_at = self.functions.inner(call.start_byte, call.end_byte)
+        fn_at = self.functions.inner(*span)
+        key = (fn_at, cls)
+        if key in self.modes:
+            return self.modes[key]
         fn = self.functions.items[fn_at] if fn_at >= 0 else None
-        if fn is None or fn.start_byte < self.nest.starts[cls]:
-            meta = self._meta(call.start_byte)
+        if fn is None or fn.start_byte < self.nest.starts[cls]:  # the class's body
+            meta = self._meta(span[0])
             return "s" if meta is None or meta[0] < self.nest.starts[cls] else ""
         if fn.type == "singleton_method":
             receiver = fn.child_by_field_name("object")
-            return "s" if receiver is not None and receiver.type == "self" else ""
-        meta = self._meta(fn.start_byte)
-        return "s" if meta is not None and meta[0] > self.nest.starts[cls] else "i"
+            mode = "s" if receiver is not None and receiver.type == "self" else ""
+        else:
+            meta = self._meta(fn.start_byte)
+            mode = "s" if meta is not None and meta[0] > self.nest.starts[cls] else "i"
+        self.modes[key] = mode
+        return mode
 
-    def _variable(self, var: Node, call: Node, cls: int) -> tuple[str, str]:
+    def _variable(self, var: Node, span: tuple[int, int], cls: int) -> tuple[str, str]:
         """(mode, const) of a local or instance variable at ``call``: every binding agrees; a
         name no assignment or parameter of the method binds is a call of ``self``'s method
         (``>name``: what it returns)."""
         name = self.text(var)
         bound = self.bound.get(name, ())
         if name.startswith("@"):  # over the class's instance methods in the file
-            if self._self_mode(call, cls) != "i":
+            if self._self_mode(span, cls) != "i":
                 return _UNKNOWN
             start, end = self.nest.starts[cls], self.nest.ends[cls]
             values = {v for at, v in bound if start <= at < end}
         else:  # over the method (or the body) around the call
-            fn_at = self.functions.inner(call.start_byte, call.end_byte)
+            fn_at = self.functions.inner(*span)
             start = self.functions.starts[fn_at] if fn_at >= 0 else self.nest.starts[cls]
             end = self.functions.ends[fn_at] if fn_at >= 0 else self.nest.ends[cls]
             values = {v for at, v in bound if start <= at < end}
-            word = re.compile(rf"\b{re.escape(name)}\b")
-            if any(start <= s < end and word.search(t) for s, _e, t in self.param_texts):
-                return _UNKNOWN
+            lo, hi = bisect_left(self.param_starts, start), bisect_left(self.param_starts, end)
+            for text in self.param_texts[lo:hi]:
+                if name in text and re.search(rf"\b{re.escape(name)}\b", text):
+                    return _UNKNOWN  # a parameter of the method or of a block in it
             if not values:  # never bound here: self's method of that name
-                return ("i", ">" + name) if self._self_mode(call, cls) == "i" else _UNKNOWN
+                return ("i", ">" + name) if self._self_mode(span, cls) == "i" else _UNKNOWN
         modes = {mode for mode, _ in values}
         if _UNKNOWN in values or len(modes) != 1:
             return _UNKNOWN
@@ -262,12 +270,12 @@ class _Calls:
             if arg.type in _CONSTANT or (arg.type == "self" and name == "extend"):
                 self.rows.append([nest, kind, self.text(arg)])
 
-    def _hook(self, call: Node, cls: int, nest: str, name: str) -> None:
+    def _hook(self, call: Node, span: tuple[int, int], cls: int, nest: str, name: str) -> None:
         """``base.extend M`` (``base.send(:include, M)``) in a module's ``self.included(base)``:
         what every class including the module gets, as ``+extend`` (``+include``) rows."""
-        fn_at = self.functions.inner(call.start_byte, call.end_byte)
+        fn_at = self.functions.inner(*span)
         fn: Node | None = self.functions.items[fn_at] if fn_at >= 0 else None
-        if fn is None or self._self_mode(fn, cls) != "s":
+        if fn is None or self._self_mode(fn.byte_range, cls) != "s":
             return
         named = fn.child_by_field_name("name")
         if named is None or self.text(named) != "included":
