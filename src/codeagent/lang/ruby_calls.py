@@ -109,6 +109,7 @@ class _Calls:
         self.params: list[Node] = []
         self.rows: list[list[str]] = []
         self.modes: dict[tuple[int, int], str] = {}  # (method, class) -> self's mode
+        self.variables: dict[tuple[str, int, int], tuple[str, str]] = {}  # (name, method, class)
 
     def prepare(self) -> None:
         """The nest of classes, the methods' spans and every binding, once every match is
@@ -228,6 +229,13 @@ class _Calls:
         name no assignment or parameter of the method binds is a call of ``self``'s method
         (``>name``: what it returns)."""
         name = self.text(var)
+        key = (name, self.functions.inner(*span), cls)
+        found = self.variables.get(key)
+        if found is None:
+            found = self.variables[key] = self._bound(name, span, cls)
+        return found
+
+    def _bound(self, name: str, span: tuple[int, int], cls: int) -> tuple[str, str]:
         bound = self.bound.get(name, ())
         if name.startswith("@"):  # over the class's instance methods in the file
             if self._self_mode(span, cls) != "i":
