@@ -124,9 +124,9 @@ class _Calls:
         self.functions = Nest([(f.start_byte, f.end_byte, f) for f in self.fns])
         self.meta_spans = [(m.start_byte, m.end_byte) for m in self.metas]
         # name -> [(where it is bound, (mode, const))]; @name -> the same over the file
-        self.bound: dict[str, list[tuple[int, tuple[str, str]]]] = {}
+        self.bound: dict[str, list[tuple[int, Node | None]]] = {}  # read when asked
         for var, value in self.sets:
-            self.bound.setdefault(text(var), []).append((var.start_byte, self._value(value)))
+            self.bound.setdefault(text(var), []).append((var.start_byte, value))
         params = sorted((p.start_byte, text(p)) for p in self.params)
         self.param_starts = [at for at, _ in params]
         self.param_texts = [written for _, written in params]
@@ -173,32 +173,35 @@ class _Calls:
         nest = self.quals[cls] if cls >= 0 else ""
         obj = captures.get("obj")
         receiver = obj[0] if obj else None
-        if cls < 0 and (receiver is None or receiver.type not in _CONSTANT):
+        kind = receiver.type if receiver is not None else ""
+        if cls < 0 and kind not in _CONSTANT:
             return None  # the top level: a constant's methods only
-        if receiver is None or receiver.type == "self":
+        if not kind or kind == "self":
             mode = self._self_mode(span, cls)
-            if receiver is None and name in _MIXINS and mode == "s":
+            if not kind and name in _MIXINS and mode == "s":
                 self._mixins(call, nest, name, name)
             if name == "new" and mode == "s":  # new(..) in the class: its initialize
                 mode = "n"
             return f"{mode}{nest}|#{name}" if mode else None
-        if receiver.type in _CONSTANT:
+        assert receiver is not None
+        if kind in _CONSTANT:
             return f"{'n' if name == 'new' else 's'}{nest}|{self.text(receiver)}#{name}"
         mode, const = _UNKNOWN
-        if receiver.type == "call":
+        if kind == "call":
             inner = receiver.child_by_field_name("receiver")
             method = self.text(receiver.child_by_field_name("method"))
-            if method == "new" and inner is not None and inner.type in _CONSTANT:
+            inside = inner.type if inner is not None else ""
+            if method == "new" and inside in _CONSTANT:
                 mode, const = "i", self.text(inner)
-            elif method == "new" and (inner is None or inner.type == "self"):
+            elif method == "new" and (not inside or inside == "self"):
                 mode = "i" if self._self_mode(span, cls) == "s" else ""  # new(..).f in the class
-            elif method == "class" and inner is not None and inner.type == "self":
+            elif method == "class" and inside == "self":
                 mode = "s" if self._self_mode(span, cls) == "i" else ""
-            elif inner is not None and inner.type == "self" and self._self_mode(span, cls) == "i":
+            elif inside == "self" and self._self_mode(span, cls) == "i":
                 mode, const = "i", ">" + method  # self.reader.f: what reader returns
-        elif receiver.type in ("identifier", "instance_variable"):
+        elif kind in ("identifier", "instance_variable"):
             mode, const = self._variable(receiver, span, cls)
-            if receiver.type == "identifier" and name in _HOOKED:
+            if kind == "identifier" and name in _HOOKED:
                 self._hook(call, span, cls, nest, name)
         if not mode:
             return None
@@ -241,12 +244,12 @@ class _Calls:
             if self._self_mode(span, cls) != "i":
                 return _UNKNOWN
             start, end = self.nest.starts[cls], self.nest.ends[cls]
-            values = {v for at, v in bound if start <= at < end}
+            values = {self._value(v) for at, v in bound if start <= at < end}
         else:  # over the method (or the body) around the call
             fn_at = self.functions.inner(*span)
             start = self.functions.starts[fn_at] if fn_at >= 0 else self.nest.starts[cls]
             end = self.functions.ends[fn_at] if fn_at >= 0 else self.nest.ends[cls]
-            values = {v for at, v in bound if start <= at < end}
+            values = {self._value(v) for at, v in bound if start <= at < end}
             lo, hi = bisect_left(self.param_starts, start), bisect_left(self.param_starts, end)
             for text in self.param_texts[lo:hi]:
                 if name in text and re.search(rf"\b{re.escape(name)}\b", text):
