@@ -12,9 +12,13 @@ follow ``require``, has the modules before the classes that mix them in."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from codeagent.symbols.graph import SymbolGraph
+from codeagent.tools.ast_tool.rules import structural_without_file
+from codeagent.tools.symbol_tool import SymbolArgs, run_symbol_query
 from oracle_marks import RUBY_TARGET_MARKS, assert_written_target, committed, indexed, target_marked
 
 FILES = {
@@ -86,7 +90,7 @@ end
     end
 
     def configured
-      self.class.setting(1) # @class-of-includer setting lib/shop/plugin.rb:Shop.Plugin.ClassMethods.setting
+      self.class.setting(1) # @hooked setting lib/shop/plugin.rb:Shop.Plugin.ClassMethods.setting
     end
 
     module ClassMethods
@@ -217,3 +221,15 @@ def test_who_calls_lists_the_resolved_calls_apart(graph: SymbolGraph) -> None:
     assert ("lib/store/store.rb", 19) not in tied  # @rebound-apart: by name
     assert {("lib/store/store.rb", 9), ("lib/shop/pricing.rb", 8)} <= tied
     assert all(s.target == "lib/shop/base.rb.Shop.Base.describe" for s in sites if s.resolved)
+
+
+@pytest.mark.parametrize(
+    "question", ["who calls Cart#total?", "who calls Shop::Cart#total?", "who calls Cart.total?"]
+)
+def test_an_instance_method_asked_as_ruby_writes_it(graph: SymbolGraph, question: str) -> None:
+    asked = structural_without_file(question, Path("/nonexistent"))
+    assert asked is not None
+    assert asked[0] == "calls"
+    result = run_symbol_query(graph, SymbolArgs(operation="callers", name=asked[1]))
+    resolved = [(i.path, i.start_line) for i in result.items if i.resolved]
+    assert resolved == [("lib/store/store.rb", 5)]  # @local: cart.total

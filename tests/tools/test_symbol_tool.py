@@ -160,7 +160,7 @@ def test_the_by_name_note_speaks_of_the_callers_languages(
     assert len(result.items) == len(files)  # one call site a file
     # Python's syntax is named only where a Python file calls it.
     assert ("from m import load as g" in result.note) == python_note
-    assert ("Type::load()" in result.note) == other_note
+    assert ("an untyped local" in result.note) == other_note  # Ruby's receivers are followed
     assert ("In other languages than Python" in result.note) == (python_note and other_note)
 
 

@@ -30,7 +30,8 @@ from codeagent.tools.ast_tool.models import AstArgs
 from codeagent.tools.base import Declined
 from codeagent.tools.structural import is_placeholder
 
-_ID = r"`?@?(?P<sym>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
+# dotted, with ``::``, or Ruby's ``Class#method`` (an instance's method)
+_ID = r"`?@?(?P<sym>[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)*)(?:\(\))?`?(?![\w/])"
 # The kind words of other languages too: "the Route struct", "the Handler interface".
 _TYPE_WORDS = r"class|struct|interface|trait|type|enum"
 _KIND = rf"(?:the\s+)?(?:(?:function|{_TYPE_WORDS}|method|constant|variable|decorator)\s+)?"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codeagent.lang import languages_where
 from codeagent.symbols.call_targets import inherited
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
@@ -17,7 +16,6 @@ from codeagent.tools.symbol_tool.result import (
     JS_BY_NAME_NOTE,
     MAX_LINE_CHARS,
     MAX_LISTED,
-    OTHER_BY_NAME_NOTE,
     SymbolItem,
     SymbolResult,
 )
@@ -159,22 +157,16 @@ def _caller(graph: SymbolGraph, c: CallSite) -> str:
 
 def by_name_note(graph: SymbolGraph, sites: list[CallSite], name: str) -> str:
     """How call sites were found, in the words of the languages they are in: Python's note
-    for Python files (unchanged), the language layer's for the others, both when both."""
+    for Python files, the language layer's for the others (each follows its receivers:
+    ``LanguageSpec.receivers``), both when both."""
     languages = [graph.files.get(c.path, {}).get("l", "") for c in sites]
-    # followed as Python's are (TypeScript, JavaScript, Java, Go, Rust, C, C++)
-    followed = languages_where("receivers")
-    other = [lang for lang in languages if lang and lang not in followed]
     notes = []
     if "" in languages:
         notes.append(BY_NAME_NOTE.format(n=name))
-    if any(lang in followed for lang in languages):
+    if any(languages):
         note = JS_BY_NAME_NOTE.format(n=name)
-        where = "In TypeScript, JavaScript, Java, Go, Rust, C and C++"
+        where = "In other languages than Python"
         notes.append(f"{where}: {note[0].lower()}{note[1:]}" if notes else note)
-    if other:
-        note = OTHER_BY_NAME_NOTE.format(n=name)
-        notes.append(f"In other languages than Python: {note[0].lower()}{note[1:]}"
-                     if notes else note)  # fmt: skip
     return " ".join(notes)
 
 

@@ -12,7 +12,7 @@ from codeagent.tools.structural import PLACEHOLDERS
 from codeagent.tools.symbol_tool.result import SymbolArgs
 
 _I = re.IGNORECASE
-_NAME = r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"  # dotted, or with ``::``
+_NAME = r"[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)*"  # dotted, with ``::``, or ``A#f``
 _ID = rf"`?(?P<sym>{_NAME})(?:\(\))?`?(?![\w/])"
 _CLS = (
     rf"(?:the\s+)?(?:(?:class|exception|type|base\s+class|interface|trait)\s+)?{_ID}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,7 @@ def run_symbol_query(
     """The answer to ``args``; ``root`` (the repository) lets a unique definition show its
     source. Raises :class:`SymbolToolError` when the repository has nothing of that name."""
     name = args.name.strip().strip("`'\"").removesuffix("()").lstrip("@").strip()
+    name = _INSTANCE_METHOD.sub(".", name)  # Ruby's Request#perform: Request.perform
     if not name:
         raise SymbolToolError("the question names no symbol")
     op = args.operation
@@ -47,6 +49,9 @@ def run_symbol_query(
     if "::" in name and op in ("definition", "methods", "subclasses"):
         name = scoped(graph, name, classes=op != "definition")
     return ANSWERS[op](Asked(graph, name, args, root, named_file))
+
+
+_INSTANCE_METHOD = re.compile(r"(?<=\w)#(?=[A-Za-z_])")
 
 
 @dataclass(frozen=True)

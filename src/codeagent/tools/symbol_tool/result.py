@@ -34,17 +34,11 @@ BY_NAME_NOTE = (
     "the code does not state counts whatever obj is, an imported alias "
     "(from m import {n} as g; g()) counts as {n}, and a reference that is not called does not."
 )
-# TypeScript's and JavaScript's (their receivers are followed too: codeagent.lang.ts_calls).
+# The other languages' (their receivers are followed too: LanguageSpec.receivers).
 JS_BY_NAME_NOTE = (
     "Calls marked [by name] could not be tied to a type: obj.{n}() on an object whose type "
     "the code does not state (an untyped local, a call's result, an object literal) counts "
     "whatever obj is, and a reference that is not called does not."
-)
-# The same for call sites in files of other languages (the language layer's call queries).
-OTHER_BY_NAME_NOTE = (
-    "Call sites are found by name, without type inference: {n}(), obj.{n}(), this.{n}(), "
-    "pkg.{n}() and Type::{n}() all count, whatever they are called on, and a reference that "
-    "is not called does not."
 )
 
 
