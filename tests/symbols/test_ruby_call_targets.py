@@ -50,6 +50,10 @@ FILES = {
     def sized
       self.class.defaults # @self-class defaults lib/shop/base.rb:Shop.Base.defaults
     end
+
+    def self.shared
+      @shared ||= Base.new("shared")
+    end
   end
 end
 """,
@@ -117,6 +121,10 @@ end
       def lookup(name)
         name
       end
+
+      def current
+        @current ||= new("now")
+      end
     end
 
     def initialize(name)
@@ -151,6 +159,8 @@ end
     def tally
       ledger.count(2) # @memoized-reader count lib/store/cart.rb:Shop.Cart.Items.count
       self.ledger.count(3) # @self-reader count lib/store/cart.rb:Shop.Cart.Items.count
+      Base.shared.label("x") # @class-reader label lib/shop/base.rb:Shop.Base.label
+      Cart.current.total # @class-shell-reader total lib/store/cart.rb:Shop.Cart.total
     end
 
     def each_total(carts)
@@ -231,5 +241,8 @@ def test_an_instance_method_asked_as_ruby_writes_it(graph: SymbolGraph, question
     assert asked is not None
     assert asked[0] == "calls"
     result = run_symbol_query(graph, SymbolArgs(operation="callers", name=asked[1]))
-    resolved = [(i.path, i.start_line) for i in result.items if i.resolved]
-    assert resolved == [("lib/store/store.rb", 5)]  # @local: cart.total
+    resolved = {(i.path, i.start_line) for i in result.items if i.resolved}
+    assert resolved == {
+        ("lib/store/store.rb", 5),
+        ("lib/store/cart.rb", 56),
+    }  # @local, @class-shell-reader

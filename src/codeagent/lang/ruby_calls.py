@@ -22,11 +22,12 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
 
 - ``reader.f``, ``self.reader.f`` in an instance method, ``reader`` bound by no assignment or
   parameter there: ``CONST`` is ``>reader``, ``f`` of what ``self``'s method ``reader``
-  returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``).
+  returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``);
+  ``Const.reader.f``: ``Const>reader``, the same of the class's (or module's) own ``reader``.
 
 The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
-``extend self``), the names ``class << self`` defines (``<<``), and what an instance method's
-last statement returns (``>name``, ``iConst``). Anything else (a value a
+``extend self``), the names ``class << self`` defines (``<<``), and what a method's last
+statement returns (``>name``, ``>>name`` for the class's own, ``iConst``). Anything else (a value a
 method returns, a block's ``self``) leaves the call by name.
 """
 
@@ -132,14 +133,17 @@ class _Calls:
         self.param_texts = [written for _, written in params]
         for fn in self.fns:  # class << self: its methods are the class's own
             cls = self.nest.inner(*fn.byte_range)
-            if cls < 0 or fn.type != "method":
+            if cls < 0 or self.nest.starts[cls] >= fn.start_byte:
                 continue
-            if self._meta(fn.start_byte) is not None:
+            if fn.type == "singleton_method":
+                self._returns(fn, cls, ">>")
+            elif self._meta(fn.start_byte) is not None:
                 name = fn.child_by_field_name("name")
                 if name is not None:
                     self.rows.append([self.quals[cls], "<<", text(name)])
-            elif self.nest.starts[cls] < fn.start_byte:
-                self._returns(fn, cls)
+                self._returns(fn, cls, ">>")
+            else:
+                self._returns(fn, cls, ">")
 
     def _value(self, value: Node | None) -> tuple[str, str]:
         """(mode, const) of a value: ``Const.new(..)`` (``i``), ``Const`` (``s``)."""
@@ -193,6 +197,8 @@ class _Calls:
             inside = inner.type if inner is not None else ""
             if method == "new" and inside in _CONSTANT:
                 mode, const = "i", self.text(inner)
+            elif inside in _CONSTANT:  # Const.reader.f: what the class's reader returns
+                mode, const = "i", f"{self.text(inner)}>{method}"
             elif method == "new" and (not inside or inside == "self"):
                 mode = "i" if self._self_mode(span, cls) == "s" else ""  # new(..).f in the class
             elif method == "class" and inside == "self":
@@ -261,9 +267,10 @@ class _Calls:
             return _UNKNOWN
         return modes.pop(), ",".join(sorted(const for _, const in values))  # A,B: each
 
-    def _returns(self, fn: Node, cls: int) -> None:
-        """An instance method whose last statement is ``Const.new(..)`` or ``@x ||=
-        Const.new(..)`` (a memoized reader): its ``>name`` row, what it returns."""
+    def _returns(self, fn: Node, cls: int, kind: str) -> None:
+        """A method whose last statement is ``Const.new(..)`` or ``@x ||= Const.new(..)`` (a
+        memoized reader): its ``>name`` row (``>>name``: a method of the class itself), what
+        it returns."""
         name, body = fn.child_by_field_name("name"), fn.child_by_field_name("body")
         last = body.named_child(body.named_child_count - 1) if body is not None else None
         if name is None or last is None:
@@ -272,7 +279,7 @@ class _Calls:
             last = last.child_by_field_name("right")
         mode, const = self._value(last)
         if mode:
-            self.rows.append([self.quals[cls], ">" + self.text(name), mode + const])
+            self.rows.append([self.quals[cls], kind + self.text(name), mode + const])
 
     def _mixins(self, call: Node, nest: str, name: str, kind: str) -> None:
         """``include A, B`` (``extend self``) in a class's body: its rows (of ``kind``)."""

@@ -5,6 +5,7 @@ the repository method it calls.
     ruby_target(graph, "lib/a.rb", "sHTTParty|Utils#escape")      # HTTParty::Utils.escape
     ruby_target(graph, "lib/a.rb", "nHTTParty|Request#new")       # Request's initialize
     ruby_target(graph, "lib/a.rb", "iRake.Application|>thread_pool#join")  # of what it returns
+    ruby_target(graph, "lib/a.rb", "iRake|Rake>application#options")  # Rake.application's
 
 A class or module is found by its name with the classes around the call in front of it, the
 innermost first, as Ruby looks a constant up lexically (``Foo`` inside ``module A; class B`` is
@@ -37,8 +38,10 @@ def ruby_target(graph: SymbolHierarchy, path: str, written: str) -> Target | Non
     reached = set()
     for const in written_const.split(","):  # A,B: a variable assigned either
         kind, cls = mode, None
-        if const.startswith(">"):  # >reader: what self's method reader returns
-            made = types.returned(nest, const[1:]) if nest in types.types else None
+        if ">" in const:  # >reader: what self's reader returns; C>reader: C's own reader
+            owner, _, reader = const.partition(">")
+            of = types.constant(nest, owner) if owner else nest
+            made = types.returned(of, reader, bool(owner)) if of in types.types else None
             if made is not None:
                 kind, cls = made if mode != "n" else ("n", made[1])
         else:

@@ -25,7 +25,7 @@ class RubyTypes:
         self.methods: dict[str, list[Definition]] = defaultdict(list)
         self.mixins: dict[str, list[tuple[str, str]]] = defaultdict(list)  # (kind, written)
         self.meta: set[tuple[str, str]] = set()  # (class, method) of a class << self
-        self.returns: dict[tuple[str, str], str] = {}  # (class, method) -> "iConst"
+        self.returns: dict[tuple[str, str, bool], str] = {}  # (class, method, own) -> "iConst"
         for d in defs:
             if files[d.path].get("l") not in ruby:
                 continue
@@ -39,8 +39,8 @@ class RubyTypes:
                 for owner, kind, written in rec.get("b", ()):
                     if kind == "<<":
                         self.meta.add((owner, written))
-                    elif kind[0] == ">":  # what an instance method returns
-                        self.returns[(owner, kind[1:])] = written
+                    elif kind[0] == ">":  # what a method returns (>>: the class's own)
+                        self.returns[(owner, kind.lstrip(">"), kind[:2] == ">>")] = written
                     else:
                         self.mixins[owner].append((kind, written))
         self._orders: dict[tuple[str, bool], list[tuple[str, bool]]] = {}
@@ -135,13 +135,17 @@ class RubyTypes:
                     return d
         return None
 
-    def returned(self, name: str, reader: str) -> tuple[str, str] | None:
-        """(mode, class) of what the instance method ``reader`` that an instance of ``name``
-        reaches returns, where its last statement says; None when it does not."""
-        found = self.method(name, reader, singleton=False)
+    def returned(self, name: str, reader: str, singleton: bool) -> tuple[str, str] | None:
+        """(mode, class) of what the method ``reader`` that an instance of ``name`` (or, with
+        ``singleton``, the class itself) reaches returns, where its last statement says;
+        None when it does not."""
+        found = self.method(name, reader, singleton)
         if found is None:
             return None
         owner = found.qualname.replace("::", ".").rpartition(".")[0]
-        written = self.returns.get((owner, reader))
-        cls = self.constant(owner, written[1:]) if written else None
-        return (written[0], cls) if written and cls else None
+        own = found.signature.startswith("def self.") or (owner, reader) in self.meta
+        written = self.returns.get((owner, reader, own))
+        if not written:
+            return None
+        cls = self.constant(owner, written[1:]) if written[1:] else owner  # new(..): its own
+        return (written[0], cls) if cls in self.types else None
