@@ -106,21 +106,29 @@ class Server:
 
 def graph_of(root: Path) -> SymbolGraph:
     """The symbol graph of every ``.php`` file under ``root`` (``vendor/`` aside)."""
-    files = {}
-    for file in sorted(root.rglob("*.php")):
+    found = sorted(root.rglob("*.php"))
+    return records_graph(root, [f for f in found if "vendor" not in f.relative_to(root).parts])
+
+
+def records_graph(root: Path, files: list[Path]) -> SymbolGraph:
+    """The symbol graph of ``files`` (under ``root``), extracted as the index extracts them
+    (``eval/ruby_references_truth.py`` too)."""
+    records = {}
+    for file in files:
         path = file.relative_to(root).as_posix()
-        if path.startswith("vendor/") or "/vendor/" in path:
-            continue
         parsed = lang.parse_file(path, file.read_text(encoding="utf-8", errors="replace"))
         if parsed is not None:
             record = parsed.record(path)
             record["c"] = pack_calls(record["c"])
-            files[path] = record
-    return SymbolGraph(files)
+            records[path] = record
+    return SymbolGraph(records)
 
 
-def sites_of(graph: SymbolGraph, root: Path) -> dict[Site, tuple[str, bool] | None]:
-    """Each call site whose name is written once on its line, with what ours tie it to."""
+def sites_of(
+    graph: SymbolGraph, root: Path, comment: str = " // ", edges: tuple[str, str] = (r"\b", r"\b")
+) -> dict[Site, tuple[str, bool] | None]:
+    """Each call site whose name is written once on its line (before a ``comment``, the name
+    between the regular expressions ``edges``), with what ours tie it to."""
     out: dict[Site, tuple[str, bool] | None] = {}
     for path, rec in graph.files.items():
         lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -128,8 +136,8 @@ def sites_of(graph: SymbolGraph, root: Path) -> dict[Site, tuple[str, bool] | No
         written = rec["c"][2] if len(rec["c"]) > 2 else [-1] * (len(flat) // 3)
         for k in range(len(flat) // 3):
             line, name = flat[3 * k], names[flat[3 * k + 1]]
-            code = lines[line - 1].partition(" // ")[0]  # a comment after the code aside
-            found = [m.start() for m in re.finditer(rf"\b{re.escape(name)}\b", code)]
+            code = lines[line - 1].partition(comment)[0]  # a comment after the code aside
+            found = [m.start() for m in re.finditer(re.escape(name).join(edges), code)]
             if len(found) != 1:
                 continue
             ours = target_of(graph, path, names[written[k]]) if written[k] >= 0 else None

@@ -44,17 +44,16 @@ from __future__ import annotations
 
 import argparse
 import posixpath
-import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from codeagent import lang
-from codeagent.symbols.call_targets import target_of
+from php_references_truth import records_graph
+from php_references_truth import sites_of as php_sites
+
 from codeagent.symbols.graph import SymbolGraph
 from codeagent.symbols.tables import CLASS_KINDS
-from codeagent.symbols.types import pack_calls
 
 DRIVER = Path(__file__).with_name("typeprof_calls.rb")
 Site = tuple[str, int, str]  # (path, line, name)
@@ -62,32 +61,14 @@ Site = tuple[str, int, str]  # (path, line, name)
 
 def graph_of(root: Path, under: str) -> SymbolGraph:
     """The symbol graph of every ``.rb`` file under ``root/under``."""
-    files = {}
-    for file in sorted((root / under).rglob("*.rb")):
-        path = file.relative_to(root).as_posix()
-        parsed = lang.parse_file(path, file.read_text(encoding="utf-8", errors="replace"))
-        if parsed is not None:
-            record = parsed.record(path)
-            record["c"] = pack_calls(record["c"])
-            files[path] = record
-    return SymbolGraph(files)
+    return records_graph(root, sorted((root / under).rglob("*.rb")))
 
 
 def sites_of(graph: SymbolGraph, root: Path) -> dict[Site, tuple[str, bool] | None]:
     """Each call site whose name is written once on its line, with what ours tie it to."""
-    out: dict[Site, tuple[str, bool] | None] = {}
-    for path, rec in graph.files.items():
-        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-        names, flat = rec["c"][0], rec["c"][1]
-        written = rec["c"][2] if len(rec["c"]) > 2 else [-1] * (len(flat) // 3)
-        for k in range(len(flat) // 3):
-            line, name = flat[3 * k], names[flat[3 * k + 1]]
-            code = lines[line - 1].partition(" # ")[0]  # a comment after the code aside
-            if len(re.findall(rf"(?<![\w@$:]){re.escape(name)}(?![\w?!=])", code)) != 1:
-                continue
-            ours = target_of(graph, path, names[written[k]]) if written[k] >= 0 else None
-            out[(path, line, name)] = ours
-    return out
+    edges = (r"(?<![\w@$:])", r"(?![\w?!=])")  # not @x, $x, X::x; not x?, x!, x=
+    found = php_sites(graph, root, " # ", edges)
+    return {(path, line, name): ours for (path, line, name, _), ours in found.items()}
 
 
 def oracle(root: Path, files: list[str], seconds: int) -> dict[Site, set[tuple[str, int]]]:
