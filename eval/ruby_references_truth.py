@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import posixpath
+import shutil
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -106,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--marks", action="store_true")
     args = parser.parse_args(argv)
     root = args.root.resolve()
+    if shutil.which("ruby") is None:
+        print("error: no ruby (apt-get install ruby: Ruby 3.1 ships typeprof)", file=sys.stderr)
+        return 2
     graph = graph_of(root, args.under) if (root / args.under).is_dir() else None
     if graph is None or not graph.files:
         print(f"error: {args.root}: no .rb file under {args.under}/", file=sys.stderr)
@@ -114,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     count = Counter(
         "by name" if t is None else "outside" if t[1] else "tied" for t in ours.values()
     )
-    theirs = oracle(root, sorted(graph.files), args.seconds)
+    try:
+        theirs = oracle(root, sorted(graph.files), args.seconds)
+    except subprocess.CalledProcessError as failed:
+        last = (failed.stderr or "").strip().splitlines()[-1:] or ["no message"]
+        print(f"error: TypeProf failed: {last[0]}", file=sys.stderr)
+        return 2
     sites = sorted(ours)
     mine = {s for s in sites if (t := ours[s]) is not None and not t[1] and t[0] in graph._by_full}
     right = {s for s in mine if declared(graph, ours[s][0]) & theirs.get(s, set())}  # type: ignore[index]
