@@ -37,6 +37,7 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
+from codeagent.lang.ruby_values import CONSTANT, UNKNOWN, returned, value_of
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
 from codeagent.lang.ts_receivers import reader
@@ -62,8 +63,6 @@ RUBY_CALLS = """
 _ASSIGN, _CLASS, _META, _FN, _PARAMS, _OTHER = 1, 3, 4, 5, 6, 7
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _HOOKED = frozenset({"include", "extend", "send"})  # base.extend M in a self.included(base)
-_CONSTANT = frozenset({"constant", "scope_resolution"})
-_UNKNOWN = ("", "")  # a binding whose value says no class
 
 
 def read(
@@ -146,20 +145,7 @@ class _Calls:
                 self._returns(fn, cls, ">")
 
     def _value(self, value: Node | None) -> tuple[str, str]:
-        """(mode, const) of a value: ``Const.new(..)`` (``i``), ``Const`` (``s``)."""
-        if value is None:
-            return _UNKNOWN
-        if value.type in _CONSTANT:
-            return ("s", self.text(value))
-        if value.type == "call":
-            receiver = value.child_by_field_name("receiver")
-            method = value.child_by_field_name("method")
-            if method is not None and self.text(method) == "new":
-                if receiver is not None and receiver.type in _CONSTANT:
-                    return ("i", self.text(receiver))
-                if receiver is None or receiver.type == "self":  # new(..): the class around
-                    return ("i", "")
-        return _UNKNOWN
+        return value_of(value, self.text)
 
     def _meta(self, start: int) -> tuple[int, int] | None:
         for span in self.meta_spans:
@@ -178,7 +164,7 @@ class _Calls:
         obj = captures.get("obj")
         receiver = obj[0] if obj else None
         kind = receiver.type if receiver is not None else ""
-        if cls < 0 and kind not in _CONSTANT:
+        if cls < 0 and kind not in CONSTANT:
             return None  # the top level: a constant's methods only
         if not kind or kind == "self":
             mode = self._self_mode(span, cls)
@@ -188,16 +174,16 @@ class _Calls:
                 mode = "n"
             return f"{mode}{nest}|#{name}" if mode else None
         assert receiver is not None
-        if kind in _CONSTANT:
+        if kind in CONSTANT:
             return f"{'n' if name == 'new' else 's'}{nest}|{self.text(receiver)}#{name}"
-        mode, const = _UNKNOWN
+        mode, const = UNKNOWN
         if kind == "call":
             inner = receiver.child_by_field_name("receiver")
             method = self.text(receiver.child_by_field_name("method"))
             inside = inner.type if inner is not None else ""
-            if method == "new" and inside in _CONSTANT:
+            if method == "new" and inside in CONSTANT:
                 mode, const = "i", self.text(inner)
-            elif inside in _CONSTANT:  # Const.reader.f: what the class's reader returns
+            elif inside in CONSTANT:  # Const.reader.f: what the class's reader returns
                 mode, const = "i", f"{self.text(inner)}>{method}"
             elif method == "new" and (not inside or inside == "self"):
                 mode = "i" if self._self_mode(span, cls) == "s" else ""  # new(..).f in the class
@@ -248,7 +234,7 @@ class _Calls:
         bound = self.bound.get(name, ())
         if name.startswith("@"):  # over the class's instance methods in the file
             if self._self_mode(span, cls) != "i":
-                return _UNKNOWN
+                return UNKNOWN
             start, end = self.nest.starts[cls], self.nest.ends[cls]
             values = {self._value(v) for at, v in bound if start <= at < end}
         else:  # over the method (or the body) around the call
@@ -259,33 +245,25 @@ class _Calls:
             lo, hi = bisect_left(self.param_starts, start), bisect_left(self.param_starts, end)
             for text in self.param_texts[lo:hi]:
                 if name in text and re.search(rf"\b{re.escape(name)}\b", text):
-                    return _UNKNOWN  # a parameter of the method or of a block in it
+                    return UNKNOWN  # a parameter of the method or of a block in it
             if not values:  # never bound here: self's method of that name
-                return ("i", ">" + name) if self._self_mode(span, cls) == "i" else _UNKNOWN
+                return ("i", ">" + name) if self._self_mode(span, cls) == "i" else UNKNOWN
         modes = {mode for mode, _ in values}
-        if _UNKNOWN in values or len(modes) != 1:
-            return _UNKNOWN
+        if UNKNOWN in values or len(modes) != 1:
+            return UNKNOWN
         return modes.pop(), ",".join(sorted(const for _, const in values))  # A,B: each
 
     def _returns(self, fn: Node, cls: int, kind: str) -> None:
-        """A method whose last statement is ``Const.new(..)`` or ``@x ||= Const.new(..)`` (a
-        memoized reader): its ``>name`` row (``>>name``: a method of the class itself), what
-        it returns."""
-        name, body = fn.child_by_field_name("name"), fn.child_by_field_name("body")
-        last = body.named_child(body.named_child_count - 1) if body is not None else None
-        if name is None or last is None:
-            return
-        if last.type in ("assignment", "operator_assignment"):
-            last = last.child_by_field_name("right")
-        mode, const = self._value(last)
-        if mode:
-            self.rows.append([self.quals[cls], kind + self.text(name), mode + const])
+        """A memoized reader's row, ``kind`` + its name (:func:`returned`)."""
+        found = returned(fn, self.text)
+        if found is not None:
+            self.rows.append([self.quals[cls], kind + found[0], found[1]])
 
     def _mixins(self, call: Node, nest: str, name: str, kind: str) -> None:
         """``include A, B`` (``extend self``) in a class's body: its rows (of ``kind``)."""
         args = call.child_by_field_name("arguments")
         for arg in args.named_children if args is not None else ():
-            if arg.type in _CONSTANT or (arg.type == "self" and name == "extend"):
+            if arg.type in CONSTANT or (arg.type == "self" and name == "extend"):
                 self.rows.append([nest, kind, self.text(arg)])
 
     def _hook(self, call: Node, span: tuple[int, int], cls: int, nest: str, name: str) -> None:
