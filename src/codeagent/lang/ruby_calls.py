@@ -18,8 +18,7 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
 - ``x.f`` for a local ``x`` every assignment of which in the method (or body) around it is
   ``Const.new(..)`` (``i``) or ``Const`` (``s``), and which no parameter of the method or its
   blocks names; ``@x.f`` likewise for ``@x`` over the class around it in the file; assigned
-  two classes, ``CONST`` is both (``A,B``), tied where both reach the same method.
-
+  two classes, ``CONST`` is both (``A,B``), tied where both reach the same method;
 - ``reader.f``, ``self.reader.f`` in an instance method, ``reader`` bound by no assignment or
   parameter there: ``CONST`` is ``>reader``, ``f`` of what ``self``'s method ``reader``
   returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``);
@@ -27,8 +26,8 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
 
 The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
 ``extend self``), the names ``class << self`` defines (``<<``), and what a method's last
-statement returns (``>name``, ``>>name`` for the class's own, ``iConst``). Anything else (a value a
-method returns, a block's ``self``) leaves the call by name.
+statement returns (``>name``, ``>>name`` for the class's own, ``iConst``). Anything else (a
+value a method returns otherwise, a block's ``self``) leaves the call by name.
 """
 
 from __future__ import annotations
@@ -60,7 +59,7 @@ RUBY_CALLS = """
 [(method_parameters) (block_parameters) (lambda_parameters)] @params
 [(left_assignment_list (_) @var) (exception_variable (_) @var) (for pattern: (_) @var)]
 """
-_ASSIGN, _CLASS, _META, _FN, _PARAMS, _OTHER = 1, 3, 4, 5, 6, 7
+_CLASS, _META, _FN, _PARAMS = 3, 4, 5, 6
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _HOOKED = frozenset({"include", "extend", "send"})  # base.extend M in a self.included(base)
 
@@ -123,8 +122,8 @@ class _Calls:
             self.quals.append(f"{outer}.{names[k]}".lstrip(".") if outer else names[k])
         self.functions = Nest([(f.start_byte, f.end_byte, f) for f in self.fns])
         self.meta_spans = [(m.start_byte, m.end_byte) for m in self.metas]
-        # name -> [(where it is bound, (mode, const))]; @name -> the same over the file
-        self.bound: dict[str, list[tuple[int, Node | None]]] = {}  # read when asked
+        # name (@name) -> [(where it is bound, the value, read when a call asks)]
+        self.bound: dict[str, list[tuple[int, Node | None]]] = {}
         for var, value in self.sets:
             self.bound.setdefault(text(var), []).append((var.start_byte, value))
         params = sorted((p.start_byte, text(p)) for p in self.params)
