@@ -61,7 +61,7 @@ RUBY_CALLS = """
 """
 _CLASS, _META, _FN, _PARAMS = 3, 4, 5, 6
 _MIXINS = frozenset({"include", "extend", "prepend"})
-_HOOKED = frozenset({"include", "extend", "send"})  # base.extend M in a self.included(base)
+_HOOKED = frozenset({"extend", "send"})  # base.extend M in a self.included(base)
 
 
 def read(
@@ -266,8 +266,8 @@ class _Calls:
                 self.rows.append([nest, kind, self.text(arg)])
 
     def _hook(self, call: Node, span: tuple[int, int], cls: int, nest: str, name: str) -> None:
-        """``base.extend M`` (``base.send(:include, M)``) in a module's ``self.included(base)``:
-        what every class including the module gets, as ``+extend`` (``+include``) rows."""
+        """``base.extend M`` (``base.send(:extend, M)``) in a module's ``self.included(base)``:
+        what every class including the module gets on itself, as ``+extend`` rows."""
         fn_at = self.functions.inner(*span)
         fn: Node | None = self.functions.items[fn_at] if fn_at >= 0 else None
         if fn is None or self._self_mode(fn.byte_range, cls) != "s":
@@ -276,9 +276,9 @@ class _Calls:
         if named is None or self.text(named) != "included":
             return
         args = call.child_by_field_name("arguments")
-        if name == "send":  # base.send(:include, M)
+        if name == "send":  # base.send(:extend, M)
             first = args.named_child(0) if args is not None else None
             name = self.text(first).lstrip(":") if first is not None else ""
-            if name not in _MIXINS:
+            if name != "extend":
                 return
         self._mixins(call, nest, name, "+" + name)

@@ -88,17 +88,24 @@ class RubyTypes:
                 if kind == "prepend":
                     self._visit(module, False, order, seen)
         order.append((name, singleton))
+        own = "extend" if singleton else "include"
         for kind, module in modules:  # a module's own +extend: what its includer's class gets
-            if kind == ("extend" if singleton else "include") or (singleton and kind == "+extend"):
+            if kind == own or (singleton and kind == "+extend"):
                 self._visit(module, False, order, seen)
-        for kind, module in modules if singleton else ():  # what an included module's
-            for hooked, more in self.mixins.get(module, ()) if kind == "include" else ():
-                found = self.constant(module, more) if hooked == "+extend" else None
-                if found is not None:  # self.included(base) extends its includer with
-                    self._visit(found, False, order, seen)
+        if singleton:  # what an included module's self.included(base) extends its includer with
+            for module in (module for kind, module in modules if kind == "include"):
+                for hooked in self._hooked(module):
+                    self._visit(hooked, False, order, seen)
         parent = self.superclass(name)
         if parent is not None:
             self._visit(parent, singleton, order, seen)
+
+    def _hooked(self, module: str) -> list[str]:
+        """The modules ``module``'s ``self.included(base)`` extends its includer with."""
+        found = (
+            self.constant(module, w) for kind, w in self.mixins.get(module, ()) if kind == "+extend"
+        )
+        return [m for m in found if m is not None]
 
     def _mixin(self, owner: str, kind: str, written: str) -> tuple[str, str] | None:
         found = self.constant(owner, written)
