@@ -36,6 +36,7 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
+from codeagent.lang.ruby_mixins import hooked, mixin_rows
 from codeagent.lang.ruby_values import CONSTANT, UNKNOWN, returned, value_of
 from codeagent.lang.ts_calls import Found
 from codeagent.lang.ts_names import Nest, call_rows
@@ -47,19 +48,19 @@ if TYPE_CHECKING:
     from codeagent.lang.ts_receivers import Text
 
 # The language's call query with what the walk reads, found in one pass in C: the calls (0),
-# the assignments (1, 2), the classes and modules (3), ``class << self`` (4), the methods
-# (5), the parameter lists (6) and the other ways a name is bound (7).
+# the assignments (1, 2), ``class << self`` (3), the parameter lists (4) and the other ways a
+# name is bound (5). The classes, modules and methods are the definitions' (their spans).
 RUBY_CALLS = """
 (call receiver: (_)? @obj method: (identifier) @name) @call
 (assignment left: [(identifier) (instance_variable)] @var right: (_) @value)
 (operator_assignment left: [(identifier) (instance_variable)] @var right: (_) @value)
-[(class name: (_) @cname) (module name: (_) @cname)] @cls
 (singleton_class value: (self)) @meta
-[(method) (singleton_method)] @fn
 [(method_parameters) (block_parameters) (lambda_parameters)] @params
 [(left_assignment_list (_) @var) (exception_variable (_) @var) (for pattern: (_) @var)]
 """
-_CLASS, _META, _FN, _PARAMS = 3, 4, 5, 6
+_META, _PARAMS = 3, 4
+_CLASSES = frozenset({"class", "module"})
+_FNS = frozenset({"method", "singleton_method"})
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _HOOKED = frozenset({"extend", "send"})  # base.extend M in a self.included(base)
 
@@ -69,19 +70,28 @@ def read(
 ) -> Found:
     """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
     end, row)``, a call's scope the innermost one holding its name) and the mixins' rows."""
-    walk = _Calls(reader(tree.root_node))
+    root = tree.root_node
+    walk = _Calls(reader(root))
+    for start, end, row in spans:  # in source order: the definitions' nodes
+        node = root.descendant_for_byte_range(start, end)
+        if node is None:
+            continue
+        if node.type in _FNS:
+            walk.fns.append(node)
+            walk.defs[row] = node
+        elif node.type in _CLASSES:
+            name = node.child_by_field_name("name")
+            if name is not None:
+                walk.classes.append((node, name))
+                walk.defs[row] = node
     calls: list[dict[str, list[Node]]] = []
     for pattern, captures in matches:
         if pattern == 0:
             calls.append(captures)
         elif pattern <= 2:
             walk.sets.append((captures["var"][0], captures["value"][0]))
-        elif pattern == _CLASS:
-            walk.classes.append((captures["cls"][0], captures["cname"][0]))
         elif pattern == _META:
             walk.metas.append(captures["meta"][0])
-        elif pattern == _FN:
-            walk.fns.append(captures["fn"][0])
         elif pattern == _PARAMS:
             walk.params.append(captures["params"][0])
         else:
@@ -109,6 +119,8 @@ class _Calls:
         self.rows: list[list[str]] = []
         self.modes: dict[tuple[int, int], str] = {}  # (method, class) -> self's mode
         self.variables: dict[tuple[str, int, int], tuple[str, str]] = {}  # (name, method, class)
+        self.defs: dict[int, Node] = {}  # a definition's row -> its class, module or method
+        self.places: dict[int, tuple[int, int]] = {}  # a row -> (its class, its method)
 
     def prepare(self) -> None:
         """The nest of classes, the methods' spans and every binding, once every match is
@@ -121,6 +133,8 @@ class _Calls:
             outer = self.quals[parents[i]] if parents[i] >= 0 else ""
             self.quals.append(f"{outer}.{names[k]}".lstrip(".") if outer else names[k])
         self.functions = Nest([(f.start_byte, f.end_byte, f) for f in self.fns])
+        self.at_start = {at: i for i, at in enumerate(self.functions.starts)}
+        self.at_start.update((at, i) for i, at in enumerate(self.nest.starts))  # none both
         self.meta_spans = [(m.start_byte, m.end_byte) for m in self.metas]
         # name (@name) -> [(where it is bound, the value, read when a call asks)]
         self.bound: dict[str, list[tuple[int, Node | None]]] = {}
@@ -133,15 +147,14 @@ class _Calls:
             cls = self.nest.inner(*fn.byte_range)
             if cls < 0 or self.nest.starts[cls] >= fn.start_byte:
                 continue
-            if fn.type == "singleton_method":
-                self._returns(fn, cls, ">>")
-            elif self._meta(fn.start_byte) is not None:
-                name = fn.child_by_field_name("name")
+            kind = ">>" if fn.type == "singleton_method" else ">"
+            if kind == ">" and self._meta(fn.start_byte) is not None:
+                kind, name = ">>", fn.child_by_field_name("name")
                 if name is not None:
                     self.rows.append([self.quals[cls], "<<", text(name)])
-                self._returns(fn, cls, ">>")
-            else:
-                self._returns(fn, cls, ">")
+            found = returned(fn, text)  # a memoized reader's row, kind + its name
+            if found is not None:
+                self.rows.append([self.quals[cls], kind + found[0], found[1]])
 
     def _value(self, value: Node | None) -> tuple[str, str]:
         return value_of(value, self.text)
@@ -152,13 +165,31 @@ class _Calls:
                 return span
         return None
 
+    def _place(self, scope: int, span: tuple[int, int]) -> tuple[int, int]:
+        """(the class, the method) innermost around a call in the definition ``scope`` (the
+        innermost one holding the call: the same for every call in it)."""
+        found = self.places.get(scope)
+        if found is not None:
+            return found
+        node = self.defs.get(scope)
+        if node is None:  # the top level
+            return self.nest.inner(*span), self.functions.inner(*span)
+        own, span = self.at_start[node.start_byte], node.byte_range
+        if node.type in _FNS:
+            found = self.places[scope] = (self.nest.inner(*span), own)
+        else:
+            found = self.places[scope] = (own, self.functions.inner(*span))
+        return found
+
     def target(
-        self, captures: dict[str, list[Node]], name: str, start: int, _scope: int
+        self, captures: dict[str, list[Node]], name: str, start: int, scope: int
     ) -> str | None:
-        """The target of one call (its captures; ``start``: where its name is)."""
+        """The target of one call (its captures; ``start``: where its name is; ``scope``:
+        the definition around it)."""
         call = captures["call"][0]
         span = call.byte_range
-        cls = self.nest.inner(*span)
+        cls, fn_at = self._place(scope, span)
+        at = span[0]
         nest = self.quals[cls] if cls >= 0 else ""
         obj = captures.get("obj")
         receiver = obj[0] if obj else None
@@ -166,9 +197,9 @@ class _Calls:
         if cls < 0 and kind not in CONSTANT:
             return None  # the top level: a constant's methods only
         if not kind or kind == "self":
-            mode = self._self_mode(span, cls)
+            mode = self._self_mode(fn_at, cls, at)
             if not kind and name in _MIXINS and mode == "s":
-                self._mixins(call, nest, name, name)
+                self.rows += mixin_rows(call, nest, name, name, self.text)
             if name == "new" and mode == "s":  # new(..) in the class: its initialize
                 mode = "n"
             return f"{mode}{nest}|#{name}" if mode else None
@@ -185,29 +216,31 @@ class _Calls:
             elif inside in CONSTANT:  # Const.reader.f: what the class's reader returns
                 mode, const = "i", f"{self.text(inner)}>{method}"
             elif method == "new" and (not inside or inside == "self"):
-                mode = "i" if self._self_mode(span, cls) == "s" else ""  # new(..).f in the class
+                mode = (
+                    "i" if self._self_mode(fn_at, cls, at) == "s" else ""
+                )  # new(..).f in the class
             elif method == "class" and inside == "self":
-                mode = "s" if self._self_mode(span, cls) == "i" else ""
-            elif inside == "self" and self._self_mode(span, cls) == "i":
+                mode = "s" if self._self_mode(fn_at, cls, at) == "i" else ""
+            elif inside == "self" and self._self_mode(fn_at, cls, at) == "i":
                 mode, const = "i", ">" + method  # self.reader.f: what reader returns
         elif kind in ("identifier", "instance_variable"):
-            mode, const = self._variable(receiver, span, cls)
+            mode, const = self._variable(receiver, fn_at, cls, at)
             if kind == "identifier" and name in _HOOKED:
-                self._hook(call, span, cls, nest, name)
+                self._hook(call, fn_at, cls, nest, name)
         if not mode:
             return None
         return f"{'n' if name == 'new' else mode}{nest}|{const}#{name}"
 
-    def _self_mode(self, span: tuple[int, int], cls: int) -> str:
-        """``i`` where ``self`` is an instance of the class around the span, ``s`` where it is
-        the class, "" where neither is known (a singleton class's body)."""
-        fn_at = self.functions.inner(*span)
+    def _self_mode(self, fn_at: int, cls: int, start: int) -> str:
+        """``i`` where ``self`` is an instance of the class around the place ``start`` (in the
+        method ``fn_at``), ``s`` where it is the class, "" where neither is known (a
+        singleton class's body)."""
         key = (fn_at, cls)
         if key in self.modes:
             return self.modes[key]
         fn = self.functions.items[fn_at] if fn_at >= 0 else None
         if fn is None or fn.start_byte < self.nest.starts[cls]:  # the class's body
-            meta = self._meta(span[0])
+            meta = self._meta(start)
             return "s" if meta is None or meta[0] < self.nest.starts[cls] else ""
         if fn.type == "singleton_method":
             receiver = fn.child_by_field_name("object")
@@ -218,26 +251,28 @@ class _Calls:
         self.modes[key] = mode
         return mode
 
-    def _variable(self, var: Node, span: tuple[int, int], cls: int) -> tuple[str, str]:
+    def _variable(self, var: Node, fn_at: int, cls: int, start: int) -> tuple[str, str]:
         """(mode, const) of a local or instance variable at ``call``: every binding agrees; a
         name no assignment or parameter of the method binds is a call of ``self``'s method
         (``>name``: what it returns)."""
         name = self.text(var)
-        key = (name, self.functions.inner(*span), cls)
+        if name[0] == "@":  # read once per class, in its instance methods
+            if self._self_mode(fn_at, cls, start) != "i":
+                return UNKNOWN
+            key = (name, -2, cls)
+        else:
+            key = (name, fn_at, cls)
         found = self.variables.get(key)
         if found is None:
-            found = self.variables[key] = self._bound(name, span, cls)
+            found = self.variables[key] = self._bound(name, fn_at, cls, start)
         return found
 
-    def _bound(self, name: str, span: tuple[int, int], cls: int) -> tuple[str, str]:
+    def _bound(self, name: str, fn_at: int, cls: int, at: int) -> tuple[str, str]:
         bound = self.bound.get(name, ())
-        if name.startswith("@"):  # over the class's instance methods in the file
-            if self._self_mode(span, cls) != "i":
-                return UNKNOWN
+        if name[0] == "@":  # over the class's instance methods in the file
             start, end = self.nest.starts[cls], self.nest.ends[cls]
             values = {self._value(v) for at, v in bound if start <= at < end}
         else:  # over the method (or the body) around the call
-            fn_at = self.functions.inner(*span)
             start = self.functions.starts[fn_at] if fn_at >= 0 else self.nest.starts[cls]
             end = self.functions.ends[fn_at] if fn_at >= 0 else self.nest.ends[cls]
             values = {self._value(v) for at, v in bound if start <= at < end}
@@ -246,39 +281,17 @@ class _Calls:
                 if name in text and re.search(rf"\b{re.escape(name)}\b", text):
                     return UNKNOWN  # a parameter of the method or of a block in it
             if not values:  # never bound here: self's method of that name
-                return ("i", ">" + name) if self._self_mode(span, cls) == "i" else UNKNOWN
+                return ("i", ">" + name) if self._self_mode(fn_at, cls, at) == "i" else UNKNOWN
         modes = {mode for mode, _ in values}
         if UNKNOWN in values or len(modes) != 1:
             return UNKNOWN
         return modes.pop(), ",".join(sorted(const for _, const in values))  # A,B: each
 
-    def _returns(self, fn: Node, cls: int, kind: str) -> None:
-        """A memoized reader's row, ``kind`` + its name (:func:`returned`)."""
-        found = returned(fn, self.text)
-        if found is not None:
-            self.rows.append([self.quals[cls], kind + found[0], found[1]])
-
-    def _mixins(self, call: Node, nest: str, name: str, kind: str) -> None:
-        """``include A, B`` (``extend self``) in a class's body: its rows (of ``kind``)."""
-        args = call.child_by_field_name("arguments")
-        for arg in args.named_children if args is not None else ():
-            if arg.type in CONSTANT or (arg.type == "self" and name == "extend"):
-                self.rows.append([nest, kind, self.text(arg)])
-
-    def _hook(self, call: Node, span: tuple[int, int], cls: int, nest: str, name: str) -> None:
+    def _hook(self, call: Node, fn_at: int, cls: int, nest: str, name: str) -> None:
         """``base.extend M`` (``base.send(:extend, M)``) in a module's ``self.included(base)``:
         what every class including the module gets on itself, as ``+extend`` rows."""
-        fn_at = self.functions.inner(*span)
         fn: Node | None = self.functions.items[fn_at] if fn_at >= 0 else None
-        if fn is None or self._self_mode(fn.byte_range, cls) != "s":
+        if fn is None or self._self_mode(fn_at, cls, fn.start_byte) != "s":
             return
-        named = fn.child_by_field_name("name")
-        if named is None or self.text(named) != "included":
-            return
-        args = call.child_by_field_name("arguments")
-        if name == "send":  # base.send(:extend, M)
-            first = args.named_child(0) if args is not None else None
-            name = self.text(first).lstrip(":") if first is not None else ""
-            if name != "extend":
-                return
-        self._mixins(call, nest, name, "+" + name)
+        if hooked(call, fn, name, self.text):
+            self.rows += mixin_rows(call, nest, "extend", "+extend", self.text)
