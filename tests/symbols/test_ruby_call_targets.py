@@ -54,6 +54,16 @@ FILES = {
     def self.shared
       @shared ||= Base.new("shared")
     end
+
+    def copied
+      dup.label("c") # @copy label lib/shop/base.rb:Shop.Base.label
+      self.class.new("n").describe # @new-of-own-class describe lib/shop/base.rb:Shop.Base.describe
+      renamed("r").describe # @reader-with-arguments describe lib/shop/base.rb:Shop.Base.describe
+    end
+
+    def renamed(name)
+      Base.new(name)
+    end
   end
 end
 """,

@@ -22,7 +22,10 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
 - ``reader.f``, ``self.reader.f`` in an instance method, ``reader`` bound by no assignment or
   parameter there: ``CONST`` is ``>reader``, ``f`` of what ``self``'s method ``reader``
   returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``);
-  ``Const.reader.f``: ``Const>reader``, the same of the class's (or module's) own ``reader``.
+  ``Const.reader.f``: ``Const>reader``, the same of the class's (or module's) own ``reader``;
+  ``reader(..).f`` (a method of ``self`` called with arguments) likewise;
+- ``dup.f``, ``clone.f``, ``self.dup.f`` and ``self.class.new(..).f`` in an instance method:
+  ``i`` of the class around (``CONST`` "": a copy of ``self``, a new one of its class).
 
 The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
 ``extend self``), the names ``class << self`` defines (``<<``), and what a method's last
@@ -37,9 +40,17 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from codeagent.lang.ruby_mixins import hooked, mixin_rows
-from codeagent.lang.ruby_values import CONSTANT, UNKNOWN, returned, value_of
+from codeagent.lang.ruby_places import Places
+from codeagent.lang.ruby_values import (
+    CONSTANT,
+    COPIES,
+    UNKNOWN,
+    is_self_class,
+    returned,
+    value_of,
+)
 from codeagent.lang.ts_calls import Found
-from codeagent.lang.ts_names import Nest, call_rows
+from codeagent.lang.ts_names import call_rows
 from codeagent.lang.ts_receivers import reader
 
 if TYPE_CHECKING:
@@ -59,8 +70,6 @@ RUBY_CALLS = """
 [(left_assignment_list (_) @var) (exception_variable (_) @var) (for pattern: (_) @var)]
 """
 _META, _PARAMS = 3, 4
-_CLASSES = frozenset({"class", "module"})
-_FNS = frozenset({"method", "singleton_method"})
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _HOOKED = frozenset({"extend", "send"})  # base.extend M in a self.included(base)
 
@@ -71,19 +80,7 @@ def read(
     """The call rows with their targets (``spans``: the definitions' byte spans ``(start,
     end, row)``, a call's scope the innermost one holding its name) and the mixins' rows."""
     root = tree.root_node
-    walk = _Calls(reader(root))
-    for start, end, row in spans:  # in source order: the definitions' nodes
-        node = root.descendant_for_byte_range(start, end)
-        if node is None:
-            continue
-        if node.type in _FNS:
-            walk.fns.append(node)
-            walk.defs[row] = node
-        elif node.type in _CLASSES:
-            name = node.child_by_field_name("name")
-            if name is not None:
-                walk.classes.append((node, name))
-                walk.defs[row] = node
+    walk = _Calls(reader(root), Places(root, spans))
     calls: list[dict[str, list[Node]]] = []
     for pattern, captures in matches:
         if pattern == 0:
@@ -91,51 +88,40 @@ def read(
         elif pattern <= 2:
             walk.sets.append((captures["var"][0], captures["value"][0]))
         elif pattern == _META:
-            walk.metas.append(captures["meta"][0])
+            walk.where.metas.append(captures["meta"][0])
         elif pattern == _PARAMS:
             walk.params.append(captures["params"][0])
         else:
             walk.sets.append((captures["var"][0], None))
     found = Found()
-    if calls and walk.classes:
+    if walk.where.classes:  # a class's rows even where the file calls nothing (class << self)
         walk.prepare()
-        found.calls = call_rows(calls, spans, walk.text, walk.target)
         found.bindings = walk.rows
-    elif calls:
-        found.calls = call_rows(calls, spans, walk.text, lambda *_: None)
+    found.calls = call_rows(calls, spans, walk.text, walk.target if walk.where.classes else _no)
     return found
+
+
+def _no(*_: object) -> None:  # no class in the file: every call by name
+    return None
 
 
 class _Calls:
     """The classes, methods and bindings of one file, and each call's target."""
 
-    def __init__(self, text: Text) -> None:
-        self.text = text
+    def __init__(self, text: Text, where: Places) -> None:
+        self.text, self.where = text, where
         self.sets: list[tuple[Node, Node | None]] = []  # (a variable, its value or None)
-        self.classes: list[tuple[Node, Node]] = []  # (the class or module, its name)
-        self.metas: list[Node] = []
-        self.fns: list[Node] = []
         self.params: list[Node] = []
         self.rows: list[list[str]] = []
-        self.modes: dict[tuple[int, int], str] = {}  # (method, class) -> self's mode
         self.variables: dict[tuple[str, int, int], tuple[str, str]] = {}  # (name, method, class)
-        self.defs: dict[int, Node] = {}  # a definition's row -> its class, module or method
-        self.places: dict[int, tuple[int, int]] = {}  # a row -> (its class, its method)
 
     def prepare(self) -> None:
         """The nest of classes, the methods' spans and every binding, once every match is
         read."""
-        text = self.text
-        self.nest = Nest([(c.start_byte, c.end_byte, i) for i, (c, _) in enumerate(self.classes)])
-        parents, names = self.nest.parents, [text(n).replace("::", ".") for _, n in self.classes]
-        self.quals: list[str] = []  # each class's NEST, in the nest's order
-        for i, k in enumerate(self.nest.items):
-            outer = self.quals[parents[i]] if parents[i] >= 0 else ""
-            self.quals.append(f"{outer}.{names[k]}".lstrip(".") if outer else names[k])
-        self.functions = Nest([(f.start_byte, f.end_byte, f) for f in self.fns])
-        self.at_start = {at: i for i, at in enumerate(self.functions.starts)}
-        self.at_start.update((at, i) for i, at in enumerate(self.nest.starts))  # none both
-        self.meta_spans = [(m.start_byte, m.end_byte) for m in self.metas]
+        text, where = self.text, self.where
+        where.prepare(text)
+        self.nest, self.quals, self.functions = where.nest, where.quals, where.functions
+        self._self_mode, self._place = where.self_mode, where.place
         # name (@name) -> [(where it is bound, the value, read when a call asks)]
         self.bound: dict[str, list[tuple[int, Node | None]]] = {}
         for var, value in self.sets:
@@ -143,43 +129,18 @@ class _Calls:
         params = sorted((p.start_byte, text(p)) for p in self.params)
         self.param_starts = [at for at, _ in params]
         self.param_texts = [written for _, written in params]
-        for fn in self.fns:  # class << self: its methods are the class's own
+        for fn in where.fns:  # class << self: its methods are the class's own
             cls = self.nest.inner(*fn.byte_range)
             if cls < 0 or self.nest.starts[cls] >= fn.start_byte:
                 continue
             kind = ">>" if fn.type == "singleton_method" else ">"
-            if kind == ">" and self._meta(fn.start_byte) is not None:
+            if kind == ">" and where.meta(fn.start_byte) is not None:
                 kind, name = ">>", fn.child_by_field_name("name")
                 if name is not None:
                     self.rows.append([self.quals[cls], "<<", text(name)])
             found = returned(fn, text)  # a memoized reader's row, kind + its name
             if found is not None:
                 self.rows.append([self.quals[cls], kind + found[0], found[1]])
-
-    def _value(self, value: Node | None) -> tuple[str, str]:
-        return value_of(value, self.text)
-
-    def _meta(self, start: int) -> tuple[int, int] | None:
-        for span in self.meta_spans:
-            if span[0] <= start < span[1]:
-                return span
-        return None
-
-    def _place(self, scope: int, span: tuple[int, int]) -> tuple[int, int]:
-        """(the class, the method) innermost around a call in the definition ``scope`` (the
-        innermost one holding the call: the same for every call in it)."""
-        found = self.places.get(scope)
-        if found is not None:
-            return found
-        node = self.defs.get(scope)
-        if node is None:  # the top level
-            return self.nest.inner(*span), self.functions.inner(*span)
-        own, span = self.at_start[node.start_byte], node.byte_range
-        if node.type in _FNS:
-            found = self.places[scope] = (self.nest.inner(*span), own)
-        else:
-            found = self.places[scope] = (own, self.functions.inner(*span))
-        return found
 
     def target(
         self, captures: dict[str, list[Node]], name: str, start: int, scope: int
@@ -215,14 +176,16 @@ class _Calls:
                 mode, const = "i", self.text(inner)
             elif inside in CONSTANT:  # Const.reader.f: what the class's reader returns
                 mode, const = "i", f"{self.text(inner)}>{method}"
-            elif method == "new" and (not inside or inside == "self"):
-                mode = (
-                    "i" if self._self_mode(fn_at, cls, at) == "s" else ""
-                )  # new(..).f in the class
+            elif method == "new" and (not inside or inside == "self"):  # new(..).f in the class
+                mode = "i" if self._self_mode(fn_at, cls, at) == "s" else ""
             elif method == "class" and inside == "self":
                 mode = "s" if self._self_mode(fn_at, cls, at) == "i" else ""
-            elif inside == "self" and self._self_mode(fn_at, cls, at) == "i":
-                mode, const = "i", ">" + method  # self.reader.f: what reader returns
+            elif self._self_mode(fn_at, cls, at) == "i" and (
+                not inside
+                or inside == "self"
+                or (method == "new" and is_self_class(inner, self.text))
+            ):  # self.reader.f, reader(..).f: what reader returns; dup.f, self.class.new(..).f
+                mode, const = "i", "" if method in COPIES or method == "new" else ">" + method
         elif kind in ("identifier", "instance_variable"):
             mode, const = self._variable(receiver, fn_at, cls, at)
             if kind == "identifier" and name in _HOOKED:
@@ -230,26 +193,6 @@ class _Calls:
         if not mode:
             return None
         return f"{'n' if name == 'new' else mode}{nest}|{const}#{name}"
-
-    def _self_mode(self, fn_at: int, cls: int, start: int) -> str:
-        """``i`` where ``self`` is an instance of the class around the place ``start`` (in the
-        method ``fn_at``), ``s`` where it is the class, "" where neither is known (a
-        singleton class's body)."""
-        key = (fn_at, cls)
-        if key in self.modes:
-            return self.modes[key]
-        fn = self.functions.items[fn_at] if fn_at >= 0 else None
-        if fn is None or fn.start_byte < self.nest.starts[cls]:  # the class's body
-            meta = self._meta(start)
-            return "s" if meta is None or meta[0] < self.nest.starts[cls] else ""
-        if fn.type == "singleton_method":
-            receiver = fn.child_by_field_name("object")
-            mode = "s" if receiver is not None and receiver.type == "self" else ""
-        else:
-            meta = self._meta(fn.start_byte)
-            mode = "s" if meta is not None and meta[0] > self.nest.starts[cls] else "i"
-        self.modes[key] = mode
-        return mode
 
     def _variable(self, var: Node, fn_at: int, cls: int, start: int) -> tuple[str, str]:
         """(mode, const) of a local or instance variable at ``call``: every binding agrees; a
@@ -271,17 +214,19 @@ class _Calls:
         bound = self.bound.get(name, ())
         if name[0] == "@":  # over the class's instance methods in the file
             start, end = self.nest.starts[cls], self.nest.ends[cls]
-            values = {self._value(v) for at, v in bound if start <= at < end}
+            values = {value_of(v, self.text) for at, v in bound if start <= at < end}
         else:  # over the method (or the body) around the call
             start = self.functions.starts[fn_at] if fn_at >= 0 else self.nest.starts[cls]
             end = self.functions.ends[fn_at] if fn_at >= 0 else self.nest.ends[cls]
-            values = {self._value(v) for at, v in bound if start <= at < end}
+            values = {value_of(v, self.text) for at, v in bound if start <= at < end}
             lo, hi = bisect_left(self.param_starts, start), bisect_left(self.param_starts, end)
             for text in self.param_texts[lo:hi]:
                 if name in text and re.search(rf"\b{re.escape(name)}\b", text):
                     return UNKNOWN  # a parameter of the method or of a block in it
-            if not values:  # never bound here: self's method of that name
-                return ("i", ">" + name) if self._self_mode(fn_at, cls, at) == "i" else UNKNOWN
+            if not values:  # never bound here: self's method of that name (dup: a copy)
+                if self._self_mode(fn_at, cls, at) != "i":
+                    return UNKNOWN
+                return ("i", "" if name in COPIES else ">" + name)
         modes = {mode for mode, _ in values}
         if UNKNOWN in values or len(modes) != 1:
             return UNKNOWN

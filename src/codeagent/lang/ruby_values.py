@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 CONSTANT = frozenset({"constant", "scope_resolution"})
 UNKNOWN = ("", "")  # a value that says no class
+COPIES = frozenset({"dup", "clone"})  # self's copy: an instance of the same class
 
 
 def value_of(value: Node | None, text: Text) -> tuple[str, str]:
@@ -29,9 +30,17 @@ def value_of(value: Node | None, text: Text) -> tuple[str, str]:
         if method is not None and text(method) == "new":
             if receiver is not None and receiver.type in CONSTANT:
                 return ("i", text(receiver))
-            if receiver is None or receiver.type == "self":  # new(..): the class around
-                return ("i", "")
+            if receiver is None or receiver.type == "self" or is_self_class(receiver, text):
+                return ("i", "")  # new(..), self.class.new(..): the class around
     return UNKNOWN
+
+
+def is_self_class(node: Node | None, text: Text) -> bool:
+    """Whether ``node`` is ``self.class``."""
+    if node is None or node.type != "call":
+        return False
+    receiver, method = node.child_by_field_name("receiver"), node.child_by_field_name("method")
+    return receiver is not None and receiver.type == "self" and text(method) == "class"
 
 
 def returned(fn: Node, text: Text) -> tuple[str, str] | None:
