@@ -211,6 +211,10 @@ end
       thing = Store.new if flag
       thing.describe # @rebound-apart - describe -
     end
+
+    def self.opened
+      new.checkout # @bare-new-in-class checkout lib/store/store.rb:Shop.Store.checkout
+    end
   end
 end
 

@@ -24,8 +24,9 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
   returns where its last statement says (``Const.new(..)``, ``@x ||= Const.new(..)``);
   ``Const.reader.f``: ``Const>reader``, the same of the class's (or module's) own ``reader``;
   ``reader(..).f`` (a method of ``self`` called with arguments) likewise;
-- ``dup.f``, ``clone.f``, ``self.dup.f`` and ``self.class.new(..).f`` in an instance method:
-  ``i`` of the class around (``CONST`` "": a copy of ``self``, a new one of its class).
+- ``dup.f``, ``clone.f``, ``self.dup.f`` and ``self.class.new(..).f`` in an instance method,
+  ``new.f`` in the class: ``i`` of the class around (``CONST`` "": a copy of ``self``, a new
+  one of its class).
 
 The ``b`` rows: a class's or module's ``include``/``extend``/``prepend`` of constants (and
 ``extend self``), the names ``class << self`` defines (``<<``), and what a method's last
@@ -224,8 +225,9 @@ class _Calls:
                 if name in text and re.search(rf"\b{re.escape(name)}\b", text):
                     return UNKNOWN  # a parameter of the method or of a block in it
             if not values:  # never bound here: self's method of that name (dup: a copy)
-                if self._self_mode(fn_at, cls, at) != "i":
-                    return UNKNOWN
+                mode = self._self_mode(fn_at, cls, at)
+                if mode != "i":  # new.f in the class: an instance of it
+                    return ("i", "") if mode == "s" and name == "new" else UNKNOWN
                 return ("i", "" if name in COPIES else ">" + name)
         modes = {mode for mode, _ in values}
         if UNKNOWN in values or len(modes) != 1:
