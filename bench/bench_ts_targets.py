@@ -20,7 +20,8 @@ in seconds (wall and CPU) and the difference, and the median of the runs' paired
 (with / without, run by run: what a drift of the machine's speed changes least). Then, on a
 graph of those records, the first ``who calls NAME`` (resolution happens then, for that name's
 sites only) of common names, in milliseconds.
-Run it under the heavy-job lock.
+Run it under the heavy-job lock. ``--one with|without``: only that way, untimed, for
+``bench/walk_instructions.sh`` (instructions counted by valgrind: the same every run).
 """
 
 from __future__ import annotations
@@ -100,6 +101,11 @@ def main() -> None:
         choices=("typescript", "java", "go", "rust", "c", "cpp", "csharp", "php", "ruby"),
         default="typescript",
     )
+    parser.add_argument(
+        "--one",
+        choices=("with", "without"),
+        help="parse every file --runs times one way only, untimed (bench/walk_instructions.sh)",
+    )
     args = parser.parse_args()
     root = args.repo.resolve()
     patterns = {
@@ -153,6 +159,10 @@ def main() -> None:
             records[path] = parse(spec, path, text).record(path)
         return time.perf_counter() - start, time.process_time() - cpu, records
 
+    if args.one is not None:  # under valgrind: its instruction count is the measure
+        for _ in range(args.runs):
+            run(spec if args.one == "with" else plain)
+        return
     run(spec)
     run(plain)  # grammars and queries loaded for both
     with_t, without = [], []
