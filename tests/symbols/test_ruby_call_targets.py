@@ -219,6 +219,7 @@ end
 end
 
 Shop::Base.defaults # @top-level defaults lib/shop/base.rb:Shop.Base.defaults
+Shop::Cart.new("z").total # @top-level-new total lib/store/cart.rb:Shop.Cart.total
 """,
 }
 
@@ -259,4 +260,5 @@ def test_an_instance_method_asked_as_ruby_writes_it(graph: SymbolGraph, question
     assert resolved == {
         ("lib/store/store.rb", 5),
         ("lib/store/cart.rb", 56),
-    }  # @local, @class-shell-reader
+        ("lib/store/store.rb", 29),
+    }  # @local, @class-shell-reader, @top-level-new

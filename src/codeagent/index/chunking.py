@@ -63,9 +63,9 @@ log = logging.getLogger(__name__)
 # local assigned a variable and an untyped property's assignments; "13": Ruby's calls carry
 # their targets where the code says the receiver (``self``, a constant, ``new``, a variable
 # assigned a class's ``new``; mixins' rows), so entries are built again once; "14": Ruby's
-# targets read a copy of ``self`` (``dup``), ``self.class.new``, ``new.f`` in the class and
-# ``reader(..)``, and a file whose classes call nothing keeps its ``class << self`` and
-# readers' rows.
+# targets read a copy of ``self`` (``dup``), ``self.class.new``, ``new.f`` in the class,
+# ``reader(..)`` and ``Const.new(..).f`` at the top level, and a file whose classes call
+# nothing keeps its ``class << self`` and readers' rows.
 CHUNKER_VERSION = "14" if lang.available() else "1"
 
 MAX_LINES = 50  # a definition up to this long is one chunk (MiniLM reads ~256 tokens)

@@ -14,7 +14,8 @@ instance of it), ``s`` (a method of the class or module itself) or ``n`` (``new`
 - ``f(..)``, ``self.f``: ``self`` of the method around it: an instance in a ``def f``, the
   class in a ``def self.f``, in ``class << self`` and in the class's body;
 - ``Const.f``, ``A::B.f``: ``s``; ``Const.new``: ``n``; ``Const.new(..).f``: ``i``;
-  ``self.class.f``: ``s`` of the class around it;
+  ``self.class.f``: ``s`` of the class around it (at the top level, outside every class:
+  these constant forms only, ``NEST`` "");
 - ``x.f`` for a local ``x`` every assignment of which in the method (or body) around it is
   ``Const.new(..)`` (``i``) or ``Const`` (``s``), and which no parameter of the method or its
   blocks names; ``@x.f`` likewise for ``@x`` over the class around it in the file; assigned
@@ -156,8 +157,8 @@ class _Calls:
         obj = captures.get("obj")
         receiver = obj[0] if obj else None
         kind = receiver.type if receiver is not None else ""
-        if cls < 0 and kind not in CONSTANT:
-            return None  # the top level: a constant's methods only
+        if cls < 0 and kind not in CONSTANT and kind != "call":
+            return None  # the top level: a constant's methods only (Const.new(..).f too)
         if not kind or kind == "self":
             mode = self._self_mode(fn_at, cls, at)
             if not kind and name in _MIXINS and mode == "s":
@@ -177,6 +178,8 @@ class _Calls:
                 mode, const = "i", self.text(inner)
             elif inside in CONSTANT:  # Const.reader.f: what the class's reader returns
                 mode, const = "i", f"{self.text(inner)}>{method}"
+            elif cls < 0:  # no self at the top level
+                return None
             elif method == "new" and (not inside or inside == "self"):  # new(..).f in the class
                 mode = "i" if self._self_mode(fn_at, cls, at) == "s" else ""
             elif method == "class" and inside == "self":
