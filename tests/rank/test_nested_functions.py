@@ -119,3 +119,20 @@ def test_a_short_helper_nested_in_the_named_function_is_not_its_body(
     assert helpers == {"redirect.text", "redirect.html", "redirect.default"}, sorted(factor)
     assert factor["redirect"] == 1 + NAME_WEIGHT  # the function the question names
     assert {factor[s] for s in helpers} == {1.0}, factor  # its helpers are not its body
+
+
+def test_the_nested_body_is_weighed_by_the_outer_functions_name(git_repo: GitRepoFactory) -> None:
+    """Weighed directly: the question names ``compose`` and not ``dispatch``; the nested
+    function, longer than each piece of ``compose``, is scored up as ``compose`` is."""
+    root = git_repo({"src/compose.ts": COMPOSE, "src/combine.ts": COMBINE})
+    store, _ = load_or_build(root, Settings.load(embed="none"))
+    ranking = rank_files(store, QUESTION, analyze(QUESTION))
+    ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
+    before = ranking.chunk_scores.copy()
+    by_name(store, ranking, frozenset(bm25_terms(QUESTION)), "src/compose.ts")
+    factor = {
+        store.chunks[i].symbol: round(float(ranking.chunk_scores[i] / before[i]), 3)
+        for i in ranking.table.file_chunks[ranking.table.ids["src/compose.ts"]]
+    }
+    assert factor["compose"] == 1 + NAME_WEIGHT, factor
+    assert factor["compose.dispatch"] == 1 + NAME_WEIGHT, factor

@@ -6,12 +6,15 @@ documentation of :mod:`codeagent.rank.retrieve`)."""
 from __future__ import annotations
 
 import re
+import weakref
 from typing import TYPE_CHECKING
 
 from codeagent.rank import idle_defs
 from codeagent.tokens import name_terms
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from codeagent.rank.ranking import Ranking
     from codeagent.records import Chunk
     from codeagent.store.store import IndexStore
@@ -41,37 +44,93 @@ def by_name(
     a question in words looks at no later file's chunks before (only a bug report does). A
     function nested in another, longer than each piece of it, is its body: named by its own
     name or the outer one's (hono's ``compose.dispatch``: "how does compose call the next
-    middleware?"; not express' ``redirect.text``, a three-line helper of ``redirect``)."""
-    scores, ids = ranking.chunk_scores, ranking.table.file_chunks[ranking.table.ids[path]]
-    said = {i: _name_share(store.chunks[i], terms, named) for i in ids}
-    outer: dict[str, tuple[float, int]] = {}  # a function's share, its longest piece
-    for i in (i for i in ids if store.chunks[i].kind == "function"):
-        share, longest = outer.get(store.chunks[i].symbol, (0.0, 0))
-        outer[store.chunks[i].symbol] = (max(share, said[i]), max(longest, _length(store, i)))
-    for i in ids:
-        chunk = store.chunks[i]
-        share, longest = outer.get(chunk.symbol.rpartition(".")[0], (0.0, 0))
-        if chunk.kind == "function" and _length(store, i) > longest:
-            said[i] = max(said[i], share)
-        if said[i] and not idle_defs.is_stub(chunk):  # a stub does not do what it says
-            scores[i] *= 1.0 + NAME_WEIGHT * said[i]
+    middleware?"; not express' ``redirect.text``, a three-line helper of ``redirect``).
+    What a chunk's name is does not depend on the question: it is read once per file and
+    index (:func:`_names`), and a question only counts its terms in it."""
+    names = _names(store, ranking.table.file_chunks[ranking.table.ids[path]], path)
+    said: dict[int, float] = {}
+    for i, whole, parts, size in names.named:
+        if whole in named:
+            said[i] = 1.0
+        else:
+            share = len(parts & terms)
+            if share:
+                said[i] = share / size
+    lifted = {
+        i: max(said.get(j, 0.0) for j in pieces) for i, pieces in names.inherits
+    }  # each from the shares before any is lifted, as the outer function's pieces are
+    for i, share in lifted.items():
+        if share > said.get(i, 0.0):
+            said[i] = share
+    scores = ranking.chunk_scores
+    for i in names.ids:
+        share = said.get(i, 0.0)
+        if share and not names.stub(store, i):  # a stub does not do what it says
+            scores[i] *= 1.0 + NAME_WEIGHT * share
+
+
+class _FileNames:
+    """What :func:`by_name` reads of a file's chunks whatever the question: each named chunk's
+    name (id, the name as written, its terms counted, their number), each function chunk
+    longer than every piece of the function around it with those pieces, and which chunks are
+    stubs (read when first asked)."""
+
+    __slots__ = ("_stubs", "ids", "inherits", "named")
+
+    def __init__(self, store: IndexStore, ids: Sequence[int]) -> None:
+        self.ids = list(ids)
+        self.named: list[tuple[int, str, frozenset[str], int]] = []
+        pieces: dict[str, list[int]] = {}  # a function's pieces, by its symbol
+        longest: dict[str, int] = {}
+        for i in self.ids:
+            chunk = store.chunks[i]
+            name = _name_of(chunk)
+            if name is not None:
+                parts = name_terms(name)
+                counted = parts - ACCESSOR_PARTS if len(parts) > 1 else parts
+                self.named.append((i, name, counted, max(len(parts), 1)))
+            if chunk.kind == "function":
+                pieces.setdefault(chunk.symbol, []).append(i)
+                longest[chunk.symbol] = max(longest.get(chunk.symbol, 0), _length(store, i))
+        self.inherits: list[tuple[int, list[int]]] = []
+        for i in self.ids:
+            chunk = store.chunks[i]
+            outer = chunk.symbol.rpartition(".")[0]
+            if outer in pieces and chunk.kind == "function" and _length(store, i) > longest[outer]:
+                self.inherits.append((i, pieces[outer]))
+        self._stubs: dict[int, bool] = {}
+
+    def stub(self, store: IndexStore, i: int) -> bool:
+        found = self._stubs.get(i)
+        if found is None:
+            found = self._stubs[i] = idle_defs.is_stub(store.chunks[i])
+        return found
+
+
+_NAMES: weakref.WeakKeyDictionary[IndexStore, dict[str, _FileNames]] = weakref.WeakKeyDictionary()
+
+
+def _names(store: IndexStore, ids: Sequence[int], path: str) -> _FileNames:
+    """The names of ``path``'s chunks ``ids`` (:class:`_FileNames`), remembered per index."""
+    found = _NAMES.get(store)
+    if found is None:
+        found = _NAMES[store] = {}
+    names = found.get(path)
+    if names is None:
+        names = found[path] = _FileNames(store, ids)
+    return names
 
 
 def _length(store: IndexStore, i: int) -> int:
     return store.chunks[i].end_line - store.chunks[i].start_line
 
 
-def _name_share(chunk: Chunk, terms: frozenset[str], named: frozenset[str]) -> float:
-    """The share of ``chunk``'s definition's name that ``terms`` hold (none for a file's head, a
-    window of lines, a constructor: a question that names its class names no step)."""
+def _name_of(chunk: Chunk) -> str | None:
+    """The name ``chunk``'s definition is asked by (:func:`_said_name`); None for a file's
+    head, a window of lines, a constructor: a question that names its class names no step."""
     if not chunk.symbol or chunk.symbol[0] == "<" or chunk.kind == "constructor":
-        return 0.0
-    said_name = _said_name(chunk.symbol, chunk.text)
-    if said_name in named:
-        return 1.0
-    name = name_terms(said_name)
-    said = len((name - ACCESSOR_PARTS if len(name) > 1 else name) & terms)
-    return said / len(name) if said else 0.0
+        return None
+    return _said_name(chunk.symbol, chunk.text)
 
 
 def _said_name(symbol: str, text: str) -> str:

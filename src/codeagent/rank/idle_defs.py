@@ -93,7 +93,7 @@ def is_forwarder(chunk: Chunk) -> bool:
     method, which says nothing of how the work is done (structlog's ``addHandler``,
     ``removeHandler`` and ``callHandlers`` came first for "how does the stdlib integration pass
     events to logging handlers?")."""
-    found = _one_statement(chunk, _FORWARD_LAST)
+    found = _one_statement(chunk, _FORWARD_LAST, chunk.symbol.rpartition(".")[2])
     if found is None:
         return False
     node, statement, last = found
@@ -153,16 +153,18 @@ def _no_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def _one_statement(
-    chunk: Chunk, last_line: re.Pattern[str]
+    chunk: Chunk, last_line: re.Pattern[str], called: str | None = None
 ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.stmt, re.Match[str]] | None:
     """A short whole function's definition, its one statement past its docstring and the match
-    of ``last_line`` on its last line; None for anything else. ``last_line`` is tried first, as
-    cheaply as a regular expression does: this runs as a question comes, chunk by chunk."""
+    of ``last_line`` on its last line (whose first group, with ``called``, is that name: a
+    forwarder calls a method of its own name, which its chunk's symbol ends with); None for
+    anything else. ``last_line`` is tried first, as cheaply as a regular expression does: this
+    runs as a question comes, chunk by chunk, and parsing is the cost."""
     text = chunk.text
     if chunk.kind not in CALLABLE or text.count("\n") > ACCESSOR_LINES:
         return None
     last = last_line.match(text[text.rstrip().rfind("\n") + 1 :])
-    if last is None:
+    if last is None or (called is not None and last[1] != called):
         return None  # (read no further)
     node = _definition(text)
     if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
