@@ -70,32 +70,41 @@ class Definers:
 
 
 def definers(chunks: Iterable[Chunk], ids: dict[str, int], graph: SymbolGraph | None) -> Definers:
-    """The definitions of every file: the symbol graph's, plus module-level assignments."""
+    """The definitions of every file: the symbol graph's, plus module-level assignments. (Built
+    on a store's first question, over every chunk: :meth:`Definers.add` is written out in the
+    loops, the same entries in the same order.)"""
     found = Definers(graph=graph if graph is not None and graph.files else None)
     use_graph = USE_GRAPH and found.graph is not None
+    names = found.names
+    python_suffixes = suffixes_read_by(PYTHON_AST)
     for chunk in chunks:
         fid = ids[chunk.path]
-        python = chunk.path.endswith(suffixes_read_by(PYTHON_AST))
+        python = chunk.path.endswith(python_suffixes)
+        defined: list[str] = []
         if chunk.symbol and chunk.symbol[0] != "<" and not (python and use_graph):
-            for name in chunk.symbol.split("."):
-                found.add(name, fid, 1.0)
-        if not python:
-            continue
-        if not use_graph:
-            for name in _DEFINED.findall(chunk.text):
-                found.add(name, fid, 1.0)
-        if chunk.kind in {"module", "window"}:
-            for name in _ASSIGNED.findall(chunk.text):
-                found.add(name, fid, 1.0)
+            defined += chunk.symbol.split(".")
+        if python:
+            if not use_graph:
+                defined += _DEFINED.findall(chunk.text)
+            if chunk.kind in {"module", "window"}:
+                defined += _ASSIGNED.findall(chunk.text)
+        for name in defined:  # each with the share 1.0
+            files = names.get(name)
+            if files is None:
+                names[name] = {fid: 1.0}
+            elif files.get(fid, 0.0) < 1.0:
+                files[fid] = 1.0
     if use_graph and found.graph is not None:
+        pairs = found.pairs
         for path, record in found.graph.files.items():
-            if path not in ids:
+            fid = ids.get(path, -1)
+            if fid < 0:
                 continue
             for qualname, kind, *_ in record["d"]:
                 parts = qualname.split(".")
-                found.add(parts[-1], ids[path], METHOD_SHARE if kind == "method" else 1.0)
+                found.add(parts[-1], fid, METHOD_SHARE if kind == "method" else 1.0)
                 if kind == "method" and len(parts) > 1:
-                    found.pairs.setdefault(".".join(parts[-2:]), set()).add(ids[path])
+                    pairs.setdefault(".".join(parts[-2:]), set()).add(fid)
     return found
 
 
