@@ -24,6 +24,7 @@ how-questions lost a place (docs/eval.md, twenty-seventh round).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
@@ -82,6 +83,14 @@ def fields(text: str) -> list[tuple[str, str]]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
+def _documented(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each field of ``text`` (:func:`fields`) with the terms of its documentation and name:
+    what a question is matched against, the same whatever the question (a declaration is read
+    again by every how-question that reaches its file)."""
+    return tuple((name, frozenset(bm25_terms(f"{doc} {name}"))) for name, doc in fields(text))
+
+
 def _name(line: str) -> str:
     """The name a line of a declaration declares, or "" (a method's head, a call, a brace)."""
     code = _GENERIC.sub("", _GENERIC.sub("", _TRAILING.sub("", line)))  # Map<K, V> is Map
@@ -125,8 +134,8 @@ def field_users(
     lifted: dict[int, float] = {}
     for d, score in declaring.items():
         best, names = AT_LEAST - 1, set()
-        for name, doc in fields(chunks[d].text):
-            said = len(terms.intersection(bm25_terms(f"{doc} {name}")))
+        for name, words in _documented(chunks[d].text):
+            said = len(terms & words)
             if said > best:
                 best, names = said, {name}
             elif said == best and said >= AT_LEAST:
