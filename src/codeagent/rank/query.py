@@ -204,7 +204,7 @@ def analyze(question: str) -> QueryAnalysis:
     paths = {m.group(1).replace("\\", "/"): None for m in _PATH.finditer(question)}
     for frame in frames:
         paths[frame.path.replace("\\", "/")] = None
-    path_texts = set(paths)
+    path_texts = {piece for path in paths for piece in _PATH_PIECES.split(path)}
     question = _URL.sub(" ", question)
     for block in _FENCE.finditer(question):
         code = block.group().strip("`").partition("\n")[2]  # without the language tag
@@ -251,8 +251,10 @@ def _is_path_like(name: str) -> bool:
     return name.rsplit(".", 1)[-1] in {"py", "pyi", "cfg", "toml", "ini", "txt", "rst", "md"}
 
 
-def _inside_path(name: str, paths: set[str]) -> bool:
-    """Whether ``name`` is a path, or a piece of one the question gives."""
-    if _is_path_like(name):
-        return True
-    return any(name in re.split(r"[/.]", p) for p in paths)
+_PATH_PIECES = re.compile(r"[/.]")
+
+
+def _inside_path(name: str, pieces: set[str]) -> bool:
+    """Whether ``name`` is a path, or a piece of one the question gives (``pieces``: the
+    pieces of every path, split at ``/`` and ``.``, gathered once per question)."""
+    return _is_path_like(name) or name in pieces
