@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from codeagent.collector import gc_paused
 from codeagent.lang import PYTHON_AST, suffixes_read_by
 from codeagent.rank import evidence, file_roles, named_files
 from codeagent.rank.evidence import Definers
@@ -64,7 +65,8 @@ _TABLES: weakref.WeakKeyDictionary[IndexStore, FileTable] = weakref.WeakKeyDicti
 def file_table(store: IndexStore) -> FileTable:
     table = _TABLES.get(store)
     if table is None:
-        table = _build_table(store)
+        with gc_paused():  # a full collection in its middle: 0.3 s at 50,000 chunks
+            table = _build_table(store)
         _TABLES[store] = table
     return table
 

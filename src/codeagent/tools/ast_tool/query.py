@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codeagent.collector import gc_paused
 from codeagent.tools.ast_tool.analyze import analyze
 from codeagent.tools.ast_tool.errors import InvalidQueryError
 from codeagent.tools.ast_tool.models import OPERATIONS, Operation
@@ -11,7 +12,7 @@ from codeagent.tools.ast_tool.operations import NEEDS_SYMBOL, TABLE
 from codeagent.tools.ast_tool.ops import Query
 from codeagent.tools.ast_tool.resolve import relative_path
 from codeagent.tools.ast_tool.result import AstResult
-from codeagent.tools.ast_tool.source import gc_paused, parse_file
+from codeagent.tools.ast_tool.source import parse_file
 
 
 def run_ast_query(

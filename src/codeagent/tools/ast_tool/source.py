@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import ast
-import gc
 import hashlib
 import io
 import re
 import threading
 import tokenize
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,19 +84,6 @@ def decode(data: bytes) -> str:
         return data.decode(encoding, errors="replace")
     except LookupError:
         return data.decode("utf-8", errors="replace")
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: parsing and analysing allocate a node per token
-    (none of them in cycles), and collections in the middle only cost time."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def parse_file(path: Path, rel: str) -> ParsedFile:
