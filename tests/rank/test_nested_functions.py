@@ -6,6 +6,7 @@ outer function's own body."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from codeagent.config import Settings
 from codeagent.index.build import load_or_build
@@ -101,20 +102,25 @@ def test_a_function_nested_in_the_named_one_is_shown_as_its_body(
     assert ("src/compose.ts", "compose.dispatch") in shown[:2], shown
 
 
+def _factors(root: Path, question: str, path: str) -> dict[str, float]:
+    """What :func:`by_name` multiplies each chunk of ``path`` by for ``question``, by symbol."""
+    store, _ = load_or_build(root, Settings.load(embed="none"))
+    ranking = rank_files(store, question, analyze(question))
+    ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
+    before = ranking.chunk_scores.copy()
+    by_name(store, ranking, frozenset(bm25_terms(question)), path)
+    return {
+        store.chunks[i].symbol: round(float(ranking.chunk_scores[i] / before[i]), 3)
+        for i in ranking.table.file_chunks[ranking.table.ids[path]]
+    }
+
+
 def test_a_short_helper_nested_in_the_named_function_is_not_its_body(
     git_repo: GitRepoFactory,
 ) -> None:
     other = "res.send = function send(body) {\n  this.end(body)\n}\n"
     root = git_repo({"lib/response.js": REDIRECT, "lib/send.js": other})
-    store, _ = load_or_build(root, Settings.load(embed="none"))
-    ranking = rank_files(store, BUILDS, analyze(BUILDS))
-    ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
-    before = ranking.chunk_scores.copy()
-    by_name(store, ranking, frozenset(bm25_terms(BUILDS)), "lib/response.js")
-    factor = {
-        store.chunks[i].symbol: round(float(ranking.chunk_scores[i] / before[i]), 3)
-        for i in ranking.table.file_chunks[ranking.table.ids["lib/response.js"]]
-    }
+    factor = _factors(root, BUILDS, "lib/response.js")
     helpers = {s for s in factor if s.startswith("redirect.")}
     assert helpers == {"redirect.text", "redirect.html", "redirect.default"}, sorted(factor)
     assert factor["redirect"] == 1 + NAME_WEIGHT  # the function the question names
@@ -125,14 +131,6 @@ def test_the_nested_body_is_weighed_by_the_outer_functions_name(git_repo: GitRep
     """Weighed directly: the question names ``compose`` and not ``dispatch``; the nested
     function, longer than each piece of ``compose``, is scored up as ``compose`` is."""
     root = git_repo({"src/compose.ts": COMPOSE, "src/combine.ts": COMBINE})
-    store, _ = load_or_build(root, Settings.load(embed="none"))
-    ranking = rank_files(store, QUESTION, analyze(QUESTION))
-    ranking = replace(ranking, chunk_scores=ranking.chunk_scores.copy())
-    before = ranking.chunk_scores.copy()
-    by_name(store, ranking, frozenset(bm25_terms(QUESTION)), "src/compose.ts")
-    factor = {
-        store.chunks[i].symbol: round(float(ranking.chunk_scores[i] / before[i]), 3)
-        for i in ranking.table.file_chunks[ranking.table.ids["src/compose.ts"]]
-    }
+    factor = _factors(root, QUESTION, "src/compose.ts")
     assert factor["compose"] == 1 + NAME_WEIGHT, factor
     assert factor["compose.dispatch"] == 1 + NAME_WEIGHT, factor

@@ -53,9 +53,9 @@ def by_name(
         if whole in named:
             said[i] = 1.0
         else:
-            share = len(parts & terms)
-            if share:
-                said[i] = share / size
+            hits = len(parts & terms)
+            if hits:
+                said[i] = hits / size
     lifted = {
         i: max(said.get(j, 0.0) for j in pieces) for i, pieces in names.inherits
     }  # each from the shares before any is lifted, as the outer function's pieces are
