@@ -65,17 +65,26 @@ class Definers:
     graph: SymbolGraph | None = None
 
     def add(self, name: str, fid: int, share: float) -> None:
-        files = self.names.setdefault(name, {})
-        files[fid] = max(files.get(fid, 0.0), share)
+        self.add_all((name,), fid, share)
+
+    def add_all(self, names: Iterable[str], fid: int, share: float = 1.0) -> None:
+        """Each of ``names`` defined in file ``fid`` with ``share`` (the best share a file
+        gives a name is kept); one call for a chunk's names: this runs over every chunk of a
+        store on its first question."""
+        table = self.names
+        for name in names:
+            files = table.get(name)
+            if files is None:
+                table[name] = {fid: max(0.0, share)}
+            elif files.get(fid, 0.0) < share:
+                files[fid] = share
 
 
 def definers(chunks: Iterable[Chunk], ids: dict[str, int], graph: SymbolGraph | None) -> Definers:
-    """The definitions of every file: the symbol graph's, plus module-level assignments. (Built
-    on a store's first question, over every chunk: :meth:`Definers.add` is written out in the
-    loops, the same entries in the same order.)"""
+    """The definitions of every file: the symbol graph's, plus module-level assignments (built
+    on a store's first question, over every chunk)."""
     found = Definers(graph=graph if graph is not None and graph.files else None)
     use_graph = USE_GRAPH and found.graph is not None
-    names = found.names
     python_suffixes = suffixes_read_by(PYTHON_AST)
     for chunk in chunks:
         fid = ids[chunk.path]
@@ -88,12 +97,7 @@ def definers(chunks: Iterable[Chunk], ids: dict[str, int], graph: SymbolGraph | 
                 defined += _DEFINED.findall(chunk.text)
             if chunk.kind in {"module", "window"}:
                 defined += _ASSIGNED.findall(chunk.text)
-        for name in defined:  # each with the share 1.0
-            files = names.get(name)
-            if files is None:
-                names[name] = {fid: 1.0}
-            elif files.get(fid, 0.0) < 1.0:
-                files[fid] = 1.0
+        found.add_all(defined, fid)
     if use_graph and found.graph is not None:
         pairs = found.pairs
         for path, record in found.graph.files.items():
