@@ -87,6 +87,20 @@ class Model:
         self.name = name
         self.encoder = get_onnx_encoder(onnx, model_dir)
         self.cache: dict[bytes, np.ndarray] = {}
+        # the vectors of an earlier run with the same graph (keyed by its bytes' hash)
+        digest = hashlib.sha256(onnx.read_bytes()).hexdigest()[:16]
+        self.saved = home / f"vectors-{digest}.npz"
+        if self.saved.is_file():
+            with np.load(self.saved) as data:
+                self.cache = dict(zip(map(bytes, data["keys"]), data["rows"], strict=True))
+
+    def save(self) -> None:
+        """Keep this run's vectors for the next run with the same graph."""
+        if self.cache:
+            keys = np.array(list(self.cache), dtype="S20")
+            tmp = self.saved.with_suffix(".tmp.npz")
+            np.savez(tmp, keys=keys, rows=np.stack(list(self.cache.values())))
+            tmp.replace(self.saved)
 
     def vectors(self, texts: list[str]) -> np.ndarray:
         keys = [hashlib.sha1(t.encode()).digest() for t in texts]
@@ -199,6 +213,11 @@ def main() -> None:
             row[model.name] = score(item, files, top, functions)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
+        if len(rows) % 25 == 0:
+            for model in models:
+                model.save()
+    for model in models:
+        model.save()
     summary = summarise(rows, [m.name for m in models])
     print(json.dumps(summary, indent=1))
     if args.out:

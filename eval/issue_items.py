@@ -23,11 +23,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tune_pairs import QUERY_CHARS, Blobs, _defs, _touching, pseudo_issue, qualifying
+from tune_pairs import (
+    QUERY_CHARS,
+    TEST_CHARS,
+    Blobs,
+    _defs,
+    _touching,
+    pseudo_issue,
+    qualifying,
+    report,
+)
 
 from codeagent.eval.sources import is_source
-
-TEST_CHARS = 1200  # a snippet as an issue carries it, not a whole test module
 
 
 def _test_function(blobs: Blobs, sha: str, changed: dict[str, Any]) -> str | None:
@@ -60,13 +67,13 @@ def repo_items(mirror: Path, repo: str, history: int, cap: int, seed: int) -> li
                         {c.symbol for c in hit if c.kind != "class"} or {hit[0].symbol}
                     )
         test = _test_function(blobs, sha, changed)
-        report = pseudo_issue(message)[:QUERY_CHARS]
-        if not spans or test is None or not report:
+        message_text = pseudo_issue(message)[:QUERY_CHARS]
+        if not spans or test is None or not message_text:
             continue
         found.append(
             {
                 "id": f"{repo}@{sha[:12]}",
-                "question": f"{report}\n\nA test that shows it:\n```python\n{test}\n```",
+                "question": report(message_text, test),
                 "repo": repo,
                 "commit": parent,
                 "expected_files": sorted(spans),

