@@ -23,6 +23,11 @@ half the size to carry), ``--query-tokens`` cuts questions at that many tokens (
 reads a question up to the model's limit, chunks at 128), ``--freeze-tokens`` keeps the token
 table as the base has it (the vocabulary is unchanged and the table is half the model), and
 ``--half-out`` writes every other weight as float16 in parts of at most 12 MB: what comes back.
+The folder to carry there (the base as float16, the pairs as xz) is made here with
+
+    python eval/tune_embedder.py --carry --pairs PAIRS.jsonl --out .gpu
+
+and ``eval/device_fit.sh`` is the command run there (the variants this round fitted).
 Put together again here with
 
     python eval/tune_embedder.py --assemble PARTS_DIR --out DIR
@@ -136,6 +141,31 @@ def save_half(model: SentenceTransformer, dest: Path) -> None:
     save_file(part, str(dest / f"part{n}.safetensors"))
 
 
+def carry(pairs: Path, dest: Path) -> None:
+    """What the GPU machine needs, under 64 MiB with the working tree: the base model's folder
+    with its weights as float16 (45 MB) and the pairs' fields the fit reads, each text cut
+    past what the model reads (questions at 1,600 characters, code at 1,500), as xz."""
+    import lzma
+
+    from safetensors.torch import load_file, save_file
+
+    base = dest / "base"
+    shutil.rmtree(base, ignore_errors=True)
+    skip = shutil.ignore_patterns("model.safetensors", "README.md", "data_config.json", ".git*")
+    shutil.copytree(base_dir(), base, ignore=skip)
+    weights = load_file(str(base_dir() / "model.safetensors"))
+    half = {k: v.half() if v.is_floating_point() else v for k, v in weights.items()}
+    save_file(half, str(base / "model.safetensors"), metadata={"format": "pt"})
+    with lzma.open(dest / "pairs.jsonl.xz", "wt", encoding="utf-8", preset=9) as out:
+        for pair in read_pairs(pairs):
+            cut = {
+                "query": pair["query"][:1600],
+                "positive": pair["positive"][:1500],
+                "negative": pair["negative"][:1500],
+            }
+            out.write(json.dumps({**cut, **{k: pair[k] for k in ("kind", "repo", "id")}}) + "\n")
+
+
 def assemble(parts: Path, dest: Path) -> None:
     """The weights package's model with the weights of ``parts`` (:func:`save_half`)."""
     from safetensors.torch import load_file
@@ -196,7 +226,11 @@ def main() -> None:
     parser.add_argument("--half-out", type=Path, help="also write the weights as float16 parts")
     parser.add_argument("--kinds", help="fit on these kinds of pair only (comma-separated)")
     parser.add_argument("--assemble", type=Path, help="make DIR from --half-out parts")
+    parser.add_argument("--carry", action="store_true", help="write what the GPU needs to --out")
     args = parser.parse_args()
+    if args.carry:
+        carry(args.pairs, args.out)
+        return
     if args.assemble:
         assemble(args.assemble, args.out)
         return

@@ -286,6 +286,14 @@ def _searcher(pool: list[Chunk]) -> Any:
     return search
 
 
+def fit_repos() -> list[str]:
+    """The fitting side: the benchmark repositories fitted on, then the corpus's fit split."""
+    corpus = json.loads(
+        (Path(__file__).resolve().parents[1] / "src/codeagent/eval/corpus.json").read_text()
+    )
+    return [*corpus["bench"]["fit"], *corpus["fit"]]
+
+
 def main() -> None:
     global BENCH
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
@@ -293,8 +301,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--repos",
-        default="psf/requests,pylint-dev/pylint,sympy/sympy,encode/httpx,pallets/click",
-        help="the fitting side's repositories with a mirror (none of choose or sealed)",
+        default="fit",
+        help="the fitting side's repositories with a mirror (none of choose or sealed); "
+        "'fit' (the default): the corpus's fit split and the fit side's benchmark repositories",
     )
     parser.add_argument("--bench", type=Path, default=BENCH, help="the shared bench folder")
     parser.add_argument("--history", type=int, default=4000)
@@ -303,7 +312,7 @@ def main() -> None:
     args = parser.parse_args()
     BENCH = args.bench
     pairs: list[dict[str, Any]] = []
-    for repo in args.repos.split(","):
+    for repo in fit_repos() if args.repos == "fit" else args.repos.split(","):
         mirror = args.mirrors / repo.replace("/", "+") / "repo"
         if not mirror.is_dir():
             sys.exit(f"error: no mirror of {repo} at {mirror}")

@@ -38,7 +38,7 @@ from codeagent.home import make_private_dir
 from codeagent.repo.stamps import now_ns, stamp
 
 FILE = Path(__file__).with_name("models") / "minilm-issues-int8.onnx"
-SHA256 = "73ba0b9be173b7aa5687b80ceb75765ebbff070d8da77d3112a6121c0909e1f8"
+SHA256 = "eb56fd74b334d2a8d8f3a2481ee11da6a334d11c852691f4de8daae1b88a6889"
 TUNED_ID = f"local:minilm-issues-{SHA256[:12]}:ort-int8g-128t"
 
 _CHECKED: set[tuple[str, int, int]] = set()  # (path, size, mtime_ns) found good
