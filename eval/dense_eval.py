@@ -38,6 +38,7 @@ from tune_pairs import Blobs
 
 from codeagent.embed.onnx_encoder import get_onnx_encoder
 from codeagent.embed.onnx_export import ensure_model
+from codeagent.embed.tuned import sha256_of
 from codeagent.eval.functions import gold_functions, overlaps
 from codeagent.eval.sources import is_source
 from codeagent.index.chunking import chunk_file
@@ -88,7 +89,7 @@ class Model:
         self.encoder = get_onnx_encoder(onnx, model_dir)
         self.cache: dict[bytes, np.ndarray] = {}
         # the vectors of an earlier run with the same graph (keyed by its bytes' hash)
-        digest = hashlib.sha256(onnx.read_bytes()).hexdigest()[:16]
+        digest = sha256_of(onnx)[:16]
         self.saved = home / f"vectors-{digest}.npz"
         if self.saved.is_file():
             with np.load(self.saved) as data:
