@@ -27,8 +27,8 @@ The folder to carry there (the base as float16, the pairs as xz) is made here wi
 
     python eval/tune_embedder.py --carry --pairs PAIRS.jsonl --out .gpu
 
-and ``eval/device_fit.sh`` is the command run there (the variants this round fitted).
-Put together again here with
+and ``eval/device_fit.sh`` is the command run there (the variants this round fitted). What
+comes back is put together again here with
 
     python eval/tune_embedder.py --assemble PARTS_DIR --out DIR
 
@@ -98,12 +98,11 @@ def encode(model: SentenceTransformer, texts: list[str], tokens: int = MAX_TOKEN
 def step(
     model: SentenceTransformer, batch: list[dict[str, Any]], query_tokens: int = MAX_TOKENS
 ) -> torch.Tensor:
+    texts = [p["positive"] for p in batch] + [p["negative"] for p in batch]
     queries = encode(model, [p["query"] for p in batch], query_tokens)
-    docs = encode(model, [p["positive"] for p in batch] + [p["negative"] for p in batch])
-    scores = queries @ docs.T * SCALE
+    scores = queries @ encode(model, texts).T * SCALE
     # a positive another question of the batch shares (a commit's test, report and message
     # all point at its function) is not a wrong answer for it: left out of its row
-    texts = [p["positive"] for p in batch] + [p["negative"] for p in batch]
     shared = [
         [j != i and text == pair["positive"] for j, text in enumerate(texts)]
         for i, pair in enumerate(batch)
@@ -170,6 +169,8 @@ def assemble(parts: Path, dest: Path) -> None:
     """The weights package's model with the weights of ``parts`` (:func:`save_half`)."""
     from safetensors.torch import load_file
 
+    if not sorted(parts.glob("part*.safetensors")):
+        sys.exit(f"error: no part*.safetensors in {parts} (what --half-out wrote)")
     model = SentenceTransformer(str(base_dir()), device="cpu")
     bert = model[0].auto_model
     state = bert.state_dict()
@@ -229,6 +230,8 @@ def main() -> None:
     parser.add_argument("--carry", action="store_true", help="write what the GPU needs to --out")
     args = parser.parse_args()
     if args.carry:
+        if args.pairs is None:
+            parser.error("--pairs is needed to make the folder to carry")
         carry(args.pairs, args.out)
         return
     if args.assemble:
@@ -252,7 +255,6 @@ def main() -> None:
     base = args.base or base_dir()
     model = SentenceTransformer(str(args.out if resume else base), device=args.device)
     model.float()  # weights carried as float16 are fitted in float32
-    model.max_seq_length = MAX_TOKENS
     if args.freeze_tokens:
         model[0].auto_model.embeddings.word_embeddings.weight.requires_grad_(False)
     params = [p for p in model.parameters() if p.requires_grad]
