@@ -185,3 +185,58 @@ def test_no_second_server_while_one_is_starting(git_repo: Any, leftover: Path) -
     log = home / "server.log"
     assert "already running" not in (log.read_text() if log.exists() else "")
     assert not (home / "server.json").exists()
+
+
+LINGERING = """
+import json, os, signal, sys, time
+home = sys.argv[1]
+def stop(*_):
+    os.unlink(os.path.join(home, "server.json"))
+    time.sleep(1.5)  # still closing after its address is gone
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+address = {"pid": os.getpid(), "host": "127.0.0.1", "port": 9}
+with open(os.path.join(home, "server.json"), "w") as file:
+    json.dump(address, file)
+print("ready", flush=True)
+while True:
+    time.sleep(0.05)
+"""
+
+
+def test_stop_says_stopped_only_once_the_process_has_ended(env_setup: Path, tmp_path: Path) -> None:
+    """A server removes its address file and goes on for a moment (closing its socket and
+    lock); `codeagent stop` waits for the process, not for the file."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", LINGERING, str(env_setup)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline() == "ready\n"
+        stopped = codeagent("stop", home=env_setup, cwd=tmp_path)
+        assert stopped.returncode == 0, stopped.stderr
+        assert f"stopped the server (pid {server.pid})" in stopped.stdout
+        assert server.poll() is not None  # ended (and reaped here) before stop returned
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_zombie_is_not_a_running_server() -> None:
+    """A server that exited but that nobody reaped (its parent `ask` is gone; a container's
+    first process may never reap) is not running: `stop` and `status` must not wait on it."""
+    from codeagent.server.address import pid_alive as product_pid_alive
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        assert product_pid_alive(os.getpid())
+        deadline = time.monotonic() + 60  # a hang guard
+        stat = Path(f"/proc/{child.pid}/stat")
+        while stat.read_text().rpartition(")")[2].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert os.kill(child.pid, 0) is None  # the kernel still has it
+        assert not product_pid_alive(child.pid)
+    finally:
+        child.wait()
+    assert not product_pid_alive(child.pid)

@@ -276,7 +276,9 @@ def stop_command() -> None:
         raise CodeAgentError("no server is running")
     os.kill(address.pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
-    while pid_alive(address.pid) and read_address(home) is not None:
+    # Until the process has ended, not only until it removed its address file: it goes on
+    # for a moment after that (closing its socket, its lock), and "stopped" must mean gone.
+    while pid_alive(address.pid):
         if time.monotonic() > deadline:
             raise CodeAgentError(
                 f"server pid {address.pid} did not stop within {STOP_TIMEOUT:.0f} s"

@@ -138,6 +138,8 @@ def starting_pid(home: str | PathLike[str], within: float) -> int | None:
 
 
 def pid_alive(pid: int) -> bool:
+    """Whether ``pid`` runs. A zombie (exited, not yet reaped by whoever adopted it: a
+    container's first process may never reap) does not."""
     if pid <= 0:
         return False
     try:
@@ -146,4 +148,13 @@ def pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True  # alive, someone else's
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as file:
+            stat = file.read()
+    except OSError:  # no /proc (not Linux), or gone meanwhile
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
