@@ -94,6 +94,27 @@ def test_the_larger_issue_group_is_drawn_as_written_and_apart_from_every_other_s
     assert split_of("spotify/luigi") == sealed2
 
 
+def test_the_third_sealed_issue_group_is_its_first_three_candidates_in_the_seeded_order() -> None:
+    """issues_sealed3's repositories are the first three of its ten candidates sorted and
+    shuffled with its seed, as written down before any was fetched; in no other split."""
+    import json
+    import random
+
+    from codeagent.eval.splits import CORPUS
+
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    group = corpus["issues_sealed3"]
+    order = sorted(group["candidates"])
+    random.Random(group["seed"]).shuffle(order)
+    assert group["sealed"] == order[:3]
+    assert repos_of("issues_sealed3") == order[:3]
+    assert SPLITS["issues_sealed3"] == {r.lower() for r in order[:3]}
+    others = set().union(*(v for k, v in SPLITS.items() if k != "issues_sealed3"))
+    benches = {r.lower() for v in corpus["bench"].values() for r in v}
+    assert not SPLITS["issues_sealed3"] & (others | benches)
+    assert split_of("https://github.com/pypa/pip") == "issues_sealed3"
+
+
 @pytest.mark.parametrize(
     ("repo", "split"),
     [

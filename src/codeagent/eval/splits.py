@@ -47,6 +47,8 @@ def _load_corpus() -> dict[str, Any]:
 LANG_SPLITS = ("langs", "langs2", "langs_fit", "langs3", "langs4")
 # sealed for issue-shaped items (eval/issue_items.py): run once, reported as it comes out
 ISSUES_SEALED = "issues_sealed"
+# the third such group (the GPU-tuned embedder's, run once): its repositories listed as "sealed"
+ISSUES_SEALED3 = "issues_sealed3"
 # the larger repositories' issue-shaped group: its sealed three, its development three and a
 # second sealed three (the last candidates, for the product after the development rounds)
 ISSUES_LARGE = "issues_large"
@@ -66,6 +68,13 @@ def _load_languages(split: str) -> dict[str, str]:
     }
 
 
+def _listed(corpus: dict[str, Any], split: str) -> list[str]:
+    """The repositories of a group that lists them (``repos``, or ``sealed`` for a group that
+    lists its candidates too)."""
+    group = corpus.get(split, {})
+    return list(group.get("repos", group.get("sealed", [])))
+
+
 def _load_splits() -> dict[str, frozenset[str]]:
     corpus = _load_corpus()
     bench = corpus.get("bench", {})
@@ -76,8 +85,8 @@ def _load_splits() -> dict[str, frozenset[str]]:
     }
     for split in LANG_SPLITS:
         splits[split] = frozenset(_load_languages(split))
-    for split in (ISSUES_SEALED, HOW_SEALED):  # a group with its repositories listed
-        splits[split] = frozenset(r.lower() for r in corpus.get(split, {}).get("repos", ()))
+    for split in (ISSUES_SEALED, ISSUES_SEALED3, HOW_SEALED):  # its repositories listed
+        splits[split] = frozenset(r.lower() for r in _listed(corpus, split))
     large = corpus.get(ISSUES_LARGE, {})
     for split in ISSUES_LARGE_SPLITS:
         splits[split] = frozenset(r.lower() for r in large.get(split.rsplit("_", 1)[1], ()))
@@ -91,7 +100,7 @@ LANGS = SPLITS["langs"]
 # dev: fit and choose
 SPLIT_CHOICES = (
     "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS,
-    HOW_SEALED,
+    HOW_SEALED, ISSUES_SEALED3,
 )  # fmt: skip
 
 
@@ -108,14 +117,15 @@ def repos_of(split: str) -> list[str]:
     if split in LANG_SPLITS:
         langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
-    if split in (ISSUES_SEALED, HOW_SEALED):
-        return list(corpus.get(split, {}).get("repos", []))
+    if split in (ISSUES_SEALED, ISSUES_SEALED3, HOW_SEALED):
+        return _listed(corpus, split)
     if split in ISSUES_LARGE_SPLITS:
         return list(corpus.get(ISSUES_LARGE, {}).get(split.rsplit("_", 1)[1], []))
     if split not in ("fit", "choose", "sealed"):
         raise EvalError(
             f"unknown split {split!r}: choose from fit, choose, sealed, "
-            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS, HOW_SEALED))}"
+            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS, HOW_SEALED))}, "
+            f"{ISSUES_SEALED3}"
         )
     return list(corpus[split])
 
