@@ -276,8 +276,7 @@ def stop_command() -> None:
         raise CodeAgentError("no server is running")
     os.kill(address.pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
-    # Until the process has ended, not only until it removed its address file: it goes on
-    # for a moment after that (closing its socket, its lock), and "stopped" must mean gone.
+    # until the process ends: after removing its address file it still closes socket and lock
     while pid_alive(address.pid):
         if time.monotonic() > deadline:
             raise CodeAgentError(
