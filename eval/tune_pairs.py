@@ -42,6 +42,7 @@ from mine_commits import clean_message, commits, is_example
 
 from codeagent.eval.functions import functions_in
 from codeagent.eval.sources import is_source
+from codeagent.eval.splits import CORPUS
 from codeagent.index.chunking import chunk_file
 from codeagent.records import Chunk
 
@@ -288,9 +289,7 @@ def _searcher(pool: list[Chunk]) -> Any:
 
 def fit_repos() -> list[str]:
     """The fitting side: the benchmark repositories fitted on, then the corpus's fit split."""
-    corpus = json.loads(
-        (Path(__file__).resolve().parents[1] / "src/codeagent/eval/corpus.json").read_text()
-    )
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
     return [*corpus["bench"]["fit"], *corpus["fit"]]
 
 

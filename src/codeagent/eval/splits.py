@@ -55,6 +55,8 @@ ISSUES_LARGE = "issues_large"
 ISSUES_LARGE_SPLITS = ("issues_large_sealed", "issues_large_dev", "issues_large_sealed2")
 # sealed for how-questions: SWE-QA's repositories run from a release snapshot
 HOW_SEALED = "how_sealed"
+# the groups that list their repositories (:func:`_listed`)
+LISTED_SPLITS = (ISSUES_SEALED, ISSUES_SEALED3, HOW_SEALED)
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -85,7 +87,7 @@ def _load_splits() -> dict[str, frozenset[str]]:
     }
     for split in LANG_SPLITS:
         splits[split] = frozenset(_load_languages(split))
-    for split in (ISSUES_SEALED, ISSUES_SEALED3, HOW_SEALED):  # its repositories listed
+    for split in LISTED_SPLITS:
         splits[split] = frozenset(r.lower() for r in _listed(corpus, split))
     large = corpus.get(ISSUES_LARGE, {})
     for split in ISSUES_LARGE_SPLITS:
@@ -117,15 +119,14 @@ def repos_of(split: str) -> list[str]:
     if split in LANG_SPLITS:
         langs = corpus.get(split, {})
         return [repo for repos in langs.values() if isinstance(repos, list) for repo in repos]
-    if split in (ISSUES_SEALED, ISSUES_SEALED3, HOW_SEALED):
+    if split in LISTED_SPLITS:
         return _listed(corpus, split)
     if split in ISSUES_LARGE_SPLITS:
         return list(corpus.get(ISSUES_LARGE, {}).get(split.rsplit("_", 1)[1], []))
     if split not in ("fit", "choose", "sealed"):
         raise EvalError(
             f"unknown split {split!r}: choose from fit, choose, sealed, "
-            f"{', '.join((*LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS, HOW_SEALED))}, "
-            f"{ISSUES_SEALED3}"
+            f"{', '.join((*LANG_SPLITS, *ISSUES_LARGE_SPLITS, *LISTED_SPLITS))}"
         )
     return list(corpus[split])
 
