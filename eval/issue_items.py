@@ -32,6 +32,7 @@ from tune_pairs import (
     pseudo_issue,
     qualifying,
     report,
+    test_defs,
 )
 
 from codeagent.eval.sources import is_source
@@ -42,11 +43,7 @@ def _test_function(blobs: Blobs, sha: str, changed: dict[str, Any]) -> str | Non
     for path in sorted(changed):
         if is_source(path, "python") or "test" not in path:
             continue
-        hit = [
-            c
-            for c in _touching(_defs(path, blobs.text(sha, path)), changed[path][1])
-            if c.symbol.rpartition(".")[2].startswith("test")
-        ]
+        hit = test_defs(blobs, sha, path, changed[path][1])
         if hit:
             return hit[0].text[:TEST_CHARS]
     return None

@@ -117,6 +117,15 @@ def _changed(mirror: Path, parent: str, sha: str) -> dict[str, tuple[set[int], s
     return found
 
 
+def test_defs(blobs: Blobs, sha: str, path: str, lines: set[int]) -> list[Chunk]:
+    """The test functions of ``path`` at ``sha`` that hold one of ``lines`` (innermost first)."""
+    return [
+        c
+        for c in _touching(_defs(path, blobs.text(sha, path)), lines)
+        if c.symbol.rpartition(".")[2].startswith("test")
+    ]
+
+
 def pseudo_issue(message: str) -> str:
     """A commit message as an issue would say it: without the file paths it names."""
     return re.sub(r"[ \t]+", " ", _PATHISH.sub(" ", message)).strip()
@@ -166,11 +175,7 @@ def commit_pairs(
             found.append(_pair(query, hit[0], "commit", repo, sha, changed))
             tests = [p for p in changed if not is_source(p, "python") and "test" in p]
             for test in tests[:1]:
-                t_hit = [
-                    c
-                    for c in _touching(_defs(test, blobs.text(sha, test)), changed[test][1])
-                    if c.symbol.rpartition(".")[2].startswith("test")
-                ]
+                t_hit = test_defs(blobs, sha, test, changed[test][1])
                 if t_hit:
                     t_query = f"{t_hit[0].symbol}\n{t_hit[0].text}"[:QUERY_CHARS]
                     found.append(_pair(t_query, hit[0], "test", repo, sha, changed))
