@@ -115,10 +115,10 @@ def test_the_third_sealed_issue_group_is_its_first_three_candidates_in_the_seede
     assert split_of("https://github.com/pypa/pip") == "issues_sealed3"
 
 
-def test_the_fourth_sealed_issue_group_is_the_next_three_of_the_third_s_draw() -> None:
+def test_the_fourth_and_fifth_sealed_issue_groups_follow_the_third_s_draw() -> None:
     """issues_sealed4's repositories are the fourth to sixth of issues_sealed3's ten candidates
-    in that group's seeded order (its candidates the seven after the third's three), as
-    written down before any was fetched; in no other split."""
+    in that group's seeded order, issues_sealed5's the seventh to ninth (the tenth its
+    replacement), as written down before any was fetched; each in no other split."""
     import json
     import random
 
@@ -129,12 +129,15 @@ def test_the_fourth_sealed_issue_group_is_the_next_three_of_the_third_s_draw() -
     order = sorted(third["candidates"])
     random.Random(third["seed"]).shuffle(order)
     assert corpus["issues_sealed4"]["candidates"] == order[3:]
-    assert repos_of("issues_sealed4") == order[3:6]
-    others = set().union(*(v for k, v in SPLITS.items() if k != "issues_sealed4"))
+    assert corpus["issues_sealed5"]["candidates"] == order[6:]
     benches = {r.lower() for v in corpus["bench"].values() for r in v}
-    assert SPLITS["issues_sealed4"] == {r.lower() for r in order[3:6]}
-    assert not SPLITS["issues_sealed4"] & (others | benches)
+    for split, drawn in (("issues_sealed4", order[3:6]), ("issues_sealed5", order[6:9])):
+        assert repos_of(split) == drawn
+        others = set().union(*(v for k, v in SPLITS.items() if k != split))
+        assert SPLITS[split] == {r.lower() for r in drawn}
+        assert not SPLITS[split] & (others | benches)
     assert split_of("https://github.com/pypa/virtualenv") == "issues_sealed4"
+    assert split_of("pypa/setuptools") == "issues_sealed5"
 
 
 @pytest.mark.parametrize(

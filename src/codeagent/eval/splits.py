@@ -51,6 +51,8 @@ ISSUES_SEALED = "issues_sealed"
 ISSUES_SEALED3 = "issues_sealed3"
 # the fourth: the next three of the third's candidates in its seeded order
 ISSUES_SEALED4 = "issues_sealed4"
+# the fifth: the three after the fourth's
+ISSUES_SEALED5 = "issues_sealed5"
 # the larger repositories' issue-shaped group: its sealed three, its development three and a
 # second sealed three (the last candidates, for the product after the development rounds)
 ISSUES_LARGE = "issues_large"
@@ -58,7 +60,7 @@ ISSUES_LARGE_SPLITS = ("issues_large_sealed", "issues_large_dev", "issues_large_
 # sealed for how-questions: SWE-QA's repositories run from a release snapshot
 HOW_SEALED = "how_sealed"
 # the groups that list their repositories (:func:`_listed`)
-LISTED_SPLITS = (ISSUES_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, HOW_SEALED)
+LISTED_SPLITS = (ISSUES_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5, HOW_SEALED)
 
 
 def _load_languages(split: str) -> dict[str, str]:
@@ -104,7 +106,7 @@ LANGS = SPLITS["langs"]
 # dev: fit and choose
 SPLIT_CHOICES = (
     "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS,
-    HOW_SEALED, ISSUES_SEALED3, ISSUES_SEALED4,
+    HOW_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5,
 )  # fmt: skip
 
 
