@@ -157,6 +157,30 @@ def test_a_question_about_the_build_still_finds_its_configuration(shop: Path) ->
     assert "tox.ini" in files[:5], files
 
 
+# a report that says "wheel" and "changelog" in passing, as a packaging tool's reports do
+BUILD_REPORT = (
+    REPORT + "\nI installed the wheel of the last release; the changelog says nothing of it.\n"
+)
+
+
+def test_a_report_with_a_build_word_still_gets_source_before_its_tests(git_repo) -> None:
+    """A build word lets the build's files keep their places (the report may be about them),
+    not the tests: until now it turned the whole rule off, and in a repository of code and
+    tests alone the test module, which repeats the report's words, came fourth."""
+    assert asks_about_build(BUILD_REPORT)
+    code = git_repo({p: t for p, t in FILES.items() if p.startswith(("src/", "tests/"))})
+    files = _ranked_files(code, BUILD_REPORT)
+    assert files[0] == "src/shop/cart.py", files
+    assert "tests/test_cart.py" not in files[:5], files
+
+
+def test_a_report_about_the_build_still_finds_its_configuration(shop: Path) -> None:
+    report = REPORT + "\nIt only happens under tox: the coupon environment of tox.ini fails.\n"
+    files = _ranked_files(shop, report)
+    assert "tox.ini" in files[:5], files
+    assert "tests/test_cart.py" not in files[:5], files
+
+
 def test_a_question_naming_a_file_still_finds_it(shop: Path) -> None:
     files = _ranked_files(shop, "the .travis.yml job for the cart coupon discount total runs twice")
     assert ".travis.yml" in files[:5], files
@@ -208,6 +232,16 @@ def test_held_files_move_right_after_the_first_five_others() -> None:
 )
 def test_what_is_held_back(path: str, kind: str, vendored: bool, expected: bool) -> None:
     assert held_back(path, kind, vendored) is expected
+
+
+def test_a_report_about_the_build_holds_only_its_tests_docs_and_prose() -> None:
+    assert held_back("tests/test_core.py", "tests", False, report=True, build=True)
+    assert held_back("docs/usage.rst", "docs", False, report=True, build=True)
+    assert held_back("README.md", "other", False, report=True, build=True)
+    assert not held_back("setup.cfg", "config", False, report=True, build=True)
+    assert not held_back("CHANGES.rst", "junk", False, report=True, build=True)
+    assert not held_back("static/jquery-3.5.1.js", "code", True, report=True, build=True)
+    assert not held_back("tests/test_core.py", "tests", False, report=False, build=True)
 
 
 def test_tests_are_held_back_for_a_report_only() -> None:

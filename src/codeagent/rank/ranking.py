@@ -176,10 +176,11 @@ def source_first_held(
     """Which files of ``table`` the source-first rule keeps out of the first places for
     ``question`` (:func:`codeagent.rank.source_first.held_back`, unless the question names
     them), by file id; None when the rule keeps none back (a short question about the tests or
-    the docs, one about the build)."""
+    the docs, one about the build that is no bug report)."""
     from codeagent.rank import source_first as rule
 
-    if asked_kinds(analysis) or rule.asks_about_build(question):
+    build = rule.asks_about_build(question)
+    if asked_kinds(analysis) or (build and not analysis.reports):
         return None
 
     how = not analysis.reports and asks_workings(question)
@@ -187,7 +188,8 @@ def source_first_held(
     def held(f: int) -> bool:
         path = table.paths[f]
         kind = KINDS[int(table.kind_ids[f])]
-        if not rule.held_back(path, kind, bool(table.vendored[f]), analysis.reports, how):
+        vendored = bool(table.vendored[f])
+        if not rule.held_back(path, kind, vendored, analysis.reports, how, build):
             return False
         return not rule.names_file(path, question, analysis.paths)
 

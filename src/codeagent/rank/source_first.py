@@ -18,9 +18,11 @@ README, licence, FAQ) give their places among the first :data:`TOP` to the next 
 unless
 
 - the question asks about configuration, CI or packaging (:func:`asks_about_build`:
-  "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …"), or, a
-  short one, about the tests or the docs (``wants_tests``, ``wants_docs``: "which tests cover
-  the retry logic?"; the ranking then leaves every file where it is), or
+  "why does tox fail on …", "where is the CI matrix", "setup.py install breaks …": a bug
+  report that says so still holds its tests, docs and prose back, since a packaging tool's
+  reports say "wheel" in passing), or, a short one, about the tests or the docs
+  (``wants_tests``, ``wants_docs``: "which tests cover the retry logic?"; the ranking then
+  leaves every file where it is), or
 - the question names the file (its path, or its name: ``tox.ini``, ``test_sessions.py``).
 
 A one-module library had shown its README, ``LICENSE.txt`` and docs pages among a bug report's
@@ -89,17 +91,30 @@ def asks_about_build(question: str) -> bool:
     return _BUILD_WORDS.search(strip_noise(question)) is not None
 
 
-def held_back(path: str, kind: str, vendored: bool, report: bool = True, how: bool = False) -> bool:
+def held_back(
+    path: str,
+    kind: str,
+    vendored: bool,
+    report: bool = True,
+    how: bool = False,
+    build: bool = False,
+) -> bool:
     """Whether ``path`` gives its place in the first :data:`TOP` to source code: build
     configuration always (``setup.py`` and ``noxfile.py`` included); tests for a bug
     ``report``; tests, docs and examples, READMEs and data for a question ``how`` the code
     works (:func:`~codeagent.rank.query.asks_workings`; other how-questions may be answered
     by a test: SWE-QA's reference answers cite tests); changelogs, catalogs and vendored or
     minified files unless they are Python (a question about a bundled Python module,
-    ``extern/configobj/configobj.py``, is about code)."""
+    ``extern/configobj/configobj.py``, is about code). A bug report that speaks of the
+    ``build`` (:func:`asks_about_build`: a wheel, ``setup.cfg``, the changelog) may be about
+    those files, so they keep their places; its tests, docs and the repository's prose about
+    itself are still held (a report on a packaging tool says "wheel" in every other line)."""
+    prose = report and kind == "other" and _PROSE.match(PurePosixPath(path).name) is not None
+    if build:
+        return report and (kind in REPORT_HELD or prose)
     if kind == "config" or (report and kind in REPORT_HELD) or (how and kind in HOW_HELD):
         return True
-    if report and kind == "other" and _PROSE.match(PurePosixPath(path).name) is not None:
+    if prose:
         return True
     if PurePosixPath(path).suffix.lower() in suffixes_read_by(PYTHON_AST):
         return False
