@@ -13,7 +13,8 @@ commits that follow it one by one (its pull request's, up to a merge) are read f
 adds. The pseudo-issue is made from that fix the way :mod:`issue_items` makes one from any
 commit (``report``: the message without its paths, the test below it as the snippet; the
 ``message`` or the ``test`` alone as variants). Both items are asked at ``base_commit`` and
-judged on the bench's gold files and spans, so the two suites differ in the question only.
+judged on the bench's gold files and spans, so the two suites differ in the question only;
+their ids are the instance's with ``~real`` or ``~VARIANT`` after it.
 """
 
 from __future__ import annotations
@@ -110,16 +111,20 @@ def paired(
             left[repo] += 1
             continue
         item = {
-            "id": row["instance_id"],
             "repo": repo,
             "commit": row["base_commit"],
             "expected_files": row["gold_files"],
             "expected_spans": row["expected_spans"],
         }
-        real.append({**item, "question": row["problem_statement"], "source": "SWE-bench report"})
+        ident = row["instance_id"]  # each suite's own suffix: one report has its rows apart
+        real.append(
+            {"id": f"{ident}~real", **item, "question": row["problem_statement"],
+             "source": "SWE-bench report"}
+        )  # fmt: skip
         pseudo.append(
-            {**item, "question": question, "source": f"pseudo-issue ({variant}) from {chain[0]}"}
-        )
+            {"id": f"{ident}~{variant}", **item, "question": question,
+             "source": f"pseudo-issue ({variant}) from {chain[0]}"}
+        )  # fmt: skip
     return real, pseudo, dict(left)
 
 

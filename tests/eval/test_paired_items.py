@@ -93,6 +93,8 @@ def test_both_items_are_asked_at_base_and_judged_on_the_bench_gold(
     assert left == {"acme/mod": 1}  # the instance whose fix came in by the merge
     assert [r["question"] for r in real] == ["parse('') gives [''] instead of []"]
     (item,) = pseudo
+    ident = rows[0]["instance_id"]
+    assert (real[0]["id"], item["id"]) == (f"{ident}~real", f"{ident}~report")
     assert item["commit"] == real[0]["commit"] == history["base"]
     assert item["expected_files"] == ["pkg/mod.py"]
     assert item["expected_spans"] == {"pkg/mod.py": ["parse"]}
