@@ -71,12 +71,15 @@ def fix_commits(mirror: Path, base: str, gold: list[str]) -> list[str]:
     return chain
 
 
-def pseudo_question(mirror: Path, blobs: Blobs, chain: list[str], variant: str) -> str | None:
+def pseudo_question(
+    mirror: Path, blobs: Blobs, base: str, chain: list[str], variant: str
+) -> str | None:
     """The question :mod:`issue_items` would make of the fix (``chain[0]``'s message, the first
-    test the chain adds or changes), as ``variant`` says; None when a part it needs is missing."""
+    test the chain, which starts from ``base``, adds or changes), as ``variant`` says; None when
+    a part it needs is missing."""
     message = pseudo_issue(_git(mirror, "log", "-1", "--format=%B", chain[0]).strip())[:QUERY_CHARS]
     test = None
-    parent = _git(mirror, "rev-parse", f"{chain[0]}^").strip()
+    parent = base  # the fix's one parent (fix_commits)
     for sha in chain:
         test = _test_function(blobs, sha, _changed(mirror, parent, sha))
         if test is not None:
@@ -104,15 +107,16 @@ def paired(
         if mirror is None:
             left[repo] += 1
             continue
-        chain = fix_commits(mirror, row["base_commit"], row["gold_files"])
+        base = row["base_commit"]
+        chain = fix_commits(mirror, base, row["gold_files"])
         blob = blobs.setdefault(repo, Blobs(mirror))
-        question = pseudo_question(mirror, blob, chain, variant) if chain else None
+        question = pseudo_question(mirror, blob, base, chain, variant) if chain else None
         if question is None:
             left[repo] += 1
             continue
         item = {
             "repo": repo,
-            "commit": row["base_commit"],
+            "commit": base,
             "expected_files": row["gold_files"],
             "expected_spans": row["expected_spans"],
         }

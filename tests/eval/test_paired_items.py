@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from conftest import GitRepoFactory
+from conftest import GitRepoFactory, git
 from eval_scripts import EVAL, load_script
 
 MOD = "def parse(text):\n    return text.split()\n\n\ndef other():\n    return 1\n"
@@ -29,19 +29,13 @@ def paired_items() -> ModuleType:
         sys.path.remove(str(EVAL))
 
 
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
-
-
 def commit(root: Path, message: str, files: dict[str, str]) -> str:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", message)
-    return git(root, "rev-parse", "HEAD")
+    return git(root, "rev-parse", "HEAD").strip()
 
 
 @pytest.fixture
@@ -50,7 +44,7 @@ def history(git_repo: GitRepoFactory, tmp_path: Path) -> dict[str, str]:
     line; the pull request merged. The history is mirrored bare as ``acme+mod/repo``."""
     root = git_repo({"pkg/mod.py": MOD, "tests/test_mod.py": "def test_old():\n    pass\n"})
     git(root, "branch", "-M", "main")
-    base = git(root, "rev-parse", "HEAD")
+    base = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-q", "-b", "fix")
     fix = commit(root, MESSAGE, {"pkg/mod.py": FIXED})
     test = commit(
