@@ -141,6 +141,10 @@ def main() -> None:
     parser.add_argument("--repos", default="", help="OWNER/NAME,... (default: every one)")
     parser.add_argument("--variant", choices=VARIANTS, default="report")
     args = parser.parse_args()
+    if not args.bench.is_file():
+        parser.error(f"--bench {args.bench}: no such file")
+    if not args.mirrors.is_dir():
+        parser.error(f"--mirrors {args.mirrors}: no such folder")
     wanted = {r for r in args.repos.split(",") if r}
     rows = [json.loads(line) for line in args.bench.read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if not wanted or r["repo"] in wanted]
