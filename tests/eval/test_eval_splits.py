@@ -140,6 +140,29 @@ def test_the_fourth_and_fifth_sealed_issue_groups_follow_the_third_s_draw() -> N
     assert split_of("pypa/setuptools") == "issues_sealed5"
 
 
+def test_the_sixth_sealed_issue_group_is_its_own_draw_s_first_three() -> None:
+    """issues_sealed6's repositories are the first three of its ten candidates sorted and
+    shuffled with its seed, as written down before any was fetched; none is in another split,
+    a benchmark or an earlier group's candidates."""
+    import json
+    import random
+
+    from codeagent.eval.splits import CORPUS
+
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    group = corpus["issues_sealed6"]
+    order = sorted(group["candidates"])
+    random.Random(group["seed"]).shuffle(order)
+    assert repos_of("issues_sealed6") == group["sealed"] == order[:3]
+    assert SPLITS["issues_sealed6"] == {r.lower() for r in order[:3]}
+    others = set().union(*(v for k, v in SPLITS.items() if k != "issues_sealed6"))
+    benches = {r.lower() for v in corpus["bench"].values() for r in v}
+    earlier = {r.lower() for r in corpus["issues_sealed3"]["candidates"]}
+    assert not {r.lower() for r in group["candidates"]} & (others | benches)
+    assert not {r.lower() for r in order[:3]} & earlier
+    assert split_of("https://github.com/urwid/urwid") == "issues_sealed6"
+
+
 @pytest.mark.parametrize(
     ("repo", "split"),
     [
