@@ -21,10 +21,11 @@ from codeagent.config import Settings
 from codeagent.embed.embedders import HashEmbedder
 from codeagent.index.build import load_or_build
 from codeagent.rank import learned
+from codeagent.rank.features import NAMES
 from codeagent.rank.query import analyze
 from codeagent.rank.ranking import rank_files
 from conftest import GitRepoFactory
-from rank.test_learned import matrix, write
+from rank.test_learned import _same_trees, matrix, write
 
 DIM = 32
 FILES = {
@@ -113,3 +114,52 @@ def test_only_the_shipped_dense_model_weighs_a_report_apart() -> None:
     assert dense is not None
     assert np.array_equal(lexical.score(rows, report=True), lexical.score(rows))
     assert not np.allclose(dense.score(rows, report=True), dense.score(rows))
+
+
+SHORTEST_FIRST = {**LINES_ONLY, "weights": [-1.0]}
+
+
+@pytest.mark.parametrize("embed", [f"hash:{DIM}", "none"])
+def test_a_report_is_ranked_by_its_modes_reports_model(
+    git_repo: GitRepoFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embed: str,
+) -> None:
+    """With vectors a bug report is ranked by ``dense-reports`` (here the shortest file first)
+    and a how-question by ``dense`` (the longest first); without vectors ``lexical-reports``
+    and ``lexical`` are the pair, the other way round, so a model taken from the wrong mode
+    or the wrong kind of question puts the other file first. Truth: the files' line counts."""
+    store, _ = load_or_build(git_repo(FILES), Settings.load(embed=embed))
+    models = {
+        "dense": LINES_ONLY, "dense-reports": SHORTEST_FIRST,
+        "lexical": SHORTEST_FIRST, "lexical-reports": LINES_ONLY,
+    }  # fmt: skip
+    monkeypatch.setattr(learned, "MODEL_FILE", write(tmp_path, models))
+    lines = {path: text.count("\n") for path, text in FILES.items()}
+    longest, shortest = max(lines, key=lines.__getitem__), min(lines, key=lines.__getitem__)
+    report = [path for path, _ in rank_files(store, REPORT, analyze(REPORT)).files]
+    how = [path for path, _ in rank_files(store, HOW, analyze(HOW)).files]
+    if embed == "none":
+        assert (report[0], how[0]) == (longest, shortest)
+    else:
+        assert (report[0], how[0]) == (shortest, longest)
+
+
+def test_a_mode_without_a_reports_model_ranks_a_report_with_its_own() -> None:
+    """Truth: the shipped file read as JSON. Each ``-reports`` model it names is the one a
+    report gets in that mode; a mode that names none gives a report its own model."""
+    learned.load.cache_clear()
+    shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
+    assert "dense-reports" in shipped
+    for has_dense, mode in [(True, "dense"), (False, "lexical")]:
+        key = f"{mode}-reports" if f"{mode}-reports" in shipped else mode
+        got = learned.model_for(has_dense, report=True)
+        assert got is not None
+        assert [NAMES[i] for i in got.columns] == shipped[key]["features"]
+        assert _same_trees(got.params["forest"], shipped[key]["trees"])
+        plain = learned.model_for(has_dense)
+        assert plain is not None
+        assert _same_trees(plain.params["forest"], shipped[mode]["trees"])
+    assert not _same_trees(learned.model_for(True).params["forest"],  # type: ignore[union-attr]
+                           shipped["dense-reports"]["trees"])  # fmt: skip

@@ -1,7 +1,10 @@
 """The learned file ranker: a small versioned data file, evaluated with numpy.
 
 ``ranker.json`` (next to this module, shipped in the wheel) holds one model per search mode:
-``dense`` for an index with a dense side, ``lexical`` for BM25 only. Each is fitted at
+``dense`` for an index with a dense side, ``lexical`` for BM25 only; and a mode may have a
+model for bug reports of its own (``dense-reports``: fitted on issue-shaped items of
+repositories the embedder never saw, ``eval/fit_dense_reports.py``, docs/eval.md thirty-fifth
+round), which a report gets in that mode instead. Each is fitted at
 development time (``eval/fit_ranker.py``: grouped cross-validation by repository over question
 -> files examples mined from the git history of many repositories, plus the public suites) on
 the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
@@ -225,7 +228,11 @@ def load(path: Path = MODEL_FILE) -> dict[str, Model]:
         return {}
 
 
-def model_for(has_dense: bool) -> Model | None:
-    """The model for an index with (or without) a dense side, if one is shipped."""
+def model_for(has_dense: bool, report: bool = False) -> Model | None:
+    """The model for an index with (or without) a dense side, if one is shipped; a bug
+    ``report`` gets the mode's ``-reports`` model (``dense-reports``) where the file has one."""
     models = load(MODEL_FILE)
-    return models.get("dense" if has_dense else "lexical")
+    mode = "dense" if has_dense else "lexical"
+    if report and f"{mode}-reports" in models:
+        return models[f"{mode}-reports"]
+    return models.get(mode)

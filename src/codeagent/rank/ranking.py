@@ -103,7 +103,7 @@ def _order(
 
     by_score = np.argsort(-found.stage1, kind="stable")
     order = by_score[found.kept[by_score]].tolist()
-    model = learned.model_for(found.has_dense) if USE_MODEL else None
+    model = learned.model_for(found.has_dense, analysis.reports) if USE_MODEL else None
     scores = found.stage1.astype(np.float64)
     asked = asked_kinds(analysis)
     if model is not None and len(found.pool):
