@@ -128,7 +128,9 @@ def test_an_index_with_vectors_keeps_the_first_order_without_weights_for_it(
 
     before = without_step(store, QUESTION, monkeypatch)
     monkeypatch.setattr(features, "compute", with_vectors)
-    monkeypatch.setattr("codeagent.rank.learned.model_for", lambda has_dense, report=False: _Lexical())
+    monkeypatch.setattr(
+        "codeagent.rank.learned.model_for", lambda has_dense, report=False: _Lexical()
+    )
     assert [p for p, _ in ranked(store, QUESTION)] == before
 
 

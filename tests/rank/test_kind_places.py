@@ -69,7 +69,9 @@ def ranked(store, question: str) -> list[str]:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def longest_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("codeagent.rank.learned.model_for", lambda has_dense, report=False: LongestFirst())
+    monkeypatch.setattr(
+        "codeagent.rank.learned.model_for", lambda has_dense, report=False: LongestFirst()
+    )
 
 
 def lines(path: str) -> int:
