@@ -140,10 +140,11 @@ def test_the_fourth_and_fifth_sealed_issue_groups_follow_the_third_s_draw() -> N
     assert split_of("pypa/setuptools") == "issues_sealed5"
 
 
-def test_the_sixth_sealed_issue_group_is_its_own_draw_s_first_three() -> None:
+def test_the_sixth_and_seventh_sealed_issue_groups_are_their_own_draw() -> None:
     """issues_sealed6's repositories are the first three of its ten candidates sorted and
-    shuffled with its seed, as written down before any was fetched; none is in another split,
-    a benchmark or an earlier group's candidates."""
+    shuffled with its seed, issues_sealed7's the next three, as written down before any was
+    fetched; no candidate is in another split or a benchmark, and the sixth's three are none
+    of an earlier group's candidates."""
     import json
     import random
 
@@ -155,12 +156,18 @@ def test_the_sixth_sealed_issue_group_is_its_own_draw_s_first_three() -> None:
     random.Random(group["seed"]).shuffle(order)
     assert repos_of("issues_sealed6") == group["sealed"] == order[:3]
     assert SPLITS["issues_sealed6"] == {r.lower() for r in order[:3]}
-    others = set().union(*(v for k, v in SPLITS.items() if k != "issues_sealed6"))
+    drawn = ("issues_sealed6", "issues_sealed7")  # both from these candidates
+    others = set().union(*(v for k, v in SPLITS.items() if k not in drawn))
     benches = {r.lower() for v in corpus["bench"].values() for r in v}
     earlier = {r.lower() for r in corpus["issues_sealed3"]["candidates"]}
     assert not {r.lower() for r in group["candidates"]} & (others | benches)
     assert not {r.lower() for r in order[:3]} & earlier
     assert split_of("https://github.com/urwid/urwid") == "issues_sealed6"
+    # the seventh: the next three in the same order, the rest its replacements
+    assert corpus["issues_sealed7"]["candidates"] == order[3:]
+    assert repos_of("issues_sealed7") == order[3:6]
+    assert not SPLITS["issues_sealed7"] & SPLITS["issues_sealed6"]
+    assert split_of("pyqtgraph/pyqtgraph") == "issues_sealed7"
 
 
 @pytest.mark.parametrize(

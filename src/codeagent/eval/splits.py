@@ -55,6 +55,8 @@ ISSUES_SEALED4 = "issues_sealed4"
 ISSUES_SEALED5 = "issues_sealed5"
 # the sixth: ten new candidates of its own seeded draw, its first three
 ISSUES_SEALED6 = "issues_sealed6"
+# the seventh: the next three of the sixth's candidates in its seeded order
+ISSUES_SEALED7 = "issues_sealed7"
 # the larger repositories' issue-shaped group: its sealed three, its development three and a
 # second sealed three (the last candidates, for the product after the development rounds)
 ISSUES_LARGE = "issues_large"
@@ -63,7 +65,8 @@ ISSUES_LARGE_SPLITS = ("issues_large_sealed", "issues_large_dev", "issues_large_
 HOW_SEALED = "how_sealed"
 # the groups that list their repositories (:func:`_listed`)
 LISTED_SPLITS = (
-    ISSUES_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5, ISSUES_SEALED6, HOW_SEALED,
+    ISSUES_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5, ISSUES_SEALED6,
+    ISSUES_SEALED7, HOW_SEALED,
 )  # fmt: skip
 
 
@@ -110,7 +113,7 @@ LANGS = SPLITS["langs"]
 # dev: fit and choose
 SPLIT_CHOICES = (
     "fit", "choose", "sealed", "dev", *LANG_SPLITS, ISSUES_SEALED, *ISSUES_LARGE_SPLITS,
-    HOW_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5, ISSUES_SEALED6,
+    HOW_SEALED, ISSUES_SEALED3, ISSUES_SEALED4, ISSUES_SEALED5, ISSUES_SEALED6, ISSUES_SEALED7,
 )  # fmt: skip
 
 
