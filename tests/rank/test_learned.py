@@ -80,9 +80,9 @@ def test_the_shipped_model_is_small_and_reads_known_columns() -> None:
     learned.load.cache_clear()
     assert learned.MODEL_FILE.stat().st_size <= 1_000_000
     data = json.loads(learned.MODEL_FILE.read_text())
-    assert set(data["models"]) == {"lexical", "dense"}
+    assert set(data["models"]) == {"lexical", "dense", "dense-reports"}
     models = learned.load()
-    assert set(models) == {"lexical", "dense"}
+    assert set(models) == {"lexical", "dense", "dense-reports"}
     for spec in data["models"].values():
         assert set(spec["features"]) <= set(NAMES)
 

@@ -1,10 +1,12 @@
 """The learned file ranker: a small versioned data file, evaluated with numpy.
 
 ``ranker.json`` (next to this module, shipped in the wheel) holds one model per search mode:
-``dense`` for an index with a dense side, ``lexical`` for BM25 only; and a mode may have a
-model for bug reports of its own (``dense-reports``: fitted on issue-shaped items of
-repositories the embedder never saw, ``eval/fit_dense_reports.py``, docs/eval.md thirty-fifth
-round), which a report gets in that mode instead. Each is fitted at
+``dense`` for an index with a dense side, ``lexical`` for BM25 only; a mode may also have a
+model for bug reports of its own (``dense-reports``, ``lexical-reports``: fitted on
+issue-shaped items by ``eval/fit_dense_reports.py``), which a report gets in that mode instead.
+The file ships ``dense-reports``: trees fitted on 593 issue-shaped reports of fifteen
+repositories the embedder never saw, with the best chunk's cosine added (``blend_reports``
+0.5), kept by its sealed run (docs/eval.md, thirty-fifth round); no ``lexical-reports``. Each is fitted at
 development time (``eval/fit_ranker.py``: grouped cross-validation by repository over question
 -> files examples mined from the git history of many repositories, plus the public suites) on
 the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
