@@ -20,3 +20,13 @@ def load_script(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_with_siblings(name: str) -> ModuleType:
+    """``eval/NAME.py`` as :func:`load_script` loads it, for a script that imports its
+    siblings by name (``from fit_ranker import ...``), as it does when run from ``eval/``."""
+    sys.path.insert(0, str(EVAL))
+    try:
+        return load_script(name)
+    finally:
+        sys.path.remove(str(EVAL))

@@ -4,14 +4,13 @@ history with a pull request merged beside other work."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from conftest import GitRepoFactory, git
-from eval_scripts import EVAL, load_script
+from eval_scripts import load_with_siblings
 
 MOD = "def parse(text):\n    return text.split()\n\n\ndef other():\n    return 1\n"
 FIXED = "def parse(text):\n    if not text:\n        return []\n    return text.split()\n\n\n"
@@ -22,11 +21,7 @@ MESSAGE = "Return an empty list when pkg/mod.py parses an empty text\n\nFixes #1
 
 @pytest.fixture(scope="module")
 def paired_items() -> ModuleType:
-    sys.path.insert(0, str(EVAL))  # the script reads its siblings, as it does when run
-    try:
-        return load_script("paired_items")
-    finally:
-        sys.path.remove(str(EVAL))
+    return load_with_siblings("paired_items")
 
 
 def commit(root: Path, message: str, files: dict[str, str]) -> str:

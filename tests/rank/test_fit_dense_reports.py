@@ -4,7 +4,6 @@ rule."""
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
 
 import pytest
@@ -14,7 +13,7 @@ from codeagent.index.build import load_or_build
 from codeagent.rank import ranking
 from codeagent.rank.query import analyze
 from conftest import GitRepoFactory
-from eval_scripts import EVAL, load_script
+from eval_scripts import load_with_siblings
 
 WORDS = "the parser drops the last token of a quoted header value"
 FILES = {
@@ -41,11 +40,7 @@ REPORT = (
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    sys.path.insert(0, str(EVAL))  # the script reads its siblings, as it does when run
-    try:
-        return load_script("fit_dense_reports")
-    finally:
-        sys.path.remove(str(EVAL))
+    return load_with_siblings("fit_dense_reports")
 
 
 def test_the_replayed_order_is_the_products(

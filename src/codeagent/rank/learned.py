@@ -6,10 +6,10 @@ model for bug reports of its own (``dense-reports``, ``lexical-reports``: fitted
 issue-shaped items by ``eval/fit_dense_reports.py``), which a report gets in that mode instead.
 The file ships ``dense-reports``: trees fitted on 593 issue-shaped reports of fifteen
 repositories the embedder never saw, with the best chunk's cosine added (``blend_reports``
-0.5), kept by its sealed run (docs/eval.md, thirty-fifth round); no ``lexical-reports``. Each is fitted at
-development time (``eval/fit_ranker.py``: grouped cross-validation by repository over question
--> files examples mined from the git history of many repositories, plus the public suites) on
-the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
+0.5), kept by its sealed run (docs/eval.md, thirty-fifth round); no ``lexical-reports``.
+Each is fitted at development time (``eval/fit_ranker.py``: grouped cross-validation by
+repository over question -> files examples mined from the git history of many repositories,
+plus the public suites) on the columns of :data:`codeagent.rank.features.NAMES`, and is one of:
 
 - ``linear``: ``score = ((x - mean) / scale) @ weights + bias``;
 - ``trees``: a sum of regression trees, each as flat arrays (``feature``, ``threshold``,
