@@ -14,7 +14,7 @@ repositories in no fitting split, so the embedder's cosines look as they will on
 repository. Every figure is out of fold: each repository is scored by a model fitted on the
 others. The order scored is the product's for a bug report: the model's order over the pool,
 then the rest in the first ranker's order, then the source-first rule (tests, docs,
-configuration out of the first five; :func:`codeagent.rank.ranking.source_first_held`, with
+configuration out of the first five; :func:`codeagent.rank.ranking.held_by_path`, with
 vendored files taken as not vendored). ``--lexical-dumps``: the same items dumped with
 ``--embed none``, scored by the shipped ``lexical`` model: the product without vectors, beside.
 """
@@ -34,26 +34,19 @@ from codeagent.rank import learned
 from codeagent.rank import source_first as rule
 from codeagent.rank.features import NAMES
 from codeagent.rank.file_roles import path_kind
-from codeagent.rank.query import analyze, asks_workings
-from codeagent.rank.ranking import asked_kinds
+from codeagent.rank.query import analyze
+from codeagent.rank.ranking import held_by_path
 
 
 def product_order(files: list[str], question: str) -> list[str]:
     """``files`` as the product shows them to ``question`` after its model: the source-first
-    rule applied (:func:`codeagent.rank.ranking.source_first_held`, by path)."""
-    analysis = analyze(question)
-    build = rule.asks_about_build(question)
-    if asked_kinds(analysis) or (build and not analysis.reports):
+    rule applied (:func:`codeagent.rank.ranking.held_by_path`, no file taken as vendored)."""
+    held = held_by_path(question, analyze(question))
+    if held is None:
         return files
-    how = not analysis.reports and asks_workings(question)
-
-    def held(i: int) -> bool:
-        path = files[i]
-        if not rule.held_back(path, path_kind(path), False, analysis.reports, how, build):
-            return False
-        return not rule.names_file(path, question, analysis.paths)
-
-    moved, _ = rule.source_first(list(range(len(files))), held)
+    moved, _ = rule.source_first(
+        list(range(len(files))), lambda i: held(files[i], path_kind(files[i]), False)
+    )
     return [files[i] for i in moved]
 
 

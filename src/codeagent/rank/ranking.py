@@ -177,6 +177,15 @@ def source_first_held(
     ``question`` (:func:`codeagent.rank.source_first.held_back`, unless the question names
     them), by file id; None when the rule keeps none back (a short question about the tests or
     the docs, one about the build that is no bug report)."""
+    held = held_by_path(question, analysis)
+    if held is None:
+        return None
+    return lambda f: held(table.paths[f], KINDS[int(table.kind_ids[f])], bool(table.vendored[f]))
+
+
+def held_by_path(question: str, analysis: QueryAnalysis) -> Callable[[str, str, bool], bool] | None:
+    """:func:`source_first_held` for a file given by its path, its kind and whether it is
+    vendored (for a ranking replayed from its paths: ``eval/fit_dense_reports.py``)."""
     from codeagent.rank import source_first as rule
 
     build = rule.asks_about_build(question)
@@ -185,10 +194,7 @@ def source_first_held(
 
     how = not analysis.reports and asks_workings(question)
 
-    def held(f: int) -> bool:
-        path = table.paths[f]
-        kind = KINDS[int(table.kind_ids[f])]
-        vendored = bool(table.vendored[f])
+    def held(path: str, kind: str, vendored: bool) -> bool:
         if not rule.held_back(path, kind, vendored, analysis.reports, how, build):
             return False
         return not rule.names_file(path, question, analysis.paths)
