@@ -28,7 +28,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fit_ranker import MODEL_FILE, check_export, export, fit, load_rows, ranked
+from fit_ranker import (
+    MODEL_FILE,
+    _z,
+    check_export,
+    export,
+    fit,
+    load_rows,
+    metrics,
+    predict,
+    ranked,
+)
 
 from codeagent.rank import learned
 from codeagent.rank import source_first as rule
@@ -50,11 +60,6 @@ def product_order(files: list[str], question: str) -> list[str]:
     return [files[i] for i in moved]
 
 
-def hits(row: dict[str, Any], files: list[str]) -> tuple[float, float]:
-    expected = set(row["expected"])
-    return float(bool(expected & set(files[:1]))), float(bool(expected & set(files[:5])))
-
-
 def table(rows: list[dict[str, Any]], orders: dict[str, list[list[str]]]) -> str:
     """Acc@1 / Acc@5 per repository and their mean, each ranking on one line."""
     repos = sorted({r["repo"] for r in rows})
@@ -67,7 +72,8 @@ def table(rows: list[dict[str, Any]], orders: dict[str, list[list[str]]]) -> str
     for name, lists in orders.items():
         per: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for row, files in zip(rows, lists, strict=True):
-            per[row["repo"]].append(hits(row, files))
+            found = metrics(row, files)
+            per[row["repo"]].append((found["Acc@1"], found["Acc@5"]))
         means = {r: tuple(100 * np.mean([h[k] for h in per[r]]) for k in (0, 1)) for r in repos}
         if not base:
             base = means  # type: ignore[assignment]
@@ -77,11 +83,6 @@ def table(rows: list[dict[str, Any]], orders: dict[str, list[list[str]]]) -> str
         cells = " | ".join(f"{means[r][0]:.0f} / {means[r][1]:.0f}" for r in repos)
         lines.append(f"| {name} | {mean1:.1f} / {mean5:.1f} | {below} | {cells} |")
     return "\n".join(lines)
-
-
-def _z(values: np.ndarray) -> np.ndarray:
-    values = values.astype(np.float64)
-    return np.asarray((values - values.mean()) / (values.std() + 1e-9))
 
 
 def blended(raw: np.ndarray, row: dict[str, Any], stage1: float, cos: float) -> np.ndarray:
@@ -99,13 +100,14 @@ def blended(raw: np.ndarray, row: dict[str, Any], stage1: float, cos: float) -> 
 
 def chosen(rows: list[dict[str, Any]], questions: dict[str, str], mode: str) -> list[Any]:
     """The rows of bug reports dumped in ``mode`` (with vectors for ``dense``, without for
-    ``lexical``)."""
+    ``lexical``), by repository."""
     dense = NAMES.index("has_dense")
-    return [
+    kept = [
         r for r in rows
         if r["id"] in questions and analyze(questions[r["id"]]).reports
         and bool(r["matrix"][:, dense].max()) == (mode == "dense")
     ]  # fmt: skip
+    return sorted(kept, key=lambda r: (r["repo"], r["id"]))
 
 
 VARIANTS = {  # name: (blend_stage1, blend_reports dense_cos)
@@ -142,9 +144,7 @@ def main() -> None:
         for line in path.read_text().splitlines():
             item = json.loads(line)
             questions[item["id"]] = item["question"]
-    rows = [r for r in load_rows(args.dumps) if r["id"] in questions]
-    rows = chosen(rows, questions, args.mode)
-    rows.sort(key=lambda r: (r["repo"], r["id"]))
+    rows = chosen(load_rows(args.dumps), questions, args.mode)
     columns = list(range(len(NAMES)))
     shown = lambda r, files: product_order(files, questions[r["id"]])  # noqa: E731
     orders: dict[str, list[list[str]]] = {
@@ -171,16 +171,15 @@ def main() -> None:
         fitted = fit([r for r in rows if r["repo"] != held_out], "trees", columns)
         for i, r in enumerate(rows):
             if r["repo"] == held_out:
-                raw = np.asarray(fitted[1].predict(r["matrix"].astype(np.float64)))
+                raw = predict(fitted, r, columns)
                 for name, (stage1, cos) in variants.items():
                     oof[name][i] = shown(r, ranked(r, blended(raw, r, stage1, cos)))
     for name, lists in oof.items():
         orders[f"{name} (out of fold)"] = lists
     text = f"## bug reports, {args.mode}, leave one repository out\n\n{table(rows, orders)}\n"
+    final = fit(rows, "trees", columns) if args.judge or args.write else None
     if args.judge is not None:
-        judged = sorted(chosen(load_rows([args.judge]), questions, args.mode),
-                        key=lambda r: (r["repo"], r["id"]))  # fmt: skip
-        fitted = fit(rows, "trees", columns)
+        judged = chosen(load_rows([args.judge]), questions, args.mode)
         orders = {
             "plain BM25": [list(r["baseline"]) for r in judged],
             f"shipped {args.mode}": [
@@ -189,7 +188,7 @@ def main() -> None:
         }
         for name, (stage1, cos) in variants.items():
             orders[f"{name} (fitted on every row above)"] = [
-                shown(r, ranked(r, blended(fitted[1].predict(r["matrix"]), r, stage1, cos)))
+                shown(r, ranked(r, blended(predict(final, r, columns), r, stage1, cos)))
                 for r in judged
             ]
         text += f"\n## {args.judge}\n\n{table(judged, orders)}\n"
@@ -198,7 +197,6 @@ def main() -> None:
         args.report.write_text(text)
     if args.write:
         stage1, cos = VARIANTS[args.write]
-        final = fit(rows, "trees", columns)
         check_export(final, columns, rows)
         spec = export(final, columns)
         if stage1:
