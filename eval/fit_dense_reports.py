@@ -145,6 +145,11 @@ def main() -> None:
             item = json.loads(line)
             questions[item["id"]] = item["question"]
     rows = chosen(load_rows(args.dumps), questions, args.mode)
+    if not rows:
+        raise SystemExit(
+            f"no bug report of --items in --dumps {' '.join(map(str, args.dumps))} dumped "
+            f"{'with' if args.mode == 'dense' else 'without'} vectors: nothing to fit"
+        )
     columns = list(range(len(NAMES)))
     shown = lambda r, files: product_order(files, questions[r["id"]])  # noqa: E731
     orders: dict[str, list[list[str]]] = {
