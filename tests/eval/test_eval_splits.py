@@ -140,11 +140,11 @@ def test_the_fourth_and_fifth_sealed_issue_groups_follow_the_third_s_draw() -> N
     assert split_of("pypa/setuptools") == "issues_sealed5"
 
 
-def test_the_sixth_and_seventh_sealed_issue_groups_are_their_own_draw() -> None:
+def test_the_sixth_to_eighth_sealed_issue_groups_are_their_own_draw() -> None:
     """issues_sealed6's repositories are the first three of its ten candidates sorted and
-    shuffled with its seed, issues_sealed7's the next three, as written down before any was
-    fetched; no candidate is in another split or a benchmark, and the sixth's three are none
-    of an earlier group's candidates."""
+    shuffled with its seed, issues_sealed7's the next three, issues_sealed8's the last three,
+    as written down before any was fetched; no candidate is in another split or a benchmark,
+    and the sixth's three are none of an earlier group's candidates."""
     import json
     import random
 
@@ -156,7 +156,7 @@ def test_the_sixth_and_seventh_sealed_issue_groups_are_their_own_draw() -> None:
     random.Random(group["seed"]).shuffle(order)
     assert repos_of("issues_sealed6") == group["sealed"] == order[:3]
     assert SPLITS["issues_sealed6"] == {r.lower() for r in order[:3]}
-    drawn = ("issues_sealed6", "issues_sealed7")  # both from these candidates
+    drawn = ("issues_sealed6", "issues_sealed7", "issues_sealed8")  # all from these candidates
     others = set().union(*(v for k, v in SPLITS.items() if k not in drawn))
     benches = {r.lower() for v in corpus["bench"].values() for r in v}
     earlier = {r.lower() for r in corpus["issues_sealed3"]["candidates"]}
@@ -171,6 +171,10 @@ def test_the_sixth_and_seventh_sealed_issue_groups_are_their_own_draw() -> None:
     assert repos_of("issues_sealed7") == [order[3], order[5], order[6]]
     assert not SPLITS["issues_sealed7"] & SPLITS["issues_sealed6"]
     assert split_of("pyqtgraph/pyqtgraph") == "issues_sealed7"
+    # the eighth: the last three in that order, none of the seventh's
+    assert repos_of("issues_sealed8") == order[7:10] == seventh["candidates"][4:]
+    assert not SPLITS["issues_sealed8"] & (SPLITS["issues_sealed7"] | SPLITS["issues_sealed6"])
+    assert split_of("https://github.com/nedbat/coveragepy") == "issues_sealed8"
 
 
 @pytest.mark.parametrize(
