@@ -20,7 +20,7 @@ from conftest import GitRepoFactory
 def write(tmp_path: Path, models: dict[str, object], fmt: int = learned.FORMAT) -> Path:
     path = tmp_path / "ranker.json"
     path.write_text(json.dumps({"format": fmt, "models": models}))
-    learned.load.cache_clear()
+    learned.forget()
     return path
 
 
@@ -77,7 +77,7 @@ def test_an_unusable_file_is_no_model(tmp_path: Path, models: dict[str, object])
 
 
 def test_the_shipped_model_is_small_and_reads_known_columns() -> None:
-    learned.load.cache_clear()
+    learned.forget()
     assert learned.MODEL_FILE.stat().st_size <= 1_000_000
     data = json.loads(learned.MODEL_FILE.read_text())
     assert set(data["models"]) == {"lexical", "dense", "dense-reports"}
@@ -176,7 +176,7 @@ def test_an_unknown_kind_is_named_in_the_log(
 def test_each_search_mode_gets_its_own_shipped_model() -> None:
     """Truth: the shipped file read as JSON names a model per mode, each with its own
     columns."""
-    learned.load.cache_clear()
+    learned.forget()
     shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
     for has_dense, mode in [(True, "dense"), (False, "lexical")]:
         model = learned.model_for(has_dense)

@@ -104,7 +104,7 @@ def test_an_unusable_blend_is_no_model(tmp_path: Path, blend: object) -> None:
 def test_only_the_shipped_dense_model_weighs_a_report_apart() -> None:
     """Truth: the shipped file read as JSON. The lexical model (no vectors) names no
     ``blend_reports`` and scores a report as any question; the dense model names the cosine."""
-    learned.load.cache_clear()
+    learned.forget()
     shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
     assert "blend_reports" not in shipped["lexical"]
     assert set(shipped["dense"]["blend_reports"]) == {"dense_cos"}
@@ -146,11 +146,52 @@ def test_a_report_is_ranked_by_its_modes_reports_model(
         assert (report[0], how[0]) == (shortest, longest)
 
 
+def test_a_report_model_that_cannot_be_read_leaves_the_modes_model_in_use(
+    git_repo: GitRepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``dense-reports`` that names a column the features do not have is not used: a bug
+    report with vectors is ranked by ``dense`` (the longest file first, as a how-question),
+    not by the first ranker's order alone, and the index without vectors keeps ``lexical``
+    (the shortest first). Truth: the files' line counts."""
+    broken = {**SHORTEST_FIRST, "features": ["no_such_column"]}
+    models = {"dense": LINES_ONLY, "dense-reports": broken, "lexical": SHORTEST_FIRST}
+    monkeypatch.setattr(learned, "MODEL_FILE", write(tmp_path, models))
+    lines = {path: text.count("\n") for path, text in FILES.items()}
+    longest, shortest = max(lines, key=lines.__getitem__), min(lines, key=lines.__getitem__)
+    dense, _ = load_or_build(git_repo(FILES), Settings.load(embed=f"hash:{DIM}"))
+    assert rank_files(dense, REPORT, analyze(REPORT)).files[0][0] == longest
+    lexical, _ = load_or_build(git_repo(FILES), Settings.load(embed="none"))
+    assert rank_files(lexical, HOW, analyze(HOW)).files[0][0] == shortest
+    assert learned.load(learned.MODEL_FILE) == {}  # the tools that fit models: all or none
+
+
+def test_a_question_parses_only_the_model_it_is_ranked_by(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without vectors only ``lexical`` is parsed, however many the file holds; a report
+    with vectors parses ``dense-reports`` and nothing else; each once."""
+    models = {"dense": LINES_ONLY, "dense-reports": SHORTEST_FIRST, "lexical": SHORTEST_FIRST}
+    monkeypatch.setattr(learned, "MODEL_FILE", write(tmp_path, models))
+    parsed: list[list[str]] = []
+    real = learned._parse
+    monkeypatch.setattr(
+        learned, "_parse", lambda spec, names: parsed.append(spec["features"]) or real(spec, names)
+    )
+    for _ in range(3):
+        assert learned.model_for(False) is not None
+    assert parsed == [SHORTEST_FIRST["features"]]
+    parsed.clear()
+    report = learned.model_for(True, report=True)
+    assert report is not None
+    assert report.params["weights"].tolist() == SHORTEST_FIRST["weights"]
+    assert len(parsed) == 1
+
+
 def test_a_report_gets_its_modes_reports_model_where_the_file_names_one() -> None:
     """Truth: the shipped file read as JSON. A mode whose ``-reports`` model the file names
     gives a report that one, a mode that names none its own model (the file ships none now:
     docs/eval.md, thirty-fifth round); any other question gets the mode's model."""
-    learned.load.cache_clear()
+    learned.forget()
     shipped = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))["models"]
     for has_dense, mode in [(True, "dense"), (False, "lexical")]:
         key = f"{mode}-reports" if f"{mode}-reports" in shipped else mode

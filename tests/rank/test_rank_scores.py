@@ -38,7 +38,7 @@ def _lines_model(tmp_path: Path, weight: float = 1.0, mode: str = "lexical") -> 
 def _use(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, models: dict[str, object]) -> None:
     path = tmp_path / "ranker.json"
     path.write_text(json.dumps({"format": learned.FORMAT, "models": models}))
-    learned.load.cache_clear()
+    learned.forget()
     monkeypatch.setattr(learned, "MODEL_FILE", path)
 
 

@@ -27,8 +27,10 @@ vectors, before the tuned embedder shipped, and under-use it on bug reports, whe
 embedder alone ranks files as well as the whole product; a how-question, which the trees
 rank far better than the cosine does, is left as it was (docs/eval.md, tenth round).
 
-No training library is needed at run time. A file that is missing, of another format, or that
-names a column the features do not have is logged once and the first ranker's order is kept.
+No training library is needed at run time, and a process parses only the models its questions
+use. A file that is missing or of another format is logged once and the first ranker's order is
+kept; so is a model that names a column the features do not have (a bug report then gets its
+mode's model).
 """
 
 from __future__ import annotations
@@ -214,27 +216,71 @@ def _forest(trees: list[tuple[Any, ...]]) -> tuple[np.ndarray, ...]:
 
 
 @functools.cache
-def load(path: Path = MODEL_FILE) -> dict[str, Model]:
-    """The models of ``path`` by mode (``dense``, ``lexical``); {} when unusable (logged)."""
-    from codeagent.rank.features import NAMES
-
+def _specs(path: Path) -> dict[str, Any]:
+    """The models of ``path`` by mode as the file writes them, not parsed; {} when the file
+    is unusable (logged)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
-        return {mode: _parse(spec, NAMES) for mode, spec in data["models"].items()}
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"format {found!r}, expected {FORMAT}")
+        models = data["models"]
+        if not isinstance(models, dict):
+            raise TypeError(f"models: expected one per mode, got {type(models).__name__}")
+        return models
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning(
             "learned ranker %s not used (%s): files keep the first ranker's order", path, exc
         )
         return {}
 
 
+@functools.cache
+def load(path: Path = MODEL_FILE) -> dict[str, Model]:
+    """Every model of ``path`` by mode (``dense``, ``lexical``, ...); {} when the file or any
+    of its models is unusable (logged). For the tools that fit and judge models; a question
+    reads only the model it needs (:func:`model_for`)."""
+    from codeagent.rank.features import NAMES
+
+    try:
+        return {mode: _parse(spec, NAMES) for mode, spec in _specs(path).items()}
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        log.warning(
+            "learned ranker %s not used (%s): files keep the first ranker's order", path, exc
+        )
+        return {}
+
+
+@functools.cache
+def _model(path: Path, mode: str) -> Model | None:
+    """The model of ``mode`` in ``path``, parsed the first time it is asked for; None when
+    the file has none or it is unusable (logged)."""
+    from codeagent.rank.features import NAMES
+
+    spec = _specs(path).get(mode)
+    if spec is None:
+        return None
+    try:
+        return _parse(spec, NAMES)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        log.warning("learned ranker %s: model %r not used (%s)", path, mode, exc)
+        return None
+
+
+def forget() -> None:
+    """Read the model files again at the next use (after one was written or replaced)."""
+    for cached in (_specs, load, _model):
+        cached.cache_clear()
+
+
 def model_for(has_dense: bool, report: bool = False) -> Model | None:
     """The model for an index with (or without) a dense side, if one is shipped; a bug
-    ``report`` gets the mode's ``-reports`` model (``dense-reports``) where the file has one."""
-    models = load(MODEL_FILE)
+    ``report`` gets the mode's ``-reports`` model (``dense-reports``) where the file has a
+    usable one. Only the model asked for is parsed: a process that ranks without vectors
+    never parses the dense ones."""
     mode = "dense" if has_dense else "lexical"
-    if report and f"{mode}-reports" in models:
-        return models[f"{mode}-reports"]
-    return models.get(mode)
+    if report:
+        model = _model(MODEL_FILE, f"{mode}-reports")
+        if model is not None:
+            return model
+    return _model(MODEL_FILE, mode)
