@@ -235,20 +235,17 @@ def _specs(path: Path) -> dict[str, Any]:
         return {}
 
 
-@functools.cache
 def load(path: Path = MODEL_FILE) -> dict[str, Model]:
     """Every model of ``path`` by mode (``dense``, ``lexical``, ...); {} when the file or any
     of its models is unusable (logged). For the tools that fit and judge models; a question
     reads only the model it needs (:func:`model_for`)."""
-    from codeagent.rank.features import NAMES
-
-    try:
-        return {mode: _parse(spec, NAMES) for mode, spec in _specs(path).items()}
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        log.warning(
-            "learned ranker %s not used (%s): files keep the first ranker's order", path, exc
-        )
-        return {}
+    models: dict[str, Model] = {}
+    for mode in _specs(path):
+        model = _model(path, mode)
+        if model is None:
+            return {}
+        models[mode] = model
+    return models
 
 
 @functools.cache
@@ -257,11 +254,11 @@ def _model(path: Path, mode: str) -> Model | None:
     the file has none or it is unusable (logged)."""
     from codeagent.rank.features import NAMES
 
-    spec = _specs(path).get(mode)
-    if spec is None:
+    specs = _specs(path)
+    if mode not in specs:
         return None
     try:
-        return _parse(spec, NAMES)
+        return _parse(specs[mode], NAMES)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         log.warning("learned ranker %s: model %r not used (%s)", path, mode, exc)
         return None
@@ -269,8 +266,8 @@ def _model(path: Path, mode: str) -> Model | None:
 
 def forget() -> None:
     """Read the model files again at the next use (after one was written or replaced)."""
-    for cached in (_specs, load, _model):
-        cached.cache_clear()
+    _specs.cache_clear()
+    _model.cache_clear()
 
 
 def model_for(has_dense: bool, report: bool = False) -> Model | None:
